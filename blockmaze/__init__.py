@@ -1,0 +1,31 @@
+"""blockmaze: mazes on many grids, turned into Minecraft schematics, meshes and tile maps.
+
+The pipeline is Grid -> Maze -> Blocks -> file:
+
+>>> import io, blockmaze
+>>> maze = blockmaze.generate((8, 12), algorithm="backtracker", rng=7)
+>>> maze.is_perfect()
+True
+>>> volume = blockmaze.extrude(blockmaze.to_blocks(maze, wall=1, passage=2), height=3)
+>>> volume.shape   # (y, z, x): floor + 3 wall layers, 8 rows and 12 columns of cells
+(4, 25, 37)
+>>> blockmaze.write(volume, io.BytesIO(), format="schem")
+"""
+
+from .algorithms import ALGORITHMS
+from .blocks import extrude, from_blocks, plan_shape, to_blocks, volume_height
+from .errors import BlockmazeError
+from .export import WRITERS, write, writer_for
+from .generation import generate, make_grid
+from .grids import GRID_KINDS, Grid, square_grid
+from .materials import Material, Theme, load_theme, theme_names
+from .maze import Maze
+from .render import maze_text, plan_text
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALGORITHMS", "GRID_KINDS", "WRITERS", "BlockmazeError", "Grid", "Material", "Maze", "Theme",
+    "extrude", "from_blocks", "generate", "load_theme", "make_grid", "maze_text", "plan_shape",
+    "plan_text", "square_grid", "theme_names", "to_blocks", "volume_height", "write", "writer_for",
+]

@@ -1,0 +1,78 @@
+"""Walking a maze's passages: BFS distances, shortest paths and the spanning-tree test.
+
+Numba kernels over the neighbour table and the links; ``Maze`` calls them.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def _bfs(neighbors, links, start, parents):
+    n, k = neighbors.shape
+    distance = np.full(n, -1, dtype=np.int32)
+    queue = np.empty(n, dtype=np.int32)
+    distance[start] = 0
+    parents[start] = start
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        for d in range(k):
+            if links[cell, d]:
+                nb = neighbors[cell, d]
+                if distance[nb] < 0:
+                    distance[nb] = distance[cell] + 1
+                    parents[nb] = cell
+                    queue[tail] = nb
+                    tail += 1
+    return distance
+
+
+def bfs(neighbors: np.ndarray, links: np.ndarray, start: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distances (-1 where unreachable) and BFS parents from ``start`` along linked passages.
+
+    Example
+    -------
+    >>> nb = np.array([[1], [-1]], dtype=np.int32)
+    >>> dist, parent = bfs(nb, np.array([[True], [False]]), 0)
+    >>> dist.tolist(), parent.tolist()
+    ([0, 1], [0, 0])
+    """
+    parents = np.full(neighbors.shape[0], -1, dtype=np.int32)
+    return _bfs(neighbors, links, int(start), parents), parents
+
+
+def path_from_parents(parents: np.ndarray, goal: int) -> np.ndarray:
+    """The cells from the BFS root to ``goal``, both included (empty if goal was not reached).
+
+    >>> path_from_parents(np.array([0, 0, 1]), 2).tolist()
+    [0, 1, 2]
+    """
+    if parents[goal] < 0:
+        return np.empty(0, dtype=np.int32)
+    path = [goal]
+    while parents[path[-1]] != path[-1]:
+        path.append(int(parents[path[-1]]))
+    return np.array(path[::-1], dtype=np.int32)
+
+
+def is_spanning_tree(neighbors: np.ndarray, links: np.ndarray, enabled: np.ndarray) -> bool:
+    """True when the links form one tree over exactly the enabled cells.
+
+    A graph on v vertices is a tree when it is connected and has v - 1 edges.
+
+    >>> nb = np.array([[1], [0]], dtype=np.int32)
+    >>> is_spanning_tree(nb, np.array([[True], [True]]), np.array([True, True]))
+    True
+    """
+    cells = np.flatnonzero(enabled)
+    if cells.size == 0:
+        return False
+    if np.count_nonzero(links) != 2 * (cells.size - 1):
+        return False
+    distance, _ = bfs(neighbors, links, int(cells[0]))
+    return bool(np.all(distance[cells] >= 0))

@@ -1,0 +1,154 @@
+"""The 2n+1 converter between square-grid mazes and block plans, with any wall/passage thickness.
+
+A plan is a ``uint8`` array ``(z, x)`` of materials. Along each axis it is made of runs
+``[wall, passage, wall, passage, ..., wall]``: a cell's passage run, then the wall run between it
+and the next cell ("unequal quarters" when the two thicknesses differ). Thickness may differ per
+axis: pass ``(z, x)`` pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import BlockmazeError
+from ..grids import square_grid
+from ..grids.square import EAST, NORTH, SOUTH, WEST
+from ..materials import SOLID, Material
+from ..maze import Maze
+from ..resources import ensure_memory
+
+Thickness = int | Sequence[int]
+
+
+def per_axis(value: Thickness, name: str) -> tuple[int, int]:
+    """A thickness as a ``(z, x)`` pair of whole numbers >= 1.
+
+    >>> per_axis(2, "wall"), per_axis((1, 3), "passage")
+    ((2, 2), (1, 3))
+    """
+    pair = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+    if len(pair) != 2 or not all(_whole_at_least_one(v) for v in pair):
+        raise BlockmazeError(
+            f"{name} thickness must be a whole number >= 1 or a (z, x) pair of them, got {value!r}"
+        )
+    return int(pair[0]), int(pair[1])
+
+
+def _whole_at_least_one(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
+
+
+def thickness_runs(cells: int, wall: int, passage: int) -> np.ndarray:
+    """Run lengths ``[wall, passage, ..., passage, wall]`` along an axis of ``cells`` cells.
+
+    >>> thickness_runs(2, 1, 3).tolist()
+    [1, 3, 1, 3, 1]
+    """
+    runs = np.full(2 * cells + 1, wall, dtype=np.int64)
+    runs[1::2] = passage
+    return runs
+
+
+def plan_shape(rows: int, cols: int, wall: Thickness = 1, passage: Thickness = 1) -> tuple[int, int]:
+    """The ``(z, x)`` size in blocks of a rows x cols maze's plan.
+
+    >>> plan_shape(10, 20), plan_shape(10, 20, wall=2, passage=(1, 3))
+    ((21, 41), (32, 102))
+    """
+    (wz, wx), (pz, px) = per_axis(wall, "wall"), per_axis(passage, "passage")
+    return (rows + 1) * wz + rows * pz, (cols + 1) * wx + cols * px
+
+
+def to_blocks(maze: Maze, wall: Thickness = 1, passage: Thickness = 1) -> np.ndarray:
+    """The block plan ``(z, x)`` of a square-grid maze: WALL blocks, AIR for cells and passages.
+
+    Disabled (masked) cells are solid WALL.
+
+    Example
+    -------
+    >>> from blockmaze import generate
+    >>> plan = to_blocks(generate((1, 2), rng=0))
+    >>> plan.tolist()
+    [[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]
+    """
+    grid = maze.grid
+    if grid.kind != "square":
+        raise BlockmazeError(
+            f"the 2n+1 converter takes square grids; a {grid.kind} grid must be rasterized"
+        )
+    (wz, wx), (pz, px) = per_axis(wall, "wall"), per_axis(passage, "passage")
+    rows, cols = grid.shape
+    shape = plan_shape(rows, cols, (wz, wx), (pz, px))
+    ensure_memory(2 * shape[0] * shape[1], f"a {shape[1]}x{shape[0]}-block plan")
+    unit = _unit_plan(maze)
+    if (wz, pz) != (1, 1):
+        unit = np.repeat(unit, thickness_runs(rows, wz, pz), axis=0)
+    if (wx, px) != (1, 1):
+        unit = np.repeat(unit, thickness_runs(cols, wx, px), axis=1)
+    return unit
+
+
+def _unit_plan(maze: Maze) -> np.ndarray:
+    rows, cols = maze.grid.shape
+    wall, air = np.uint8(Material.WALL), np.uint8(Material.AIR)
+    unit = np.full((2 * rows + 1, 2 * cols + 1), wall, dtype=np.uint8)
+    links = maze.links.reshape(rows, cols, 4)
+    unit[1::2, 1::2] = np.where(maze.grid.enabled.reshape(rows, cols), air, wall)
+    unit[1::2, 2:-1:2] = np.where(links[:, :-1, EAST], air, wall)
+    unit[2:-1:2, 1::2] = np.where(links[:-1, :, SOUTH], air, wall)
+    return unit
+
+
+def from_blocks(plan: np.ndarray, wall: Thickness = 1, passage: Thickness = 1) -> Maze:
+    """The square-grid Maze drawn by a strict plan: the inverse of :func:`to_blocks`.
+
+    Solid cells become masked cells; openings in the outer wall (entrances) are ignored. A plan
+    that is not a strict layout with these thicknesses is refused with the reason.
+
+    Example
+    -------
+    >>> from blockmaze import generate
+    >>> m = generate((6, 9), rng=3)
+    >>> from_blocks(to_blocks(m, wall=2, passage=3), wall=2, passage=3) == m
+    True
+    """
+    plan = np.asarray(plan)
+    if plan.ndim != 2 or not np.issubdtype(plan.dtype, np.integer):
+        raise BlockmazeError(f"from_blocks takes a 2-D integer plan (z, x), got {plan.dtype} {plan.shape}")
+    (wz, wx), (pz, px) = per_axis(wall, "wall"), per_axis(passage, "passage")
+    rows = _cells_along(plan.shape[0], wz, pz, "z")
+    cols = _cells_along(plan.shape[1], wx, px, "x")
+    solid = SOLID[plan.astype(np.uint8)]
+    runs_z, runs_x = thickness_runs(rows, wz, pz), thickness_runs(cols, wx, px)
+    unit = solid[np.ix_(np.cumsum(runs_z) - runs_z, np.cumsum(runs_x) - runs_x)]
+    if not np.array_equal(np.repeat(np.repeat(unit, runs_z, axis=0), runs_x, axis=1), solid):
+        raise BlockmazeError(
+            f"not a strict layout with wall {(wz, wx)} and passage {(pz, px)}: "
+            "some wall or passage run is partly open and partly solid"
+        )
+    if not unit[::2, ::2].all():
+        raise BlockmazeError("not a strict layout: a wall corner between four cells is open")
+    enabled = ~unit[1::2, 1::2]
+    east = ~unit[1::2, 2:-1:2]
+    south = ~unit[2:-1:2, 1::2]
+    if np.any(east & ~(enabled[:, :-1] & enabled[:, 1:])) or np.any(south & ~(enabled[:-1, :] & enabled[1:, :])):
+        raise BlockmazeError("not a strict layout: an opening in a wall leads into a solid cell")
+    links = np.zeros((rows, cols, 4), dtype=bool)
+    links[:, :-1, EAST] = links[:, 1:, WEST] = east
+    links[:-1, :, SOUTH] = links[1:, :, NORTH] = south
+    grid = square_grid(rows, cols, mask=enabled)
+    return Maze(grid, links.reshape(rows * cols, 4))
+
+
+def _cells_along(length: int, wall: int, passage: int, axis: str) -> int:
+    cells, rest = divmod(length - wall, wall + passage)
+    if cells < 1 or rest:
+        lower = max(cells, 1)
+        options = [(c + 1) * wall + c * passage for c in (lower, lower + 1)]
+        raise BlockmazeError(
+            f"a strict plan with wall {wall} and passage {passage} cannot be {length} blocks "
+            f"along {axis}; the nearest possible lengths are {options[0]} and {options[1]}"
+        )
+    return cells

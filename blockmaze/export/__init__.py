@@ -1,0 +1,107 @@
+"""Writers from Blocks to files, found by suffix or format name.
+
+Adding a format is one module and one :func:`register_writer` call here.
+
+Example
+-------
+>>> writer_for("maze.schem").name
+'schem'
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..errors import BlockmazeError
+from ..materials import Theme, load_theme
+from .target import Target, open_target
+
+
+@dataclass(frozen=True)
+class Writer:
+    """A file format: its name, suffixes, writer function, and a size check run before any work."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    write: Callable
+    check_size: Callable[[tuple[int, int, int]], None]
+    summary: str
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The keyword options the writer accepts beyond blocks, file and theme."""
+        names = list(inspect.signature(self.write).parameters)
+        return tuple(names[3:])
+
+
+WRITERS: dict[str, Writer] = {}
+
+
+def register_writer(writer: Writer) -> None:
+    """Add a format to the registry."""
+    WRITERS[writer.name] = writer
+
+
+def writer_for(path: str | os.PathLike | None = None, format: str | None = None) -> Writer:
+    """The writer for a format name, or else for the suffix of ``path``."""
+    if format is not None:
+        try:
+            return WRITERS[format]
+        except KeyError:
+            raise BlockmazeError(
+                f"unknown format {format!r}; choose one of: {', '.join(sorted(WRITERS))}"
+            ) from None
+    suffix = Path(path).suffix.lower() if path is not None else ""
+    for writer in WRITERS.values():
+        if suffix in writer.suffixes:
+            return writer
+    known = ", ".join(s for w in WRITERS.values() for s in w.suffixes)
+    raise BlockmazeError(
+        f"cannot tell the format of {str(path)!r} from its suffix; use one of {known} or give a format"
+    )
+
+
+def write(
+    blocks: np.ndarray,
+    target: Target,
+    format: str | None = None,
+    theme: Theme | str | None = None,
+    **options,
+) -> None:
+    """Write Blocks (a (y, z, x) volume, or a (z, x) plan as one layer) to a path or binary file.
+
+    Example
+    -------
+    >>> import io
+    >>> from blockmaze import generate, to_blocks, extrude
+    >>> out = io.BytesIO()
+    >>> write(extrude(to_blocks(generate((3, 4), rng=1))), out, format="schem", schem_version=3)
+    """
+    writer = writer_for(None if hasattr(target, "write") else target, format)
+    unknown = set(options) - set(writer.options)
+    if unknown:
+        raise BlockmazeError(
+            f"{writer.name} does not take {', '.join(sorted(unknown))}; "
+            f"its options are: {', '.join(writer.options) or 'none'}"
+        )
+    blocks = np.asarray(blocks)
+    if blocks.ndim == 2:
+        blocks = blocks[np.newaxis]
+    if blocks.ndim != 3 or blocks.dtype != np.uint8:
+        raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
+    writer.check_size(blocks.shape)
+    theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    with open_target(target) as file:
+        writer.write(blocks, file, theme, **options)
+
+
+from . import sponge  # noqa: E402
+
+register_writer(Writer("schem", (".schem",), sponge.write_schem, sponge.check_size,
+                       "Sponge schematic v2/v3 (WorldEdit, FAWE, Litematica, Amulet)"))

@@ -1,0 +1,40 @@
+"""Small helpers for writing NBT with nbtlib, shared by the Minecraft writers."""
+
+from __future__ import annotations
+
+import gzip
+from typing import BinaryIO
+
+import nbtlib
+import numpy as np
+
+from ..errors import BlockmazeError
+
+
+def unsigned_short(value: int) -> nbtlib.Short:
+    """A Short tag holding 0..65535 the way Java reads it back with ``& 0xFFFF``.
+
+    >>> int(unsigned_short(40000))
+    -25536
+    """
+    if not 0 <= value <= 0xFFFF:
+        raise BlockmazeError(f"{value} does not fit an unsigned Short (0..65535)")
+    return nbtlib.Short(value - 0x10000 if value > 0x7FFF else value)
+
+
+def byte_array(data: np.ndarray) -> nbtlib.ByteArray:
+    """A ByteArray tag over the bytes of a uint8 array (no copy of the values through Python).
+
+    >>> byte_array(np.array([1, 200], dtype=np.uint8)).tolist()
+    [1, -56]
+    """
+    return nbtlib.ByteArray(np.ascontiguousarray(data, dtype=np.uint8).view(np.int8))
+
+
+def write_gzipped(root: nbtlib.Compound, file: BinaryIO, root_name: str = "") -> None:
+    """Write ``root`` as a gzipped big-endian NBT file, byte-identical for identical input.
+
+    gzip's header carries no time stamp (mtime 0) and no file name.
+    """
+    with gzip.GzipFile(fileobj=file, mode="wb", mtime=0, filename="", compresslevel=6) as stream:
+        nbtlib.File(root, root_name=root_name).write(stream)

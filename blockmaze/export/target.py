@@ -1,0 +1,67 @@
+"""Writing a file safely: to a temporary file in the target's folder, renamed into place at the end.
+
+A failure at any point leaves no partial file and an existing file at the target untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+from ..errors import BlockmazeError
+
+Target = str | os.PathLike | BinaryIO
+
+
+@contextmanager
+def open_target(target: Target) -> Iterator[BinaryIO]:
+    """Yield a binary file to write ``target``: a path (written atomically) or an open binary file.
+
+    Example
+    -------
+    >>> import io
+    >>> with open_target(io.BytesIO()) as f:
+    ...     _ = f.write(b"maze")
+    """
+    if hasattr(target, "write"):
+        yield target
+        return
+    path = Path(target)
+    folder = path.parent
+    if path.is_dir():
+        raise BlockmazeError(f"cannot write {path}: it is a folder; give a file name")
+    if not folder.is_dir():
+        raise BlockmazeError(f"cannot write {path}: the folder {folder} does not exist")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    except OSError as error:
+        raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
+    try:
+        with os.fdopen(handle, "wb") as file:
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, _file_mode(path))
+        os.replace(temporary, path)
+    except BaseException as error:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        if isinstance(error, OSError):
+            raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
+        raise
+
+
+def _file_mode(path: Path) -> int:
+    """The mode the finished file gets: the existing file's, else what the umask allows."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -1,0 +1,51 @@
+"""generate(): grid + algorithm + seed -> Maze."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .algorithms import get_algorithm
+from .errors import BlockmazeError
+from .grids import GRID_KINDS, Grid
+from .maze import Maze
+from .randomness import as_generator
+
+
+def make_grid(shape: Grid | Sequence[int], kind: str = "square") -> Grid:
+    """A Grid of ``kind`` with the given shape parameters (or ``shape`` itself if it is a Grid).
+
+    >>> make_grid((2, 3))
+    Grid(square, 2x3)
+    """
+    if isinstance(shape, Grid):
+        return shape
+    try:
+        build = GRID_KINDS[kind]
+    except KeyError:
+        raise BlockmazeError(
+            f"unknown grid kind {kind!r}; choose one of: {', '.join(sorted(GRID_KINDS))}"
+        ) from None
+    return build(*shape)
+
+
+def generate(
+    shape: Grid | Sequence[int],
+    algorithm: str = "backtracker",
+    rng: np.random.Generator | int | None = None,
+    kind: str = "square",
+) -> Maze:
+    """A maze on ``shape`` (e.g. ``(rows, cols)``, or a Grid) carved by ``algorithm``.
+
+    ``rng`` is a seed, a numpy Generator, or None; the same seed always gives the same maze.
+
+    Example
+    -------
+    >>> m = generate((10, 20), rng=42)
+    >>> m.is_perfect(), m == generate((10, 20), rng=42)
+    (True, True)
+    """
+    grid = make_grid(shape, kind)
+    carve = get_algorithm(algorithm, grid).carve
+    return Maze(grid, carve(grid, as_generator(rng)))

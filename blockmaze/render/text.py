@@ -1,0 +1,82 @@
+"""Mazes as text: walls joined with box-drawing glyphs, or plain ASCII.
+
+Every solid block of a plan gets the glyph for its 4-bit mask of solid neighbours
+(north 1, east 2, south 4, west 8). A maze's cell columns are drawn wider than its wall columns
+so the picture keeps roughly square cells in a terminal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..blocks.convert import to_blocks
+from ..errors import BlockmazeError
+from ..materials import SOLID, Material
+from ..maze import Maze
+
+NORTH, EAST, SOUTH, WEST = 1, 2, 4, 8
+
+# indexed by the mask: ' ', N, E, NE, S, NS, ES, NES, W, NW, EW, NEW, SW, NSW, ESW, NESW
+STYLES = {
+    "box": (" ╵╶└╷│┌├╴┘─┴┐┤┬┼", "─"),
+    "ascii": (" |-+||++-+-++++++", "-"),
+}
+MARKS = {Material.PATH: "·", Material.START: "S", Material.GOAL: "G"}
+ASCII_MARKS = {Material.PATH: ".", Material.START: "S", Material.GOAL: "G"}
+
+
+def maze_text(maze: Maze, style: str = "box", cell_width: int = 3) -> str:
+    """A square-grid maze drawn for the terminal, ``style`` "box" (default) or "ascii".
+
+    Example
+    -------
+    >>> from blockmaze import generate
+    >>> print(maze_text(generate((2, 3), rng=4), style="ascii"))
+    +-----------+
+    |           |
+    |   --------+
+    |           |
+    +-----------+
+    """
+    plan = to_blocks(maze)
+    widths = np.ones(plan.shape[1], dtype=np.int64)
+    widths[1::2] = cell_width
+    return plan_text(plan, style, widths)
+
+
+def plan_text(plan: np.ndarray, style: str = "box", widths: np.ndarray | None = None) -> str:
+    """Any block plan (z, x) as text, one line per row, column x drawn ``widths[x]`` characters wide.
+
+    >>> print(plan_text(np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.uint8)))
+    ┌─┐
+    │ │
+    └─┘
+    """
+    if style not in STYLES:
+        raise BlockmazeError(f"unknown text style {style!r}; choose one of: {', '.join(STYLES)}")
+    glyphs, fill = STYLES[style]
+    marks = ASCII_MARKS if style == "ascii" else MARKS
+    plan = np.asarray(plan, dtype=np.uint8)
+    widths = np.ones(plan.shape[1], np.int64) if widths is None else np.asarray(widths, np.int64)
+    solid = SOLID[plan]
+    around = np.pad(solid, 1)
+    mask = (
+        around[:-2, 1:-1] * NORTH | around[1:-1, 2:] * EAST
+        | around[2:, 1:-1] * SOUTH | around[1:-1, :-2] * WEST
+    ) * solid
+    glyph_codes = np.array([ord(c) for c in glyphs], dtype=np.uint32)
+    centre = np.where(solid, glyph_codes[mask], ord(" ")).astype(np.uint32)
+    for material, char in marks.items():
+        centre[plan == material] = ord(char)
+    space, line = np.uint32(ord(" ")), np.uint32(ord(fill))
+    west_fill = np.where(mask & WEST, line, space)
+    east_fill = np.where(mask & EAST, line, space)
+    starts = np.cumsum(widths) - widths
+    out = np.full((plan.shape[0], int(widths.sum())), space, dtype=np.uint32)
+    for offset in range(int(widths.max())):
+        columns = np.flatnonzero(widths > offset)
+        middle = widths[columns] // 2
+        chosen = np.where(offset < middle, west_fill[:, columns],
+                          np.where(offset == middle, centre[:, columns], east_fill[:, columns]))
+        out[:, starts[columns] + offset] = chosen
+    return "\n".join(row.tobytes().decode("utf-32-le") for row in out)

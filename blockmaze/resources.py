@@ -1,0 +1,48 @@
+"""Refusing work that cannot fit in this machine's memory, before allocating it."""
+
+from __future__ import annotations
+
+import os
+
+from .errors import BlockmazeError
+
+GIB = 1 << 30
+
+
+def available_memory() -> int:
+    """Bytes of memory this process can still take (MemAvailable, else physical memory).
+
+    Example
+    -------
+    >>> available_memory() > 0
+    True
+    """
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62  # unknown platform: do not refuse
+
+
+def ensure_memory(nbytes: int, what: str) -> None:
+    """Raise BlockmazeError if ``nbytes`` for ``what`` exceed the memory available.
+
+    Example
+    -------
+    >>> ensure_memory(1 << 70, "a huge maze")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a huge maze needs about 1099511627776.0 GiB of memory; ...
+    """
+    available = available_memory()
+    if nbytes > available:
+        raise BlockmazeError(
+            f"{what} needs about {nbytes / GIB:.1f} GiB of memory; "
+            f"only {available / GIB:.1f} GiB is available: choose a smaller size"
+        )

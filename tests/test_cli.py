@@ -1,0 +1,109 @@
+"""The command line: outputs, options, and one-line errors with exit code 2 for bad input."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import blockmaze as bm
+from blockmaze.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_prints_a_box_drawing_maze(capsys):
+    code, out, _ = run(capsys, "generate", "4x6", "--seed", "5")
+    assert code == 0
+    assert out == bm.maze_text(bm.generate((4, 6), rng=5)) + "\n"
+    code, out, _ = run(capsys, "generate", "4x6", "--seed", "5", "--text-style", "ascii")
+    assert out.startswith("+")
+
+
+def test_writes_a_schematic_with_the_requested_geometry(tmp_path, capsys):
+    target = tmp_path / "m.schem"
+    code, _, err = run(capsys, "generate", "5x7", "--seed", "3", "--wall", "2", "--passage", "1x3",
+                       "--height", "4", "--roof", "-o", str(target))
+    assert code == 0 and target.exists()
+    # plan: z = 6*2 + 5*1 = 17, x = 8*2 + 7*3 = 37; y = floor + 4 + roof = 6
+    assert "37x6x17 blocks" in err and "seed 3" in err
+
+
+def test_same_seed_gives_identical_bytes(tmp_path, capsys):
+    for version in ("2", "3"):
+        paths = [tmp_path / f"{version}-{i}.schem" for i in range(2)]
+        for path in paths:
+            assert run(capsys, "generate", "9x11", "--seed", "77", "--schem-version", version,
+                       "-o", str(path))[0] == 0
+        assert paths[0].read_bytes() == paths[1].read_bytes()
+    assert (tmp_path / "2-0.schem").read_bytes() != (tmp_path / "3-0.schem").read_bytes()
+
+
+def test_seed_is_drawn_and_reported_when_omitted(tmp_path, capsys):
+    code, _, err = run(capsys, "generate", "3x3", "-o", str(tmp_path / "a.schem"))
+    seed = err.rsplit("seed ", 1)[1].strip()
+    run(capsys, "generate", "3x3", "--seed", seed, "-o", str(tmp_path / "b.schem"))
+    assert (tmp_path / "a.schem").read_bytes() == (tmp_path / "b.schem").read_bytes()
+
+
+BAD_INPUT = [
+    (["generate", "0x5"], "size must be"),
+    (["generate", "-3x5"], "No such option"),
+    (["generate", "5by5"], "size must be"),
+    (["generate", "5x5", "--wall", "0"], "wall thickness must be"),
+    (["generate", "5x5", "--passage", "1x0"], "passage thickness must be"),
+    (["generate", "5x5", "--height", "0"], "--height"),
+    (["generate", "5x5", "--seed", "-1"], "--seed"),
+    (["generate", "5x5", "--algorithm", "nope"], "--algorithm"),
+    (["generate", "5x5", "--mc-version", "1.2.5"], "--mc-version"),
+    (["generate", "5x5", "-o", "{tmp}/m.xyz"], "cannot tell the format"),
+    (["generate", "5x5", "--format", "schem"], "--format needs --output"),
+    (["generate", "5x5", "-o", "{tmp}/no/such/folder/m.schem"], "does not exist"),
+    (["generate", "5x5", "-o", "{tmp}"], "{tmp}"),
+    (["generate", "5x5", "--theme", "nope", "-o", "{tmp}/m.schem"], "no theme 'nope'"),
+    (["generate", "40000x3", "-o", "{tmp}/m.schem"], "too large for .schem"),
+    (["generate", "12000x12000"], "GiB of memory"),  # with 1 GiB available (see the fixture)
+    (["generate", "100000x100000"], "at most 2147483647 cells"),
+    (["frobnicate"], "No such command"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
+def test_bad_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, monkeypatch, args, message):
+    monkeypatch.setattr("blockmaze.resources.available_memory", lambda: 1 << 30)
+    keep = tmp_path / "keep.schem"
+    keep.write_bytes(b"untouched")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert err.startswith("Error: ") and err.count("\n") == 1
+    assert message.replace("{tmp}", str(tmp_path)) in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.schem"]
+    assert keep.read_bytes() == b"untouched"
+
+
+def test_existing_file_survives_a_refused_overwrite(tmp_path, capsys):
+    target = tmp_path / "m.schem"
+    target.write_bytes(b"precious")
+    code, _, _ = run(capsys, "generate", "40000x3", "-o", str(target))
+    assert code == 2 and target.read_bytes() == b"precious"
+
+
+def test_help_lists_choices_and_ends_with_examples(capsys):
+    for args in (["--help"], ["generate", "--help"]):
+        code, out, _ = run(capsys, *args)
+        assert code == 0
+        assert out.rstrip().splitlines()[-1].strip().startswith("blockmaze generate")
+    assert "backtracker" in out and "1.20.4" in out and "[2|3]" in out
+
+
+def test_real_process_exit_code_and_no_traceback(tmp_path):
+    env = dict(os.environ)
+    result = subprocess.run([sys.executable, "-m", "blockmaze", "generate", "2x2", "--wall", "-1"],
+                            capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and result.stderr.startswith("Error: ")

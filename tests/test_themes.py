@@ -1,0 +1,62 @@
+"""Themes: shipped files valid against the schema; user themes checked with clear errors."""
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import blockmaze as bm
+from blockmaze.materials import parse_theme
+
+SCHEMA = json.loads((Path(__file__).parents[1] / "schemas" / "theme.schema.json").read_text())
+
+
+@pytest.mark.parametrize("name", bm.theme_names())
+def test_shipped_themes_match_the_schema_and_load(name):
+    document = json.loads((resources.files("blockmaze") / "themes" / f"{name}.json").read_text())
+    jsonschema.Draft202012Validator(SCHEMA).validate(document)
+    theme = bm.load_theme(name)
+    assert set(theme.minecraft) == set(bm.Material)  # every material has a block
+    assert all(state.isascii() for state in theme.minecraft.values())
+
+
+def test_theme_from_file(tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"name": "mine", "materials": {
+        "wall": {"minecraft": "minecraft:oak_log[axis=z]"}, "floor": {"minecraft": "minecraft:dirt"}}}))
+    theme = bm.load_theme(path)
+    assert theme.minecraft[bm.Material.WALL] == "minecraft:oak_log[axis=z]"
+    assert theme.minecraft[bm.Material.AIR] == "minecraft:air"
+
+
+@pytest.mark.parametrize("document, match", [
+    ([], "JSON object"),
+    ({"name": "x"}, "'materials' must be an object"),
+    ({"name": "x", "materials": {"lava": {"minecraft": "minecraft:lava"}}}, "unknown material 'lava'"),
+    ({"name": "x", "materials": {"wall": {"minecraft": "Stone Bricks"}}}, "materials.wall.minecraft must be"),
+    ({"name": "x", "materials": {"wall": {"minecraft": "minecraft:caf\u00e9"}}}, "materials.wall.minecraft must be"),
+])
+def test_bad_theme_documents(document, match):
+    with pytest.raises(bm.BlockmazeError, match=match):
+        parse_theme(document)
+    schema_accepts = jsonschema.Draft202012Validator(SCHEMA).is_valid(document)
+    assert not schema_accepts
+
+
+def test_missing_and_malformed_theme_files(tmp_path):
+    with pytest.raises(bm.BlockmazeError, match="no theme 'nope'"):
+        bm.load_theme("nope")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{ not json")
+    with pytest.raises(bm.BlockmazeError, match="not valid JSON"):
+        bm.load_theme(broken)
+
+
+def test_material_missing_from_theme_is_a_clear_writer_error(tmp_path):
+    theme = parse_theme({"name": "bare", "materials": {"wall": {"minecraft": "minecraft:stone"}}})
+    volume = bm.extrude(bm.to_blocks(bm.generate((2, 2), rng=0)))  # has a FLOOR layer
+    with pytest.raises(bm.BlockmazeError, match="theme 'bare' has no Minecraft block for material floor"):
+        bm.write(volume, tmp_path / "m.schem", theme=theme)
+    assert list(tmp_path.iterdir()) == []
