@@ -60,6 +60,21 @@ def path_from_parents(parents: np.ndarray, goal: int) -> np.ndarray:
     return np.array(path[::-1], dtype=np.int32)
 
 
+@numba.njit(cache=True)
+def link_problem(neighbors, opposite, links):
+    """0 if every link leads to a neighbour that links back; 1 if one leads nowhere; 2 if one-sided."""
+    n, k = neighbors.shape
+    for cell in range(n):
+        for d in range(k):
+            if links[cell, d]:
+                nb = neighbors[cell, d]
+                if nb < 0:
+                    return 1
+                if not links[nb, opposite[d]]:
+                    return 2
+    return 0
+
+
 def is_spanning_tree(neighbors: np.ndarray, links: np.ndarray, enabled: np.ndarray) -> bool:
     """True when the links form one tree over exactly the enabled cells.
 

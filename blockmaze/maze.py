@@ -12,6 +12,8 @@ from .grids import Grid
 class Maze:
     """A grid and a symmetric ``links: bool[n, k]`` (``links[i, d]`` = open towards direction d).
 
+    Links are checked (symmetric, between neighbours) unless ``validate=False``.
+
     Example
     -------
     >>> from blockmaze import generate
@@ -22,7 +24,7 @@ class Maze:
     0
     """
 
-    def __init__(self, grid: Grid, links: np.ndarray | None = None):
+    def __init__(self, grid: Grid, links: np.ndarray | None = None, validate: bool = True):
         self.grid = grid
         if links is None:
             links = np.zeros(grid.neighbors.shape, dtype=bool)
@@ -33,14 +35,14 @@ class Maze:
                 f"got {links.dtype} {links.shape}"
             )
         self.links = links
-        self._check_links()
+        if validate:  # generators skip it: their links are valid by construction (and tested so)
+            self._check_links()
 
     def _check_links(self) -> None:
-        cell, direction = np.nonzero(self.links)
-        neighbor = self.grid.neighbors[cell, direction]
-        if np.any(neighbor < 0):
+        problem = analysis.link_problem(self.grid.neighbors, self.grid.opposite, self.links)
+        if problem == 1:
             raise BlockmazeError("a link leads out of the grid or into a disabled cell")
-        if not np.all(self.links[neighbor, self.grid.opposite[direction]]):
+        if problem == 2:
             raise BlockmazeError("links are not symmetric: a passage is open from one side only")
 
     @property

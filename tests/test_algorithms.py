@@ -28,6 +28,7 @@ def edges_and_reach(maze):
 
 
 def assert_spanning_tree(maze):
+    bm.Maze(maze.grid, maze.links)  # validates: symmetric, only between neighbours
     edges, reached = edges_and_reach(maze)
     cells = maze.grid.enabled_count
     assert reached == cells and edges == cells - 1

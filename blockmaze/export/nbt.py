@@ -34,7 +34,8 @@ def byte_array(data: np.ndarray) -> nbtlib.ByteArray:
 def write_gzipped(root: nbtlib.Compound, file: BinaryIO, root_name: str = "") -> None:
     """Write ``root`` as a gzipped big-endian NBT file, byte-identical for identical input.
 
-    gzip's header carries no time stamp (mtime 0) and no file name.
+    gzip's header carries no time stamp (mtime 0) and no file name. Level 4: on a 1000x1000 maze
+    (16 M blocks) it is 4x faster than the default level 6 for a file 8% larger.
     """
-    with gzip.GzipFile(fileobj=file, mode="wb", mtime=0, filename="", compresslevel=6) as stream:
+    with gzip.GzipFile(fileobj=file, mode="wb", mtime=0, filename="", compresslevel=4) as stream:
         nbtlib.File(root, root_name=root_name).write(stream)
