@@ -21,7 +21,7 @@ def test_readme_has_exactly_two_setup_commands_and_ci_runs_the_second():
     install_and_run, install_and_test = commands
     assert "blockmaze generate" in install_and_run and "pytest" in install_and_test
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert install_and_test in ci_lines
+    assert install_and_run in ci_lines and install_and_test in ci_lines
 
 
 def test_samples_are_up_to_date(tmp_path):
