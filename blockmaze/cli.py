@@ -62,8 +62,10 @@ def cli():
 @click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
               help="Seed: the same seed gives the same maze and the same file. Drawn at random if omitted.")
 @click.option("--wall", type=Dimensions("wall thickness", "2 or 1x2"), default="1", show_default=True,
+              metavar="N|ZxX",
               help="Wall thickness in blocks: N, or ZxX to differ along z (north-south) and x (east-west).")
 @click.option("--passage", type=Dimensions("passage thickness", "3 or 2x3"), default="1", show_default=True,
+              metavar="N|ZxX",
               help="Passage width in blocks: N, or ZxX.")
 @click.option("--height", type=click.IntRange(min=1), default=3, show_default=True,
               help="Wall height in blocks.")

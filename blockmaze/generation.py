@@ -36,7 +36,7 @@ def generate(
     rng: np.random.Generator | int | None = None,
     kind: str = "square",
 ) -> Maze:
-    """A maze on ``shape`` (e.g. ``(rows, cols)``, or a Grid) carved by ``algorithm``.
+    """A maze on ``shape`` (e.g. ``(rows, cols)``, or a Grid) carved by ``algorithm`` (``NAME[:OPTION]``).
 
     ``rng`` is a seed, a numpy Generator, or None; the same seed always gives the same maze.
 
@@ -47,5 +47,5 @@ def generate(
     (True, True)
     """
     grid = make_grid(shape, kind)
-    carve = get_algorithm(algorithm, grid).carve
-    return Maze(grid, carve(grid, as_generator(rng)), validate=False)
+    chosen, option = get_algorithm(algorithm, grid)
+    return Maze(grid, chosen.carve(grid, as_generator(rng), option), validate=False)

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.algorithms import ALGORITHMS, get_algorithm
+from blockmaze.algorithms import ALGORITHMS, algorithm_specs, get_algorithm
 from lattice import CUBE_OFFSETS, HEX_OFFSETS, SQUARE_OFFSETS, lattice_grid
 
 seeds = st.integers(0, 2**63 - 1)
@@ -35,10 +35,21 @@ def assert_spanning_tree(maze):
     assert maze.is_perfect()
 
 
-@pytest.mark.parametrize("name", sorted(ALGORITHMS))
+def specs(where=lambda algorithm: True):
+    return [s for s in algorithm_specs() if where(ALGORITHMS[s.partition(":")[0]])]
+
+
+@pytest.mark.parametrize("spec", specs())
 @given(rows=st.integers(1, 40), cols=st.integers(1, 40), seed=seeds)
-def test_square_mazes_are_perfect(name, rows, cols, seed):
-    assert_spanning_tree(bm.generate((rows, cols), algorithm=name, rng=seed))
+def test_square_mazes_are_perfect(spec, rows, cols, seed):
+    assert_spanning_tree(bm.generate((rows, cols), algorithm=spec, rng=seed))
+
+
+@pytest.mark.parametrize("spec", specs())
+def test_same_seed_same_maze_for_every_algorithm(spec):
+    a = bm.generate((23, 17), algorithm=spec, rng=99)
+    assert a == bm.generate((23, 17), algorithm=spec, rng=99)
+    assert any(a != bm.generate((23, 17), algorithm=spec, rng=s) for s in range(100, 105))
 
 
 TOPOLOGIES = {
@@ -48,23 +59,32 @@ TOPOLOGIES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(n for n, a in ALGORITHMS.items() if a.grid_kinds is None))
+@pytest.mark.parametrize("spec", specs(lambda a: a.grid_kinds is None))
 @pytest.mark.parametrize("topology", sorted(TOPOLOGIES))
 @given(a=st.integers(1, 12), b=st.integers(1, 12), seed=seeds)
-def test_any_topology_gives_a_spanning_tree(name, topology, a, b, seed):
+def test_any_topology_gives_a_spanning_tree(spec, topology, a, b, seed):
     grid = TOPOLOGIES[topology](a, b)
-    assert_spanning_tree(bm.generate(grid, algorithm=name, rng=seed))
+    assert_spanning_tree(bm.generate(grid, algorithm=spec, rng=seed))
 
 
+@pytest.mark.parametrize("spec", specs(lambda a: not a.needs_unmasked))
 @given(rows=st.integers(2, 25), cols=st.integers(2, 25), seed=seeds)
-def test_masked_cells_are_skipped(rows, cols, seed):
+def test_masked_cells_are_skipped(spec, rows, cols, seed):
     # a mask that keeps the region connected: a random set of interior pillars on even rows/cols
     rng = np.random.default_rng(seed)
     mask = np.ones((rows, cols), bool)
     mask[1::2, 1::2] = rng.random(mask[1::2, 1::2].shape) < 0.5
-    maze = bm.generate(bm.square_grid(rows, cols, mask=mask), rng=seed)
+    maze = bm.generate(bm.square_grid(rows, cols, mask=mask), algorithm=spec, rng=seed)
     assert_spanning_tree(maze)
     assert not maze.links[~mask.ravel()].any()
+
+
+@pytest.mark.parametrize("spec", specs(lambda a: a.needs_unmasked))
+def test_unmasked_only_algorithms_refuse_masks(spec):
+    mask = np.ones((4, 4), bool)
+    mask[1, 1] = False
+    with pytest.raises(bm.BlockmazeError, match="masked"):
+        bm.generate(bm.square_grid(4, 4, mask=mask), algorithm=spec, rng=0)
 
 
 def test_same_seed_same_maze_and_generator_accepted():
@@ -99,6 +119,8 @@ def test_backtracker_output_is_pinned():
 def test_unknown_algorithm_and_bad_seed_are_clear_errors():
     with pytest.raises(bm.BlockmazeError, match="unknown algorithm 'nope'; choose one of"):
         get_algorithm("nope")
+    with pytest.raises(bm.BlockmazeError, match="backtracker takes no option"):
+        get_algorithm("backtracker:fast")
     with pytest.raises(bm.BlockmazeError, match="seed must be"):
         bm.generate((2, 2), rng=-1)
     with pytest.raises(bm.BlockmazeError, match="unknown grid kind"):

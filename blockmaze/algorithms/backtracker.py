@@ -10,6 +10,7 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
+from .common import random_enabled_cell
 
 
 @numba.njit(cache=True)
@@ -74,7 +75,7 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng):
 
 
 @register("backtracker", "recursive backtracker (randomized depth-first search): long corridors")
-def carve(grid: Grid, rng: np.random.Generator) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a backtracker maze over ``grid``, starting at a random enabled cell.
 
     Example
@@ -84,7 +85,6 @@ def carve(grid: Grid, rng: np.random.Generator) -> np.ndarray:
     >>> int(links.sum()) // 2   # a spanning tree of 9 cells has 8 passages
     8
     """
-    cells = np.flatnonzero(grid.enabled)
-    start = int(cells[int(rng.random() * cells.size)])
+    start = random_enabled_cell(grid, rng)
     links, _ = backtracker_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng)
     return links
