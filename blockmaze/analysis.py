@@ -91,3 +91,36 @@ def is_spanning_tree(neighbors: np.ndarray, links: np.ndarray, enabled: np.ndarr
         return False
     distance, _ = bfs(neighbors, links, int(cells[0]))
     return bool(np.all(distance[cells] >= 0))
+
+
+def farthest(distance: np.ndarray, among: np.ndarray | None = None) -> int:
+    """The cell with the largest BFS distance (lowest index on ties), optionally among some cells.
+
+    >>> farthest(np.array([0, 3, 3, -1])), farthest(np.array([0, 3, 2]), np.array([0, 2]))
+    (1, 2)
+    """
+    if among is None:
+        return int(np.argmax(distance))
+    return int(among[np.argmax(distance[among])])
+
+
+def longest_path(neighbors: np.ndarray, links: np.ndarray, enabled: np.ndarray) -> np.ndarray:
+    """The longest path of a perfect maze, by two BFS passes (its diameter).
+
+    From the first enabled cell, the farthest cell a is one end of a longest path; the farthest
+    cell from a is the other. In a maze with loops the result is a long shortest path, not
+    necessarily the longest one.
+
+    >>> nb = np.array([[1, -1], [2, 0], [-1, 1]], dtype=np.int32)
+    >>> longest_path(nb, np.array([[True, False], [True, True], [False, True]]), np.ones(3, bool)).tolist()
+    [2, 1, 0]
+    """
+    first = int(np.flatnonzero(enabled)[0])
+    a = farthest(bfs(neighbors, links, first)[0])
+    distance, parents = bfs(neighbors, links, a)
+    return path_from_parents(parents, farthest(distance))[::-1].copy()
+
+
+def degrees(links: np.ndarray) -> np.ndarray:
+    """Passages leaving each cell."""
+    return np.count_nonzero(links, axis=1)

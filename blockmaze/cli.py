@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 import click
 import numpy as np
 
 from . import __version__
-from .algorithms import ALGORITHMS
+from .algorithms import ALGORITHMS, algorithm_specs, get_algorithm
 from .blocks import extrude, plan_shape, to_blocks, volume_height
+from .braid import braid as braid_maze
+from .documents import MazeDocument, load_maze, save_maze
+from .endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
 from .export.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .generation import generate
 from .materials import DEFAULT_THEME, load_theme, theme_names
+from .randomness import as_generator
 from .render import maze_text
 from .render.text import STYLES
+
+MAZE_FORMAT = "maze"  # a maze document (.json), not a block file
 
 
 class Dimensions(click.ParamType):
@@ -34,9 +41,22 @@ class Dimensions(click.ParamType):
             return value
         match = re.fullmatch(r"\s*(\d+)\s*(?:[xX×]\s*(\d+)\s*)?", str(value))
         if not match or int(match[1]) < 1 or int(match[2] or match[1]) < 1:
-            self.fail(f"{self.what} must be N or AxB with whole numbers >= 1 (e.g. {self.example}), got {value!r}",
-                      param, ctx)
+            self.fail(f"{self.what} must be N or AxB with whole numbers >= 1 "
+                      f"(e.g. {self.example}), got {value!r}", param, ctx)
         return int(match[1]), int(match[2] or match[1])
+
+
+class AlgorithmSpec(click.ParamType):
+    """An algorithm name, or NAME:OPTION."""
+
+    name = "NAME[:OPTION]"
+
+    def convert(self, value, param, ctx):
+        try:
+            get_algorithm(value)
+        except BlockmazeError as error:
+            self.fail(str(error), param, ctx)
+        return value
 
 
 EXAMPLES = """
@@ -45,8 +65,74 @@ Examples:
   blockmaze generate 10x20                     print a maze in the terminal
   blockmaze generate 50x50 --seed 7 -o maze.schem
   blockmaze generate 30x30 --wall 2 --passage 3 --height 4 --roof -o big.schem
-  blockmaze generate 40x40 --schem-version 3 --mc-version 1.21.4 -o maze.schem
+  blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
+  blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
+  blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
 """
+
+
+def _algorithm_help() -> str:
+    names = ", ".join(
+        name + (f"[:{'|'.join(ALGORITHMS[name].options)}]" if ALGORITHMS[name].options else "")
+        for name in sorted(ALGORITHMS)
+    )
+    return f"Generation algorithm: {names}."
+
+
+def maze_options(command):
+    """Options that decide the maze itself."""
+    for option in reversed([
+        click.option("-a", "--algorithm", type=AlgorithmSpec(), default="backtracker",
+                     show_default=True, help=_algorithm_help()),
+        click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
+                     help="Seed: the same seed gives the same maze and the same file. "
+                          "Drawn at random (and reported) if omitted."),
+        click.option("--braid", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+                     help="Share of dead ends to remove by opening a wall (0 = a perfect maze)."),
+        click.option("--entrances/--no-entrances", default=False, show_default=True,
+                     help="Start and goal on the outer wall, with openings cut there; "
+                          "otherwise they are the two ends of the longest path."),
+    ]):
+        command = option(command)
+    return command
+
+
+def output_options(command):
+    """Options that decide what is written and how the maze becomes blocks."""
+    formats = sorted(WRITERS) + [MAZE_FORMAT]
+    for option in reversed([
+        click.option("--wall", type=Dimensions("wall thickness", "2 or 1x2"), default="1",
+                     show_default=True, metavar="N|ZxX",
+                     help="Wall thickness in blocks: N, or ZxX to differ along z (north-south) "
+                          "and x (east-west)."),
+        click.option("--passage", type=Dimensions("passage thickness", "3 or 2x3"), default="1",
+                     show_default=True, metavar="N|ZxX", help="Passage width in blocks: N, or ZxX."),
+        click.option("--height", type=click.IntRange(min=1), default=3, show_default=True,
+                     help="Wall height in blocks."),
+        click.option("--floor/--no-floor", default=True, show_default=True,
+                     help="Lay a floor under the maze."),
+        click.option("--roof/--no-roof", default=False, show_default=True,
+                     help="Put a roof over the maze."),
+        click.option("--solution/--no-solution", default=False, show_default=True,
+                     help="Mark the path from start to goal (PATH, START and GOAL materials)."),
+        click.option("--theme", default=DEFAULT_THEME, show_default=True, metavar="NAME|FILE",
+                     help=f"Block theme: one of {', '.join(theme_names())}, or a theme JSON file."),
+        click.option("--mc-version", type=click.Choice(list(DATA_VERSIONS)),
+                     default=DEFAULT_MC_VERSION, show_default=True, metavar="VERSION",
+                     help=f"Minecraft Java release the file is for: {', '.join(DATA_VERSIONS)}."),
+        click.option("--schem-version", type=click.Choice(["2", "3"]), default="2",
+                     show_default=True,
+                     help="Sponge schematic version: 2 loads everywhere, 3 is WorldEdit 7.3's own."),
+        click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
+                     help="Output format; by default the suffix of --output decides "
+                          "(.json: a maze document)."),
+        click.option("--text-style", type=click.Choice(list(STYLES)), default="box",
+                     show_default=True, help="How the maze is drawn when no --output is given."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+                     help="File to write. Without it the maze is printed."),
+    ]):
+        command = option(command)
+    return command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXAMPLES)
@@ -55,62 +141,79 @@ def cli():
     """Make mazes and turn them into Minecraft schematics and other block files."""
 
 
-@cli.command(epilog=EXAMPLES)
+@cli.command("generate", epilog=EXAMPLES)
 @click.argument("size", type=Dimensions("size", "20x30"), metavar="ROWSxCOLS")
-@click.option("-a", "--algorithm", type=click.Choice(sorted(ALGORITHMS)), default="backtracker",
-              show_default=True, help="Generation algorithm.")
-@click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
-              help="Seed: the same seed gives the same maze and the same file. Drawn at random if omitted.")
-@click.option("--wall", type=Dimensions("wall thickness", "2 or 1x2"), default="1", show_default=True,
-              metavar="N|ZxX",
-              help="Wall thickness in blocks: N, or ZxX to differ along z (north-south) and x (east-west).")
-@click.option("--passage", type=Dimensions("passage thickness", "3 or 2x3"), default="1", show_default=True,
-              metavar="N|ZxX",
-              help="Passage width in blocks: N, or ZxX.")
-@click.option("--height", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Wall height in blocks.")
-@click.option("--floor/--no-floor", default=True, show_default=True, help="Lay a floor under the maze.")
-@click.option("--roof/--no-roof", default=False, show_default=True, help="Put a roof over the maze.")
-@click.option("--theme", default=DEFAULT_THEME, show_default=True, metavar="NAME|FILE",
-              help=f"Block theme: one of {', '.join(theme_names())}, or a theme JSON file.")
-@click.option("--mc-version", type=click.Choice(list(DATA_VERSIONS)), default=DEFAULT_MC_VERSION,
-              show_default=True, metavar="VERSION",
-              help=f"Minecraft Java release the file is for: {', '.join(DATA_VERSIONS)}.")
-@click.option("--schem-version", type=click.Choice(["2", "3"]), default="2", show_default=True,
-              help="Sponge schematic version: 2 loads everywhere, 3 is WorldEdit 7.3's own.")
-@click.option("-f", "--format", "format_", type=click.Choice(sorted(WRITERS)), default=None,
-              help="Output format; by default the suffix of --output decides.")
-@click.option("--text-style", type=click.Choice(list(STYLES)), default="box", show_default=True,
-              help="How the maze is drawn when no --output is given.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="File to write. Without it the maze is printed.")
-def generate_command(size, algorithm, seed, wall, passage, height, floor, roof, theme, mc_version,
-                     schem_version, format_, text_style, output):
-    """Generate a ROWSxCOLS maze and print it or write it to a file."""
+@maze_options
+@output_options
+def generate_command(size, algorithm, seed, braid, entrances, **output):
+    """Generate a ROWSxCOLS maze and print it or write it to a file (a block file or a .json maze)."""
     rows, cols = size
-    if output is None and format_ is not None:
-        raise BlockmazeError("--format needs --output FILE")
-    writer = writer_for(output, format_) if output is not None else None
+    writer = _block_writer(output)
     if writer is not None:
-        z, x = plan_shape(rows, cols, wall, passage)
-        writer.check_size((volume_height(height, floor, roof), z, x))
-        theme = load_theme(theme)
+        z, x = plan_shape(rows, cols, output["wall"], output["passage"])
+        writer.check_size((volume_height(output["height"], output["floor"], output["roof"]), z, x))
+        load_theme(output["theme"])
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
-    maze = generate((rows, cols), algorithm=algorithm, rng=seed)
-    if writer is None:
-        click.echo(maze_text(maze, style=text_style))
+    rng = as_generator(seed)
+    maze = generate((rows, cols), algorithm=algorithm, rng=rng)
+    if braid:
+        maze = braid_maze(maze, braid, rng)
+    ends = place_endpoints(maze, "entrances" if entrances else "longest")
+    document = MazeDocument(maze, ends, algorithm, seed, braid)
+    _emit(document, writer, entrances, **output)
+
+
+@cli.command("export", epilog=EXAMPLES)
+@click.argument("document", type=click.Path(exists=True, dir_okay=False), metavar="MAZE.json")
+@output_options
+def export_command(document, **output):
+    """Write a saved maze document (from generate -o maze.json) in any format, or print it."""
+    loaded = load_maze(document)
+    if loaded.endpoints is None:
+        loaded = MazeDocument(loaded.maze, place_endpoints(loaded.maze), loaded.algorithm,
+                              loaded.seed, loaded.braid)
+    writer = _block_writer(output)
+    if writer is not None:
+        load_theme(output["theme"])
+    _emit(loaded, writer, bool(loaded.endpoints.openings), **output)
+
+
+def _block_writer(output: dict):
+    """The block writer the output options ask for; None for printing or a maze document."""
+    path, format_ = output["output"], output["format_"]
+    if path is None:
+        if format_ is not None:
+            raise BlockmazeError("--format needs --output FILE")
+        return None
+    if format_ == MAZE_FORMAT or (format_ is None and Path(path).suffix.lower() == ".json"):
+        return None
+    return writer_for(path, format_)
+
+
+def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, height, floor, roof,
+          solution, theme, mc_version, schem_version, format_, text_style, output) -> None:
+    """Print the maze, save its document, or write it as blocks, as the output options say."""
+    maze, ends = document.maze, document.endpoints
+    shown = ends if (solution or openings) else None
+    if output is None:
+        click.echo(maze_text(maze, style=text_style, endpoints=shown, solution=solution))
         return
-    volume = extrude(to_blocks(maze, wall, passage), height=height, floor=floor, roof=roof)
-    given = {"mc_version": mc_version, "schem_version": int(schem_version)}
-    write(volume, output, format=writer.name, theme=theme,
-          **{k: v for k, v in given.items() if k in writer.options})
-    y, z, x = volume.shape
-    click.echo(f"wrote {output}: {rows}x{cols} cells, {x}x{y}x{z} blocks (width x height x length), "
-               f"{algorithm}, seed {seed}", err=True)
-
-
-generate_command.name = "generate"
+    if writer is None:
+        save_maze(document, output)
+        what = f"maze document, {maze.grid.shape[0]}x{maze.grid.shape[1]} cells"
+    else:
+        plan = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
+        volume = extrude(plan, height=height, floor=floor, roof=roof)
+        given = {"mc_version": mc_version, "schem_version": int(schem_version)}
+        write(volume, output, format=writer.name, theme=load_theme(theme),
+              **{k: v for k, v in given.items() if k in writer.options})
+        y, z, x = volume.shape
+        what = (f"{maze.grid.shape[0]}x{maze.grid.shape[1]} cells, "
+                f"{x}x{y}x{z} blocks (width x height x length)")
+    origin = f", {document.algorithm}" if document.algorithm else ""
+    origin += f", seed {document.seed}" if document.seed is not None else ""
+    click.echo(f"wrote {output}: {what}{origin}", err=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,6 +65,19 @@ class Maze:
         self.links[cell, direction] = open_
         self.links[neighbor, self.grid.opposite[direction]] = open_
 
+    def replace(self, links: np.ndarray) -> "Maze":
+        """A maze on the same grid with other links (checked)."""
+        return Maze(self.grid, links)
+
+    @property
+    def dead_ends(self) -> np.ndarray:
+        """The cells with exactly one passage."""
+        return np.flatnonzero(analysis.degrees(self.links) == 1)
+
+    def longest_path(self) -> np.ndarray:
+        """The cells of the longest path (of a perfect maze; see analysis.longest_path)."""
+        return analysis.longest_path(self.grid.neighbors, self.links, self.grid.enabled)
+
     def is_perfect(self) -> bool:
         """True when the passages form a spanning tree of the enabled cells: one path between any two."""
         return analysis.is_spanning_tree(self.grid.neighbors, self.links, self.grid.enabled)

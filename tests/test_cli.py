@@ -94,11 +94,14 @@ def test_existing_file_survives_a_refused_overwrite(tmp_path, capsys):
 
 
 def test_help_lists_choices_and_ends_with_examples(capsys):
-    for args in (["--help"], ["generate", "--help"]):
+    for args in (["--help"], ["generate", "--help"], ["export", "--help"]):
         code, out, _ = run(capsys, *args)
         assert code == 0
-        assert out.rstrip().splitlines()[-1].strip().startswith("blockmaze generate")
-    assert "backtracker" in out and "1.20.4" in out and "[2|3]" in out
+        assert out.rstrip().splitlines()[-1].strip().startswith("blockmaze ")
+        assert "Examples:" in out
+    code, out, _ = run(capsys, "generate", "--help")
+    assert all(name in out for name in bm.ALGORITHMS)
+    assert "1.20.4" in out and "[2|3]" in out and "growing-tree" in out
 
 
 def test_real_process_exit_code_and_no_traceback(tmp_path):
@@ -107,3 +110,23 @@ def test_real_process_exit_code_and_no_traceback(tmp_path):
                             capture_output=True, text=True, env=env, cwd=tmp_path)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and result.stderr.startswith("Error: ")
+
+
+def test_maze_document_then_export_gives_the_same_schematic(tmp_path, capsys):
+    direct = tmp_path / "direct.schem"
+    args = ["-a", "backtracker", "--seed", "11", "--braid", "0.4", "--entrances"]
+    assert run(capsys, "generate", "7x9", *args, "--solution", "-o", str(direct))[0] == 0
+    assert run(capsys, "generate", "7x9", *args, "-o", str(tmp_path / "m.json"))[0] == 0
+    exported = tmp_path / "exported.schem"
+    assert run(capsys, "export", str(tmp_path / "m.json"), "--solution", "-o", str(exported))[0] == 0
+    assert exported.read_bytes() == direct.read_bytes()
+    code, out, _ = run(capsys, "export", str(tmp_path / "m.json"), "--solution")
+    assert code == 0 and "S" in out and "G" in out
+
+
+def test_export_refuses_a_broken_document(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"type": "blockmaze-maze", "version": 1}')
+    code, _, err = run(capsys, "export", str(bad), "-o", str(tmp_path / "x.schem"))
+    assert code == 2 and err.startswith("Error: maze document: grid must be")
+    assert not (tmp_path / "x.schem").exists()

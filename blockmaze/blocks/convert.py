@@ -17,6 +17,7 @@ from ..grids import square_grid
 from ..grids.square import EAST, NORTH, SOUTH, WEST
 from ..materials import SOLID, Material
 from ..maze import Maze
+from ..endpoints import Endpoints
 from ..resources import ensure_memory
 
 Thickness = int | Sequence[int]
@@ -61,10 +62,13 @@ def plan_shape(rows: int, cols: int, wall: Thickness = 1, passage: Thickness = 1
     return (rows + 1) * wz + rows * pz, (cols + 1) * wx + cols * px
 
 
-def to_blocks(maze: Maze, wall: Thickness = 1, passage: Thickness = 1) -> np.ndarray:
+def to_blocks(maze: Maze, wall: Thickness = 1, passage: Thickness = 1,
+              endpoints: Endpoints | None = None, solution: bool = False) -> np.ndarray:
     """The block plan ``(z, x)`` of a square-grid maze: WALL blocks, AIR for cells and passages.
 
-    Disabled (masked) cells are solid WALL.
+    Disabled (masked) cells are solid WALL. ``endpoints`` cuts its openings in the outer wall;
+    with ``solution`` the shortest path from its start to its goal is marked PATH (cells, the
+    passages between them and the openings), with START and GOAL on the end cells.
 
     Example
     -------
@@ -83,6 +87,10 @@ def to_blocks(maze: Maze, wall: Thickness = 1, passage: Thickness = 1) -> np.nda
     shape = plan_shape(rows, cols, (wz, wx), (pz, px))
     ensure_memory(2 * shape[0] * shape[1], f"a {shape[1]}x{shape[0]}-block plan")
     unit = _unit_plan(maze)
+    if endpoints is not None:
+        _mark_endpoints(unit, maze, endpoints, solution)
+    elif solution:
+        raise BlockmazeError("marking the solution needs endpoints (a start and a goal)")
     if (wz, pz) != (1, 1):
         unit = np.repeat(unit, thickness_runs(rows, wz, pz), axis=0)
     if (wx, px) != (1, 1):
@@ -99,6 +107,31 @@ def _unit_plan(maze: Maze) -> np.ndarray:
     unit[1::2, 2:-1:2] = np.where(links[:, :-1, EAST], air, wall)
     unit[2:-1:2, 1::2] = np.where(links[:-1, :, SOUTH], air, wall)
     return unit
+
+
+# unit-plan offset of the wall beside a cell, per square direction (north, east, south, west)
+WALL_OFFSETS = np.array([(-1, 0), (0, 1), (1, 0), (0, -1)])
+
+
+def _mark_endpoints(unit: np.ndarray, maze: Maze, endpoints: Endpoints, solution: bool) -> None:
+    cols = maze.grid.shape[1]
+
+    def centre(cells):
+        cells = np.asarray(cells)
+        return 2 * (cells // cols) + 1, 2 * (cells % cols) + 1
+
+    opening = np.uint8(Material.PATH if solution else Material.AIR)
+    for cell, direction in endpoints.openings:
+        z, x = centre(cell)
+        dz, dx = WALL_OFFSETS[direction]
+        unit[z + dz, x + dx] = opening
+    if solution:
+        path = maze.shortest_path(endpoints.start, endpoints.goal)
+        z, x = centre(path)
+        unit[z, x] = Material.PATH
+        unit[(z[:-1] + z[1:]) // 2, (x[:-1] + x[1:]) // 2] = Material.PATH
+        unit[centre(endpoints.start)] = Material.START
+        unit[centre(endpoints.goal)] = Material.GOAL
 
 
 def from_blocks(plan: np.ndarray, wall: Thickness = 1, passage: Thickness = 1) -> Maze:

@@ -23,7 +23,8 @@ def volume_height(height: int = 3, floor: bool = True, roof: bool = False) -> in
 def extrude(plan: np.ndarray, height: int = 3, floor: bool = True, roof: bool = False) -> np.ndarray:
     """Stand a plan up: ``height`` layers of its solid blocks, on a FLOOR layer, under a ROOF layer.
 
-    Marker blocks (PATH, START, GOAL) of the plan show in the floor beneath them.
+    Marker blocks (PATH, START, GOAL) of the plan show in the floor beneath them (without a floor,
+    in the bottom layer).
 
     Example
     -------
@@ -43,6 +44,8 @@ def extrude(plan: np.ndarray, height: int = 3, floor: bool = True, roof: bool = 
         volume[0] = np.where(MARKERS[plan], plan, np.uint8(Material.FLOOR))
         first = 1
     volume[first : first + height] = walls
+    if not floor:
+        volume[0] = np.where(MARKERS[plan], plan, volume[0])
     if roof:
         volume[-1] = Material.ROOF
     return volume

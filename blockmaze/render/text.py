@@ -12,6 +12,7 @@ import numpy as np
 from ..blocks.convert import to_blocks
 from ..errors import BlockmazeError
 from ..materials import SOLID, Material
+from ..endpoints import Endpoints
 from ..maze import Maze
 
 NORTH, EAST, SOUTH, WEST = 1, 2, 4, 8
@@ -25,8 +26,11 @@ MARKS = {Material.PATH: "·", Material.START: "S", Material.GOAL: "G"}
 ASCII_MARKS = {Material.PATH: ".", Material.START: "S", Material.GOAL: "G"}
 
 
-def maze_text(maze: Maze, style: str = "box", cell_width: int = 3) -> str:
+def maze_text(maze: Maze, style: str = "box", cell_width: int = 3,
+              endpoints: Endpoints | None = None, solution: bool = False) -> str:
     """A square-grid maze drawn for the terminal, ``style`` "box" (default) or "ascii".
+
+    ``endpoints`` and ``solution`` draw openings and the marked path as :func:`to_blocks` does.
 
     Example
     -------
@@ -38,7 +42,7 @@ def maze_text(maze: Maze, style: str = "box", cell_width: int = 3) -> str:
     |           |
     +-----------+
     """
-    plan = to_blocks(maze)
+    plan = to_blocks(maze, endpoints=endpoints, solution=solution)
     widths = np.ones(plan.shape[1], dtype=np.int64)
     widths[1::2] = cell_width
     return plan_text(plan, style, widths)

@@ -1,0 +1,195 @@
+"""Maze documents: a maze saved as JSON (schemas/maze.schema.json), to export many ways later.
+
+Links are stored per cell as ``ceil(k / 4)`` hex digits (bit d = a passage towards direction d),
+so a million-cell square maze is a 1 MB string.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .endpoints import Endpoints
+from .errors import BlockmazeError
+from .export.target import Target, open_target
+from .generation import make_grid
+from .grids import GRID_KINDS
+from .maze import Maze
+
+DOCUMENT_TYPE = "blockmaze-maze"
+DOCUMENT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class MazeDocument:
+    """A maze with its endpoints and where it came from (algorithm, seed, braid share).
+
+    Example
+    -------
+    >>> import io
+    >>> from blockmaze import generate
+    >>> doc = MazeDocument(generate((3, 4), rng=5), algorithm="backtracker", seed=5)
+    >>> out = io.BytesIO(); save_maze(doc, out)
+    >>> load_maze(io.BytesIO(out.getvalue())) == doc
+    True
+    """
+
+    maze: Maze
+    endpoints: Endpoints | None = None
+    algorithm: str | None = None
+    seed: int | None = None
+    braid: float = 0.0
+    extra: dict = field(default_factory=dict, compare=False)
+
+
+def _hex_digits(k: int) -> int:
+    return (k + 3) // 4
+
+
+def encode_links(links: np.ndarray) -> str:
+    """Per-cell hex bit masks of ``links`` (bit d = open towards d).
+
+    >>> encode_links(np.array([[False, True, False, False], [True, True, True, True]]))
+    '2f'
+    """
+    n, k = links.shape
+    digits = _hex_digits(k)
+    masks = (links.astype(np.uint64) << np.arange(k, dtype=np.uint64)).sum(axis=1)
+    nibbles = (masks[:, None] >> (4 * np.arange(digits - 1, -1, -1, dtype=np.uint64))) & 15
+    return np.frombuffer(b"0123456789abcdef", np.uint8)[nibbles.astype(np.int64)].tobytes().decode()
+
+
+def decode_links(text: str, n: int, k: int) -> np.ndarray:
+    """The inverse of :func:`encode_links`."""
+    digits = _hex_digits(k)
+    if not isinstance(text, str) or len(text) != n * digits:
+        raise BlockmazeError(
+            f"maze document: links must be a string of {n * digits} hex digits ({digits} per cell)"
+        )
+    raw = np.frombuffer(text.encode("ascii", "replace"), np.uint8)
+    value = np.full(256, 255, np.uint8)
+    value[np.frombuffer(b"0123456789abcdef", np.uint8)] = np.arange(16)
+    value[np.frombuffer(b"ABCDEF", np.uint8)] = np.arange(10, 16)
+    nibbles = value[raw]
+    if np.any(nibbles == 255):
+        raise BlockmazeError("maze document: links may contain only hex digits 0-9 and a-f")
+    masks = np.zeros(n, np.uint64)
+    for i in range(digits):
+        masks = (masks << np.uint64(4)) | nibbles[i::digits].astype(np.uint64)
+    if np.any(masks >> np.uint64(k)):
+        raise BlockmazeError(f"maze document: links name a direction beyond the grid's {k}")
+    return ((masks[:, None] >> np.arange(k, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+
+
+def save_maze(document: MazeDocument, target: Target) -> None:
+    """Write a maze document as JSON to a path (atomically) or a binary file."""
+    maze, ends = document.maze, document.endpoints
+    grid = maze.grid
+    data = {
+        "type": DOCUMENT_TYPE,
+        "version": DOCUMENT_VERSION,
+        "grid": {
+            "kind": grid.kind,
+            "shape": list(grid.shape),
+            "disabled": np.flatnonzero(~grid.enabled).tolist(),
+        },
+        "algorithm": document.algorithm,
+        "seed": document.seed,
+        "braid": document.braid,
+        "start": None if ends is None else ends.start,
+        "goal": None if ends is None else ends.goal,
+        "openings": [] if ends is None else [[c, grid.directions[d]] for c, d in ends.openings],
+        "links": encode_links(maze.links),
+    }
+    text = "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()) + "\n}\n"
+    with open_target(target) as file:
+        file.write(text.encode("utf-8"))
+
+
+def load_maze(source: str | Path | object) -> MazeDocument:
+    """Read a maze document from a path or a binary file, with an error naming any bad field."""
+    try:
+        if hasattr(source, "read"):
+            raw = source.read()
+        else:
+            raw = Path(source).read_bytes()
+    except OSError as error:
+        raise BlockmazeError(f"cannot read maze document {source}: {error.strerror or error}") from None
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise BlockmazeError(f"maze document is not valid JSON: {error}") from None
+    return parse_maze(data)
+
+
+def _field(data: dict, name: str, kind, where: str = "", optional: bool = False):
+    value = data.get(name)
+    if value is None and optional:
+        return None
+    ok = isinstance(value, kind) and not (isinstance(value, bool) and kind in (int, (int, float)))
+    if not ok:
+        expected = getattr(kind, "__name__", None) or " or ".join(k.__name__ for k in kind)
+        raise BlockmazeError(f"maze document: {where}{name} must be {expected}, got {value!r}")
+    return value
+
+
+def parse_maze(data: object) -> MazeDocument:
+    """Build a MazeDocument from parsed JSON, checking every field."""
+    if not isinstance(data, dict) or data.get("type") != DOCUMENT_TYPE:
+        raise BlockmazeError(f"not a maze document: its 'type' must be {DOCUMENT_TYPE!r}")
+    if data.get("version") != DOCUMENT_VERSION:
+        raise BlockmazeError(
+            f"maze document: version {data.get('version')!r} is not supported (this blockmaze reads {DOCUMENT_VERSION})"
+        )
+    grid_data = _field(data, "grid", dict)
+    kind = _field(grid_data, "kind", str, "grid.")
+    if kind not in GRID_KINDS:
+        raise BlockmazeError(f"maze document: grid.kind {kind!r} is unknown; known: {', '.join(GRID_KINDS)}")
+    shape = _field(grid_data, "shape", list, "grid.")
+    if not shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape):
+        raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {shape!r}")
+    grid = make_grid(shape, kind)
+    disabled = _field(grid_data, "disabled", list, "grid.", optional=True) or []
+    if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < grid.size for c in disabled):
+        raise BlockmazeError(f"maze document: grid.disabled must list cells 0..{grid.size - 1}")
+    if disabled:
+        mask = np.ones(grid.size, bool)
+        mask[disabled] = False
+        grid = GRID_KINDS[kind](*shape, mask=mask.reshape(shape))
+    links = decode_links(data.get("links"), grid.size, grid.degree)
+    try:
+        maze = Maze(grid, links)
+    except BlockmazeError as error:
+        raise BlockmazeError(f"maze document: links: {error}") from None
+    return MazeDocument(
+        maze,
+        _parse_endpoints(data, maze),
+        _field(data, "algorithm", str, optional=True),
+        _field(data, "seed", int, optional=True),
+        float(_field(data, "braid", (int, float), optional=True) or 0.0),
+    )
+
+
+def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
+    start = _field(data, "start", int, optional=True)
+    goal = _field(data, "goal", int, optional=True)
+    openings = _field(data, "openings", list, optional=True) or []
+    if start is None and goal is None and not openings:
+        return None
+    grid = maze.grid
+    for name, cell in (("start", start), ("goal", goal)):
+        if cell is None or not (0 <= cell < grid.size) or not grid.enabled[cell]:
+            raise BlockmazeError(f"maze document: {name} must be an enabled cell 0..{grid.size - 1}, got {cell!r}")
+    parsed = []
+    for item in openings:
+        if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
+                or not 0 <= item[0] < grid.size or item[1] not in grid.directions):
+            raise BlockmazeError(
+                f"maze document: each opening must be [cell, direction] with a direction of "
+                f"{', '.join(grid.directions)}; got {item!r}"
+            )
+        parsed.append((item[0], grid.directions.index(item[1])))
+    return Endpoints(start, goal, tuple(parsed))

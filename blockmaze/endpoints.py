@@ -1,0 +1,63 @@
+"""Where a maze starts and ends: the ends of its longest path, or entrances in its outer wall."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import analysis
+from .errors import BlockmazeError
+from .grids import GRID_KINDS
+from .maze import Maze
+
+MODES = ("longest", "entrances")
+
+
+@dataclass(frozen=True)
+class Endpoints:
+    """A start cell, a goal cell, and the outer-wall openings ``(cell, direction)`` to cut.
+
+    Example
+    -------
+    >>> from blockmaze import generate
+    >>> ends = place_endpoints(generate((5, 5), rng=1), "entrances")
+    >>> len(ends.openings)
+    2
+    """
+
+    start: int
+    goal: int
+    openings: tuple[tuple[int, int], ...] = ()
+
+
+def outside_directions(maze: Maze) -> np.ndarray:
+    """``bool[n, k]``: True where a cell's direction leads off the grid (not into a masked cell)."""
+    grid = maze.grid
+    unmasked = GRID_KINDS[grid.kind](*grid.shape) if grid.kind in GRID_KINDS else grid
+    return (unmasked.neighbors < 0) & (grid.neighbors < 0) & grid.enabled[:, None]
+
+
+def place_endpoints(maze: Maze, mode: str = "longest") -> Endpoints:
+    """Start and goal for ``maze``, deterministic for a given maze.
+
+    ``longest``: the two ends of the longest path (the hardest pair). ``entrances``: the two
+    cells on the outer border farthest apart along the passages, each with an opening cut in
+    the outer wall.
+    """
+    grid = maze.grid
+    if mode == "longest":
+        path = analysis.longest_path(grid.neighbors, maze.links, grid.enabled)
+        return Endpoints(int(path[0]), int(path[-1]))
+    if mode != "entrances":
+        raise BlockmazeError(f"unknown endpoint mode {mode!r}; choose one of: {', '.join(MODES)}")
+    outside = outside_directions(maze)
+    border = np.flatnonzero(outside.any(axis=1))
+    if border.size == 0:
+        raise BlockmazeError("this maze has no cell on an outer wall to put an entrance in")
+    a = analysis.farthest(analysis.bfs(grid.neighbors, maze.links, int(border[0]))[0], border)
+    b = analysis.farthest(analysis.bfs(grid.neighbors, maze.links, a)[0], border)
+    if a == b and border.size > 1:
+        b = int(border[border != a][0])
+    openings = tuple((cell, int(np.flatnonzero(outside[cell])[0])) for cell in dict.fromkeys((a, b)))
+    return Endpoints(a, b, openings)
