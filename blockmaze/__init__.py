@@ -12,8 +12,11 @@ True
 >>> blockmaze.write(volume, io.BytesIO(), format="schem")
 """
 
-from .algorithms import ALGORITHMS
+from .algorithms import ALGORITHMS, algorithm_specs
 from .blocks import extrude, from_blocks, plan_shape, to_blocks, volume_height
+from .braid import braid
+from .documents import MazeDocument, load_maze, save_maze
+from .endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
 from .generation import generate, make_grid
@@ -25,7 +28,9 @@ from .render import maze_text, plan_text
 __version__ = "0.1.0"
 
 __all__ = [
-    "ALGORITHMS", "GRID_KINDS", "WRITERS", "BlockmazeError", "Grid", "Material", "Maze", "Theme",
-    "extrude", "from_blocks", "generate", "load_theme", "make_grid", "maze_text", "plan_shape",
-    "plan_text", "square_grid", "theme_names", "to_blocks", "volume_height", "write", "writer_for",
+    "ALGORITHMS", "GRID_KINDS", "WRITERS", "BlockmazeError", "Endpoints", "Grid", "Material", "Maze",
+    "MazeDocument", "Theme", "algorithm_specs", "braid", "extrude", "from_blocks", "generate",
+    "load_maze", "load_theme", "make_grid", "maze_text", "place_endpoints", "plan_shape",
+    "plan_text", "save_maze", "square_grid", "theme_names", "to_blocks", "volume_height", "write",
+    "writer_for",
 ]

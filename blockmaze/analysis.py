@@ -118,7 +118,7 @@ def longest_path(neighbors: np.ndarray, links: np.ndarray, enabled: np.ndarray) 
     first = int(np.flatnonzero(enabled)[0])
     a = farthest(bfs(neighbors, links, first)[0])
     distance, parents = bfs(neighbors, links, a)
-    return path_from_parents(parents, farthest(distance))[::-1].copy()
+    return path_from_parents(parents, farthest(distance))
 
 
 def degrees(links: np.ndarray) -> np.ndarray:

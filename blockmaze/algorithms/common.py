@@ -42,6 +42,32 @@ def union(parent, rank, a, b):
     return True
 
 
+@numba.njit(cache=True)
+def region_kernel(neighbors, start):
+    """Mark the cells reachable from ``start`` through the neighbour table; return ``(marks, count)``.
+
+    ``marks`` is a uint8 array, 1 for a cell of the region; ``count`` is the region's size. A
+    breadth-first search over the table; Aldous-Broder needs the count to know when to stop, Wilson
+    the marks to know where to start walks.
+    """
+    n, k = neighbors.shape
+    marks = np.zeros(n, dtype=np.uint8)
+    queue = np.empty(n, dtype=np.int32)
+    marks[start] = 1
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        for d in range(k):
+            nb = neighbors[cell, d]
+            if nb >= 0 and marks[nb] == 0:
+                marks[nb] = 1
+                queue[tail] = nb
+                tail += 1
+    return marks, tail
+
+
 def edge_list(grid: Grid) -> tuple[np.ndarray, np.ndarray]:
     """Every neighbour pair once, as (cells, directions) with ``neighbors[cell, d] > cell``.
 

@@ -1,0 +1,120 @@
+"""Every generation algorithm's speed, beside mazelib's where mazelib has the algorithm.
+
+    python bench/bench_algorithms.py            # 100², 300², 1000², 3000² (a few minutes)
+    python bench/bench_algorithms.py --quick    # 100² and 300² only
+
+mazelib is measured only if installed in this environment (``pip install '.[bench]'``); each of
+its runs happens in a child process with a time limit, because several of its generators take
+minutes at 300² and do not finish at 1000².
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+
+import blockmaze as bm
+from blockmaze.algorithms import ALGORITHMS, algorithm_specs
+
+# our spec -> mazelib generator class (module and class share the name)
+MAZELIB = {
+    "backtracker": "BacktrackingGenerator",
+    "hunt-and-kill": "HuntAndKill",
+    "aldous-broder": "AldousBroder",
+    "wilson": "Wilsons",
+    "kruskal": "Kruskal",
+    "prim-simplified": "Prims",
+    "growing-tree": "GrowingTree",
+    "eller": "Ellers",
+    "binary-tree": "BinaryTree",
+    "sidewinder": "Sidewinder",
+    "recursive-division": "Division",
+}
+MAZELIB_RUN = """
+import sys, time
+from importlib import import_module
+from mazelib import Maze
+name, side = sys.argv[1], int(sys.argv[2])
+maze = Maze()
+maze.generator = getattr(import_module("mazelib.generate." + name), name)(side, side)
+start = time.perf_counter()
+maze.generate()
+print(time.perf_counter() - start)
+"""
+MAZELIB_LIMIT = 60.0  # seconds per run
+
+
+def has_mazelib() -> bool:
+    try:
+        import mazelib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def ours(spec: str, side: int) -> float:
+    """Best seconds of a few runs after compilation."""
+    grid = bm.square_grid(side, side)
+    bm.generate(bm.square_grid(4, 4), algorithm=spec, rng=0)  # compile / load from cache
+    repeats = 3 if side <= 1000 else 1
+    best = float("inf")
+    for seed in range(repeats):
+        start = time.perf_counter()
+        bm.generate(grid, algorithm=spec, rng=seed)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def theirs(name: str, side: int) -> float | None:
+    """mazelib's seconds for one run, or None if it passed the time limit."""
+    try:
+        out = subprocess.run([sys.executable, "-c", MAZELIB_RUN, name, str(side)],
+                             capture_output=True, text=True, timeout=MAZELIB_LIMIT, check=True)
+    except subprocess.TimeoutExpired:
+        return None
+    return float(out.stdout)
+
+
+def rate(cells: int, seconds: float | None) -> str:
+    if seconds is None:
+        return f"> {MAZELIB_LIMIT:.0f} s"
+    return f"{cells / seconds / 1e6:.2f} M/s"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="100² and 300² only")
+    quick = parser.parse_args().quick
+    sides = [100, 300] if quick else [100, 300, 1000, 3000]
+    mazelib_sides = [100, 300]
+    compare = has_mazelib()
+    header = ["algorithm"] + [f"{s}²" for s in sides]
+    if compare:
+        header += [f"mazelib {s}²" for s in mazelib_sides] + ["ours / mazelib at 300²"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for spec in algorithm_specs():
+        row = [spec]
+        times = {side: ours(spec, side) for side in sides}
+        row += [rate(side * side, times[side]) for side in sides]
+        if compare:
+            name = MAZELIB.get(spec)
+            if name is None:
+                row += ["-"] * (len(mazelib_sides) + 1)
+            else:
+                theirs_times = {side: theirs(name, side) for side in mazelib_sides}
+                row += [rate(side * side, theirs_times[side]) for side in mazelib_sides]
+                t300 = theirs_times[300]
+                row.append(f"> {MAZELIB_LIMIT / times[300]:.0f}x" if t300 is None
+                           else f"{t300 / times[300]:.0f}x")
+        print("| " + " | ".join(row) + " |", flush=True)
+    if not compare:
+        print("\nmazelib is not installed here: pip install '.[bench]' to compare with it.")
+    kinds = {name: sorted(a.grid_kinds) if a.grid_kinds else "any" for name, a in ALGORITHMS.items()}
+    print("\nGrid kinds:", ", ".join(f"{n} ({k if k == 'any' else '/'.join(k)})" for n, k in kinds.items()))
+
+
+if __name__ == "__main__":
+    main()

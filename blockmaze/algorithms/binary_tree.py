@@ -1,0 +1,59 @@
+"""Binary tree: every cell opens a passage north or east, chosen at random.
+
+The simplest perfect maze: each cell except the north-east corner links to exactly one of its north
+and east neighbours, so following those links from anywhere leads to the north-east corner. The
+north row and the east column are each one straight corridor, and every path drifts north-east.
+Square grids without masks only.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..grids import Grid
+from . import register
+
+
+@numba.njit(cache=True)
+def binary_tree_kernel(neighbors, opposite, north, east, rng):
+    """Link each cell to its ``north`` or ``east`` neighbour (a coin toss if it has both); return the links.
+
+    A cell with only one of the two links to that one without a draw; the corner with neither
+    stays as it is. Cells are visited in index order, one draw per cell with a choice.
+    """
+    n, k = neighbors.shape
+    links = np.zeros((n, k), dtype=np.bool_)
+    for i in range(n):
+        up = neighbors[i, north]
+        right = neighbors[i, east]
+        if up >= 0 and right >= 0:
+            d = north if rng.random() < 0.5 else east
+        elif up >= 0:
+            d = north
+        elif right >= 0:
+            d = east
+        else:
+            continue
+        links[i, d] = True
+        links[neighbors[i, d], opposite[d]] = True
+    return links
+
+
+@register("binary-tree", "each cell links north or east at random: a north-east bias, the simplest maze",
+          grid_kinds={"square"}, needs_unmasked=True)
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+    """Links of a binary-tree maze over the square ``grid``.
+
+    Example
+    -------
+    >>> from blockmaze.grids import square_grid
+    >>> grid = square_grid(3, 4)
+    >>> links = carve(grid, np.random.default_rng(0))
+    >>> int(links.sum()) // 2   # a spanning tree of 12 cells has 11 passages
+    11
+    >>> bool(links[:3, grid.direction("east")].all())   # the north row is one corridor
+    True
+    """
+    return binary_tree_kernel(grid.neighbors, grid.opposite, grid.direction("north"),
+                              grid.direction("east"), rng)

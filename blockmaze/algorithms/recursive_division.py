@@ -1,0 +1,95 @@
+"""Recursive division: a wall-adding algorithm that splits an open room again and again.
+
+It starts from one open room — every pair of neighbouring cells linked — and divides it with a
+straight wall, across the room's longer side at a random position, leaving a single random gap.
+Both halves are divided the same way until every room is one cell wide. The result is perfect,
+with long straight walls and a visible box-in-box structure. Square grids without masks only.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..grids import Grid
+from . import register
+
+STACK = 64  # rooms waiting; see the kernel: at most log2(cells) + 2 of them
+
+
+@numba.njit(cache=True)
+def recursive_division_kernel(neighbors, rows, cols, north, east, south, west, rng):
+    """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``) down to corridors; return the links.
+
+    A room taller than wide gets a horizontal wall, wider than tall a vertical one, a square room
+    a coin toss; the wall goes between two random adjacent rows (columns) of the room and keeps
+    one random gap. Rooms wait on an explicit stack, the larger half pushed first so the smaller is
+    divided next: each room then waiting is at most half the size of the one below it, so the
+    stack never holds more than about log2(cells) + 2 rooms. Single cells are not pushed.
+    """
+    n, k = neighbors.shape
+    links = np.zeros((n, k), dtype=np.bool_)
+    for i in range(n):
+        for d in range(k):
+            links[i, d] = neighbors[i, d] >= 0
+    stack = np.empty((STACK, 4), dtype=np.int64)  # top row, left column, height, width
+    top = 0
+    if rows * cols > 1:
+        stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, 0, rows, cols
+        top = 1
+    while top > 0:
+        top -= 1
+        r0, c0, h, w = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+        if h > w:
+            horizontal = True
+        elif w > h:
+            horizontal = False
+        else:
+            horizontal = rng.random() < 0.5
+        if horizontal:
+            s = 1 + int(rng.random() * (h - 1))  # the wall runs south of row r0 + s - 1
+            gap = c0 + int(rng.random() * w)
+            above = (r0 + s - 1) * cols
+            for c in range(c0, c0 + w):
+                if c != gap:
+                    links[above + c, south] = False
+                    links[above + cols + c, north] = False
+            r1, c1, h1, w1 = r0, c0, s, w
+            r2, c2, h2, w2 = r0 + s, c0, h - s, w
+        else:
+            s = 1 + int(rng.random() * (w - 1))  # the wall runs east of column c0 + s - 1
+            gap = r0 + int(rng.random() * h)
+            for r in range(r0, r0 + h):
+                if r != gap:
+                    cell = r * cols + c0 + s - 1
+                    links[cell, east] = False
+                    links[cell + 1, west] = False
+            r1, c1, h1, w1 = r0, c0, h, s
+            r2, c2, h2, w2 = r0, c0 + s, h, w - s
+        if h1 * w1 < h2 * w2:  # push the larger half first, so the smaller is divided next
+            r1, c1, h1, w1, r2, c2, h2, w2 = r2, c2, h2, w2, r1, c1, h1, w1
+        if h1 * w1 > 1:
+            stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r1, c1, h1, w1
+            top += 1
+        if h2 * w2 > 1:
+            stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r2, c2, h2, w2
+            top += 1
+    return links
+
+
+@register("recursive-division", "split an open room by walls with one gap each: long straight walls",
+          grid_kinds={"square"}, needs_unmasked=True)
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+    """Links of a recursive-division maze over the square ``grid``.
+
+    Example
+    -------
+    >>> from blockmaze.grids import square_grid
+    >>> links = carve(square_grid(4, 5), np.random.default_rng(0))
+    >>> int(links.sum()) // 2   # a spanning tree of 20 cells has 19 passages
+    19
+    """
+    rows, cols = grid.shape
+    return recursive_division_kernel(
+        grid.neighbors, rows, cols, grid.direction("north"), grid.direction("east"),
+        grid.direction("south"), grid.direction("west"), rng)

@@ -1,0 +1,63 @@
+"""Sidewinder: row by row, runs of cells open eastward and each run opens once to the north.
+
+Along a row, a run grows eastward until a coin toss (or the east edge) closes it; one random cell
+of the closed run then opens a passage north. The north row, which has no north to open to, is one
+long corridor. Every cell's path to the north row goes straight up through its run's opening, so
+the maze has a vertical bias and no north-pointing dead ends. Square grids without masks only.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..grids import Grid
+from . import register
+
+
+@numba.njit(cache=True)
+def sidewinder_kernel(neighbors, opposite, north, east, rng):
+    """Carve runs in index order (west to east along each row, rows from north); return the links.
+
+    ``first`` is the first cell of the current run; a run is the cells ``first..i`` (consecutive
+    indices, because a square grid numbers each row from west to east). With an east neighbour and
+    a north neighbour, a coin toss decides whether the run goes on; at the east edge it always
+    ends, and in the north row (no north neighbour) it never ends before the east edge. A closed
+    run opens north from one uniformly random cell of it.
+    """
+    n, k = neighbors.shape
+    south, west = opposite[north], opposite[east]
+    links = np.zeros((n, k), dtype=np.bool_)
+    first = 0
+    for i in range(n):
+        right = neighbors[i, east]
+        has_north = neighbors[i, north] >= 0
+        if right >= 0 and (not has_north or rng.random() < 0.5):
+            links[i, east] = True
+            links[right, west] = True
+            continue
+        if has_north:
+            cell = first + int(rng.random() * (i - first + 1))
+            links[cell, north] = True
+            links[neighbors[cell, north], south] = True
+        first = i + 1
+    return links
+
+
+@register("sidewinder", "row by row, eastward runs each open once to the north: a vertical bias",
+          grid_kinds={"square"}, needs_unmasked=True)
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+    """Links of a sidewinder maze over the square ``grid``.
+
+    Example
+    -------
+    >>> from blockmaze.grids import square_grid
+    >>> grid = square_grid(3, 4)
+    >>> links = carve(grid, np.random.default_rng(0))
+    >>> int(links.sum()) // 2   # a spanning tree of 12 cells has 11 passages
+    11
+    >>> bool(links[:3, grid.direction("east")].all())   # the north row is one corridor
+    True
+    """
+    return sidewinder_kernel(grid.neighbors, grid.opposite, grid.direction("north"),
+                             grid.direction("east"), rng)
