@@ -151,7 +151,8 @@ def generate_command(size, algorithm, seed, braid, entrances, **output):
     writer = _block_writer(output)
     if writer is not None:
         z, x = plan_shape(rows, cols, output["wall"], output["passage"])
-        writer.check_size((volume_height(output["height"], output["floor"], output["roof"]), z, x))
+        layers = 1 if writer.plan else volume_height(output["height"], output["floor"], output["roof"])
+        writer.check_size((layers, z, x))
         load_theme(output["theme"])
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
@@ -204,7 +205,7 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, heig
         what = f"maze document, {maze.grid.shape[0]}x{maze.grid.shape[1]} cells"
     else:
         plan = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
-        volume = extrude(plan, height=height, floor=floor, roof=roof)
+        volume = plan[np.newaxis] if writer.plan else extrude(plan, height=height, floor=floor, roof=roof)
         given = {"mc_version": mc_version, "schem_version": int(schem_version)}
         write(volume, output, format=writer.name, theme=load_theme(theme),
               **{k: v for k, v in given.items() if k in writer.options})

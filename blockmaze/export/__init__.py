@@ -1,6 +1,7 @@
 """Writers from Blocks to files, found by suffix or format name.
 
-Adding a format is one module and one :func:`register_writer` call here.
+Each module of this package that writes a format registers it with :func:`register_writer`;
+modules are discovered automatically, so adding a format is adding one module.
 
 Example
 -------
@@ -10,8 +11,10 @@ Example
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import os
+import pkgutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -25,13 +28,20 @@ from .target import Target, open_target
 
 @dataclass(frozen=True)
 class Writer:
-    """A file format: its name, suffixes, writer function, and a size check run before any work."""
+    """A file format.
+
+    ``write(blocks, file, theme, **options)`` writes a (y, z, x) volume to a binary file;
+    ``check_size(shape)`` raises BlockmazeError for a volume the format cannot hold, before any
+    work is done; ``plan`` is True for formats that draw the (z, x) plan rather than a volume
+    (tile maps): they receive the plan as a one-layer volume.
+    """
 
     name: str
     suffixes: tuple[str, ...]
     write: Callable
     check_size: Callable[[tuple[int, int, int]], None]
     summary: str
+    plan: bool = False
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -101,7 +111,10 @@ def write(
         writer.write(blocks, file, theme, **options)
 
 
-from . import sponge  # noqa: E402
+def _register_all() -> None:
+    """Import every module of this package: the writers among them register themselves."""
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
 
-register_writer(Writer("schem", (".schem",), sponge.write_schem, sponge.check_size,
-                       "Sponge schematic v2/v3 (WorldEdit, FAWE, Litematica, Amulet)"))
+
+_register_all()

@@ -15,6 +15,7 @@ from nbtlib import Compound, Int, IntArray, List, String
 
 from ..errors import BlockmazeError
 from ..materials import Theme
+from . import Writer, register_writer
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .palette import minecraft_palette
 from .varint import encode_varints
@@ -124,3 +125,7 @@ def check_size(shape: tuple[int, int, int]) -> None:
             f"a {width}x{height}x{length}-block volume has {width * height * length} blocks; "
             f"a .schem holds at most {MAX_DATA_BYTES}"
         )
+
+
+register_writer(Writer("schem", (".schem",), write_schem, check_size,
+                       "Sponge schematic v2/v3 (WorldEdit, FAWE, Litematica, Amulet)"))
