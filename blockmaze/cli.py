@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+import warnings
 from pathlib import Path
 
 import click
@@ -217,8 +218,13 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, heig
     click.echo(f"wrote {output}: {what}{origin}", err=True)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    click.echo(f"Warning: {message}", err=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (2 for bad input, with one ``Error:`` line)."""
+    warnings.showwarning = _show_warning
     try:
         result = cli.main(args=argv, prog_name="blockmaze", standalone_mode=False)
         return result if isinstance(result, int) else 0

@@ -11,3 +11,10 @@ class BlockmazeError(ValueError):
     ...
     blockmaze.errors.BlockmazeError: wall thickness must be a whole number >= 1, got 0
     """
+
+
+class BlockmazeWarning(UserWarning):
+    """Something a user should know about a file that was still written (the CLI prints it).
+
+    Example: a structure file larger than a structure block loads.
+    """

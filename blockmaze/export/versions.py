@@ -1,27 +1,88 @@
-"""Minecraft Java releases blockmaze can target, with what each format needs to know of them."""
+"""Minecraft Java releases blockmaze can target, with what each format needs to know of them.
+
+Sources: shared/reference/minecraft-formats.md §8 (DataVersion) and §5.1 (datapack formats from
+1.20; the 1.13-1.19.4 formats are the Minecraft Wiki's "Pack format" table).
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..errors import BlockmazeError
 
 DEFAULT_MC_VERSION = "1.20.4"
+LITEMATIC_V7_FROM = 3837  # 1.20.5: Litematica's format 7 (older Litematica rejects 7)
 
-# release -> DataVersion (the world/data format number Minecraft writes into every NBT file)
-DATA_VERSIONS = {
-    "1.13": 1519, "1.13.1": 1628, "1.13.2": 1631,
-    "1.14": 1952, "1.14.1": 1957, "1.14.2": 1963, "1.14.3": 1968, "1.14.4": 1976,
-    "1.15": 2225, "1.15.1": 2227, "1.15.2": 2230,
-    "1.16": 2566, "1.16.1": 2567, "1.16.2": 2578, "1.16.3": 2580, "1.16.4": 2584, "1.16.5": 2586,
-    "1.17": 2724, "1.17.1": 2730,
-    "1.18": 2860, "1.18.1": 2865, "1.18.2": 2975,
-    "1.19": 3105, "1.19.1": 3117, "1.19.2": 3120, "1.19.3": 3218, "1.19.4": 3337,
-    "1.20": 3463, "1.20.1": 3465, "1.20.2": 3578, "1.20.3": 3698, "1.20.4": 3700,
-    "1.20.5": 3837, "1.20.6": 3839,
-    "1.21": 3953, "1.21.1": 3955, "1.21.2": 4080, "1.21.3": 4082, "1.21.4": 4189,
-    "1.21.5": 4325, "1.21.6": 4435, "1.21.7": 4438, "1.21.8": 4440, "1.21.9": 4554,
-    "1.21.10": 4556, "1.21.11": 4671,
-    "26.1": 4786, "26.1.1": 4788, "26.1.2": 4790, "26.2": 4903,
-}
+
+@dataclass(frozen=True)
+class Release:
+    """One Minecraft Java release.
+
+    Example
+    -------
+    >>> release("1.21").pack_format, release("1.21").litematic_version
+    ((48, 0), 7)
+    """
+
+    name: str
+    data_version: int
+    pack_format: tuple[int, int] | None  # datapack (major, minor); None where not known
+
+    @property
+    def litematic_version(self) -> int:
+        """Litematica's schematic ``Version`` for this release: 6, or 7 from 1.20.5."""
+        return 7 if self.data_version >= LITEMATIC_V7_FROM else 6
+
+
+def _table(rows: str) -> dict[str, Release]:
+    releases = {}
+    for line in rows.strip().splitlines():
+        names, data_versions, pack = line.split("|")
+        major, _, minor = pack.strip().partition(".")
+        fmt = None if major == "?" else (int(major), int(minor or 0))
+        for name, dv in zip(names.split(), data_versions.split()):
+            releases[name] = Release(name, int(dv), fmt)
+    return releases
+
+
+# releases | their DataVersions | datapack format
+RELEASES = _table("""
+1.13 1.13.1 1.13.2 | 1519 1628 1631 | 4
+1.14 1.14.1 1.14.2 1.14.3 1.14.4 | 1952 1957 1963 1968 1976 | 4
+1.15 1.15.1 1.15.2 | 2225 2227 2230 | 5
+1.16 1.16.1 | 2566 2567 | 5
+1.16.2 1.16.3 1.16.4 1.16.5 | 2578 2580 2584 2586 | 6
+1.17 1.17.1 | 2724 2730 | 7
+1.18 1.18.1 | 2860 2865 | 8
+1.18.2 | 2975 | 9
+1.19 1.19.1 1.19.2 1.19.3 | 3105 3117 3120 3218 | 10
+1.19.4 | 3337 | 12
+1.20 1.20.1 | 3463 3465 | 15
+1.20.2 | 3578 | 18
+1.20.3 1.20.4 | 3698 3700 | 26
+1.20.5 1.20.6 | 3837 3839 | 41
+1.21 1.21.1 | 3953 3955 | 48
+1.21.2 1.21.3 | 4080 4082 | 57
+1.21.4 | 4189 | 61
+1.21.5 | 4325 | 71
+1.21.6 | 4435 | 80
+1.21.7 1.21.8 | 4438 4440 | 81
+1.21.9 1.21.10 | 4554 4556 | 88.0
+1.21.11 | 4671 | 94.1
+26.1 26.1.1 26.1.2 26.2 | 4786 4788 4790 4903 | ?
+""")
+
+DATA_VERSIONS = {name: r.data_version for name, r in RELEASES.items()}
+
+
+def release(mc_version: str) -> Release:
+    """The release called ``mc_version``, or an error listing the known ones."""
+    try:
+        return RELEASES[mc_version]
+    except KeyError:
+        raise BlockmazeError(
+            f"unknown Minecraft version {mc_version!r}; known versions: {', '.join(RELEASES)}"
+        ) from None
 
 
 def data_version(mc_version: str) -> int:
@@ -30,9 +91,4 @@ def data_version(mc_version: str) -> int:
     >>> data_version("1.20.4")
     3700
     """
-    try:
-        return DATA_VERSIONS[mc_version]
-    except KeyError:
-        raise BlockmazeError(
-            f"unknown Minecraft version {mc_version!r}; known versions: {', '.join(DATA_VERSIONS)}"
-        ) from None
+    return release(mc_version).data_version

@@ -1,11 +1,37 @@
 """Grid kinds: each module builds the neighbour table of one cell shape.
 
-``GRID_KINDS`` maps a kind's name to its constructor; the CLI's ``--grid`` choices come from it.
+A kind's module registers its constructor ``build(*shape, mask=None) -> Grid`` with
+:func:`register_kind`; modules are discovered automatically. ``GRID_KINDS`` maps names to
+constructors; the CLI's ``--grid`` choices come from it.
+
+>>> sorted(GRID_KINDS)[:1]
+['square']
 """
 
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Callable
+
 from .base import Grid
-from .square import square_grid
 
-GRID_KINDS = {"square": square_grid}
+GRID_KINDS: dict[str, Callable[..., Grid]] = {}
 
-__all__ = ["GRID_KINDS", "Grid", "square_grid"]
+
+def register_kind(name: str, build: Callable[..., Grid]) -> None:
+    """Add a grid kind."""
+    GRID_KINDS[name] = build
+
+
+def _register_all() -> None:
+    for module in pkgutil.iter_modules(__path__):
+        if module.name != "base":
+            importlib.import_module(f"{__name__}.{module.name}")
+
+
+_register_all()
+
+from .square import square_grid  # noqa: E402
+
+__all__ = ["GRID_KINDS", "Grid", "register_kind", "square_grid"]

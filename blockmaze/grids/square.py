@@ -6,6 +6,7 @@ import numpy as np
 
 from ..errors import BlockmazeError
 from ..resources import ensure_memory
+from . import register_kind
 from .base import Grid, apply_mask, check_cell_count
 
 DIRECTIONS = ("north", "east", "south", "west")
@@ -47,3 +48,6 @@ def square_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
         enabled = mask.ravel().copy()
         apply_mask(neighbors, enabled)
     return Grid("square", (rows, cols), neighbors, OPPOSITE.copy(), DIRECTIONS, enabled)
+
+
+register_kind("square", square_grid)
