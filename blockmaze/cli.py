@@ -207,7 +207,8 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, heig
     else:
         plan = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
         volume = plan[np.newaxis] if writer.plan else extrude(plan, height=height, floor=floor, roof=roof)
-        given = {"mc_version": mc_version, "schem_version": int(schem_version)}
+        given = {"mc_version": mc_version, "schem_version": int(schem_version),
+                 "seed": document.seed}
         write(volume, output, format=writer.name, theme=load_theme(theme),
               **{k: v for k, v in given.items() if k in writer.options})
         y, z, x = volume.shape

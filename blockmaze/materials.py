@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from importlib import resources
 from pathlib import Path
@@ -58,6 +58,15 @@ class Theme:
     name: str
     description: str
     minecraft: dict[Material, str]
+    variants: dict[Material, tuple[tuple[str, float], ...]] = field(default_factory=dict)
+
+    def minecraft_choices(self, material: int) -> tuple[tuple[str, float], ...]:
+        """Every block state a material may take, with its weight (the main state first).
+
+        >>> load_theme().minecraft_choices(Material.FLOOR)
+        (('minecraft:smooth_stone', 1.0),)
+        """
+        return self.variants.get(material, ((self.minecraft[material], 1.0),))
 
 
 def theme_names() -> list[str]:
@@ -108,7 +117,7 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
     if not isinstance(materials, dict):
         raise BlockmazeError(f"{source}: 'materials' must be an object keyed by material name")
     known = {m.name.lower(): m for m in Material}
-    minecraft = {}
+    minecraft, variants = {}, {}
     for key, entry in materials.items():
         if key not in known:
             raise BlockmazeError(
@@ -116,13 +125,34 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
             )
         if not isinstance(entry, dict) or "minecraft" not in entry:
             raise BlockmazeError(f"{source}: materials.{key}.minecraft is missing")
-        state = entry["minecraft"]
-        if not isinstance(state, str) or not _BLOCK_STATE.match(state):
-            raise BlockmazeError(
-                f"{source}: materials.{key}.minecraft must be a block state like "
-                f"'minecraft:oak_log[axis=z]', got {state!r}"
-            )
-        minecraft[known[key]] = state
+        main = _block_state(entry["minecraft"], f"{source}: materials.{key}.minecraft")
+        minecraft[known[key]] = main
+        extra = entry.get("variants", [])
+        if not isinstance(extra, list):
+            raise BlockmazeError(f"{source}: materials.{key}.variants must be a list")
+        if extra:
+            choices = [(main, _weight(entry.get("weight", 1), f"{source}: materials.{key}.weight"))]
+            for i, variant in enumerate(extra):
+                where = f"{source}: materials.{key}.variants[{i}]"
+                if not isinstance(variant, dict):
+                    raise BlockmazeError(f"{where} must be an object with minecraft and weight")
+                choices.append((_block_state(variant.get("minecraft"), f"{where}.minecraft"),
+                                _weight(variant.get("weight", 1), f"{where}.weight")))
+            variants[known[key]] = tuple(choices)
     if Material.AIR not in minecraft:
         minecraft[Material.AIR] = "minecraft:air"
-    return Theme(document["name"], str(document.get("description", "")), minecraft)
+    return Theme(document["name"], str(document.get("description", "")), minecraft, variants)
+
+
+def _block_state(state: object, where: str) -> str:
+    if not isinstance(state, str) or not _BLOCK_STATE.match(state):
+        raise BlockmazeError(
+            f"{where} must be a block state like 'minecraft:oak_log[axis=z]', got {state!r}"
+        )
+    return state
+
+
+def _weight(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise BlockmazeError(f"{where} must be a number > 0, got {value!r}")
+    return float(value)

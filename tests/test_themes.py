@@ -5,6 +5,7 @@ from importlib import resources
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import pytest
 
 import blockmaze as bm
@@ -60,3 +61,32 @@ def test_material_missing_from_theme_is_a_clear_writer_error(tmp_path):
     with pytest.raises(bm.BlockmazeError, match="theme 'bare' has no Minecraft block for material floor"):
         bm.write(volume, tmp_path / "m.schem", theme=theme)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_variants_follow_weights_and_seed():
+    from blockmaze.export.palette import minecraft_palette
+    theme = bm.load_theme("stone-bricks")
+    blocks = np.full((1, 200, 200), bm.Material.WALL, np.uint8)
+    indices, palette = minecraft_palette(blocks, theme, seed=5)
+    counts = {state: int((indices == i).sum()) for i, state in enumerate(palette)}
+    assert set(counts) == {"minecraft:stone_bricks", "minecraft:mossy_stone_bricks",
+                           "minecraft:cracked_stone_bricks"}
+    assert abs(counts["minecraft:stone_bricks"] / blocks.size - 0.8) < 0.01
+    assert abs(counts["minecraft:mossy_stone_bricks"] / blocks.size - 0.1) < 0.01
+    again, _ = minecraft_palette(blocks, theme, seed=5)
+    other, _ = minecraft_palette(blocks, theme, seed=6)
+    assert np.array_equal(indices, again) and not np.array_equal(indices, other)
+    plain, plain_palette = minecraft_palette(blocks, theme)  # no seed: the main block only
+    assert plain_palette == ["minecraft:stone_bricks"] and not plain.any()
+
+
+@pytest.mark.parametrize("variants, match", [
+    ("mossy", "variants must be a list"),
+    (["mossy"], r"variants\[0\] must be an object"),
+    ([{"minecraft": "minecraft:mossy_stone_bricks", "weight": 0}], r"variants\[0\].weight must be a number > 0"),
+    ([{"minecraft": "Mossy"}], r"variants\[0\].minecraft must be a block state"),
+])
+def test_bad_variants(variants, match):
+    document = {"name": "x", "materials": {"wall": {"minecraft": "minecraft:stone", "variants": variants}}}
+    with pytest.raises(bm.BlockmazeError, match=match):
+        parse_theme(document)

@@ -1,4 +1,4 @@
-"""From materials to a Minecraft block palette, through a theme."""
+"""From materials to a Minecraft block palette, through a theme (with its weighted variants)."""
 
 from __future__ import annotations
 
@@ -8,28 +8,46 @@ from ..errors import BlockmazeError
 from ..materials import Material, Theme
 
 
-def minecraft_palette(blocks: np.ndarray, theme: Theme) -> tuple[np.ndarray, list[str]]:
+def minecraft_palette(blocks: np.ndarray, theme: Theme,
+                      seed: int | None = None) -> tuple[np.ndarray, list[str]]:
     """Palette indices (same shape as ``blocks``) and the block-state strings they index.
 
-    The palette lists the materials present in material order (so AIR, if present, is index 0);
-    materials the theme draws with the same block state share one entry.
+    The palette lists the states of the materials present, in material order (so AIR, if
+    present, is index 0); materials drawn with the same state share one entry. Where the theme
+    gives a material weighted variants, each block draws one from ``seed`` (the same seed, the
+    same blocks); without a seed every block takes the main state.
 
     Example
     -------
     >>> from blockmaze.materials import load_theme
-    >>> indices, palette = minecraft_palette(np.array([[1, 0, 1]], np.uint8), load_theme())
+    >>> indices, palette = minecraft_palette(np.array([[1, 0, 1]], np.uint8), load_theme("glass"))
     >>> indices.tolist(), palette
-    ([[1, 0, 1]], ['minecraft:air', 'minecraft:stone_bricks'])
+    ([[1, 0, 1]], ['minecraft:air', 'minecraft:glass'])
     """
     present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
     palette: list[str] = []
-    lookup = np.zeros(256, dtype=np.uint8)
+    lookup = np.zeros(256, dtype=np.uint16)
+    drawn: list[tuple[int, list[int], np.ndarray]] = []
     for value in present:
-        state = theme.minecraft.get(value)
-        if state is None:
+        value = int(value)
+        if value not in theme.minecraft:
             name = Material(value).name.lower() if value in Material._value2member_map_ else str(value)
             raise BlockmazeError(f"theme {theme.name!r} has no Minecraft block for material {name}")
-        if state not in palette:
-            palette.append(state)
-        lookup[value] = palette.index(state)
-    return lookup[blocks], palette
+        choices = theme.minecraft_choices(value) if seed is not None else ((theme.minecraft[value], 1.0),)
+        entries = []
+        for state, _ in choices:
+            if state not in palette:
+                palette.append(state)
+            entries.append(palette.index(state))
+        lookup[value] = entries[0]
+        if len(entries) > 1:
+            weights = np.array([w for _, w in choices])
+            drawn.append((value, entries, weights / weights.sum()))
+    indices = lookup[blocks]
+    if drawn:
+        rng = np.random.default_rng([seed, 0x7E3A])  # its own stream: variants never shift the maze
+        for value, entries, p in drawn:
+            where = blocks == value
+            indices[where] = np.asarray(entries, np.uint16)[rng.choice(len(entries), size=int(where.sum()), p=p)]
+    dtype = np.uint8 if len(palette) <= 256 else np.uint16
+    return indices.astype(dtype, copy=False), palette

@@ -32,8 +32,11 @@ def write_schem(
     theme: Theme,
     mc_version: str = DEFAULT_MC_VERSION,
     schem_version: int = 2,
+    seed: int | None = None,
 ) -> None:
     """Write a (y, z, x) material volume as a Sponge schematic, drawn with ``theme``.
+
+    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`).
 
     Example
     -------
@@ -44,7 +47,7 @@ def write_schem(
     >>> out.getvalue()[:2] == b"\\x1f\\x8b"   # gzip
     True
     """
-    indices, palette = minecraft_palette(blocks, theme)
+    indices, palette = minecraft_palette(blocks, theme, seed)
     write_indexed(indices, palette, file, mc_version, schem_version)
 
 
