@@ -13,6 +13,7 @@ import numpy as np
 from . import __version__
 from .algorithms import ALGORITHMS, algorithm_specs, get_algorithm
 from .blocks import extrude, plan_shape, to_blocks, volume_height
+from .blocks.lights import place_lights
 from .braid import braid as braid_maze
 from .documents import MazeDocument, load_maze, save_maze
 from .endpoints import Endpoints, place_endpoints
@@ -114,6 +115,9 @@ def output_options(command):
                      help="Lay a floor under the maze."),
         click.option("--roof/--no-roof", default=False, show_default=True,
                      help="Put a roof over the maze."),
+        click.option("--lights/--no-lights", default=False, show_default=True,
+                     help="Set light blocks into the floor so every walkable block has block "
+                          "light >= 1 (no hostile mob spawns in the passages)."),
         click.option("--solution/--no-solution", default=False, show_default=True,
                      help="Mark the path from start to goal (PATH, START and GOAL materials)."),
         click.option("--theme", default=DEFAULT_THEME, show_default=True, metavar="NAME|FILE",
@@ -149,6 +153,8 @@ def cli():
 def generate_command(size, algorithm, seed, braid, entrances, **output):
     """Generate a ROWSxCOLS maze and print it or write it to a file (a block file or a .json maze)."""
     rows, cols = size
+    if output["lights"] and not output["floor"]:
+        raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _block_writer(output)
     if writer is not None:
         z, x = plan_shape(rows, cols, output["wall"], output["passage"])
@@ -194,7 +200,7 @@ def _block_writer(output: dict):
 
 
 def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, height, floor, roof,
-          solution, theme, mc_version, schem_version, format_, text_style, output) -> None:
+          lights, solution, theme, mc_version, schem_version, format_, text_style, output) -> None:
     """Print the maze, save its document, or write it as blocks, as the output options say."""
     maze, ends = document.maze, document.endpoints
     shown = ends if (solution or openings) else None
@@ -207,6 +213,8 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, heig
     else:
         plan = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
         volume = plan[np.newaxis] if writer.plan else extrude(plan, height=height, floor=floor, roof=roof)
+        if lights and not writer.plan:
+            volume = place_lights(volume)
         given = {"mc_version": mc_version, "schem_version": int(schem_version),
                  "seed": document.seed}
         write(volume, output, format=writer.name, theme=load_theme(theme),
