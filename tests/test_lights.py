@@ -30,6 +30,23 @@ def walking_distance_to_light(volume):
     return distance[walkable]
 
 
+def within_reach(volume, z, x):
+    """Walkable blocks at most REACH steps from (z, x)."""
+    walkable = ~SOLID[volume[1]]
+    near = np.zeros(walkable.shape, bool)
+    near[z, x] = True
+    frontier = [(z, x)]
+    for _ in range(REACH):
+        step = []
+        for a, b in frontier:
+            for c, d in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1)):
+                if 0 <= c < near.shape[0] and 0 <= d < near.shape[1] and walkable[c, d] and not near[c, d]:
+                    near[c, d] = True
+                    step.append((c, d))
+        frontier = step
+    return near
+
+
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 10**6), st.integers(1, 3), st.integers(1, 3))
 def test_every_walkable_block_is_lit(rows, cols, seed, wall, passage):
     maze = bm.generate((rows, cols), rng=seed)
@@ -37,8 +54,10 @@ def test_every_walkable_block_is_lit(rows, cols, seed, wall, passage):
     volume = bm.extrude(bm.to_blocks(maze, wall, passage, endpoints=ends, solution=True), height=3)
     lit = place_lights(volume)
     changed = lit != volume
-    assert (volume[changed] == Material.FLOOR).all() and (lit[changed] == Material.LIGHT).all()
-    assert changed[1:].sum() == 0
+    assert (lit[changed] == Material.LIGHT).all() and changed[1:].sum() == 0
+    for z, x in np.argwhere(changed[0] & (volume[0] != Material.FLOOR)):  # a marker replaced:
+        near = within_reach(volume, z, x)                                 # only if no plain floor near
+        assert not (volume[0][near] == Material.FLOOR).any()
     distances = walking_distance_to_light(lit)
     assert (distances >= 0).all() and distances.max() <= REACH
     light = block_light(lit)

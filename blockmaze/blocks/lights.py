@@ -44,14 +44,18 @@ def _place(walkable, floor_is_plain, reach):
         queue[0] = start
         touched[0] = start
         depth[sz, sx] = 0
-        best, best_depth = start, -1
+        # the farthest unlit plain-floor block; else the farthest plain-floor block; else itself
+        best, best_depth, plain, plain_depth = -1, -1, start, -1
         while head < tail:
             cell = queue[head]
             head += 1
             z, x = cell // x_size, cell % x_size
             d = depth[z, x]
-            if floor_is_plain[z, x] and not lit[z, x] and d > best_depth:
-                best, best_depth = cell, d
+            if floor_is_plain[z, x]:
+                if not lit[z, x] and d > best_depth:
+                    best, best_depth = cell, d
+                if d > plain_depth:
+                    plain, plain_depth = cell, d
             if d == reach:
                 continue
             for k in range(4):
@@ -64,6 +68,8 @@ def _place(walkable, floor_is_plain, reach):
                     n_touched += 1
         for i in range(n_touched):
             depth[touched[i] // x_size, touched[i] % x_size] = -1
+        if best < 0:
+            best = plain
         bz, bx = best // x_size, best % x_size
         lights[bz, bx] = True
         # everything within `reach` of the light is lit
@@ -95,7 +101,8 @@ def place_lights(volume: np.ndarray, reach: int = REACH) -> np.ndarray:
     """A copy of an extruded volume (floor at y = 0) with LIGHT blocks set into the floor.
 
     Walkable blocks are the open blocks of layer 1 that stand on the floor. Lights replace plain
-    FLOOR blocks only, so the marked solution stays visible.
+    FLOOR blocks, so the marked solution stays visible; only where no plain floor is within
+    reach (a tiny maze that is all solution) does a light replace a marker.
 
     Example
     -------
