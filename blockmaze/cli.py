@@ -21,6 +21,7 @@ from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
 from .export.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .generation import generate
+from .info import inspect_file
 from .materials import DEFAULT_THEME, load_theme, theme_names
 from .randomness import as_generator
 from .render import maze_text
@@ -70,6 +71,7 @@ Examples:
   blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
+  blockmaze info maze.schem
 """
 
 
@@ -185,6 +187,13 @@ def export_command(document, **output):
     if writer is not None:
         load_theme(output["theme"])
     _emit(loaded, writer, bool(loaded.endpoints.openings), **output)
+
+
+@cli.command("info", epilog=EXAMPLES)
+@click.argument("path", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
+def info_command(path):
+    """Show what a file blockmaze wrote holds: format, Minecraft version, size, block counts."""
+    click.echo("\n".join(inspect_file(path).lines()))
 
 
 def _block_writer(output: dict):
