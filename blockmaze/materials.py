@@ -39,6 +39,21 @@ MARKERS[[Material.PATH, Material.START, Material.GOAL]] = True
 
 DEFAULT_THEME = "stone-bricks"
 
+# What a material looks like where a theme does not say: a tile glyph (roguelike convention) and
+# an sRGB colour (pictures, meshes, tile sets).
+DEFAULT_GLYPHS = {
+    Material.AIR: ".", Material.WALL: "#", Material.FLOOR: ".", Material.ROOF: "^",
+    Material.PATH: "*", Material.START: "S", Material.GOAL: "G", Material.DOOR: "+",
+    Material.STAIRS: ">", Material.LIGHT: "!",
+}
+DEFAULT_COLORS = {
+    Material.AIR: "#1a1a1a", Material.WALL: "#7f7f7f", Material.FLOOR: "#c8c3b4",
+    Material.ROOF: "#5a4a3a", Material.PATH: "#e6b422", Material.START: "#2e9e4f",
+    Material.GOAL: "#c0392b", Material.DOOR: "#8b5a2b", Material.STAIRS: "#b07d3a",
+    Material.LIGHT: "#fff2a8",
+}
+_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
 _BLOCK_STATE = re.compile(
     r"^[a-z0-9_.-]+:[a-z0-9_./-]+(\[[a-z0-9_]+=[a-z0-9_]+(,[a-z0-9_]+=[a-z0-9_]+)*\])?$"
 )
@@ -59,6 +74,25 @@ class Theme:
     description: str
     minecraft: dict[Material, str]
     variants: dict[Material, tuple[tuple[str, float], ...]] = field(default_factory=dict)
+    colors: dict[Material, str] = field(default_factory=dict)
+    glyphs: dict[Material, str] = field(default_factory=dict)
+
+    def color(self, material: int) -> tuple[int, int, int]:
+        """The material's colour as (r, g, b) 0..255: the theme's, else the default.
+
+        >>> load_theme().color(Material.WALL), load_theme().color(Material.DOOR)
+        ((122, 122, 122), (139, 90, 43))
+        """
+        text = self.colors.get(material, DEFAULT_COLORS.get(material, "#ff00ff"))
+        return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+
+    def glyph(self, material: int) -> str:
+        """The material's one-character tile glyph: the theme's, else the default.
+
+        >>> load_theme().glyph(Material.DOOR)
+        '+'
+        """
+        return self.glyphs.get(material, DEFAULT_GLYPHS.get(material, "?"))
 
     def minecraft_choices(self, material: int) -> tuple[tuple[str, float], ...]:
         """Every block state a material may take, with its weight (the main state first).
@@ -117,7 +151,7 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
     if not isinstance(materials, dict):
         raise BlockmazeError(f"{source}: 'materials' must be an object keyed by material name")
     known = {m.name.lower(): m for m in Material}
-    minecraft, variants = {}, {}
+    minecraft, variants, colors, glyphs = {}, {}, {}, {}
     for key, entry in materials.items():
         if key not in known:
             raise BlockmazeError(
@@ -127,6 +161,15 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
             raise BlockmazeError(f"{source}: materials.{key}.minecraft is missing")
         main = _block_state(entry["minecraft"], f"{source}: materials.{key}.minecraft")
         minecraft[known[key]] = main
+        if "color" in entry:
+            if not isinstance(entry["color"], str) or not _COLOR.match(entry["color"]):
+                raise BlockmazeError(f"{source}: materials.{key}.color must be like '#7f7f7f', got {entry['color']!r}")
+            colors[known[key]] = entry["color"]
+        if "glyph" in entry:
+            glyph = entry["glyph"]
+            if not isinstance(glyph, str) or len(glyph) != 1 or not glyph.isprintable():
+                raise BlockmazeError(f"{source}: materials.{key}.glyph must be one printable character, got {glyph!r}")
+            glyphs[known[key]] = glyph
         extra = entry.get("variants", [])
         if not isinstance(extra, list):
             raise BlockmazeError(f"{source}: materials.{key}.variants must be a list")
@@ -141,7 +184,8 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
             variants[known[key]] = tuple(choices)
     if Material.AIR not in minecraft:
         minecraft[Material.AIR] = "minecraft:air"
-    return Theme(document["name"], str(document.get("description", "")), minecraft, variants)
+    return Theme(document["name"], str(document.get("description", "")), minecraft, variants,
+                 colors, glyphs)
 
 
 def _block_state(state: object, where: str) -> str:
