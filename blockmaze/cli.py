@@ -203,9 +203,14 @@ def _block_writer(output: dict):
         if format_ is not None:
             raise BlockmazeError("--format needs --output FILE")
         return None
-    if format_ == MAZE_FORMAT or (format_ is None and Path(path).suffix.lower() == ".json"):
+    if format_ == MAZE_FORMAT:
         return None
-    return writer_for(path, format_)
+    try:
+        return writer_for(path, format_)
+    except BlockmazeError:
+        if format_ is None and Path(path).suffix.lower() == ".json":
+            return None  # a maze document
+        raise
 
 
 def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, height, floor, roof,

@@ -59,7 +59,7 @@ def register_writer(writer: Writer) -> None:
 
 
 def writer_for(path: str | os.PathLike | None = None, format: str | None = None) -> Writer:
-    """The writer for a format name, or else for the suffix of ``path``."""
+    """The writer for a format name, or else for the (longest matching) suffix of ``path``."""
     if format is not None:
         try:
             return WRITERS[format]
@@ -67,10 +67,10 @@ def writer_for(path: str | os.PathLike | None = None, format: str | None = None)
             raise BlockmazeError(
                 f"unknown format {format!r}; choose one of: {', '.join(sorted(WRITERS))}"
             ) from None
-    suffix = Path(path).suffix.lower() if path is not None else ""
-    for writer in WRITERS.values():
-        if suffix in writer.suffixes:
-            return writer
+    name = Path(path).name.lower() if path is not None else ""
+    matches = [(len(s), w.name) for w in WRITERS.values() for s in w.suffixes if name.endswith(s)]
+    if matches:  # the longest suffix wins: ".tilemap.json" before ".json"
+        return WRITERS[max(matches)[1]]
     known = ", ".join(s for w in WRITERS.values() for s in w.suffixes)
     raise BlockmazeError(
         f"cannot tell the format of {str(path)!r} from its suffix; use one of {known} or give a format"
