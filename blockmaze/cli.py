@@ -130,6 +130,9 @@ def output_options(command):
         click.option("--schem-version", type=click.Choice(["2", "3"]), default="2",
                      show_default=True,
                      help="Sponge schematic version: 2 loads everywhere, 3 is WorldEdit 7.3's own."),
+        click.option("--keep-terrain/--carve-terrain", default=False, show_default=True,
+                     help="Structure files and datapacks: leave the world's blocks where the maze "
+                          "has air (default: air is placed, carving through terrain)."),
         click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
                      help="Output format; by default the suffix of --output decides "
                           "(.json: a maze document)."),
@@ -214,7 +217,8 @@ def _block_writer(output: dict):
 
 
 def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, height, floor, roof,
-          lights, solution, theme, mc_version, schem_version, format_, text_style, output) -> None:
+          lights, solution, theme, mc_version, schem_version, keep_terrain, format_, text_style,
+          output) -> None:
     """Print the maze, save its document, or write it as blocks, as the output options say."""
     maze, ends = document.maze, document.endpoints
     shown = ends if (solution or openings) else None
@@ -230,7 +234,7 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, heig
         if lights and not writer.plan:
             volume = place_lights(volume)
         given = {"mc_version": mc_version, "schem_version": int(schem_version),
-                 "seed": document.seed}
+                 "seed": document.seed, "keep_terrain": keep_terrain}
         write(volume, output, format=writer.name, theme=load_theme(theme),
               **{k: v for k, v in given.items() if k in writer.options})
         y, z, x = volume.shape

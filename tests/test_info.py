@@ -41,13 +41,36 @@ def test_schem_summary_counts_every_block(version):
     assert any("1.21.4" in line for line in info.lines())
 
 
+NAMED_FORMATS = {"structure": "structure (.nbt)", "litematic": "Litematica schematic",
+                 "mcstructure": "Bedrock structure"}
+
+
+@pytest.mark.parametrize("fmt", [f for f in NAMED_FORMATS if f in bm.WRITERS])
+def test_every_minecraft_format_is_summarised_block_for_block(fmt):
+    info = inspect_bytes(written(fmt), f"m.{fmt}")
+    assert info.format.startswith(NAMED_FORMATS[fmt])
+    assert info.size == (15, 4, 11)
+    theme = bm.load_theme()
+    expected = {}
+    for material, count in zip(*np.unique(VOLUME, return_counts=True)):
+        state = theme.minecraft[material]
+        name = state.split("[")[0] if fmt == "mcstructure" else state
+        expected[name] = expected.get(name, 0) + int(count)
+    found = {k: v for k, v in info.counts.items()}
+    if fmt == "mcstructure":  # Bedrock names differ; compare the counts only
+        assert sorted(found.values()) == sorted(expected.values())
+    else:
+        assert found == expected
+
+
 def test_maze_document_summary():
     info = inspect_bytes(document_bytes(), "m.json")
     assert info.details["grid"] == "square 5x7" and info.details["perfect"] is True
 
 
 def samples():
-    return [written("schem", schem_version=2), written("schem", schem_version=3), document_bytes()]
+    extra = [written(f) for f in NAMED_FORMATS if f in bm.WRITERS]
+    return [written("schem", schem_version=2), written("schem", schem_version=3), document_bytes()] + extra
 
 
 def regzip(raw: bytes) -> bytes:
@@ -55,7 +78,7 @@ def regzip(raw: bytes) -> bytes:
 
 
 @settings(max_examples=300)
-@given(st.sampled_from([0, 1, 2]), st.data())
+@given(st.integers(0, 2 + sum(f in bm.WRITERS for f in NAMED_FORMATS)), st.data())
 def test_damaged_files_give_clear_errors(which, data):
     original = samples()[which]
     raw = gzip.decompress(original) if original[:2] == b"\x1f\x8b" else original

@@ -31,11 +31,14 @@ def byte_array(data: np.ndarray) -> nbtlib.ByteArray:
     return nbtlib.ByteArray(np.ascontiguousarray(data, dtype=np.uint8).view(np.int8))
 
 
-def write_gzipped(root: nbtlib.Compound, file: BinaryIO, root_name: str = "") -> None:
-    """Write ``root`` as a gzipped big-endian NBT file, byte-identical for identical input.
+def gzip_stream(file: BinaryIO, level: int = 4) -> gzip.GzipFile:
+    """A gzip stream into ``file`` whose bytes depend only on what is written: no time stamp
+    (mtime 0), no file name. Level 4: on a 1000x1000 maze (16 M blocks) it is 4x faster than
+    the default level 6 for a file 8% larger."""
+    return gzip.GzipFile(fileobj=file, mode="wb", mtime=0, filename="", compresslevel=level)
 
-    gzip's header carries no time stamp (mtime 0) and no file name. Level 4: on a 1000x1000 maze
-    (16 M blocks) it is 4x faster than the default level 6 for a file 8% larger.
-    """
-    with gzip.GzipFile(fileobj=file, mode="wb", mtime=0, filename="", compresslevel=4) as stream:
+
+def write_gzipped(root: nbtlib.Compound, file: BinaryIO, root_name: str = "") -> None:
+    """Write ``root`` as a gzipped big-endian NBT file, byte-identical for identical input."""
+    with gzip_stream(file) as stream:
         nbtlib.File(root, root_name=root_name).write(stream)

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+
+from nbtlib import Compound, String
 
 from ..errors import BlockmazeError
 from ..materials import Material, Theme
+
+# States that are air: left out of files that keep terrain, and not counted as blocks.
+AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
+
+_STATE = re.compile(r"^([^\[\]]+)(?:\[([^\[\]]*)\])?$")
 
 
 def minecraft_palette(blocks: np.ndarray, theme: Theme,
@@ -51,3 +60,29 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme,
             indices[where] = np.asarray(entries, np.uint16)[rng.choice(len(entries), size=int(where.sum()), p=p)]
     dtype = np.uint8 if len(palette) <= 256 else np.uint16
     return indices.astype(dtype, copy=False), palette
+
+
+def block_state_tag(state: str) -> Compound:
+    """A block-state string as the ``{Name, Properties}`` compound palettes hold.
+
+    Properties are omitted when the state has none, as Minecraft does.
+
+    >>> block_state_tag("minecraft:oak_log[axis=z]")
+    Compound({'Name': String('minecraft:oak_log'), 'Properties': Compound({'axis': String('z')})})
+    >>> block_state_tag("minecraft:stone")
+    Compound({'Name': String('minecraft:stone')})
+    """
+    match = _STATE.match(state)
+    if not match:
+        raise BlockmazeError(f"{state!r} is not a block state like 'minecraft:oak_log[axis=z]'")
+    name, properties = match.groups()
+    tag = Compound({"Name": String(name)})
+    if properties:
+        pairs = {}
+        for pair in properties.split(","):
+            key, equals, value = pair.partition("=")
+            if not equals or not key or not value:
+                raise BlockmazeError(f"{state!r} has a property {pair!r} that is not key=value")
+            pairs[key] = String(value)
+        tag["Properties"] = Compound(pairs)
+    return tag
