@@ -20,7 +20,10 @@ from .endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError, BlockmazeWarning
 from .export import WRITERS, write, writer_for
 from .generation import generate, make_grid
-from .grids import GRID_KINDS, Grid, square_grid
+from .grids import (GRID_KINDS, Grid, hex_grid, layered_grid, polar_grid, square_grid,
+                    triangle_grid, upsilon_grid)
+from .grids.geometry import cell_shapes
+from .masks import mask_from_image, mask_from_text, masked_grid, regions
 from .materials import Material, Theme, load_theme, theme_names
 from .maze import Maze
 from .render import maze_text, plan_text
@@ -32,5 +35,6 @@ __all__ = [
     "MazeDocument", "Theme", "algorithm_specs", "braid", "extrude", "from_blocks", "generate",
     "load_maze", "load_theme", "make_grid", "maze_text", "place_endpoints", "plan_shape",
     "plan_text", "save_maze", "square_grid", "theme_names", "to_blocks", "volume_height", "write",
-    "writer_for",
+    "writer_for", "hex_grid", "layered_grid", "polar_grid", "triangle_grid", "upsilon_grid",
+    "cell_shapes", "mask_from_image", "mask_from_text", "masked_grid", "regions",
 ]

@@ -17,6 +17,7 @@ from .errors import BlockmazeError
 from .export.target import Target, open_target
 from .generation import make_grid
 from .grids import GRID_KINDS
+from .masks import mask_shape
 from .maze import Maze
 
 DOCUMENT_TYPE = "blockmaze-maze"
@@ -158,7 +159,7 @@ def parse_maze(data: object) -> MazeDocument:
     if disabled:
         mask = np.ones(grid.size, bool)
         mask[disabled] = False
-        grid = GRID_KINDS[kind](*shape, mask=mask.reshape(shape))
+        grid = GRID_KINDS[kind](*shape, mask=mask.reshape(mask_shape(kind, shape)))
     links = decode_links(data.get("links"), grid.size, grid.degree)
     try:
         maze = Maze(grid, links)

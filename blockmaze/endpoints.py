@@ -8,7 +8,7 @@ import numpy as np
 
 from . import analysis
 from .errors import BlockmazeError
-from .grids import GRID_KINDS
+from .grids.geometry import outer_sides
 from .maze import Maze
 
 MODES = ("longest", "entrances")
@@ -32,10 +32,9 @@ class Endpoints:
 
 
 def outside_directions(maze: Maze) -> np.ndarray:
-    """``bool[n, k]``: True where a cell's direction leads off the grid (not into a masked cell)."""
-    grid = maze.grid
-    unmasked = GRID_KINDS[grid.kind](*grid.shape) if grid.kind in GRID_KINDS else grid
-    return (unmasked.neighbors < 0) & (grid.neighbors < 0) & grid.enabled[:, None]
+    """``bool[n, k]``: True where a cell's side is on the grid's outer boundary (not facing a
+    masked cell, and not a direction the cell's shape lacks)."""
+    return outer_sides(maze.grid)
 
 
 def place_endpoints(maze: Maze, mode: str = "longest") -> Endpoints:

@@ -74,3 +74,20 @@ def test_not_json_and_missing_file(tmp_path):
         load_maze(io.BytesIO(b"{oops"))
     with pytest.raises(bm.BlockmazeError, match="cannot read maze document"):
         load_maze(tmp_path / "none.json")
+
+
+KIND_SHAPES = {"square": (4, 5), "hex": (4, 5), "upsilon": (4, 5), "triangle": (4, 5),
+               "polar": (4,), "layered": (2, 3, 4)}
+
+
+@pytest.mark.parametrize("kind", sorted(bm.GRID_KINDS))
+def test_masked_mazes_of_every_kind_round_trip(kind):
+    from blockmaze.masks import mask_shape
+    shape = KIND_SHAPES[kind]
+    mask = np.random.default_rng(1).random(mask_shape(kind, shape)) < 0.8
+    grid = bm.masked_grid(kind, shape, mask, split=True)[0]  # the largest region
+    maze = bm.generate(grid, rng=4)
+    document = MazeDocument(maze, place_endpoints(maze, "entrances"), "backtracker", 4)
+    data = saved(document)
+    jsonschema.Draft202012Validator(SCHEMA).validate(json.loads(data))
+    assert load_maze(io.BytesIO(data)) == document

@@ -4,8 +4,8 @@ A kind's module registers its constructor ``build(*shape, mask=None) -> Grid`` w
 :func:`register_kind`; modules are discovered automatically. ``GRID_KINDS`` maps names to
 constructors; the CLI's ``--grid`` choices come from it.
 
->>> sorted(GRID_KINDS)[:1]
-['square']
+>>> sorted(GRID_KINDS)
+['hex', 'layered', 'polar', 'square', 'triangle', 'upsilon']
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ def _register_all() -> None:
 
 _register_all()
 
+from .hex import hex_grid  # noqa: E402
+from .layered import layered_grid  # noqa: E402
+from .polar import polar_grid  # noqa: E402
 from .square import square_grid  # noqa: E402
+from .triangle import triangle_grid  # noqa: E402
+from .upsilon import upsilon_grid  # noqa: E402
 
-__all__ = ["GRID_KINDS", "Grid", "register_kind", "square_grid"]
+__all__ = ["GRID_KINDS", "Grid", "hex_grid", "layered_grid", "polar_grid", "register_kind",
+           "square_grid", "triangle_grid", "upsilon_grid"]
