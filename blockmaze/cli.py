@@ -20,7 +20,9 @@ from .endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
 from .export.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
-from .generation import generate
+from .generation import generate, make_grid
+from .grids import GRID_KINDS
+from .masks import mask_from_image, mask_from_text, masked_grid
 from .info import inspect_file
 from .materials import DEFAULT_THEME, load_theme, theme_names
 from .randomness import as_generator
@@ -28,6 +30,7 @@ from .render import maze_text
 from .render.text import STYLES
 
 MAZE_FORMAT = "maze"  # a maze document (.json), not a block file
+IMAGE_SUFFIXES = {".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp"}
 
 
 class Dimensions(click.ParamType):
@@ -47,6 +50,35 @@ class Dimensions(click.ParamType):
             self.fail(f"{self.what} must be N or AxB with whole numbers >= 1 "
                       f"(e.g. {self.example}), got {value!r}", param, ctx)
         return int(match[1]), int(match[2] or match[1])
+
+
+class Size(click.ParamType):
+    """One to three whole numbers >= 1 joined by x: ``20x30``, ``12``, ``3x10x10``."""
+
+    name = "SIZE"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        parts = re.split(r"\s*[xX×]\s*", str(value).strip())
+        if not 1 <= len(parts) <= 3 or not all(p.isdigit() and int(p) >= 1 for p in parts):
+            self.fail(f"size must be whole numbers >= 1 joined by x (e.g. 20x30), got {value!r}",
+                      param, ctx)
+        return tuple(int(p) for p in parts)
+
+
+# how many size numbers each grid kind takes, and what they mean
+SIZE_FORMS = {"polar": (1, "RINGS"), "layered": (3, "LEVELSxROWSxCOLS")}
+
+
+def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
+    """The constructor shape of ``kind`` from the size the user typed (N means NxN for 2-D kinds)."""
+    count, form = SIZE_FORMS.get(kind, (2, "ROWSxCOLS"))
+    if count == 2 and len(size) == 1:
+        size = size * 2
+    if len(size) != count:
+        raise BlockmazeError(f"a {kind} grid's size is {form}, got {'x'.join(map(str, size))}")
+    return size
 
 
 class AlgorithmSpec(click.ParamType):
@@ -152,16 +184,23 @@ def cli():
 
 
 @cli.command("generate", epilog=EXAMPLES)
-@click.argument("size", type=Dimensions("size", "20x30"), metavar="ROWSxCOLS")
+@click.argument("size", type=Size(), metavar="SIZE")
+@click.option("-g", "--grid", "kind", type=click.Choice(sorted(GRID_KINDS)), default="square",
+              show_default=True, help="Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
+                                      "LEVELSxROWSxCOLS for layered.")
+@click.option("--mask", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Cells to leave out: a text file (X = off) or a black-and-white picture "
+                   "(black = off).")
 @maze_options
 @output_options
-def generate_command(size, algorithm, seed, braid, entrances, **output):
-    """Generate a ROWSxCOLS maze and print it or write it to a file (a block file or a .json maze)."""
-    rows, cols = size
+def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **output):
+    """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
+    shape = grid_shape(kind, size)
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _block_writer(output)
-    if writer is not None:
+    if writer is not None and kind == "square":
+        rows, cols = shape
         z, x = plan_shape(rows, cols, output["wall"], output["passage"])
         layers = 1 if writer.plan else volume_height(output["height"], output["floor"], output["roof"])
         writer.check_size((layers, z, x))
@@ -169,7 +208,16 @@ def generate_command(size, algorithm, seed, braid, entrances, **output):
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     rng = as_generator(seed)
-    maze = generate((rows, cols), algorithm=algorithm, rng=rng)
+    if mask is None:
+        grid = make_grid(shape, kind)
+    else:
+        loader = mask_from_image if Path(mask).suffix.lower() in IMAGE_SUFFIXES else None
+        try:
+            cells = loader(mask, kind, shape) if loader else mask_from_text(Path(mask).read_text("utf-8"), kind, shape)
+        except (OSError, UnicodeDecodeError) as error:
+            raise BlockmazeError(f"cannot read mask {mask}: {error}") from None
+        grid = masked_grid(kind, shape, cells)
+    maze = generate(grid, algorithm=algorithm, rng=rng)
     if braid:
         maze = braid_maze(maze, braid, rng)
     ends = place_endpoints(maze, "entrances" if entrances else "longest")
@@ -223,11 +271,14 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, heig
     maze, ends = document.maze, document.endpoints
     shown = ends if (solution or openings) else None
     if output is None:
+        if maze.grid.kind != "square":
+            raise BlockmazeError(f"the terminal picture is for square grids; write a {maze.grid.kind} "
+                                 "maze to a file with -o (e.g. maze.json)")
         click.echo(maze_text(maze, style=text_style, endpoints=shown, solution=solution))
         return
     if writer is None:
         save_maze(document, output)
-        what = f"maze document, {maze.grid.shape[0]}x{maze.grid.shape[1]} cells"
+        what = f"maze document, {maze.grid.kind} {'x'.join(map(str, maze.grid.shape))} cells"
     else:
         plan = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
         volume = plan[np.newaxis] if writer.plan else extrude(plan, height=height, floor=floor, roof=roof)
@@ -238,7 +289,7 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, heig
         write(volume, output, format=writer.name, theme=load_theme(theme),
               **{k: v for k, v in given.items() if k in writer.options})
         y, z, x = volume.shape
-        what = (f"{maze.grid.shape[0]}x{maze.grid.shape[1]} cells, "
+        what = (f"{'x'.join(map(str, maze.grid.shape))} cells, "
                 f"{x}x{y}x{z} blocks (width x height x length)")
     origin = f", {document.algorithm}" if document.algorithm else ""
     origin += f", seed {document.seed}" if document.seed is not None else ""

@@ -130,3 +130,21 @@ def test_export_refuses_a_broken_document(tmp_path, capsys):
     code, _, err = run(capsys, "export", str(bad), "-o", str(tmp_path / "x.schem"))
     assert code == 2 and err.startswith("Error: maze document: grid must be")
     assert not (tmp_path / "x.schem").exists()
+
+
+def test_other_grid_kinds_and_masks(tmp_path, capsys):
+    for args, shape in ((["8x10", "-g", "hex"], [8, 10]), (["5", "-g", "polar"], [5]),
+                        (["2x4x4", "-g", "layered"], [2, 4, 4])):
+        target = tmp_path / "m.json"
+        assert run(capsys, "generate", *args, "--seed", "1", "-o", str(target))[0] == 0
+        assert bm.load_maze(target).maze.grid.shape == tuple(shape)
+        assert bm.load_maze(target).maze.is_perfect()
+    mask = tmp_path / "mask.txt"
+    mask.write_text("......\n.XXX..\n.XXX..\n......\n")
+    code, out, _ = run(capsys, "generate", "4x6", "--mask", str(mask), "--seed", "2")
+    assert code == 0 and "░" in out
+    mask.write_text("..X.\n..X.\n..X.\n")
+    code, _, err = run(capsys, "generate", "3x4", "--mask", str(mask))
+    assert code == 2 and "separate regions" in err
+    code, _, err = run(capsys, "generate", "5x5", "-g", "polar")
+    assert code == 2 and "size is RINGS" in err

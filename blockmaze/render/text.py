@@ -18,9 +18,10 @@ from ..maze import Maze
 NORTH, EAST, SOUTH, WEST = 1, 2, 4, 8
 
 # indexed by the mask: ' ', N, E, NE, S, NS, ES, NES, W, NW, EW, NEW, SW, NSW, ESW, NESW
+# glyph per mask, the horizontal line, and the fill for solid areas (blocks with solid on all 8 sides)
 STYLES = {
-    "box": (" ╵╶└╷│┌├╴┘─┴┐┤┬┼", "─"),
-    "ascii": (" |-+||++-+-++++++", "-"),
+    "box": (" ╵╶└╷│┌├╴┘─┴┐┤┬┼", "─", "░"),
+    "ascii": (" |-+||++-+-++++++", "-", "#"),
 }
 MARKS = {Material.PATH: "·", Material.START: "S", Material.GOAL: "G"}
 ASCII_MARKS = {Material.PATH: ".", Material.START: "S", Material.GOAL: "G"}
@@ -58,23 +59,29 @@ def plan_text(plan: np.ndarray, style: str = "box", widths: np.ndarray | None = 
     """
     if style not in STYLES:
         raise BlockmazeError(f"unknown text style {style!r}; choose one of: {', '.join(STYLES)}")
-    glyphs, fill = STYLES[style]
+    glyphs, fill, shade = STYLES[style]
     marks = ASCII_MARKS if style == "ascii" else MARKS
     plan = np.asarray(plan, dtype=np.uint8)
     widths = np.ones(plan.shape[1], np.int64) if widths is None else np.asarray(widths, np.int64)
     solid = SOLID[plan]
     around = np.pad(solid, 1)
+    interior = solid.copy()  # solid areas (masked cells) are shaded, not drawn as a lattice of lines
+    for dz, dx in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
+        interior &= around[1 + dz:around.shape[0] - 1 + dz, 1 + dx:around.shape[1] - 1 + dx]
+    lines = np.pad(solid & ~interior, 1)  # walls join only walls that are drawn as lines
     mask = (
-        around[:-2, 1:-1] * NORTH | around[1:-1, 2:] * EAST
-        | around[2:, 1:-1] * SOUTH | around[1:-1, :-2] * WEST
+        lines[:-2, 1:-1] * NORTH | lines[1:-1, 2:] * EAST
+        | lines[2:, 1:-1] * SOUTH | lines[1:-1, :-2] * WEST
     ) * solid
     glyph_codes = np.array([ord(c) for c in glyphs], dtype=np.uint32)
     centre = np.where(solid, glyph_codes[mask], ord(" ")).astype(np.uint32)
     for material, char in marks.items():
         centre[plan == material] = ord(char)
-    space, line = np.uint32(ord(" ")), np.uint32(ord(fill))
+    space, line, shaded = np.uint32(ord(" ")), np.uint32(ord(fill)), np.uint32(ord(shade))
     west_fill = np.where(mask & WEST, line, space)
     east_fill = np.where(mask & EAST, line, space)
+    for array in (centre, west_fill, east_fill):
+        array[interior] = shaded
     starts = np.cumsum(widths) - widths
     out = np.full((plan.shape[0], int(widths.sum())), space, dtype=np.uint32)
     for offset in range(int(widths.max())):
