@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,7 +212,7 @@ def _datapack(data: bytes) -> FileInfo:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, EOFError) as error:
+    except (zipfile.BadZipFile, ValueError, EOFError, zlib.error, OSError) as error:
         raise BlockmazeError(f"not a readable zip: {error}") from None
     if sum(m.file_size for m in members) > MAX_ZIP_TOTAL or any(m.file_size > MAX_ZIP_MEMBER for m in members):
         raise BlockmazeError("the zip unpacks to more than this reader allows")
@@ -219,7 +220,8 @@ def _datapack(data: bytes) -> FileInfo:
     def text(member) -> str:
         try:
             return archive.read(member).decode("utf-8")
-        except (zipfile.BadZipFile, UnicodeDecodeError, ValueError, EOFError, NotImplementedError) as error:
+        except (zipfile.BadZipFile, UnicodeDecodeError, ValueError, EOFError, NotImplementedError,
+                zlib.error, OSError) as error:
             raise BlockmazeError(f"cannot read {member.filename} from the zip: {error}") from None
 
     names = [m.filename for m in members]

@@ -42,7 +42,7 @@ def test_schem_summary_counts_every_block(version):
 
 
 NAMED_FORMATS = {"structure": "structure (.nbt)", "litematic": "Litematica schematic",
-                 "mcstructure": "Bedrock structure"}
+                 "mcstructure": "Bedrock structure", "schematic": "MCEdit schematic"}
 
 
 @pytest.mark.parametrize("fmt", [f for f in NAMED_FORMATS if f in bm.WRITERS])
@@ -57,10 +57,16 @@ def test_every_minecraft_format_is_summarised_block_for_block(fmt):
         name = state.split("[")[0] if fmt == "mcstructure" else state
         expected[name] = expected.get(name, 0) + int(count)
     found = {k: v for k, v in info.counts.items()}
-    if fmt == "mcstructure":  # Bedrock names differ; compare the counts only
+    if fmt in ("mcstructure", "schematic"):  # Bedrock names and numeric ids: compare counts only
         assert sorted(found.values()) == sorted(expected.values())
     else:
         assert found == expected
+
+
+def test_datapack_summary():
+    info = inspect_bytes(written("datapack", mc_version="1.21"), "m.zip")
+    assert info.format == "datapack (.zip)" and info.details["pack_format"] == 48
+    assert "fill" in info.details["commands"] and info.details["functions"] >= 3
 
 
 def test_maze_document_summary():
@@ -69,7 +75,7 @@ def test_maze_document_summary():
 
 
 def samples():
-    extra = [written(f) for f in NAMED_FORMATS if f in bm.WRITERS]
+    extra = [written(f) for f in list(NAMED_FORMATS) + ["datapack"] if f in bm.WRITERS]
     return [written("schem", schem_version=2), written("schem", schem_version=3), document_bytes()] + extra
 
 
@@ -78,7 +84,7 @@ def regzip(raw: bytes) -> bytes:
 
 
 @settings(max_examples=300)
-@given(st.integers(0, 2 + sum(f in bm.WRITERS for f in NAMED_FORMATS)), st.data())
+@given(st.integers(0, 3 + sum(f in bm.WRITERS for f in NAMED_FORMATS)), st.data())
 def test_damaged_files_give_clear_errors(which, data):
     original = samples()[which]
     raw = gzip.decompress(original) if original[:2] == b"\x1f\x8b" else original

@@ -1,0 +1,194 @@
+"""Bedrock ``.mcstructure``: uncompressed little-endian NBT (shared/reference/minecraft-formats.md §7).
+
+Root (unnamed): ``format_version`` Int 1, ``size`` List of 3 Int (x, y, z), ``structure`` {
+``block_indices``: List of exactly two List Int (the blocks; then the water-logging layer, all -1),
+``entities``: empty List Compound, ``palette``: {``default``: {``block_palette``: List of
+``{name, states, version}``, ``block_position_data``: empty Compound}}}, ``structure_world_origin``
+List of 3 Int (0, 0, 0). Blocks are ordered x, y, z with **z fastest**: index ``x*H*L + y*L + z``.
+
+Java states become Bedrock states through ``data/bedrock_blocks.json``, written for Bedrock
+1.21.90 and newer: the flattened names of 1.21 (``minecraft:stone_bricks``, ``mossy_stone_bricks``,
+``coarse_dirt``, ``oak_leaves``, ``white_concrete``, ``lime_wool``, ``grass_block``, ``sea_lantern``;
+not the legacy ``stonebrick`` + ``stone_brick_type``, which Bedrock 1.21.20 renamed), oak fence
+gates as ``minecraft:fence_gate`` facing with ``minecraft:cardinal_direction``. State types follow
+Bedrock: String enums, Int scalars, Byte booleans. Matching rule: the block name picks the entry,
+whose ``states`` are written as defaults; each Java property the entry lists sets its Bedrock
+state; other Java properties (``waterlogged``, ``powered``, leaves' ``distance``, ``snowy``) have
+no Bedrock state and are ignored; a listed property with an unknown value is an error.
+
+``version`` in each palette entry is the packed block-state version the states are written in:
+1.21.90.0 = ``0x01155A00`` = 18176512 (major << 24 | minor << 16 | patch << 8 | revision). Older
+files use older numbers (the reference's 17959425 = 1.18.10.1); Bedrock upgrades states from the
+version a file gives, so the number must match the names used.
+
+Load it from a behaviour pack's ``structures/<namespace>/<name>.mcstructure`` with
+``/structure load <namespace>:<name> <position>`` or a structure block.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from functools import lru_cache
+from importlib import resources
+from typing import BinaryIO
+
+import nbtlib
+import numpy as np
+from nbtlib import Byte, Compound, Int, List, String
+
+from ..errors import BlockmazeError
+from ..materials import Material, Theme
+from . import Writer, register_writer
+from .legacy import parse_state
+
+BLOCK_VERSION = (1 << 24) | (21 << 16) | (90 << 8) | 0  # Bedrock 1.21.90.0 = 18176512
+MAX_BLOCKS = 0x7FFFFFFF  # an NBT list's length
+TAG_INT = 3
+
+
+@lru_cache(maxsize=None)
+def _table() -> dict:
+    text = (resources.files("blockmaze.export") / "data" / "bedrock_blocks.json").read_text("utf-8")
+    return json.loads(text)["blocks"]
+
+
+def _tag(value):
+    if isinstance(value, dict):
+        return Byte(value["byte"])
+    if isinstance(value, bool):
+        raise TypeError("booleans are written as {'byte': 0 or 1}")
+    if isinstance(value, int):
+        return Int(value)
+    return String(value)
+
+
+def bedrock_state(state: str) -> tuple[str, dict]:
+    """The Bedrock block name and states (as nbtlib tags) of a Java block state.
+
+    >>> name, states = bedrock_state("minecraft:oak_leaves[distance=7,persistent=true]")
+    >>> name, {k: (type(v).__name__, int(v)) for k, v in states.items()}
+    ('minecraft:oak_leaves', {'persistent_bit': ('Byte', 1), 'update_bit': ('Byte', 0)})
+    """
+    name, properties = parse_state(state)
+    entry = _table().get(name)
+    if entry is None:
+        raise BlockmazeError(f"{name} has no Bedrock block in blockmaze's table")
+    values = dict(entry["states"])
+    for key, rule in entry.get("properties", {}).items():
+        if key in properties:
+            if properties[key] not in rule["values"]:
+                raise BlockmazeError(
+                    f"{state}: {key}={properties[key]} has no Bedrock equivalent "
+                    f"(known: {', '.join(rule['values'])})"
+                )
+            values[rule["state"]] = rule["values"][properties[key]]
+    return entry["name"], {key: _tag(values[key]) for key in sorted(values)}
+
+
+class _IntList(nbtlib.List[nbtlib.Int]):
+    """A List of Int tags written straight from a numpy array (millions of blocks, no tag objects)."""
+
+    __slots__ = ("array",)
+
+    def __new__(cls, array: np.ndarray):
+        tag = super().__new__(cls, ())
+        tag.array = np.ascontiguousarray(array, dtype=np.int32)
+        return tag
+
+    def __init__(self, array: np.ndarray):
+        super().__init__(())
+
+    def write(self, fileobj, byteorder="big"):
+        order = "<" if byteorder == "little" else ">"
+        fileobj.write(struct.pack(f"{order}bi", TAG_INT, self.array.size))
+        fileobj.write(self.array.astype(f"{order}i4", copy=False).tobytes())
+
+
+def write_mcstructure(
+    blocks: np.ndarray,
+    file: BinaryIO,
+    theme: Theme,
+    seed: int | None = None,
+) -> None:
+    """Write a (y, z, x) volume as a Bedrock ``.mcstructure`` (see the module docstring).
+
+    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`).
+
+    Example
+    -------
+    >>> import io
+    >>> from blockmaze.materials import load_theme
+    >>> out = io.BytesIO()
+    >>> write_mcstructure(np.ones((1, 2, 3), np.uint8), out, load_theme())
+    >>> out.getvalue()[:3]   # a Compound named "" (little-endian length 0)
+    b'\\n\\x00\\x00'
+    """
+    from .palette import minecraft_palette
+
+    check_size(blocks.shape)
+    present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
+    for value in present:  # every state a material may draw, whatever the seed
+        for state, _ in (theme.minecraft_choices(int(value)) if int(value) in theme.minecraft else ()):
+            try:
+                bedrock_state(state)
+            except BlockmazeError as error:
+                material = Material(int(value)).name.lower() if int(value) in Material._value2member_map_ \
+                    else str(int(value))
+                raise BlockmazeError(
+                    f"theme {theme.name!r} draws material {material} as {state}, which blockmaze "
+                    f"cannot write for Bedrock: {error}"
+                ) from None
+    indices, palette = minecraft_palette(blocks, theme, seed)
+    height, length, width = blocks.shape
+    order = indices.transpose(2, 0, 1)  # (x, y, z): z fastest in C order
+    entries = []
+    for state in palette:
+        name, states = bedrock_state(state)
+        entries.append(Compound({
+            "name": String(name),
+            "states": Compound(states),
+            "version": Int(BLOCK_VERSION),
+        }))
+    layers = List[List[Int]]([
+        _IntList(order.ravel()),
+        _IntList(np.full(order.size, -1, dtype=np.int32)),
+    ])
+    root = Compound({
+        "format_version": Int(1),
+        "size": List[Int]([Int(width), Int(height), Int(length)]),
+        "structure": Compound({
+            "block_indices": layers,
+            "entities": List[Compound](),
+            "palette": Compound({
+                "default": Compound({
+                    "block_palette": List[Compound](entries),
+                    "block_position_data": Compound(),
+                }),
+            }),
+        }),
+        "structure_world_origin": List[Int]([Int(0), Int(0), Int(0)]),
+    })
+    nbtlib.File(root, root_name="").write(file, byteorder="little")
+
+
+def check_size(shape: tuple[int, int, int]) -> None:
+    """Refuse a (y, z, x) volume a .mcstructure cannot hold, before any work is done.
+
+    >>> check_size((0, 3, 3))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a .mcstructure needs at least one block, got a 3x0x3 volume
+    """
+    height, length, width = shape
+    if min(shape) < 1:
+        raise BlockmazeError(f"a .mcstructure needs at least one block, got a {width}x{height}x{length} volume")
+    if width * height * length > MAX_BLOCKS:
+        raise BlockmazeError(
+            f"a {width}x{height}x{length}-block volume has {width * height * length} blocks; "
+            f"a .mcstructure holds at most {MAX_BLOCKS}"
+        )
+
+
+register_writer(Writer("mcstructure", (".mcstructure",), write_mcstructure, check_size,
+                       "Bedrock .mcstructure (Bedrock 1.21.90+; /structure load)"))

@@ -1,0 +1,344 @@
+"""Datapack ``.zip``: the maze as ``/fill`` commands in ``.mcfunction`` files (Java 1.14 and newer).
+
+How to use the pack
+-------------------
+1. Put the zip in ``<world>/datapacks/`` and run ``/reload`` (or pick it when creating the world).
+2. Stand where the maze's min corner (its north-west bottom block) should be and run
+   ``/function blockmaze:build`` (permission level 2, like ``/fill``). The chunks the maze covers
+   must be loaded: for a large maze use ``/forceload add <x1> <z1> <x2> <z2>`` first.
+3. The maze is built over the next ticks, one part a tick, lowest blocks first.
+
+What the pack holds (shared/reference/minecraft-formats.md §5)
+-------------------------------------------------------------
+* ``pack.mcmeta``: ``pack_format`` of the chosen release, or from 1.21.9 (formats above 81)
+  ``min_format``/``max_format`` instead. 26.x releases, whose formats blockmaze does not know
+  yet, are refused.
+* ``data/blockmaze/function/`` (1.21 and newer; ``functions/`` before):
+
+  - ``build``: removes a previous origin marker, summons a marker entity tagged
+    ``blockmaze_origin`` at the executor (an invisible marker armor stand before 1.17, which has
+    no marker entity) and schedules ``run_1`` for the next tick;
+  - ``run_<k>``: runs ``part_<k>`` as and at the marker, then schedules ``run_<k+1>`` (the last one
+    kills the marker instead). ``schedule`` runs a function at world spawn, so the marker carries
+    the executor's position from tick to tick;
+  - ``part_<k>``: at most :data:`PART_COMMANDS` ``fill`` commands, nothing else.
+
+  Each scheduled ``run_<k>`` is its own command chain: it and its one part run fewer than
+  ``PART_COMMANDS + 2`` commands, well under ``maxCommandChainLength`` (65536), which counts every
+  command run in one chain including nested function calls. No chain runs two parts.
+* Every command is ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <block state>`` with coordinates relative to
+  the executor (the min corner), one per line, no leading slash. The boxes cover the volume
+  exactly: a greedy 3-D box cover per block state (grow along x, then z, then y), each box at
+  most 32768 blocks (the ``/fill`` limit). Air is filled too, so the maze carves through terrain,
+  unless ``keep_terrain=True``.
+
+The zip is byte-identical for identical input: sorted entries, fixed time stamps and attributes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from typing import BinaryIO
+
+import numba
+import numpy as np
+
+from ..errors import BlockmazeError
+from ..materials import Material, Theme
+from . import Writer, register_writer
+from .palette import minecraft_palette
+from .versions import DEFAULT_MC_VERSION, release
+
+NAMESPACE = "blockmaze"
+MAX_FILL_VOLUME = 32768  # /fill's limit (commandModificationBlockLimit's default)
+MAX_CHAIN_LENGTH = 65536  # gamerule maxCommandChainLength's default
+PART_COMMANDS = 30000  # fill commands in one part: a chain runs at most this + 2 commands
+LAST_FLAT_FORMAT = 81  # formats above this are declared with min_format/max_format (1.21.9+)
+FUNCTION_FOLDER_FROM = 48  # 1.21 renamed data/<ns>/functions/ to function/
+MARKER_ENTITY_FROM = 7  # 1.17 (pack format 7) added minecraft:marker
+SCHEDULE_FROM = 1952  # DataVersion of 1.14, which added /schedule
+ORIGIN_TAG = "blockmaze_origin"
+MAX_HEIGHT = 4064  # the tallest a dimension can be
+MAX_SIDE = 60_000_000  # the world border's width
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+@numba.njit(cache=True)
+def box_cover(values: np.ndarray, skip: int, max_volume: int) -> np.ndarray:
+    """Disjoint boxes of equal values covering every cell whose value is not ``skip``.
+
+    Scans y, then z, then x; from each cell not yet covered it grows a box along x, then z, then
+    y while the box stays uniform and at most ``max_volume`` cells. Returns ``int32[n, 7]`` rows
+    ``(y0, z0, x0, y1, z1, x1, value)`` with inclusive ends, in scan order (y0 ascending).
+    """
+    height, length, width = values.shape
+    done = np.zeros(values.shape, dtype=np.bool_)
+    out = np.empty((1024, 7), dtype=np.int32)
+    n = 0
+    for y in range(height):
+        for z in range(length):
+            for x in range(width):
+                if done[y, z, x]:
+                    continue
+                v = values[y, z, x]
+                if v == skip:
+                    continue
+                x1 = x
+                while x1 + 1 < width and x1 + 2 - x <= max_volume and not done[y, z, x1 + 1] \
+                        and values[y, z, x1 + 1] == v:
+                    x1 += 1
+                dx = x1 - x + 1
+                z1 = z
+                while z1 + 1 < length and dx * (z1 + 2 - z) <= max_volume:
+                    ok = True
+                    for xx in range(x, x1 + 1):
+                        if done[y, z1 + 1, xx] or values[y, z1 + 1, xx] != v:
+                            ok = False
+                            break
+                    if not ok:
+                        break
+                    z1 += 1
+                dz = z1 - z + 1
+                y1 = y
+                while y1 + 1 < height and dx * dz * (y1 + 2 - y) <= max_volume:
+                    ok = True
+                    for zz in range(z, z1 + 1):
+                        for xx in range(x, x1 + 1):
+                            if done[y1 + 1, zz, xx] or values[y1 + 1, zz, xx] != v:
+                                ok = False
+                                break
+                        if not ok:
+                            break
+                    if not ok:
+                        break
+                    y1 += 1
+                done[y:y1 + 1, z:z1 + 1, x:x1 + 1] = True
+                if n == out.shape[0]:
+                    bigger = np.empty((2 * n, 7), dtype=np.int32)
+                    bigger[:n] = out[:n]
+                    out = bigger
+                out[n, 0] = y
+                out[n, 1] = z
+                out[n, 2] = x
+                out[n, 3] = y1
+                out[n, 4] = z1
+                out[n, 5] = x1
+                out[n, 6] = v
+                n += 1
+    return out[:n].copy()
+
+
+@numba.njit(cache=True)
+def _digits(buffer: np.ndarray, at: int, value: int) -> int:
+    """Write ``value`` (>= 0) in decimal into ``buffer`` at ``at``; return the position after it."""
+    length = 1
+    rest = value // 10
+    while rest:
+        length += 1
+        rest //= 10
+    for i in range(length - 1, -1, -1):
+        buffer[at + i] = 48 + value % 10
+        value //= 10
+    return at + length
+
+
+@numba.njit(cache=True)
+def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
+    """ASCII ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <state>`` lines for ``box_cover`` rows.
+
+    ``states`` holds the palette's state strings back to back, state ``i`` being
+    ``states[starts[i]:starts[i + 1]]``. Returns the text (every line ends in a newline) and the
+    end offset of each line.
+    """
+    n = boxes.shape[0]
+    size = 0
+    for i in range(n):
+        s = boxes[i, 6]
+        size += 5 + 6 * 12 + (starts[s + 1] - starts[s]) + 1
+    text = np.empty(size, dtype=np.uint8)
+    ends = np.empty(n, dtype=np.int64)
+    head = np.array([102, 105, 108, 108], dtype=np.uint8)  # "fill"
+    at = 0
+    for i in range(n):
+        for c in range(4):
+            text[at + c] = head[c]
+        at += 4
+        for column in (2, 0, 1, 5, 3, 4):  # x1 y1 z1 x2 y2 z2
+            text[at] = 32  # space
+            text[at + 1] = 126  # ~
+            at = _digits(text, at + 2, boxes[i, column])
+        text[at] = 32
+        at += 1
+        s = boxes[i, 6]
+        for c in range(starts[s], starts[s + 1]):
+            text[at] = states[c]
+            at += 1
+        text[at] = 10  # newline
+        at += 1
+        ends[i] = at
+    return text[:at], ends
+
+
+def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
+              keep_terrain: bool = False) -> tuple[bytes, np.ndarray]:
+    """The ``fill`` commands building a (y, z, x) volume relative to the executor, lowest first.
+
+    Returns the text (one command a line) and the end offset of each line in it.
+    """
+    indices, palette = minecraft_palette(blocks, theme, seed)
+    values = indices.astype(np.int32)
+    skip = -1
+    if keep_terrain:
+        values[blocks == Material.AIR] = skip
+    boxes = box_cover(np.ascontiguousarray(values), skip, MAX_FILL_VOLUME)
+    encoded = [state.encode("ascii") for state in palette]
+    starts = np.cumsum([0] + [len(e) for e in encoded]).astype(np.int64)
+    states = np.frombuffer(b"".join(encoded) or b" ", dtype=np.uint8)
+    text, ends = format_fills(boxes, states, starts)
+    return text.tobytes(), ends
+
+
+def fill_commands(blocks: np.ndarray, theme: Theme, seed: int | None = None,
+                  keep_terrain: bool = False) -> list[str]:
+    """The ``fill`` commands that build a (y, z, x) volume relative to the executor, lowest first.
+
+    Example
+    -------
+    >>> from blockmaze.materials import load_theme
+    >>> fill_commands(np.array([[[1, 1, 0]]], np.uint8), load_theme("glass"))
+    ['fill ~0 ~0 ~0 ~1 ~0 ~0 minecraft:glass', 'fill ~2 ~0 ~0 ~2 ~0 ~0 minecraft:air']
+    """
+    text, _ = fill_text(blocks, theme, seed, keep_terrain)
+    return text.decode("ascii").splitlines()
+
+
+def pack_mcmeta(mc_version: str) -> dict:
+    """The ``pack.mcmeta`` document for a release.
+
+    >>> pack_mcmeta("1.20.4")["pack"]["pack_format"]
+    26
+    >>> {k: v for k, v in pack_mcmeta("1.21.11")["pack"].items() if k != "description"}
+    {'min_format': 94, 'max_format': 94}
+    """
+    target = release(mc_version)
+    if target.pack_format is None:
+        raise BlockmazeError(
+            f"blockmaze does not know the datapack format of Minecraft {mc_version} yet; "
+            f"choose a release up to 1.21.11 for a datapack"
+        )
+    if target.data_version < SCHEDULE_FROM:
+        raise BlockmazeError(
+            f"a blockmaze datapack runs its parts with /schedule, which Minecraft {mc_version} "
+            f"lacks; choose 1.14 or newer"
+        )
+    major, _minor = target.pack_format
+    description = f"blockmaze maze for Minecraft {mc_version}: run /function {NAMESPACE}:build"
+    if major > LAST_FLAT_FORMAT:
+        return {"pack": {"description": description, "min_format": major, "max_format": major}}
+    return {"pack": {"description": description, "pack_format": major}}
+
+
+def function_files(text: bytes, ends: np.ndarray, mc_version: str) -> dict[str, bytes]:
+    """The ``.mcfunction`` files (path in the zip -> bytes) running the lines of ``text`` in parts.
+
+    ``ends`` is the end offset of each line of ``text`` (see :func:`fill_text`).
+    """
+    major, _ = release(mc_version).pack_format
+    folder = f"data/{NAMESPACE}/{'function' if major >= FUNCTION_FOLDER_FROM else 'functions'}"
+    if major >= MARKER_ENTITY_FROM:
+        marker = f"minecraft:marker ~ ~ ~ {{Tags:[\"{ORIGIN_TAG}\"]}}"
+        selector = f"@e[type=minecraft:marker,tag={ORIGIN_TAG}]"
+    else:
+        marker = (f"minecraft:armor_stand ~ ~ ~ {{Tags:[\"{ORIGIN_TAG}\"],Marker:1b,Invisible:1b,"
+                  f"NoGravity:1b,Invulnerable:1b}}")
+        selector = f"@e[type=minecraft:armor_stand,tag={ORIGIN_TAG}]"
+    origin = selector[:-1] + ",limit=1]"
+    bounds = [0] + [int(ends[i - 1]) for i in range(PART_COMMANDS, len(ends), PART_COMMANDS)]
+    bounds.append(len(text))
+    count = len(bounds) - 1 if len(ends) else 0
+    lines = {
+        "build": [
+            f"# Builds the maze with its min corner here, over the next {count} tick(s).",
+            f"kill {selector}",
+            f"summon {marker}",
+            f"schedule function {NAMESPACE}:run_1 1t" if count else f"kill {selector}",
+        ],
+    }
+    files = {}
+    for k in range(1, count + 1):
+        lines[f"run_{k}"] = [
+            f"# Part {k} of {count}, run as and at the origin marker.",
+            f"execute as {origin} at @s run function {NAMESPACE}:part_{k}",
+            f"kill {selector}" if k == count else f"schedule function {NAMESPACE}:run_{k + 1} 1t",
+        ]
+        files[f"{folder}/part_{k}.mcfunction"] = text[bounds[k - 1]:bounds[k]]
+    for name, body in lines.items():
+        files[f"{folder}/{name}.mcfunction"] = ("\n".join(body) + "\n").encode("ascii")
+    return files
+
+
+def write_datapack(
+    blocks: np.ndarray,
+    file: BinaryIO,
+    theme: Theme,
+    mc_version: str = DEFAULT_MC_VERSION,
+    seed: int | None = None,
+    keep_terrain: bool = False,
+) -> None:
+    """Write a (y, z, x) volume as a datapack zip of ``fill`` commands (see the module docstring).
+
+    ``keep_terrain=True`` leaves the world's blocks where the maze has air.
+
+    Example
+    -------
+    >>> import io, zipfile
+    >>> from blockmaze.materials import load_theme
+    >>> out = io.BytesIO()
+    >>> write_datapack(np.ones((1, 2, 3), np.uint8), out, load_theme(), mc_version="1.21")
+    >>> sorted(zipfile.ZipFile(out).namelist())[:2]
+    ['data/blockmaze/function/build.mcfunction', 'data/blockmaze/function/part_1.mcfunction']
+    """
+    meta = pack_mcmeta(mc_version)  # refuses unknown formats before any work
+    height = blocks.shape[0]
+    limit = 384 if release(mc_version).data_version >= 2860 else 256  # 1.18 made worlds taller
+    if height > limit:
+        raise BlockmazeError(
+            f"the maze is {height} blocks high; a Minecraft {mc_version} world is {limit} high"
+        )
+    text, ends = fill_text(blocks, theme, seed, keep_terrain)
+    files = {"pack.mcmeta": (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode("ascii")}
+    files.update(function_files(text, ends, mc_version))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, files[name], compresslevel=3)
+    file.write(buffer.getvalue())
+
+
+def check_size(shape: tuple[int, int, int]) -> None:
+    """Refuse a (y, z, x) volume no Minecraft world can hold, before any work is done.
+
+    >>> check_size((5000, 3, 3))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: the maze is 5000 blocks high; no Minecraft world is more than 4064 high
+    """
+    height, length, width = shape
+    if min(shape) < 1:
+        raise BlockmazeError(f"a datapack needs at least one block, got a {width}x{height}x{length} volume")
+    if height > MAX_HEIGHT:
+        raise BlockmazeError(
+            f"the maze is {height} blocks high; no Minecraft world is more than {MAX_HEIGHT} high"
+        )
+    if max(width, length) > MAX_SIDE:
+        raise BlockmazeError(f"a {width}x{length} maze is wider than a Minecraft world ({MAX_SIDE})")
+
+
+register_writer(Writer("datapack", (".zip",), write_datapack, check_size,
+                       "datapack of /fill commands (Java 1.14+; /function blockmaze:build)"))

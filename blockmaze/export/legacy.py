@@ -1,0 +1,189 @@
+"""Legacy MCEdit ``.schematic`` (numeric block ids) for Minecraft 1.12 and older.
+
+Rules (shared/reference/minecraft-formats.md §0, §2, §10): gzip (mtime 0), root tag named
+``Schematic`` holding ``Materials`` = ``"Alpha"``, Short ``Width``/``Height``/``Length``, Byte_Array
+``Blocks`` (low 8 bits of each id) and ``Data`` (4-bit data value, one a byte), ``AddBlocks`` (the
+high 4 bits of the ids, two a byte, even index in the low nibble) only when an id exceeds 255,
+index ``y*W*L + z*W + x``, all six ``WEOriginX/Y/Z`` and ``WEOffsetX/Y/Z`` Ints, and empty
+``TileEntities``/``Entities`` lists typed Compound.
+
+Block states become ids through ``data/legacy_ids.json``. Matching rule: a state is looked up by
+its block name; the data value is the entry's ``data`` plus, for each property the entry lists
+(the ones 1.12 stores in the data value: a fence gate's ``facing``, ``open``, ``powered``, leaves'
+``persistent``), the amount that property's value adds. Properties the entry does not list are
+recomputed by the game from the neighbours (``in_wall``, ``snowy``, leaves' ``distance``) or do not
+exist in 1.12 (``waterlogged``), and are ignored; a listed property missing from the state adds 0;
+a listed property with a value the table lacks is an error. Blocks 1.12 does not have
+(deepslate, scaffolding...) are an error naming the material and the block, raised before a byte
+is written.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import BinaryIO
+
+import numpy as np
+from nbtlib import Compound, Int, List, String
+
+from ..errors import BlockmazeError
+from ..materials import Material, Theme
+from . import Writer, register_writer
+from .nbt import byte_array, unsigned_short, write_gzipped
+
+MAX_SIDE = 0xFFFF  # unsigned Short
+MAX_BLOCKS = 0x7FFFFFFF  # a Java byte array's length
+MAX_ID = 0xFFF  # 8 bits in Blocks + 4 in AddBlocks
+
+
+@lru_cache(maxsize=None)
+def _table() -> dict:
+    text = (resources.files("blockmaze.export") / "data" / "legacy_ids.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def parse_state(state: str) -> tuple[str, dict[str, str]]:
+    """A block-state string split into its block name and properties.
+
+    >>> parse_state("minecraft:oak_leaves[distance=7,persistent=true]")
+    ('minecraft:oak_leaves', {'distance': '7', 'persistent': 'true'})
+    """
+    name, _, rest = state.partition("[")
+    properties = {}
+    if rest:
+        for pair in rest.rstrip("]").split(","):
+            key, _, value = pair.partition("=")
+            properties[key] = value
+    return name, properties
+
+
+def legacy_id(state: str) -> tuple[int, int]:
+    """The Minecraft 1.12 (id, data) of a Java block state (see the module docstring).
+
+    >>> legacy_id("minecraft:oak_fence_gate[facing=north,in_wall=false,open=true,powered=false]")
+    (107, 6)
+    >>> legacy_id("minecraft:deepslate_tiles")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: minecraft:deepslate_tiles does not exist in Minecraft 1.12 (it came in 1.17)
+    """
+    table = _table()
+    name, properties = parse_state(state)
+    entry = table["blocks"].get(name)
+    if entry is None:
+        if name in table["missing"]:
+            raise BlockmazeError(
+                f"{name} does not exist in Minecraft 1.12 (it came in {table['missing'][name]})"
+            )
+        raise BlockmazeError(f"{name} has no Minecraft 1.12 block id in blockmaze's table")
+    data = entry["data"]
+    for key, values in entry.get("properties", {}).items():
+        if key in properties:
+            if properties[key] not in values:
+                raise BlockmazeError(
+                    f"{state}: {key}={properties[key]} has no Minecraft 1.12 data value "
+                    f"(known: {', '.join(values)})"
+                )
+            data += values[properties[key]]
+    return entry["id"], data
+
+
+def legacy_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(ids, data) arrays shaped like ``blocks``: the theme's states as 1.12 ids and data values.
+
+    Every state the theme may draw for a present material (variants included) is checked first,
+    so a missing id fails the same way whatever the seed.
+    """
+    from .palette import minecraft_palette
+
+    present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
+    for value in present:
+        if int(value) not in theme.minecraft:
+            continue  # minecraft_palette reports a material the theme lacks
+        for state, _ in theme.minecraft_choices(int(value)):
+            try:
+                legacy_id(state)
+            except BlockmazeError as error:
+                material = Material(int(value)).name.lower() if int(value) in Material._value2member_map_ \
+                    else str(int(value))
+                raise BlockmazeError(
+                    f"theme {theme.name!r} draws material {material} as {state}, which a 1.12 "
+                    f".schematic cannot hold: {error}; use a .schem or another theme"
+                ) from None
+    indices, palette = minecraft_palette(blocks, theme, seed)
+    pairs = np.array([legacy_id(state) for state in palette], dtype=np.uint16).reshape(-1, 2)
+    return pairs[indices, 0], pairs[indices, 1].astype(np.uint8)
+
+
+def write_schematic(
+    blocks: np.ndarray,
+    file: BinaryIO,
+    theme: Theme,
+    seed: int | None = None,
+) -> None:
+    """Write a (y, z, x) volume as an MCEdit ``.schematic`` for Minecraft 1.12 and older.
+
+    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`).
+
+    Example
+    -------
+    >>> import io
+    >>> from blockmaze.materials import load_theme
+    >>> out = io.BytesIO()
+    >>> write_schematic(np.ones((1, 2, 3), np.uint8), out, load_theme())
+    >>> out.getvalue()[:2] == b"\\x1f\\x8b"   # gzip
+    True
+    """
+    check_size(blocks.shape)
+    ids, data = legacy_palette(blocks, theme, seed)
+    height, length, width = blocks.shape
+    if ids.size and int(ids.max()) > MAX_ID:
+        raise BlockmazeError(f"block id {int(ids.max())} does not fit a .schematic (at most {MAX_ID})")
+    root = {
+        "Width": unsigned_short(width),
+        "Height": unsigned_short(height),
+        "Length": unsigned_short(length),
+        "Materials": String("Alpha"),
+        "Blocks": byte_array((ids & 0xFF).astype(np.uint8).ravel()),
+        "Data": byte_array(data.ravel()),
+    }
+    high = (ids >> 8).astype(np.uint8).ravel()
+    if high.any():
+        padded = np.zeros(2 * ((high.size + 1) // 2), dtype=np.uint8)
+        padded[:high.size] = high
+        root["AddBlocks"] = byte_array(padded[0::2] | (padded[1::2] << 4))
+    for axis in "XYZ":
+        root[f"WEOrigin{axis}"] = Int(0)
+    for axis in "XYZ":
+        root[f"WEOffset{axis}"] = Int(0)
+    root["TileEntities"] = List[Compound]()
+    root["Entities"] = List[Compound]()
+    write_gzipped(Compound(root), file, root_name="Schematic")
+
+
+def check_size(shape: tuple[int, int, int]) -> None:
+    """Refuse a (y, z, x) volume a .schematic cannot hold, before any work is done.
+
+    >>> check_size((3, 70000, 5))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a 5x3x70000-block volume (width x height x length) is too large for .schematic: each side holds at most 65535 blocks
+    """
+    height, length, width = shape
+    if max(shape) > MAX_SIDE or min(shape) < 1:
+        raise BlockmazeError(
+            f"a {width}x{height}x{length}-block volume (width x height x length) is too large for "
+            f".schematic: each side holds at most {MAX_SIDE} blocks"
+        )
+    if width * height * length > MAX_BLOCKS:
+        raise BlockmazeError(
+            f"a {width}x{height}x{length}-block volume has {width * height * length} blocks; "
+            f"a .schematic holds at most {MAX_BLOCKS}"
+        )
+
+
+register_writer(Writer("schematic", (".schematic",), write_schematic, check_size,
+                       "MCEdit .schematic with numeric ids (Minecraft 1.12 and older; WorldEdit, Amulet)"))
