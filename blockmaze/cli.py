@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 import warnings
@@ -11,12 +12,14 @@ import click
 import numpy as np
 
 from . import __version__
-from .algorithms import ALGORITHMS, algorithm_specs, get_algorithm
+from .algorithms import ALGORITHMS, get_algorithm
 from .blocks import extrude, plan_shape, to_blocks, volume_height
 from .blocks.lights import place_lights
+from .blocks.relaxed import relaxed_layout
+from .blocks.strict import strict_plan, strict_volume_3d
 from .braid import braid as braid_maze
 from .documents import MazeDocument, load_maze, save_maze
-from .endpoints import Endpoints, place_endpoints
+from .endpoints import place_endpoints
 from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
 from .export.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
@@ -24,9 +27,9 @@ from .generation import generate, make_grid
 from .grids import GRID_KINDS
 from .masks import mask_from_image, mask_from_text, masked_grid
 from .info import inspect_file
-from .materials import DEFAULT_THEME, load_theme, theme_names
+from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .randomness import as_generator
-from .render import maze_text
+from .render import maze_text, plan_text
 from .render.text import STYLES
 
 MAZE_FORMAT = "maze"  # a maze document (.json), not a block file
@@ -38,13 +41,16 @@ class Dimensions(click.ParamType):
 
     name = "AxB"
 
-    def __init__(self, what: str, example: str):
+    def __init__(self, what: str, example: str, auto: bool = False):
         self.what = what
         self.example = example
+        self.auto = auto
 
     def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
+        if isinstance(value, tuple) or value is None:
             return value
+        if self.auto and str(value).strip().lower() == "auto":
+            return None
         match = re.fullmatch(r"\s*(\d+)\s*(?:[xX×]\s*(\d+)\s*)?", str(value))
         if not match or int(match[1]) < 1 or int(match[2] or match[1]) < 1:
             self.fail(f"{self.what} must be N or AxB with whole numbers >= 1 "
@@ -103,16 +109,25 @@ Examples:
   blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
+  blockmaze blockwise 40x30 --seed 5 -o exact.schem     exactly 40x30 blocks
+  blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
   blockmaze info maze.schem
 """
 
 
 def _algorithm_help() -> str:
-    names = ", ".join(
-        name + (f"[:{'|'.join(ALGORITHMS[name].options)}]" if ALGORITHMS[name].options else "")
-        for name in sorted(ALGORITHMS)
-    )
-    return f"Generation algorithm: {names}."
+    return "Generation algorithm (listed below), NAME or NAME:OPTION."
+
+
+def _algorithm_list() -> str:
+    """The algorithms, one per line with their summaries, for the end of a command's help."""
+    rows = []
+    for name in sorted(ALGORITHMS):
+        algorithm = ALGORITHMS[name]
+        spec = name + (f"[:{'|'.join(algorithm.options)}]" if algorithm.options else "")
+        kinds = "" if algorithm.grid_kinds is None else f" ({'/'.join(sorted(algorithm.grid_kinds))} only)"
+        rows.append(f"  {spec}\n      {algorithm.summary}{kinds}")
+    return "\n\b\nAlgorithms:\n" + "\n".join(rows) + "\n"
 
 
 def maze_options(command):
@@ -133,16 +148,26 @@ def maze_options(command):
     return command
 
 
+def thickness_options(command, default: str = "1", auto: bool = False):
+    """--wall and --passage: block thickness of walls and passages, per axis."""
+    extra = ", or auto to fit the size exactly" if auto else ""
+    for option in reversed([
+        click.option("--wall", type=Dimensions("wall thickness", "2 or 1x2", auto), default=default,
+                     show_default=True, metavar="N|ZxX" + ("|auto" if auto else ""),
+                     help="Wall thickness in blocks: N, or ZxX to differ along z (north-south) "
+                          f"and x (east-west){extra}."),
+        click.option("--passage", type=Dimensions("passage thickness", "3 or 2x3", auto),
+                     default=default, show_default=True, metavar="N|ZxX" + ("|auto" if auto else ""),
+                     help=f"Passage width in blocks: N, or ZxX{extra}."),
+    ]):
+        command = option(command)
+    return command
+
+
 def output_options(command):
-    """Options that decide what is written and how the maze becomes blocks."""
+    """Options that decide what is written and how blocks are stood up and drawn."""
     formats = sorted(WRITERS) + [MAZE_FORMAT]
     for option in reversed([
-        click.option("--wall", type=Dimensions("wall thickness", "2 or 1x2"), default="1",
-                     show_default=True, metavar="N|ZxX",
-                     help="Wall thickness in blocks: N, or ZxX to differ along z (north-south) "
-                          "and x (east-west)."),
-        click.option("--passage", type=Dimensions("passage thickness", "3 or 2x3"), default="1",
-                     show_default=True, metavar="N|ZxX", help="Passage width in blocks: N, or ZxX."),
         click.option("--height", type=click.IntRange(min=1), default=3, show_default=True,
                      help="Wall height in blocks."),
         click.option("--floor/--no-floor", default=True, show_default=True,
@@ -183,7 +208,7 @@ def cli():
     """Make mazes and turn them into Minecraft schematics and other block files."""
 
 
-@cli.command("generate", epilog=EXAMPLES)
+@cli.command("generate", epilog=_algorithm_list() + EXAMPLES)
 @click.argument("size", type=Size(), metavar="SIZE")
 @click.option("-g", "--grid", "kind", type=click.Choice(sorted(GRID_KINDS)), default="square",
               show_default=True, help="Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
@@ -192,6 +217,7 @@ def cli():
               help="Cells to leave out: a text file (X = off) or a black-and-white picture "
                    "(black = off).")
 @maze_options
+@thickness_options
 @output_options
 def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
@@ -227,6 +253,7 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
 
 @cli.command("export", epilog=EXAMPLES)
 @click.argument("document", type=click.Path(exists=True, dir_okay=False), metavar="MAZE.json")
+@thickness_options
 @output_options
 def export_command(document, **output):
     """Write a saved maze document (from generate -o maze.json) in any format, or print it."""
@@ -247,6 +274,68 @@ def info_command(path):
     click.echo("\n".join(inspect_file(path).lines()))
 
 
+@cli.command("blockwise", epilog=_algorithm_list() + EXAMPLES)
+@click.argument("size", type=Size(), metavar="WxL[xH]")
+@click.option("--mode", type=click.Choice(["strict", "relaxed"]), default="strict", show_default=True,
+              help="strict: cells on odd blocks, passages carved between (any algorithm); relaxed: "
+                   "every block may be a cell, 1-block passages that never touch.")
+@click.option("-a", "--algorithm", type=AlgorithmSpec(), default="backtracker", show_default=True,
+              help="strict mode: " + _algorithm_help())
+@click.option("--ordering", default="backtracker", show_default=True,
+              help="relaxed mode: backtracker, prim, or growing-tree[:R|newest|random|oldest].")
+@click.option("--cells", type=Dimensions("cells", "10x20"), default=None, metavar="ROWSxCOLS",
+              help="strict mode: how many cells (otherwise as many as fit).")
+@click.option("--border/--no-border", default=True, show_default=True,
+              help="relaxed mode: keep a solid outer ring.")
+@click.option("--fill", type=click.Choice([m.name.lower() for m in Material if m]), default=None,
+              help="relaxed mode: material for dead solid blocks (solid on all four sides).")
+@click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
+              help="Seed (drawn at random and reported if omitted).")
+@functools.partial(thickness_options, default="auto", auto=True)
+@output_options
+def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed, wall, passage,
+                      solution, text_style, output, **settings):
+    """Generate a maze exactly WxL blocks (width along x, length along z), or WxLxH for a
+    strict 3-D maze that climbs, and print it or write it to a file."""
+    if len(size) not in (2, 3) or (len(size) == 3 and mode != "strict"):
+        raise BlockmazeError("blockwise sizes are WxL blocks, or WxLxH for a strict 3-D maze")
+    if solution:
+        raise BlockmazeError("--solution marks graph mazes; use blockmaze generate for it")
+    writer = _block_writer({"output": output, "format_": settings["format_"]})
+    if output is not None and writer is None:
+        raise BlockmazeError("a blockwise maze is blocks, not a maze document: choose a block format")
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    width, length = size[:2]
+    if mode == "relaxed":
+        layout = relaxed_layout(width, length, ordering, seed, border,
+                                None if fill is None else Material[fill.upper()])
+        blocks, what = layout.plan, f"relaxed {ordering}"
+        click.echo(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks", err=True)
+    elif len(size) == 3:
+        blocks = strict_volume_3d(width, length, size[2], algorithm, seed, _axes(wall, 3),
+                                  _axes(passage, 3), cells)
+        what = f"strict 3-D {algorithm}"
+    else:
+        blocks = strict_plan(width, length, algorithm, seed, wall, passage, cells)
+        what = f"strict {algorithm}"
+    if output is None:
+        if blocks.ndim == 3:
+            raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
+        chosen = click.get_current_context().get_parameter_source("text_style")
+        style = text_style if chosen == click.core.ParameterSource.COMMANDLINE else "blocks"
+        click.echo(plan_text(blocks, style=style))
+        return
+    _write_blocks(blocks, writer, output, seed, what, f", seed {seed}", **settings)
+
+
+def _axes(value, count: int):
+    """A thickness for ``count`` axes: None (auto), or a per-axis tuple from N or ZxX."""
+    if value is None:
+        return None
+    return (value[0],) * (count - len(value)) + tuple(value)
+
+
 def _block_writer(output: dict):
     """The block writer the output options ask for; None for printing or a maze document."""
     path, format_ = output["output"], output["format_"]
@@ -264,9 +353,8 @@ def _block_writer(output: dict):
         raise
 
 
-def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, height, floor, roof,
-          lights, solution, theme, mc_version, schem_version, keep_terrain, format_, text_style,
-          output) -> None:
+def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, solution, text_style,
+          output, **settings) -> None:
     """Print the maze, save its document, or write it as blocks, as the output options say."""
     maze, ends = document.maze, document.endpoints
     shown = ends if (solution or openings) else None
@@ -276,24 +364,36 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, heig
                                  "maze to a file with -o (e.g. maze.json)")
         click.echo(maze_text(maze, style=text_style, endpoints=shown, solution=solution))
         return
-    if writer is None:
-        save_maze(document, output)
-        what = f"maze document, {maze.grid.kind} {'x'.join(map(str, maze.grid.shape))} cells"
-    else:
-        plan = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
-        volume = plan[np.newaxis] if writer.plan else extrude(plan, height=height, floor=floor, roof=roof)
-        if lights and not writer.plan:
-            volume = place_lights(volume)
-        given = {"mc_version": mc_version, "schem_version": int(schem_version),
-                 "seed": document.seed, "keep_terrain": keep_terrain}
-        write(volume, output, format=writer.name, theme=load_theme(theme),
-              **{k: v for k, v in given.items() if k in writer.options})
-        y, z, x = volume.shape
-        what = (f"{'x'.join(map(str, maze.grid.shape))} cells, "
-                f"{x}x{y}x{z} blocks (width x height x length)")
     origin = f", {document.algorithm}" if document.algorithm else ""
     origin += f", seed {document.seed}" if document.seed is not None else ""
-    click.echo(f"wrote {output}: {what}{origin}", err=True)
+    if writer is None:
+        save_maze(document, output)
+        click.echo(f"wrote {output}: maze document, {maze.grid.kind} "
+                   f"{'x'.join(map(str, maze.grid.shape))} cells{origin}", err=True)
+        return
+    plan = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
+    _write_blocks(plan, writer, output, document.seed,
+                  f"{'x'.join(map(str, maze.grid.shape))} cells", origin, **settings)
+
+
+def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, roof, lights, theme,
+                  mc_version, schem_version, keep_terrain, format_) -> None:
+    """Stand a plan up (unless it is a volume already or the format draws plans) and write it."""
+    if writer.plan:
+        volume = blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
+    elif blocks.ndim == 2:
+        volume = extrude(blocks, height=height, floor=floor, roof=roof)
+        if lights:
+            volume = place_lights(volume)
+    else:
+        volume = blocks
+    given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
+             "keep_terrain": keep_terrain}
+    write(volume, output, format=writer.name, theme=load_theme(theme),
+          **{k: v for k, v in given.items() if k in writer.options})
+    y, z, x = volume.shape
+    click.echo(f"wrote {output}: {what}, {x}x{y}x{z} blocks (width x height x length){origin}",
+               err=True)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

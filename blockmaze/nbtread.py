@@ -8,7 +8,7 @@ arrays for the array tags.
 
 from __future__ import annotations
 
-import gzip
+import gzip  # noqa: F401 (the docstring examples use it)
 import struct
 import zlib
 

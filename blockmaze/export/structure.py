@@ -24,7 +24,7 @@ import warnings
 from typing import BinaryIO, Iterator
 
 import numpy as np
-from nbtlib import Compound, Int, List, String
+from nbtlib import Compound, Int, List
 
 from ..errors import BlockmazeError, BlockmazeWarning
 from ..materials import Theme

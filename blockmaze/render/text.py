@@ -22,6 +22,7 @@ NORTH, EAST, SOUTH, WEST = 1, 2, 4, 8
 STYLES = {
     "box": (" ╵╶└╷│┌├╴┘─┴┐┤┬┼", "─", "░"),
     "ascii": (" |-+||++-+-++++++", "-", "#"),
+    "blocks": (" " + "█" * 15, "█", "█"),  # one character per block, solid = █
 }
 MARKS = {Material.PATH: "·", Material.START: "S", Material.GOAL: "G"}
 ASCII_MARKS = {Material.PATH: ".", Material.START: "S", Material.GOAL: "G"}
@@ -61,6 +62,8 @@ def plan_text(plan: np.ndarray, style: str = "box", widths: np.ndarray | None = 
         raise BlockmazeError(f"unknown text style {style!r}; choose one of: {', '.join(STYLES)}")
     glyphs, fill, shade = STYLES[style]
     marks = ASCII_MARKS if style == "ascii" else MARKS
+    if style == "blocks":  # a lone solid block has no neighbours to join, and still is one
+        glyphs = "█" * 16
     plan = np.asarray(plan, dtype=np.uint8)
     widths = np.ones(plan.shape[1], np.int64) if widths is None else np.asarray(widths, np.int64)
     solid = SOLID[plan]

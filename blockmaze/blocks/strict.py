@@ -1,0 +1,206 @@
+"""Strict blockwise generation: sizes in blocks, cells on odd indices, passages carved between them.
+
+A strict plan is the 2n+1 layout: an odd x odd block array whose odd-indexed blocks are cells and
+whose blocks between two cells are open exactly where the maze has a passage. Generation here is
+not a second implementation: it builds the square grid for the cell counts, runs the registry
+algorithm through :func:`~blockmaze.generation.generate` (the numba kernels) and draws the maze with
+the converter. What this module adds is the blockwise interface — sizes in blocks, refused with
+the nearest possible sizes when the thicknesses cannot reach them, or reached exactly with spread
+runs when a thickness is left free (see :mod:`blockmaze.blocks.sizing`) — and the 3-D strict
+volume, whose cells sit on odd indices along y, z and x.
+
+Sizes: ``width_blocks`` runs along x (east), ``length_blocks`` along z (south), ``height_blocks``
+along y (up), as in a Sponge schematic; a plan has shape ``(length, width)``, a volume
+``(height, length, width)``.
+
+Example
+-------
+>>> plan = strict_plan(9, 5, rng=1)
+>>> plan.shape
+(5, 9)
+>>> from blockmaze import generate, to_blocks
+>>> bool((plan == to_blocks(generate((2, 4), rng=1))).all())
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..algorithms import get_algorithm
+from ..errors import BlockmazeError
+from ..generation import generate
+from ..grids.layered import EAST, SOUTH, UP, layered_grid
+from ..materials import Material
+from ..maze import Maze
+from ..randomness import as_generator
+from ..resources import ensure_memory
+from .convert import to_blocks
+from .sizing import AxisFit, _pair, apply_runs, fit_plan, fit_strict
+
+
+
+@dataclass(frozen=True)
+class StrictLayout:
+    """A strict blockwise maze: the plan (or volume), the maze it draws, and the runs of each axis.
+
+    ``fits`` holds one :class:`~blockmaze.blocks.sizing.AxisFit` per axis of ``blocks``:
+    ``(z, x)`` for a plan, ``(y, z, x)`` for a volume.
+    """
+
+    blocks: np.ndarray
+    maze: Maze
+    fits: tuple[AxisFit, ...]
+
+    @property
+    def uniform(self) -> bool:
+        """True if every axis has uniform runs (the plan is exactly what ``to_blocks`` draws)."""
+        return all(fit.uniform for fit in self.fits)
+
+
+def strict_layout(width_blocks: int, length_blocks: int, algorithm: str = "backtracker",
+                  rng: np.random.Generator | int | None = None, wall=1, passage=1,
+                  cells=None) -> StrictLayout:
+    """A strict plan exactly ``width_blocks`` (x) by ``length_blocks`` (z), with its maze and runs.
+
+    ``wall`` and ``passage`` are thicknesses in blocks: a number, a ``(z, x)`` pair, or None to
+    let :func:`~blockmaze.blocks.sizing.fit_strict` choose and spread the remainder (some runs a
+    block thicker than others). ``cells`` optionally fixes ``(rows, cols)``. With fixed
+    thicknesses a size they cannot reach raises BlockmazeError naming the nearest sizes.
+
+    The maze is ``generate((rows, cols), algorithm, rng)``, so the same seed gives the same maze
+    as the graph path, and a uniform layout is exactly ``to_blocks(maze, wall, passage)``.
+
+    Example
+    -------
+    >>> layout = strict_layout(10, 7, rng=3, wall=None, passage=None)
+    >>> layout.blocks.shape, layout.maze.grid.shape, layout.uniform
+    ((7, 10), (3, 4), False)
+    """
+    fit_z, fit_x = fit_plan(width_blocks, length_blocks, wall, passage, cells)
+    ensure_memory(2 * fit_z.length * fit_x.length,
+                  f"a {fit_x.length}x{fit_z.length}-block plan")
+    maze = generate((fit_z.cells, fit_x.cells), algorithm, rng=rng)
+    if fit_z.uniform and fit_x.uniform:
+        plan = to_blocks(maze, wall=(fit_z.wall, fit_x.wall), passage=(fit_z.passage, fit_x.passage))
+    else:
+        plan = apply_runs(to_blocks(maze), fit_z.runs, fit_x.runs)
+    return StrictLayout(plan, maze, (fit_z, fit_x))
+
+
+def strict_plan(width_blocks: int, length_blocks: int, algorithm: str = "backtracker",
+                rng: np.random.Generator | int | None = None, wall=1, passage=1,
+                cells=None) -> np.ndarray:
+    """A strict block plan ``(z, x)`` exactly ``width_blocks`` wide (x) and ``length_blocks`` long (z).
+
+    See :func:`strict_layout` for the options; this returns only the plan (WALL and AIR).
+
+    Example
+    -------
+    >>> strict_plan(7, 5, rng=0, algorithm="wilson").shape
+    (5, 7)
+    >>> strict_plan(8, 5)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: along x (width): a strict layout with wall 1 and passage 1 cannot be 8 blocks long; the nearest possible lengths are 7 and 9
+    """
+    return strict_layout(width_blocks, length_blocks, algorithm, rng, wall, passage, cells).blocks
+
+
+def volume_blocks(maze: Maze) -> np.ndarray:
+    """The unit volume ``(y, z, x)`` of a layered maze: cells on odd indices, one block per run.
+
+    Vertical wall runs are WALL; the horizontal slabs between levels are FLOOR (and the top slab
+    ROOF), all solid. Cells and horizontal passages are AIR. A vertical passage is a ladder column:
+    the shaft through the slab and the lower cell it starts from are STAIRS (see
+    :func:`strict_volume_3d`).
+
+    Example
+    -------
+    >>> from blockmaze.maze import Maze
+    >>> m = Maze(layered_grid(2, 1, 1)); m.link(0, UP)
+    >>> volume_blocks(m)[:, 1, 1].tolist()   # floor, lower cell, shaft, upper cell, roof
+    [2, 8, 8, 0, 3]
+    """
+    grid = maze.grid
+    if grid.kind != "layered":
+        raise BlockmazeError(f"volume_blocks draws layered grids, not {grid.kind}")
+    levels, rows, cols = grid.shape
+    air, stairs = np.uint8(Material.AIR), np.uint8(Material.STAIRS)
+    unit = np.full((2 * levels + 1, 2 * rows + 1, 2 * cols + 1), Material.WALL, dtype=np.uint8)
+    unit[0::2] = Material.FLOOR
+    unit[-1] = Material.ROOF
+    links = maze.links.reshape(levels, rows, cols, 6)
+    cell = unit[1::2, 1::2, 1::2]
+    cell[...] = np.where(grid.enabled.reshape(levels, rows, cols), air, np.uint8(Material.WALL))
+    unit[1::2, 1::2, 2:-1:2] = np.where(links[:, :, :-1, EAST], air, unit[1::2, 1::2, 2:-1:2])
+    unit[1::2, 2:-1:2, 1::2] = np.where(links[:, :-1, :, SOUTH], air, unit[1::2, 2:-1:2, 1::2])
+    up = links[:-1, :, :, UP]
+    unit[2:-1:2, 1::2, 1::2] = np.where(up, stairs, unit[2:-1:2, 1::2, 1::2])
+    cell[:-1] = np.where(up, stairs, cell[:-1])
+    return unit
+
+
+def strict_volume_layout(width_blocks: int, length_blocks: int, height_blocks: int,
+                         algorithm: str = "backtracker",
+                         rng: np.random.Generator | int | None = None,
+                         wall=1, passage=1, cells=None) -> StrictLayout:
+    """A 3-D strict volume with its layered maze and the runs of each axis; see :func:`strict_volume_3d`.
+
+    Example
+    -------
+    >>> layout = strict_volume_layout(9, 7, 5, algorithm="wilson", rng=4)
+    >>> layout.maze.grid.shape, layout.maze.is_perfect()    # (levels, rows, cols)
+    ((2, 3, 4), True)
+    """
+    walls = _pair(wall, "wall", 3)
+    passages = _pair(passage, "passage", 3)
+    counts = _pair(cells, "cells", 3)
+    fits = []
+    for axis, size, w, p, c in zip("yzx", (height_blocks, length_blocks, width_blocks),
+                                   walls, passages, counts):
+        try:
+            fits.append(fit_strict(size, w, p, c))
+        except BlockmazeError as error:
+            name = {"y": "height", "z": "length", "x": "width"}[axis]
+            raise BlockmazeError(f"along {axis} ({name}): {error}") from None
+    fit_y, fit_z, fit_x = fits
+    ensure_memory(3 * fit_y.length * fit_z.length * fit_x.length,
+                  f"a {fit_x.length}x{fit_y.length}x{fit_z.length}-block volume")
+    grid = layered_grid(fit_y.cells, fit_z.cells, fit_x.cells)
+    chosen, option = get_algorithm(algorithm, grid)
+    maze = Maze(grid, chosen.carve(grid, as_generator(rng), option), validate=False)
+    volume = apply_runs(volume_blocks(maze), fit_y.runs, fit_z.runs, fit_x.runs)
+    return StrictLayout(volume, maze, tuple(fits))
+
+
+def strict_volume_3d(width_blocks: int, length_blocks: int, height_blocks: int,
+                     algorithm: str = "backtracker",
+                     rng: np.random.Generator | int | None = None,
+                     wall=1, passage=1, cells=None) -> np.ndarray:
+    """A 3-D strict maze volume ``(y, z, x)``: cells on odd indices of all three axes.
+
+    The cells form a layered grid (square levels, linked north/east/south/west and up/down, see
+    :func:`layered_grid`); ``algorithm`` is any registry algorithm that runs on every grid kind
+    (those made for square grids only are refused). Sizes are in blocks, fitted per axis like
+    :func:`strict_plan`; ``wall``, ``passage`` and ``cells`` may be given per axis as
+    ``(y, z, x)`` triples — e.g. ``passage=(2, 1, 1)`` for corridors two blocks tall.
+
+    Materials: AIR for cells and horizontal passages; WALL for vertical walls; FLOOR for the slabs
+    between levels (and the bottom), ROOF on top. A vertical passage is STAIRS — the blocks of
+    the shaft cut through the slab *and* the lower cell's blocks under it — because a walker
+    cannot otherwise leave a cell upwards: the shaft starts a whole cell height above the lower
+    floor. STAIRS is not solid, so the volume stays open there; the shipped themes draw it as
+    scaffolding, which stands without support, is climbed from inside, walked on top of (at the
+    upper floor's level) and descended by sneaking, and needs no facing like a ladder.
+
+    Example
+    -------
+    >>> v = strict_volume_3d(7, 7, 5, rng=2)
+    >>> v.shape, int((v == Material.STAIRS).sum()) >= 2   # 2 levels of 3x3 cells, >= 1 shaft
+    ((5, 7, 7), True)
+    """
+    return strict_volume_layout(width_blocks, length_blocks, height_blocks, algorithm, rng,
+                                wall, passage, cells).blocks

@@ -1,0 +1,48 @@
+"""The blockwise command: exact sizes, both modes, 3-D, and its errors."""
+
+import numpy as np
+import pytest
+
+import blockmaze as bm
+from blockmaze.cli import main
+from blockmaze.info import inspect_file
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("args, size", [
+    (["40x30"], (40, 4, 30)),
+    (["41x31", "--wall", "1", "--passage", "1"], (41, 4, 31)),
+    (["33x20", "--mode", "relaxed", "--ordering", "prim"], (33, 4, 20)),
+    (["9x11x7", "-a", "wilson"], (9, 7, 11)),
+])
+def test_exact_sizes_in_blocks(tmp_path, capsys, args, size):
+    target = tmp_path / "m.schem"
+    code, _, err = run(capsys, "blockwise", *args, "--seed", "4", "-o", str(target))
+    assert code == 0, err
+    assert inspect_file(target).size == size
+
+
+def test_printed_plan_is_the_plan(capsys):
+    code, out, _ = run(capsys, "blockwise", "21x11", "--seed", "2", "--wall", "1", "--passage", "1")
+    plan = bm.blocks.strict.strict_plan(21, 11, rng=2)
+    drawn = np.array([[c != " " for c in line] for line in out.splitlines()])
+    assert code == 0 and np.array_equal(drawn, bm.materials.SOLID[plan])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["20x10", "--wall", "1", "--passage", "1"], "nearest possible lengths are 9 and 11"),
+    (["20x10x5", "--mode", "relaxed"], "WxLxH for a strict 3-D maze"),
+    (["20"], "WxL"),
+    (["20x10", "--solution"], "--solution marks graph mazes"),
+    (["20x10", "-o", "{tmp}/m.json"], "not a maze document"),
+    (["9x9x9", "-a", "binary-tree"], "binary-tree"),
+])
+def test_errors(tmp_path, capsys, args, message):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    code, _, err = run(capsys, "blockwise", *args)
+    assert code == 2 and message in err and err.count("\n") == 1
