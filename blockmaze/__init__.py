@@ -17,6 +17,7 @@ from .blocks import (extrude, fit_strict, from_blocks, plan_shape, relaxed_plan,
                      strict_volume_3d, to_blocks, volume_height)
 from .braid import braid
 from .documents import MazeDocument, load_maze, save_maze
+from .dungeon import Dungeon, generate_dungeon
 from .endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError, BlockmazeWarning
 from .export import WRITERS, write, writer_for
@@ -38,5 +39,5 @@ __all__ = [
     "plan_text", "save_maze", "square_grid", "theme_names", "to_blocks", "volume_height", "write",
     "writer_for", "hex_grid", "layered_grid", "polar_grid", "triangle_grid", "upsilon_grid",
     "cell_shapes", "mask_from_image", "mask_from_text", "masked_grid", "regions",
-    "fit_strict", "relaxed_plan", "strict_plan", "strict_volume_3d",
+    "fit_strict", "relaxed_plan", "strict_plan", "strict_volume_3d", "Dungeon", "generate_dungeon",
 ]

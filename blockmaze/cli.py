@@ -23,6 +23,7 @@ from .endpoints import place_endpoints
 from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
 from .export.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
+from .dungeon import generate_dungeon
 from .generation import generate, make_grid
 from .grids import GRID_KINDS
 from .masks import mask_from_image, mask_from_text, masked_grid
@@ -111,6 +112,7 @@ Examples:
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
   blockmaze blockwise 40x30 --seed 5 -o exact.schem     exactly 40x30 blocks
   blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
+  blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
   blockmaze info maze.schem
 """
 
@@ -190,6 +192,10 @@ def output_options(command):
         click.option("--keep-terrain/--carve-terrain", default=False, show_default=True,
                      help="Structure files and datapacks: leave the world's blocks where the maze "
                           "has air (default: air is placed, carving through terrain)."),
+        click.option("--tile-encoding", type=click.Choice(["csv", "base64", "base64-zlib", "base64-gzip"]),
+                     default="csv", show_default=True, help="Tiled maps (.tmx, .tmj): layer data encoding."),
+        click.option("--external-tileset/--embedded-tileset", default=False, show_default=True,
+                     help="Tiled maps: write the tile set as its own .tsx/.tsj file beside the map."),
         click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
                      help="Output format; by default the suffix of --output decides "
                           "(.json: a maze document)."),
@@ -322,11 +328,63 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
     if output is None:
         if blocks.ndim == 3:
             raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
-        chosen = click.get_current_context().get_parameter_source("text_style")
-        style = text_style if chosen == click.core.ParameterSource.COMMANDLINE else "blocks"
-        click.echo(plan_text(blocks, style=style))
+        click.echo(plan_text(blocks, style=_plan_style(text_style)))
         return
     _write_blocks(blocks, writer, output, seed, what, f", seed {seed}", **settings)
+
+
+@cli.command("dungeon", epilog=_algorithm_list() + EXAMPLES)
+@click.argument("size", type=Dimensions("size", "40x60"), metavar="ROWSxCOLS")
+@click.option("-a", "--algorithm", type=AlgorithmSpec(), default="backtracker", show_default=True,
+              help="Algorithm that grows the corridors between the rooms.")
+@click.option("--room-size", default="2:5", show_default=True, metavar="MIN:MAX",
+              help="Room side in cells, from MIN to MAX.")
+@click.option("--room-attempts", type=click.IntRange(min=0), default=None,
+              help="Rooms tried (overlapping ones are dropped); default fills about half the area.")
+@click.option("--extra-doors", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Chance of each further door between regions (0 = exactly one way between them).")
+@click.option("--sparseness", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+              help="Share of dead-end corridor removed (1 = no dead ends).")
+@click.option("--min-shortcut", type=click.IntRange(min=1), default=None,
+              help="Add loops, each only where it shortens a walk by at least this many blocks.")
+@click.option("--levels", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Levels joined by stairs; with -o each level is its own file (name-1, name-2, ...).")
+@click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
+              help="Seed (drawn at random and reported if omitted).")
+@output_options
+def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, sparseness,
+                    min_shortcut, levels, seed, solution, text_style, output, **settings):
+    """Generate a roguelike dungeon: rooms, corridors grown between them, doors, stairs."""
+    if solution:
+        raise BlockmazeError("--solution marks graph mazes; a dungeon marks its start and goal")
+    try:
+        low, _, high = room_size.partition(":")
+        sizes = (int(low), int(high or low))
+    except ValueError:
+        raise BlockmazeError(f"--room-size must be MIN:MAX cells, e.g. 2:5, got {room_size!r}") from None
+    writer = _block_writer({"output": output, "format_": settings["format_"]})
+    if output is not None and writer is None:
+        raise BlockmazeError("a dungeon is blocks, not a maze document: choose a block or tile format")
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    dungeon = generate_dungeon(size, seed, algorithm=algorithm, room_size=sizes,
+                               room_attempts=room_attempts, extra_doors=extra_doors,
+                               sparseness=sparseness, min_shortcut=min_shortcut, levels=levels)
+    if output is None:
+        style = _plan_style(text_style)
+        click.echo("\n\n".join(plan_text(level.plan, style=style) for level in dungeon.levels))
+        return
+    target = Path(output)
+    for number, level in enumerate(dungeon.levels, 1):
+        path = target if levels == 1 else target.with_name(f"{target.stem}-{number}{target.suffix}")
+        _write_blocks(level.plan, writer, str(path), seed, f"level {number}, {len(level.rooms)} rooms",
+                      f", seed {seed}", **settings)
+
+
+def _plan_style(text_style: str) -> str:
+    """Block plans print block for block ('blocks') unless --text-style was given."""
+    chosen = click.get_current_context().get_parameter_source("text_style")
+    return text_style if chosen == click.core.ParameterSource.COMMANDLINE else "blocks"
 
 
 def _axes(value, count: int):
@@ -377,7 +435,8 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, solu
 
 
 def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, roof, lights, theme,
-                  mc_version, schem_version, keep_terrain, format_) -> None:
+                  mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
+                  format_) -> None:
     """Stand a plan up (unless it is a volume already or the format draws plans) and write it."""
     if writer.plan:
         volume = blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
@@ -388,7 +447,8 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
     else:
         volume = blocks
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
-             "keep_terrain": keep_terrain}
+             "keep_terrain": keep_terrain, "encoding": tile_encoding,
+             "external_tileset": external_tileset}
     write(volume, output, format=writer.name, theme=load_theme(theme),
           **{k: v for k, v in given.items() if k in writer.options})
     y, z, x = volume.shape

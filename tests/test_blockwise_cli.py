@@ -46,3 +46,27 @@ def test_errors(tmp_path, capsys, args, message):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     code, _, err = run(capsys, "blockwise", *args)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_dungeon_command(tmp_path, capsys):
+    code, out, _ = run(capsys, "dungeon", "12x20", "--seed", "3", "--min-shortcut", "10")
+    assert code == 0 and "+" in out and "S" in out and "G" in out
+    target = tmp_path / "d.tmx"
+    code, _, err = run(capsys, "dungeon", "20x30", "--seed", "3", "--levels", "2", "-o", str(target))
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d-1-tiles.png", "d-1.tmx", "d-2-tiles.png", "d-2.tmx"]
+    level = bm.generate_dungeon((20, 30), 3, levels=2).levels[0].plan
+    direct = tmp_path / "direct" / "d-1.tmx"
+    direct.parent.mkdir()
+    bm.write(level, direct, format="tmx")
+    assert (tmp_path / "d-1.tmx").read_bytes() == direct.read_bytes()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["10x10", "--room-size", "big"], "--room-size must be MIN:MAX"),
+    (["10x10", "-o", "{tmp}/d.json"], "not a maze document"),
+])
+def test_dungeon_errors(tmp_path, capsys, args, message):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    code, _, err = run(capsys, "dungeon", *args)
+    assert code == 2 and message in err

@@ -21,6 +21,9 @@ Target = str | os.PathLike | BinaryIO
 def open_target(target: Target) -> Iterator[BinaryIO]:
     """Yield a binary file to write ``target``: a path (written atomically) or an open binary file.
 
+    The temporary file's ``target`` attribute is the final path, for writers that put companion
+    files beside it (a tile map's tile set).
+
     Example
     -------
     >>> import io
@@ -42,6 +45,7 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
         raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as file:
+            file.target = path
             yield file
             file.flush()
             os.fsync(file.fileno())

@@ -24,8 +24,9 @@ STYLES = {
     "ascii": (" |-+||++-+-++++++", "-", "#"),
     "blocks": (" " + "█" * 15, "█", "█"),  # one character per block, solid = █
 }
-MARKS = {Material.PATH: "·", Material.START: "S", Material.GOAL: "G"}
-ASCII_MARKS = {Material.PATH: ".", Material.START: "S", Material.GOAL: "G"}
+MARKS = {Material.PATH: "·", Material.START: "S", Material.GOAL: "G", Material.DOOR: "+",
+         Material.STAIRS: ">"}
+ASCII_MARKS = {**MARKS, Material.PATH: "."}
 
 
 def maze_text(maze: Maze, style: str = "box", cell_width: int = 3,

@@ -1,0 +1,95 @@
+"""Dungeon generation speed, and dungeon -> TMX end to end; prints tables.
+
+    python bench/bench_dungeon.py              # sizes 100, 300, 1000 (cells a side)
+    python bench/bench_dungeon.py --quick      # 100 and 300 only
+
+Times are the best of ``--repeat`` runs (kernels are compiled before timing); ``cpu`` is the
+process's CPU time, which a busy machine inflates less than the wall clock. The issue's target:
+a 1000x1000-cell dungeon (2001x2001 blocks) generated well under 3 s, and written as TMX in
+under 3 s end to end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+import numpy as np
+
+import blockmaze as bm
+from blockmaze.dungeon import generate_dungeon
+from blockmaze.materials import SOLID
+
+CONFIGS = {
+    "default (sparseness 1)": {},
+    "sparseness 0.5": dict(sparseness=0.5),
+    "no dead-end removal": dict(sparseness=0.0),
+    "loops (min_shortcut 20)": dict(min_shortcut=20),
+    "extra 0.05 + sparse 0.5 + loops 20": dict(extra_doors=0.05, sparseness=0.5, min_shortcut=20),
+    "wilson maze": dict(algorithm="wilson"),
+}
+
+
+def best(function, repeat):
+    """Best wall-clock and best CPU seconds over ``repeat`` runs, and the last result."""
+    walls, cpus, result = [], [], None
+    for _ in range(repeat):
+        start, cpu = time.perf_counter(), time.process_time()
+        result = function()
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return min(walls), min(cpus), result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip the 1000x1000 size")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (best is shown)")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    sizes = (100, 300) if args.quick else (100, 300, 1000)
+
+    generate_dungeon((20, 20), 0, min_shortcut=10, extra_doors=0.1, levels=2)  # compile
+    print("generation (best of %d), seed %d" % (args.repeat, args.seed))
+    print(f"{'cells':>11} {'blocks':>11} {'options':<36} {'seconds':>8} {'cpu':>6} "
+          f"{'rooms':>7} {'doors':>7} {'loops':>7} {'open':>6}")
+    for n in sizes:
+        for name, options in CONFIGS.items():
+            seconds, cpu, d = best(lambda: generate_dungeon((n, n), args.seed, **options), args.repeat)
+            level = d.levels[0]
+            share = float((~SOLID[level.plan]).mean())
+            print(f"{f'{n}x{n}':>11} {f'{2*n+1}x{2*n+1}':>11} {name:<36} {seconds:8.3f} {cpu:6.3f} "
+                  f"{len(level.rooms):7d} {len(level.doors):7d} {len(level.loops):7d} {share:6.1%}")
+    n = sizes[-1]
+    seconds, cpu, d = best(lambda: generate_dungeon((n, n), args.seed, levels=3), args.repeat)
+    print(f"{f'{n}x{n}':>11} {f'{2*n+1}x{2*n+1}':>11} {'3 levels':<36} {seconds:8.3f} {cpu:6.3f}")
+
+    if "tmx" not in bm.WRITERS:
+        print("\nno tmx writer registered: end-to-end table skipped")
+        return
+    print("\ndungeon -> .tmx end to end (generate + write, default options), best of %d" % args.repeat)
+    print(f"{'cells':>11} {'encoding':<12} {'generate':>9} {'write':>8} {'total':>8} {'MB':>8}")
+    with tempfile.TemporaryDirectory(prefix="bench_dungeon_") as folder:
+        path = os.path.join(folder, "dungeon.tmx")
+        for n in sizes:
+            for encoding in ("csv", "base64-zlib"):
+                totals, gens, writes = [], [], []
+                for _ in range(args.repeat):
+                    start = time.perf_counter()
+                    plan = generate_dungeon((n, n), args.seed).plan
+                    middle = time.perf_counter()
+                    bm.write(plan, path, encoding=encoding)
+                    end = time.perf_counter()
+                    gens.append(middle - start)
+                    writes.append(end - middle)
+                    totals.append(end - start)
+                i = int(np.argmin(totals))
+                size = os.path.getsize(path) / 1e6
+                print(f"{f'{n}x{n}':>11} {encoding:<12} {gens[i]:9.3f} {writes[i]:8.3f} "
+                      f"{totals[i]:8.3f} {size:8.2f}")
+
+
+if __name__ == "__main__":
+    main()

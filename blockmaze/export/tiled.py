@@ -1,0 +1,314 @@
+"""Tiled maps: ``.tmx`` (XML) and ``.tmj`` (JSON), with a tile set drawn from the theme.
+
+Rules (shared/reference/meshes-and-tilemaps.md §3.1): every field Tiled 1.10 itself writes
+(``version`` "1.10", ``tiledversion``, orthogonal, ``renderorder`` right-down, ``infinite`` 0,
+``nextlayerid``/``nextobjectid``, layer ``id``); data row-major from the top-left (north-west);
+GID = ``firstgid`` (1) + tile id, 0 = empty (never written: every tile is a material); CSV by
+default, or base64 of little-endian uint32 GIDs, optionally zlib or gzip compressed (gzip with
+no time stamp); TMJ ``version`` is a string.
+
+Layers: tile layer 1 ``maze`` (tile id = material value, see :mod:`blockmaze.export.tiles`) and
+object layer 2 ``entities`` with one tile-sized rectangle per start, goal, door and stairs tile
+(``name`` and ``type`` = the entity type). Each tile of the tile set has ``type`` = material
+name and properties ``glyph``, ``name`` (material), ``transparent`` and ``walkable`` (bools).
+
+The tile set's image is a PNG strip, one tile per material (:func:`tiles.tileset_png`). It and
+the external tile set (``external_tileset=True``: ``.tsx`` beside a TMX, ``.tsj`` beside a TMJ)
+are written **beside the map**, atomically, as ``<map stem>-tiles.png`` / ``-tiles.tsx`` (or the
+base name ``tileset_file``), and the map refers to them by that relative name. A map written
+to an in-memory file (``io.BytesIO``) refers to ``tiles.png`` (or ``tileset_file``) and nothing
+else is written: save the image yourself with :func:`write_tileset_files`.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import zlib
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from ..errors import BlockmazeError
+from ..materials import Theme
+from ..resources import ensure_memory
+from . import Writer, register_writer
+from .tiles import (
+    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, check_tile_size, csv_text, entities,
+    plan_of, sidecar_base, tile_kinds, tileset_png, write_sidecar,
+)
+
+FORMAT_VERSION = "1.10"  # the TMX/TMJ format version Tiled 1.10 writes
+TILED_VERSION = "1.10.2"
+FIRST_GID = 1
+TILE_LAYER, OBJECT_LAYER = "maze", "entities"
+ENCODINGS = ("csv", "base64", "base64-zlib", "base64-gzip")
+MAX_SIDE = 0x7FFFFFFF // MAX_TILE_SIZE  # pixel sizes (side x tile size) stay inside an int32
+
+
+def write_tmx(
+    blocks: np.ndarray,
+    file: BinaryIO,
+    theme: Theme,
+    encoding: str = "csv",
+    external_tileset: bool = False,
+    tile_size: int = DEFAULT_TILE_SIZE,
+    tileset_file: str | None = None,
+) -> None:
+    """Write a one-layer (1, z, x) plan as a Tiled TMX map (see the module notes for the files).
+
+    Example
+    -------
+    >>> import io
+    >>> from blockmaze.materials import load_theme
+    >>> out = io.BytesIO()
+    >>> write_tmx(np.array([[[1, 1, 1], [1, 0, 1]]], np.uint8), out, load_theme())
+    >>> print(out.getvalue().decode().split("<data")[1].split("</data>")[0])
+     encoding="csv">
+    2,2,2,
+    2,1,2
+    <BLANKLINE>
+    """
+    layout = _layout(blocks, theme, encoding, tile_size)
+    folder, base = sidecar_base(file, tileset_file, (".tmx",))
+    image = _write_image(folder, base, theme, tile_size)
+    if external_tileset:
+        tsx = _xml_declaration() + _tileset_xml(layout, image, "", version=True)
+        write_sidecar(folder, f"{base}.tsx", tsx.encode("utf-8"))
+        tileset = f' <tileset firstgid="{FIRST_GID}" source="{_attr(base + ".tsx")}"/>\n'
+    else:
+        tileset = _tileset_xml(layout, image, f' firstgid="{FIRST_GID}"', version=False, indent=" ")
+    file.write((
+        _xml_declaration()
+        + f'<map version="{FORMAT_VERSION}" tiledversion="{TILED_VERSION}" orientation="orthogonal" '
+        f'renderorder="right-down" width="{layout.width}" height="{layout.height}" '
+        f'tilewidth="{tile_size}" tileheight="{tile_size}" infinite="0" nextlayerid="3" '
+        f'nextobjectid="{len(layout.objects) + 1}">\n'
+        + tileset
+        + f' <layer id="1" name="{TILE_LAYER}" width="{layout.width}" height="{layout.height}">\n'
+    ).encode("utf-8"))
+    if encoding == "csv":
+        file.write(b'  <data encoding="csv">\n')
+        file.write(csv_text(layout.plan, FIRST_GID))
+        file.write(b"</data>\n")
+    else:
+        compression = encoding.partition("-")[2]
+        attribute = f' compression="{compression}"' if compression else ""
+        file.write(f'  <data encoding="base64"{attribute}>\n   '.encode("ascii"))
+        file.write(_base64_gids(layout.plan, compression))
+        file.write(b"\n  </data>\n")
+    objects = "".join(
+        f'  <object id="{i}" name="{kind}" type="{kind}" x="{x * tile_size}" y="{y * tile_size}" '
+        f'width="{tile_size}" height="{tile_size}"/>\n'
+        for i, (kind, x, y) in enumerate(layout.objects, start=1)
+    )
+    group = (f' <objectgroup id="2" name="{OBJECT_LAYER}">\n{objects} </objectgroup>\n' if objects
+             else f' <objectgroup id="2" name="{OBJECT_LAYER}"/>\n')
+    file.write((" </layer>\n" + group + "</map>\n").encode("utf-8"))
+
+
+def write_tmj(
+    blocks: np.ndarray,
+    file: BinaryIO,
+    theme: Theme,
+    encoding: str = "csv",
+    external_tileset: bool = False,
+    tile_size: int = DEFAULT_TILE_SIZE,
+    tileset_file: str | None = None,
+) -> None:
+    """Write a one-layer (1, z, x) plan as a Tiled JSON map (TMJ; keys sorted, as Tiled does).
+
+    Example
+    -------
+    >>> import io, json
+    >>> from blockmaze.materials import load_theme
+    >>> out = io.BytesIO()
+    >>> write_tmj(np.array([[[1, 1, 1], [1, 0, 1]]], np.uint8), out, load_theme())
+    >>> json.loads(out.getvalue())["layers"][0]["data"]
+    [2, 2, 2, 2, 1, 2]
+    """
+    layout = _layout(blocks, theme, encoding, tile_size)
+    folder, base = sidecar_base(file, tileset_file, (".tmj",))
+    image = _write_image(folder, base, theme, tile_size)
+    tileset = _tileset_json(layout, image)
+    if external_tileset:
+        tsj = {**tileset, "type": "tileset", "version": FORMAT_VERSION, "tiledversion": TILED_VERSION}
+        write_sidecar(folder, f"{base}.tsj", _json_bytes(tsj))
+        tileset = {"firstgid": FIRST_GID, "source": f"{base}.tsj"}
+    else:
+        tileset = {"firstgid": FIRST_GID, **tileset}
+    placeholder = "\x00gids\x00"
+    layer = {
+        "data": placeholder, "height": layout.height, "id": 1, "name": TILE_LAYER, "opacity": 1,
+        "type": "tilelayer", "visible": True, "width": layout.width, "x": 0, "y": 0,
+    }
+    if encoding == "csv":
+        data = b"[" + csv_text(layout.plan, FIRST_GID, newlines=False) + b"]"
+    else:
+        compression = encoding.partition("-")[2]
+        layer["encoding"], layer["compression"] = "base64", compression  # "" = none, as Tiled writes
+        data = b'"' + _base64_gids(layout.plan, compression) + b'"'
+    objects = [
+        {"height": tile_size, "id": i, "name": kind, "rotation": 0, "type": kind, "visible": True,
+         "width": tile_size, "x": x * tile_size, "y": y * tile_size}
+        for i, (kind, x, y) in enumerate(layout.objects, start=1)
+    ]
+    document = {
+        "compressionlevel": -1, "height": layout.height, "infinite": False,
+        "layers": [layer, {
+            "draworder": "topdown", "id": 2, "name": OBJECT_LAYER, "objects": objects,
+            "opacity": 1, "type": "objectgroup", "visible": True, "x": 0, "y": 0,
+        }],
+        "nextlayerid": 3, "nextobjectid": len(objects) + 1, "orientation": "orthogonal",
+        "renderorder": "right-down", "tiledversion": TILED_VERSION, "tileheight": tile_size,
+        "tilesets": [tileset], "tilewidth": tile_size, "type": "map", "version": FORMAT_VERSION,
+        "width": layout.width,
+    }
+    head, _, tail = _json_bytes(document).partition(json.dumps(placeholder).encode("ascii"))
+    file.write(head)
+    file.write(data)
+    file.write(tail)
+
+
+def write_tileset_files(folder: str | Path, theme: Theme | None = None, base: str = "tiles",
+                        tile_size: int = DEFAULT_TILE_SIZE) -> list[Path]:
+    """Write ``<base>.png``, ``<base>.tsx`` and ``<base>.tsj`` into ``folder``; return their paths.
+
+    For maps written to memory, which refer to ``tiles.png`` (or ``tiles.tsx``/``.tsj``).
+
+    Example
+    -------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     [p.name for p in write_tileset_files(folder)]
+    ['tiles.png', 'tiles.tsx', 'tiles.tsj']
+    """
+    from ..materials import load_theme
+
+    theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    folder = Path(folder)
+    layout = _Layout(np.zeros((1, 1), np.uint8), tile_kinds(theme), [], tile_size, theme.name)
+    image = _write_image(folder, base, theme, tile_size)
+    write_sidecar(folder, f"{base}.tsx",
+                  (_xml_declaration() + _tileset_xml(layout, image, "", version=True)).encode("utf-8"))
+    tsj = {**_tileset_json(layout, image), "type": "tileset", "version": FORMAT_VERSION,
+           "tiledversion": TILED_VERSION}
+    write_sidecar(folder, f"{base}.tsj", _json_bytes(tsj))
+    return [folder / f"{base}{suffix}" for suffix in (".png", ".tsx", ".tsj")]
+
+
+def check_size(shape: tuple[int, int, int]) -> None:
+    """Refuse anything but a one-layer plan, before any work is done.
+
+    >>> check_size((1, 3, 0))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a Tiled map cannot draw an empty plan (0x3 tiles)
+    """
+    check_plan_size(shape, "a Tiled map", MAX_SIDE)
+
+
+# --- the pieces ---------------------------------------------------------------------------------
+
+
+class _Layout:
+    """What both formats draw: the plan, the tile set's tiles, the objects."""
+
+    def __init__(self, plan: np.ndarray, kinds: list[TileKind], objects: list, tile_size: int, name: str):
+        self.plan, self.kinds, self.objects, self.tile_size, self.name = plan, kinds, objects, tile_size, name
+        self.height, self.width = plan.shape
+
+
+def _layout(blocks: np.ndarray, theme: Theme, encoding: str, tile_size: int) -> _Layout:
+    if encoding not in ENCODINGS:
+        raise BlockmazeError(f"unknown Tiled encoding {encoding!r}; choose one of: {', '.join(ENCODINGS)}")
+    check_tile_size(tile_size)
+    plan = plan_of(blocks)
+    ensure_memory(16 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile Tiled map")
+    return _Layout(plan, tile_kinds(theme), entities(plan), int(tile_size), theme.name)
+
+
+def _write_image(folder: Path | None, base: str, theme: Theme, tile_size: int) -> str:
+    image = f"{base}.png"
+    if folder is not None:
+        write_sidecar(folder, image, tileset_png(theme, tile_size))
+    return image
+
+
+def _base64_gids(plan: np.ndarray, compression: str) -> bytes:
+    raw = (plan.astype("<u4") + FIRST_GID).tobytes()
+    if compression == "zlib":
+        raw = zlib.compress(raw, 6)
+    elif compression == "gzip":
+        raw = gzip.compress(raw, 6, mtime=0)
+    return base64.b64encode(raw)
+
+
+def _attr(value: object) -> str:
+    """``value`` escaped for a double-quoted XML attribute."""
+    text = str(value)
+    for plain, escaped in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"),
+                           ("\n", "&#10;"), ("\r", "&#13;"), ("\t", "&#9;")):
+        text = text.replace(plain, escaped)
+    return text
+
+
+def _xml_declaration() -> str:
+    return '<?xml version="1.0" encoding="UTF-8"?>\n'
+
+
+def _tileset_xml(layout: _Layout, image: str, firstgid: str, version: bool, indent: str = "") -> str:
+    size = layout.tile_size
+    versions = f' version="{FORMAT_VERSION}" tiledversion="{TILED_VERSION}"' if version else ""
+    lines = [
+        f'<tileset{versions}{firstgid} name="{_attr(layout.name)}" tilewidth="{size}" '
+        f'tileheight="{size}" tilecount="{TILE_COUNT}" columns="{TILE_COUNT}">',
+        f' <image source="{_attr(image)}" width="{size * TILE_COUNT}" height="{size}"/>',
+    ]
+    for kind in layout.kinds:
+        lines += [
+            f' <tile id="{kind.id}" type="{kind.name}">',
+            "  <properties>",
+            f'   <property name="glyph" value="{_attr(kind.glyph)}"/>',
+            f'   <property name="name" value="{kind.name}"/>',
+            f'   <property name="transparent" type="bool" value="{_bool(kind.transparent)}"/>',
+            f'   <property name="walkable" type="bool" value="{_bool(kind.walkable)}"/>',
+            "  </properties>",
+            " </tile>",
+        ]
+    lines.append("</tileset>")
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
+def _tileset_json(layout: _Layout, image: str) -> dict:
+    size = layout.tile_size
+    tiles = [
+        {"id": kind.id, "type": kind.name, "properties": [
+            {"name": "glyph", "type": "string", "value": kind.glyph},
+            {"name": "name", "type": "string", "value": kind.name},
+            {"name": "transparent", "type": "bool", "value": kind.transparent},
+            {"name": "walkable", "type": "bool", "value": kind.walkable},
+        ]}
+        for kind in layout.kinds
+    ]
+    return {
+        "columns": TILE_COUNT, "image": image, "imageheight": size, "imagewidth": size * TILE_COUNT,
+        "margin": 0, "name": layout.name, "spacing": 0, "tilecount": TILE_COUNT,
+        "tileheight": size, "tiles": tiles, "tilewidth": size,
+    }
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _json_bytes(document: dict) -> bytes:
+    return (json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+register_writer(Writer("tmx", (".tmx",), write_tmx, check_size,
+                       "Tiled map, XML (Tiled 1.10; pytmx, pytiled-parser, game engines)", plan=True))
+register_writer(Writer("tmj", (".tmj",), write_tmj, check_size,
+                       "Tiled map, JSON (Tiled 1.10; pytiled-parser, Phaser, game engines)", plan=True))

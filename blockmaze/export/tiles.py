@@ -1,0 +1,344 @@
+"""Shared pieces of the tile-map writers (Tiled, ASCII, JSON tile map, tcod, REXPaint).
+
+Every tile-map format draws the ``(z, x)`` plan: row ``z`` from the north (top), column ``x``
+from the west (left). Tile maps call them ``y`` and ``x``; so ``y`` below is always the plan's
+row. One tile per material: the **tile id is the material value** (AIR 0 ... LIGHT 9), so a map
+decodes back to the plan exactly.
+
+What a material means to a roguelike (the plan is what stands at walking height):
+
+=========  ========  ===========  ==========================================
+material   walkable  transparent  why
+=========  ========  ===========  ==========================================
+air        yes       yes          open passage (a 2n+1 plan's cells)
+wall       no        no
+floor      yes       yes          ground (roguelike ``.``)
+roof       no        no           a roof seen from above covers the tile
+path       yes       yes          the solution, marked on open ground
+start      yes       yes
+goal       yes       yes
+door       yes       no           a closed door blocks sight, not walking
+stairs     yes       yes
+light      yes       yes          a light set into the floor
+=========  ========  ===========  ==========================================
+
+Example
+-------
+>>> from blockmaze.materials import load_theme
+>>> [kind.glyph for kind in tile_kinds(load_theme())][:3]
+['.', '#', '.']
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from ..errors import BlockmazeError
+from ..materials import Material, Theme
+from .target import open_target
+
+TILE_COUNT = len(Material)  # tile ids 0 .. TILE_COUNT - 1, one per material
+
+WALKABLE = np.zeros(256, dtype=bool)
+WALKABLE[[Material.AIR, Material.FLOOR, Material.PATH, Material.START, Material.GOAL,
+          Material.DOOR, Material.STAIRS, Material.LIGHT]] = True
+TRANSPARENT = WALKABLE.copy()
+TRANSPARENT[Material.DOOR] = False
+
+# Materials that are things on the map, not just ground: (material, entity type), in this order.
+ENTITIES = ((Material.START, "start"), (Material.GOAL, "goal"),
+            (Material.DOOR, "door"), (Material.STAIRS, "stairs"))
+
+DEFAULT_TILE_SIZE = 16
+MIN_TILE_SIZE, MAX_TILE_SIZE = 1, 256
+
+
+@dataclass(frozen=True)
+class TileKind:
+    """One tile of the tile set: a material and how a theme and a roguelike see it."""
+
+    id: int
+    name: str
+    glyph: str
+    color: tuple[int, int, int]
+    walkable: bool
+    transparent: bool
+
+    @property
+    def hex_color(self) -> str:
+        """The colour as ``#rrggbb``."""
+        return "#{:02x}{:02x}{:02x}".format(*self.color)
+
+
+def tile_kinds(theme: Theme) -> list[TileKind]:
+    """Every tile of the tile set, ordered by id (= material value)."""
+    return [
+        TileKind(int(m), m.name.lower(), theme.glyph(m), tuple(theme.color(m)),
+                 bool(WALKABLE[m]), bool(TRANSPARENT[m]))
+        for m in Material
+    ]
+
+
+def check_plan_size(shape: tuple[int, int, int], format_name: str, max_side: int | None = None) -> None:
+    """Refuse anything but a one-layer (1, z, x) volume, before any work is done.
+
+    >>> check_plan_size((3, 5, 5), "TMX")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: TMX draws a 2-D plan (z, x); got a volume 3 blocks high: pass the plan, not the extruded volume
+    """
+    if len(shape) != 3:
+        raise BlockmazeError(f"{format_name} draws a 2-D plan (z, x); got an array of shape {shape}")
+    layers, height, width = shape
+    if layers != 1:
+        raise BlockmazeError(
+            f"{format_name} draws a 2-D plan (z, x); got a volume {layers} blocks high: "
+            "pass the plan, not the extruded volume"
+        )
+    if height < 1 or width < 1:
+        raise BlockmazeError(f"{format_name} cannot draw an empty plan ({width}x{height} tiles)")
+    if max_side is not None and max(height, width) > max_side:
+        raise BlockmazeError(
+            f"a {width}x{height}-tile plan is too large for {format_name}: "
+            f"each side holds at most {max_side} tiles"
+        )
+
+
+def plan_of(blocks: np.ndarray) -> np.ndarray:
+    """The (z, x) plan of a one-layer volume, checked to hold only known materials.
+
+    >>> plan_of(np.full((1, 2, 2), 42, np.uint8))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: the plan holds 42 at x=0, y=0, which is not a material (0..9)
+    """
+    plan = np.ascontiguousarray(blocks[0])
+    if plan.size and int(plan.max()) >= TILE_COUNT:
+        y, x = np.argwhere(plan >= TILE_COUNT)[0]
+        raise BlockmazeError(
+            f"the plan holds {plan[y, x]} at x={x}, y={y}, which is not a material (0..{TILE_COUNT - 1})"
+        )
+    return plan
+
+
+def entities(plan: np.ndarray) -> list[tuple[str, int, int]]:
+    """``(type, x, y)`` of every start, goal, door and stairs tile, by type then row-major.
+
+    >>> entities(np.array([[5, 0], [7, 6]], np.uint8))
+    [('start', 0, 0), ('goal', 1, 1), ('door', 0, 1)]
+    """
+    found = []
+    for material, kind in ENTITIES:
+        for y, x in np.argwhere(plan == material):
+            found.append((kind, int(x), int(y)))
+    return found
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One glyph of a character map and the materials it stands for (all alike to a walker)."""
+
+    glyph: str
+    kinds: tuple[TileKind, ...]
+
+    @property
+    def walkable(self) -> bool:
+        return self.kinds[0].walkable
+
+    @property
+    def transparent(self) -> bool:
+        return self.kinds[0].transparent
+
+
+def glyph_legend(theme: Theme, plan: np.ndarray) -> list[LegendEntry]:
+    """The glyphs drawing the materials present in ``plan``, in material order.
+
+    Materials a theme draws with the same glyph share one entry (the default theme draws air and
+    floor as ``.``); that is refused when they differ to a walker, since a reader of the map could
+    not tell them apart.
+
+    >>> from blockmaze.materials import load_theme
+    >>> [(e.glyph, [k.name for k in e.kinds]) for e in glyph_legend(load_theme(), np.array([[1, 0, 2]], np.uint8))]
+    [('.', ['air', 'floor']), ('#', ['wall'])]
+    """
+    kinds = tile_kinds(theme)
+    present = np.flatnonzero(np.bincount(plan.ravel(), minlength=TILE_COUNT))
+    groups: dict[str, list[TileKind]] = {}
+    for material in present:
+        kind = kinds[material]
+        group = groups.setdefault(kind.glyph, [])
+        if group and (group[0].walkable, group[0].transparent) != (kind.walkable, kind.transparent):
+            raise BlockmazeError(
+                f"theme {theme.name!r} draws {group[0].name} and {kind.name} with the same glyph "
+                f"{kind.glyph!r}, but a walker cannot treat them alike: give one of them its own glyph"
+            )
+        group.append(kind)
+    return [LegendEntry(glyph, tuple(group)) for glyph, group in groups.items()]
+
+
+def glyph_table(theme: Theme) -> np.ndarray:
+    """``table[material]`` = the material's glyph, as a one-character unicode array of 256."""
+    table = np.full(256, "?", dtype="<U1")
+    for kind in tile_kinds(theme):
+        table[kind.id] = kind.glyph
+    return table
+
+
+def glyph_rows(plan: np.ndarray, theme: Theme) -> bytes:
+    """The plan drawn in theme glyphs, one ``\\n``-ended line per row, as UTF-8 (whole-array, fast).
+
+    >>> from blockmaze.materials import load_theme
+    >>> glyph_rows(np.array([[1, 1], [5, 6]], np.uint8), load_theme())
+    b'##\\nSG\\n'
+    """
+    codes = np.array([ord(g) for g in glyph_table(theme)], dtype="<u4")
+    text = np.empty((plan.shape[0], plan.shape[1] + 1), dtype="<u4")
+    text[:, :-1] = codes[plan]
+    text[:, -1] = ord("\n")
+    return text.tobytes().decode("utf-32-le").encode("utf-8")
+
+
+def contrast(color: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on ``color`` (sRGB luma).
+
+    >>> contrast((255, 242, 168)), contrast((26, 26, 26))
+    ((0, 0, 0), (255, 255, 255))
+    """
+    r, g, b = color
+    return (0, 0, 0) if 299 * r + 587 * g + 114 * b >= 128_000 else (255, 255, 255)
+
+
+def tileset_png(theme: Theme, tile_size: int = DEFAULT_TILE_SIZE) -> bytes:
+    """A PNG strip of ``TILE_COUNT`` square tiles, tile id ``i`` at ``x = i * tile_size``.
+
+    Each tile is filled with the material's theme colour, with its glyph drawn in black or white
+    in Pillow's built-in bitmap font (no font files, so the same bytes everywhere; scaled up
+    by whole pixels on tiles of 32 pixels and more) when the tile is large enough and the font
+    has the character (Latin-1). The same theme gives the same bytes.
+
+    >>> from blockmaze.materials import load_theme
+    >>> tileset_png(load_theme())[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    """
+    check_tile_size(tile_size)
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:  # pragma: no cover - Pillow is installed wherever tile maps are tested
+        raise BlockmazeError("writing a tile set image needs Pillow: pip install pillow") from None
+    image = Image.new("RGB", (tile_size * TILE_COUNT, tile_size))
+    draw = ImageDraw.Draw(image)
+    # the bitmap font (Pillow >= 10.1; before, load_default() returned it)
+    font = getattr(ImageFont, "load_default_imagefont", ImageFont.load_default)()
+    scale = max(1, tile_size // 16)  # the font's cells are 6x11 pixels: grow them with the tile
+    for kind in tile_kinds(theme):
+        left = kind.id * tile_size
+        draw.rectangle((left, 0, left + tile_size - 1, tile_size - 1), fill=kind.color)
+        try:
+            x0, y0, x1, y1 = font.getbbox(kind.glyph)
+        except (UnicodeEncodeError, ValueError):  # the bitmap font holds Latin-1 only
+            continue
+        if x1 <= x0 or y1 <= y0:
+            continue
+        mask = Image.new("L", (x1 - x0, y1 - y0))
+        ImageDraw.Draw(mask).text((-x0, -y0), kind.glyph, font=font, fill=255)
+        mask = mask.resize((mask.width * scale, mask.height * scale), Image.Resampling.NEAREST)
+        if mask.width <= tile_size and mask.height <= tile_size:
+            image.paste(contrast(kind.color), (left + (tile_size - mask.width) // 2,
+                                               (tile_size - mask.height) // 2), mask)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=9)
+    return out.getvalue()
+
+
+def check_tile_size(tile_size: object) -> None:
+    """Refuse a tile size that is not a whole number of pixels in 1..256."""
+    if isinstance(tile_size, bool) or not isinstance(tile_size, (int, np.integer)) or not (
+        MIN_TILE_SIZE <= tile_size <= MAX_TILE_SIZE
+    ):
+        raise BlockmazeError(
+            f"tile_size must be a whole number of pixels from {MIN_TILE_SIZE} to {MAX_TILE_SIZE}, "
+            f"got {tile_size!r}"
+        )
+
+
+# open_target names its temporary file ".<name>.<random>.part" (tempfile.mkstemp: no dots in <random>)
+
+
+def target_path(file: BinaryIO) -> Path | None:
+    """The path the map in ``file`` ends up at, or None for an in-memory file.
+
+    ``file.target`` (set by :func:`open_target`) when present, else a file opened by name.
+
+    >>> target_path(io.BytesIO()) is None
+    True
+    """
+    target = getattr(file, "target", None)
+    if isinstance(target, (str, os.PathLike)):
+        return Path(target)
+    name = getattr(file, "name", None)
+    if isinstance(name, (str, os.PathLike)) and not str(name).startswith("<"):  # not <stdout>
+        return Path(name)
+    return None
+
+
+def sidecar_base(file: BinaryIO, chosen: str | None, suffixes: tuple[str, ...]) -> tuple[Path | None, str]:
+    """Where the map's companion files go and their base name (no suffix).
+
+    ``chosen`` (a plain file name without folder) wins; else ``<map stem>-tiles`` beside the
+    map; else, for an in-memory map, ``tiles`` and no folder (nothing gets written).
+    """
+    if chosen is not None:
+        if not isinstance(chosen, str) or not chosen or chosen != Path(chosen).name or chosen in (".", ".."):
+            raise BlockmazeError(f"tileset_file must be a plain file name without a folder, got {chosen!r}")
+    path = target_path(file)
+    if path is None:
+        return None, chosen or "tiles"
+    stem = path.name
+    for suffix in suffixes:
+        if stem.lower().endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    return path.parent, chosen or f"{stem}-tiles"
+
+
+def write_sidecar(folder: Path | None, name: str, data: bytes) -> None:
+    """Write a companion file atomically into ``folder`` (nothing when there is no folder)."""
+    if folder is None:
+        return
+    with open_target(folder / name) as out:
+        out.write(data)
+
+
+def csv_text(plan: np.ndarray, first: int = 0, newlines: bool = True) -> bytes:
+    """``first + plan`` as decimal text, comma-separated, row-major, fast for millions of tiles.
+
+    With ``newlines`` each row ends in ``,\\n`` and the last in ``\\n`` (Tiled's CSV); without,
+    the numbers are one comma-separated run (a JSON array's inside).
+
+    >>> csv_text(np.array([[1, 2], [3, 9]], np.uint8), first=1)
+    b'2,3,\\n4,10\\n'
+    >>> csv_text(np.array([[1, 2], [3, 9]], np.uint8), newlines=False)
+    b'1,2,3,9'
+    """
+    texts = [str(first + v).encode("ascii") for v in range(256)]
+    cell = max(len(t) for t in texts) + 2
+    tables = np.zeros((2, 256, cell), dtype=np.uint8)
+    lengths = np.zeros((2, 256), dtype=np.intp)
+    for end, tail in enumerate((b",", b",\n" if newlines else b",")):
+        for value, text in enumerate(texts):
+            piece = text + tail
+            tables[end, value, : len(piece)] = np.frombuffer(piece, np.uint8)
+            lengths[end, value] = len(piece)
+    cells = tables[0][plan]
+    size = lengths[0][plan]
+    cells[:, -1] = tables[1][plan[:, -1]]
+    size[:, -1] = lengths[1][plan[:, -1]]
+    text = cells[np.arange(cell) < size[..., None]].tobytes()
+    # drop the comma after the very last number
+    return text[:-2] + b"\n" if newlines else text[:-1]
