@@ -65,7 +65,7 @@ import numba
 import numpy as np
 
 from .algorithms import get_algorithm
-from .algorithms.common import find
+from .algorithms.common import join, root
 from .errors import BlockmazeError
 from .grids import square_grid
 from .grids.square import EAST, SOUTH
@@ -225,17 +225,12 @@ def _label_free(label, first):
 def _connect(plan, zs, xs, a, b, order, regions, extra, rng):
     """Kruskal over regions: a connector joining two regions not yet joined becomes a door; any
     other becomes a door with chance ``extra``."""
-    parent = np.arange(regions, dtype=np.int64)
-    rank = np.zeros(regions, dtype=np.int64)
+    parent = np.full(regions, -1, dtype=np.int64)
     door = np.uint8(7)
     for i in order:
-        ra, rb = find(parent, a[i]), find(parent, b[i])
+        ra, rb = root(parent, a[i]), root(parent, b[i])
         if ra != rb:
-            if rank[ra] < rank[rb]:
-                ra, rb = rb, ra
-            parent[rb] = ra
-            if rank[ra] == rank[rb]:
-                rank[ra] += 1
+            join(parent, ra, rb)
             plan[zs[i], xs[i]] = door
         elif extra > 0.0 and rng.random() < extra:
             plan[zs[i], xs[i]] = door

@@ -1,4 +1,4 @@
-"""Pieces several algorithms share: choosing a start cell, union-find, shuffling edges."""
+"""Pieces several algorithms share: a start cell, union-find, edge lists, region search."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import numba
 import numpy as np
 
 from ..grids import Grid
+
+LOW_HALF = (1 << 32) - 1  # the low half of a packed edge: its second cell
 
 
 def random_enabled_cell(grid: Grid, rng: np.random.Generator) -> int:
@@ -20,26 +22,64 @@ def random_enabled_cell(grid: Grid, rng: np.random.Generator) -> int:
 
 
 @numba.njit(cache=True)
-def find(parent, a):
-    """Root of ``a``'s set in a union-find forest, halving the path on the way."""
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
+def root(parent, a):
+    """Root of ``a``'s set; ``parent[x] < 0`` marks a root, holding minus its set's size.
+
+    Halves the path on the way (each visited cell then points to its grandparent).
+    """
+    while parent[a] >= 0:
+        p = parent[a]
+        g = parent[p]
+        if g < 0:
+            return p
+        parent[a] = g
+        a = g
     return a
 
 
 @numba.njit(cache=True)
-def union(parent, rank, a, b):
-    """Merge the sets of ``a`` and ``b``; return False if they were already one set."""
-    ra, rb = find(parent, a), find(parent, b)
-    if ra == rb:
-        return False
-    if rank[ra] < rank[rb]:
-        ra, rb = rb, ra
-    parent[rb] = ra
-    if rank[ra] == rank[rb]:
-        rank[ra] += 1
-    return True
+def join(parent, a, b):
+    """Merge the sets whose roots are ``a`` and ``b`` (a != b): the smaller goes under the larger."""
+    if parent[a] > parent[b]:
+        a, b = b, a
+    parent[a] += parent[b]
+    parent[b] = a
+
+
+@numba.njit(cache=True)
+def packed_edges(neighbors):
+    """Every neighbour pair once, as ``cell << 32 | neighbour`` with neighbour > cell.
+
+    Built in one pass over the table, without temporaries.
+    """
+    n, k = neighbors.shape
+    m = 0
+    for c in range(n):
+        for d in range(k):
+            m += 1 if neighbors[c, d] > c else 0
+    edges = np.empty(m, dtype=np.int64)
+    i = 0
+    for c in range(n):
+        for d in range(k):
+            nb = neighbors[c, d]
+            if nb > c:
+                edges[i] = (np.int64(c) << 32) | nb
+                i += 1
+    return edges
+
+
+@numba.njit(cache=True)
+def link_edges(neighbors, opposite, edges, count, links):
+    """Open the passage of each of the first ``count`` packed edges in ``links``."""
+    k = neighbors.shape[1]
+    for i in range(count):
+        cell = edges[i] >> 32
+        nb = edges[i] & LOW_HALF
+        for d in range(k):
+            if neighbors[cell, d] == nb:
+                links[cell, d] = True
+                links[nb, opposite[d]] = True
+                break
 
 
 @numba.njit(cache=True)
@@ -66,15 +106,3 @@ def region_kernel(neighbors, start):
                 queue[tail] = nb
                 tail += 1
     return marks, tail
-
-
-def edge_list(grid: Grid) -> tuple[np.ndarray, np.ndarray]:
-    """Every neighbour pair once, as (cells, directions) with ``neighbors[cell, d] > cell``.
-
-    >>> from blockmaze.grids import square_grid
-    >>> cells, dirs = edge_list(square_grid(1, 3))
-    >>> cells.tolist(), dirs.tolist()
-    ([0, 1], [1, 1])
-    """
-    cells, dirs = np.nonzero(grid.neighbors > np.arange(grid.size)[:, None])
-    return cells.astype(np.int32), dirs.astype(np.int32)
