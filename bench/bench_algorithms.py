@@ -67,19 +67,23 @@ def ours(spec: str, side: int) -> float:
     return best
 
 
-def theirs(name: str, side: int) -> float | None:
-    """mazelib's seconds for one run, or None if it passed the time limit."""
+def theirs(name: str, side: int) -> float | str:
+    """mazelib's seconds for one run; "timeout" past the limit, "fails" if it raises."""
     try:
         out = subprocess.run([sys.executable, "-c", MAZELIB_RUN, name, str(side)],
                              capture_output=True, text=True, timeout=MAZELIB_LIMIT, check=True)
     except subprocess.TimeoutExpired:
-        return None
+        return "timeout"
+    except subprocess.CalledProcessError:
+        return "fails"
     return float(out.stdout)
 
 
-def rate(cells: int, seconds: float | None) -> str:
-    if seconds is None:
+def rate(cells: int, seconds: float | str) -> str:
+    if seconds == "timeout":
         return f"> {MAZELIB_LIMIT:.0f} s"
+    if seconds == "fails":
+        return "raises an error"
     return f"{cells / seconds / 1e6:.2f} M/s"
 
 
@@ -107,8 +111,8 @@ def main() -> None:
                 theirs_times = {side: theirs(name, side) for side in mazelib_sides}
                 row += [rate(side * side, theirs_times[side]) for side in mazelib_sides]
                 t300 = theirs_times[300]
-                row.append(f"> {MAZELIB_LIMIT / times[300]:.0f}x" if t300 is None
-                           else f"{t300 / times[300]:.0f}x")
+                row.append(f"> {MAZELIB_LIMIT / times[300]:.0f}x" if t300 == "timeout"
+                           else "-" if t300 == "fails" else f"{t300 / times[300]:.0f}x")
         print("| " + " | ".join(row) + " |", flush=True)
     if not compare:
         print("\nmazelib is not installed here: pip install '.[bench]' to compare with it.")

@@ -228,7 +228,7 @@ PINNED = {  # sha256 of the links of a 6x7 maze from seed 2026, first 16 hex dig
     "hunt-and-kill": "09412b0ed08e37ce",
     "aldous-broder": "91350442729bb9e4",
     "wilson": "5709053ace3772ab",
-    "binary-tree": "b5f6c8f2495ed5c3",
+    "binary-tree": "9f0f3dc27a267f2b",  # coin tosses drawn 52 per random()
     "sidewinder": "e5aeff871fd1efd5",
     "recursive-division": "5c6bbe75b64f8218",
 }

@@ -20,15 +20,21 @@ def binary_tree_kernel(neighbors, opposite, north, east, rng):
     """Link each cell to its ``north`` or ``east`` neighbour (a coin toss if it has both); return the links.
 
     A cell with only one of the two links to that one without a draw; the corner with neither
-    stays as it is. Cells are visited in index order, one draw per cell with a choice.
+    stays as it is. Cells are visited in index order. The coin tosses come 52 at a time from one
+    ``rng.random()`` (its top 52 bits are fair and independent), which halves the time per cell.
     """
     n, k = neighbors.shape
     links = np.zeros((n, k), dtype=np.bool_)
+    bits, left = 0, 0
     for i in range(n):
         up = neighbors[i, north]
         right = neighbors[i, east]
         if up >= 0 and right >= 0:
-            d = north if rng.random() < 0.5 else east
+            if left == 0:
+                bits, left = int(rng.random() * 4503599627370496.0), 52  # 2**52
+            d = north if bits & 1 else east
+            bits >>= 1
+            left -= 1
         elif up >= 0:
             d = north
         elif right >= 0:
