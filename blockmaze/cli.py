@@ -196,6 +196,15 @@ def output_options(command):
                      default="csv", show_default=True, help="Tiled maps (.tmx, .tmj): layer data encoding."),
         click.option("--external-tileset/--embedded-tileset", default=False, show_default=True,
                      help="Tiled maps: write the tile set as its own .tsx/.tsj file beside the map."),
+        click.option("--block-size", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Meshes: the size of a block, in metres for .glb/.gltf/.obj/.ply "
+                          "(default 1) and millimetres for .stl (default 5)."),
+        click.option("--raw-mesh/--watertight-mesh", default=False, show_default=True,
+                     help="Meshes: the plain greedy mesh (fewer triangles, for rendering only) "
+                          "instead of a watertight, manifold one."),
+        click.option("--collision/--no-collision", default=False, show_default=True,
+                     help="glTF: add a collision node of merged boxes (Godot imports it by its "
+                          "-colonly name)."),
         click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
                      help="Output format; by default the suffix of --output decides "
                           "(.json: a maze document)."),
@@ -436,7 +445,7 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, solu
 
 def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, roof, lights, theme,
                   mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                  format_) -> None:
+                  block_size, raw_mesh, collision, format_) -> None:
     """Stand a plan up (unless it is a volume already or the format draws plans) and write it."""
     if writer.plan:
         volume = blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
@@ -448,7 +457,9 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
         volume = blocks
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
-             "external_tileset": external_tileset}
+             "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision}
+    if block_size is not None:
+        given["block_size"] = block_size
     write(volume, output, format=writer.name, theme=load_theme(theme),
           **{k: v for k, v in given.items() if k in writer.options})
     y, z, x = volume.shape

@@ -148,3 +148,17 @@ def test_other_grid_kinds_and_masks(tmp_path, capsys):
     assert code == 2 and "separate regions" in err
     code, _, err = run(capsys, "generate", "5x5", "-g", "polar")
     assert code == 2 and "size is RINGS" in err
+
+
+def test_mesh_options_reach_the_writers(tmp_path, capsys):
+    import trimesh
+    target = tmp_path / "m.stl"
+    assert run(capsys, "generate", "6x6", "--seed", "1", "--block-size", "2", "-o", str(target))[0] == 0
+    stl = trimesh.load(target)
+    assert stl.is_watertight and stl.bounds[1].tolist() == [26.0, 26.0, 8.0]  # 13x13x4 blocks of 2 mm, Z-up
+    raw, tight = tmp_path / "raw.glb", tmp_path / "tight.glb"
+    run(capsys, "generate", "6x6", "--seed", "1", "--raw-mesh", "-o", str(raw))
+    run(capsys, "generate", "6x6", "--seed", "1", "-o", str(tight))
+    assert raw.stat().st_size < tight.stat().st_size
+    assert run(capsys, "generate", "6x6", "--seed", "1", "-o", str(tmp_path / "m.obj"))[0] == 0
+    assert (tmp_path / "m.mtl").exists() and "mtllib m.mtl" in (tmp_path / "m.obj").read_text()

@@ -69,3 +69,28 @@ def _file_mode(path: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def target_path(file: BinaryIO) -> Path | None:
+    """The path ``file`` ends up at, or None for an in-memory file (for writers of companion files).
+
+    ``file.target`` (set by :func:`open_target`) when present, else a file opened by name.
+
+    >>> import io; target_path(io.BytesIO()) is None
+    True
+    """
+    target = getattr(file, "target", None)
+    if isinstance(target, (str, os.PathLike)):
+        return Path(target)
+    name = getattr(file, "name", None)
+    if isinstance(name, (str, os.PathLike)) and not str(name).startswith("<"):  # not <stdout>
+        return Path(name)
+    return None
+
+
+def write_sidecar(folder: Path | None, name: str, data: bytes) -> None:
+    """Write a companion file atomically into ``folder`` (nothing when there is no folder)."""
+    if folder is None:
+        return
+    with open_target(folder / name) as out:
+        out.write(data)

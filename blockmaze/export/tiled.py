@@ -35,9 +35,10 @@ from ..errors import BlockmazeError
 from ..materials import Theme
 from ..resources import ensure_memory
 from . import Writer, register_writer
+from .target import write_sidecar
 from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, check_tile_size, csv_text, entities,
-    plan_of, sidecar_base, tile_kinds, tileset_png, write_sidecar,
+    plan_of, sidecar_base, tile_kinds, tileset_png,
 )
 
 FORMAT_VERSION = "1.10"  # the TMX/TMJ format version Tiled 1.10 writes

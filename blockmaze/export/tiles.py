@@ -32,7 +32,6 @@ Example
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -41,7 +40,7 @@ import numpy as np
 
 from ..errors import BlockmazeError
 from ..materials import Material, Theme
-from .target import open_target
+from .target import target_path
 
 TILE_COUNT = len(Material)  # tile ids 0 .. TILE_COUNT - 1, one per material
 
@@ -267,26 +266,6 @@ def check_tile_size(tile_size: object) -> None:
         )
 
 
-# open_target names its temporary file ".<name>.<random>.part" (tempfile.mkstemp: no dots in <random>)
-
-
-def target_path(file: BinaryIO) -> Path | None:
-    """The path the map in ``file`` ends up at, or None for an in-memory file.
-
-    ``file.target`` (set by :func:`open_target`) when present, else a file opened by name.
-
-    >>> target_path(io.BytesIO()) is None
-    True
-    """
-    target = getattr(file, "target", None)
-    if isinstance(target, (str, os.PathLike)):
-        return Path(target)
-    name = getattr(file, "name", None)
-    if isinstance(name, (str, os.PathLike)) and not str(name).startswith("<"):  # not <stdout>
-        return Path(name)
-    return None
-
-
 def sidecar_base(file: BinaryIO, chosen: str | None, suffixes: tuple[str, ...]) -> tuple[Path | None, str]:
     """Where the map's companion files go and their base name (no suffix).
 
@@ -305,14 +284,6 @@ def sidecar_base(file: BinaryIO, chosen: str | None, suffixes: tuple[str, ...]) 
             stem = stem[: -len(suffix)]
             break
     return path.parent, chosen or f"{stem}-tiles"
-
-
-def write_sidecar(folder: Path | None, name: str, data: bytes) -> None:
-    """Write a companion file atomically into ``folder`` (nothing when there is no folder)."""
-    if folder is None:
-        return
-    with open_target(folder / name) as out:
-        out.write(data)
 
 
 def csv_text(plan: np.ndarray, first: int = 0, newlines: bool = True) -> bytes:
