@@ -18,37 +18,42 @@ STACK = 64  # rooms waiting; see the kernel: at most log2(cells) + 2 of them
 
 
 @numba.njit(cache=True)
-def recursive_division_kernel(neighbors, rows, cols, north, east, south, west, rng):
-    """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``) down to corridors; return the links.
+def recursive_division_kernel(links, rows, cols, north, east, south, west, rng):
+    """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``, ``links`` all open between
+    neighbours) down to corridors, closing links in place.
 
     A room taller than wide gets a horizontal wall, wider than tall a vertical one, a square room
     a coin toss; the wall goes between two random adjacent rows (columns) of the room and keeps
     one random gap. Rooms wait on an explicit stack, the larger half pushed first so the smaller is
     divided next: each room then waiting is at most half the size of the one below it, so the
-    stack never holds more than about log2(cells) + 2 rooms. Single cells are not pushed.
+    stack never holds more than about log2(cells) + 2 rooms. Rooms one cell wide or high are not
+    pushed: a wall across them would be all gap, so they are finished corridors already.
+
+    One ``rng.random()`` per room makes all its choices: ``u * m`` has a uniform whole part
+    (a choice among m) and an independent uniform fraction, used for the next choice. A room of
+    side m spends log2(m) of the 53 random bits on each choice, so the rest stay fair.
     """
-    n, k = neighbors.shape
-    links = np.zeros((n, k), dtype=np.bool_)
-    for i in range(n):
-        for d in range(k):
-            links[i, d] = neighbors[i, d] >= 0
     stack = np.empty((STACK, 4), dtype=np.int64)  # top row, left column, height, width
     top = 0
-    if rows * cols > 1:
+    if rows > 1 and cols > 1:
         stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, 0, rows, cols
         top = 1
     while top > 0:
         top -= 1
         r0, c0, h, w = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+        u = rng.random()
         if h > w:
             horizontal = True
         elif w > h:
             horizontal = False
         else:
-            horizontal = rng.random() < 0.5
+            u *= 2.0
+            horizontal = u < 1.0
+            u -= 0.0 if horizontal else 1.0
         if horizontal:
-            s = 1 + int(rng.random() * (h - 1))  # the wall runs south of row r0 + s - 1
-            gap = c0 + int(rng.random() * w)
+            u *= h - 1
+            s = 1 + int(u)  # the wall runs south of row r0 + s - 1
+            gap = c0 + int((u - int(u)) * w)
             above = (r0 + s - 1) * cols
             for c in range(c0, c0 + w):
                 if c != gap:
@@ -57,8 +62,9 @@ def recursive_division_kernel(neighbors, rows, cols, north, east, south, west, r
             r1, c1, h1, w1 = r0, c0, s, w
             r2, c2, h2, w2 = r0 + s, c0, h - s, w
         else:
-            s = 1 + int(rng.random() * (w - 1))  # the wall runs east of column c0 + s - 1
-            gap = r0 + int(rng.random() * h)
+            u *= w - 1
+            s = 1 + int(u)  # the wall runs east of column c0 + s - 1
+            gap = r0 + int((u - int(u)) * h)
             for r in range(r0, r0 + h):
                 if r != gap:
                     cell = r * cols + c0 + s - 1
@@ -68,13 +74,12 @@ def recursive_division_kernel(neighbors, rows, cols, north, east, south, west, r
             r2, c2, h2, w2 = r0, c0 + s, h, w - s
         if h1 * w1 < h2 * w2:  # push the larger half first, so the smaller is divided next
             r1, c1, h1, w1, r2, c2, h2, w2 = r2, c2, h2, w2, r1, c1, h1, w1
-        if h1 * w1 > 1:
+        if h1 > 1 and w1 > 1:
             stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r1, c1, h1, w1
             top += 1
-        if h2 * w2 > 1:
+        if h2 > 1 and w2 > 1:
             stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r2, c2, h2, w2
             top += 1
-    return links
 
 
 @register("recursive-division", "split an open room by walls with one gap each: long straight walls",
@@ -90,6 +95,7 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     19
     """
     rows, cols = grid.shape
-    return recursive_division_kernel(
-        grid.neighbors, rows, cols, grid.direction("north"), grid.direction("east"),
-        grid.direction("south"), grid.direction("west"), rng)
+    links = grid.neighbors >= 0  # the open room
+    recursive_division_kernel(links, rows, cols, grid.direction("north"), grid.direction("east"),
+                              grid.direction("south"), grid.direction("west"), rng)
+    return links

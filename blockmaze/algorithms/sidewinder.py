@@ -23,16 +23,25 @@ def sidewinder_kernel(neighbors, opposite, north, east, rng):
     indices, because a square grid numbers each row from west to east). With an east neighbour and
     a north neighbour, a coin toss decides whether the run goes on; at the east edge it always
     ends, and in the north row (no north neighbour) it never ends before the east edge. A closed
-    run opens north from one uniformly random cell of it.
+    run opens north from one uniformly random cell of it. Coin tosses come 52 at a time from one
+    ``rng.random()`` (its top 52 bits are fair and independent).
     """
     n, k = neighbors.shape
     south, west = opposite[north], opposite[east]
     links = np.zeros((n, k), dtype=np.bool_)
     first = 0
+    bits, left = 0, 0
     for i in range(n):
         right = neighbors[i, east]
         has_north = neighbors[i, north] >= 0
-        if right >= 0 and (not has_north or rng.random() < 0.5):
+        go_on = not has_north
+        if right >= 0 and has_north:
+            if left == 0:
+                bits, left = int(rng.random() * 4503599627370496.0), 52  # 2**52
+            go_on = (bits & 1) == 1
+            bits >>= 1
+            left -= 1
+        if right >= 0 and go_on:
             links[i, east] = True
             links[right, west] = True
             continue
