@@ -24,13 +24,16 @@ def sidewinder_kernel(neighbors, opposite, north, east, rng):
     a north neighbour, a coin toss decides whether the run goes on; at the east edge it always
     ends, and in the north row (no north neighbour) it never ends before the east edge. A closed
     run opens north from one uniformly random cell of it. Coin tosses come 52 at a time from one
-    ``rng.random()`` (its top 52 bits are fair and independent).
+    ``rng.random()`` (its top 52 bits are fair and independent); the runs' choices share draws too:
+    ``u * m`` has a uniform whole part (the choice among m) and an independent uniform fraction
+    for the next run, until 40 of the 53 bits are spent.
     """
     n, k = neighbors.shape
     south, west = opposite[north], opposite[east]
     links = np.zeros((n, k), dtype=np.bool_)
     first = 0
     bits, left = 0, 0
+    u, spent = 0.0, 53
     for i in range(n):
         right = neighbors[i, east]
         has_north = neighbors[i, north] >= 0
@@ -46,7 +49,16 @@ def sidewinder_kernel(neighbors, opposite, north, east, rng):
             links[right, west] = True
             continue
         if has_north:
-            cell = first + int(rng.random() * (i - first + 1))
+            size = i - first + 1
+            need = 0
+            while (1 << need) < size:
+                need += 1
+            if spent + need > 40:
+                u, spent = rng.random(), 0
+            u *= size
+            cell = first + int(u)
+            u -= int(u)
+            spent += need
             links[cell, north] = True
             links[neighbors[cell, north], south] = True
         first = i + 1
