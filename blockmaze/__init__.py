@@ -13,8 +13,8 @@ True
 """
 
 from .algorithms import ALGORITHMS, algorithm_specs
-from .blocks import (extrude, fit_strict, from_blocks, plan_shape, relaxed_plan, strict_plan,
-                     strict_volume_3d, to_blocks, volume_height)
+from .blocks import (extrude, fit_strict, from_blocks, plan_shape, rasterize, relaxed_plan,
+                     stack_levels, strict_plan, strict_volume_3d, to_blocks, volume_height)
 from .braid import braid
 from .documents import MazeDocument, load_maze, save_maze
 from .dungeon import Dungeon, generate_dungeon
@@ -39,5 +39,5 @@ __all__ = [
     "plan_text", "save_maze", "square_grid", "theme_names", "to_blocks", "volume_height", "write",
     "writer_for", "hex_grid", "layered_grid", "polar_grid", "triangle_grid", "upsilon_grid",
     "cell_shapes", "mask_from_image", "mask_from_text", "masked_grid", "regions",
-    "fit_strict", "relaxed_plan", "strict_plan", "strict_volume_3d", "Dungeon", "generate_dungeon",
+    "fit_strict", "rasterize", "stack_levels", "relaxed_plan", "strict_plan", "strict_volume_3d", "Dungeon", "generate_dungeon",
 ]

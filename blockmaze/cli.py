@@ -15,7 +15,9 @@ from . import __version__
 from .algorithms import ALGORITHMS, get_algorithm
 from .blocks import extrude, plan_shape, to_blocks, volume_height
 from .blocks.lights import place_lights
+from .blocks.raster import min_scale, rasterize
 from .blocks.relaxed import relaxed_layout
+from .blocks.stack import stack_levels
 from .blocks.strict import strict_plan, strict_volume_3d
 from .braid import braid as braid_maze
 from .documents import MazeDocument, load_maze, save_maze
@@ -176,6 +178,10 @@ def output_options(command):
                      help="Lay a floor under the maze."),
         click.option("--roof/--no-roof", default=False, show_default=True,
                      help="Put a roof over the maze."),
+        click.option("--scale", type=click.IntRange(min=1), default=None,
+                     help="Hex, upsilon, triangle and polar mazes: blocks per unit of cell size "
+                          "(at least: hex 3, upsilon 4, polar 4, triangle 5; default 4, or the "
+                          "kind's least if larger; printed mazes use the least)."),
         click.option("--lights/--no-lights", default=False, show_default=True,
                      help="Set light blocks into the floor so every walkable block has block "
                           "light >= 1 (no hostile mob spawns in the passages)."),
@@ -240,6 +246,9 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _block_writer(output)
+    if writer is not None and kind not in ("square", "layered") and output["scale"] is not None:
+        if output["scale"] < min_scale(kind):
+            raise BlockmazeError(f"a {kind} maze needs --scale {min_scale(kind)} or more, got {output['scale']}")
     if writer is not None and kind == "square":
         rows, cols = shape
         z, x = plan_shape(rows, cols, output["wall"], output["passage"])
@@ -309,7 +318,7 @@ def info_command(path):
 @functools.partial(thickness_options, default="auto", auto=True)
 @output_options
 def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed, wall, passage,
-                      solution, text_style, output, **settings):
+                      scale, solution, text_style, output, **settings):
     """Generate a maze exactly WxL blocks (width along x, length along z), or WxLxH for a
     strict 3-D maze that climbs, and print it or write it to a file."""
     if len(size) not in (2, 3) or (len(size) == 3 and mode != "strict"):
@@ -362,7 +371,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
               help="Seed (drawn at random and reported if omitted).")
 @output_options
 def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, sparseness,
-                    min_shortcut, levels, seed, solution, text_style, output, **settings):
+                    min_shortcut, levels, seed, scale, solution, text_style, output, **settings):
     """Generate a roguelike dungeon: rooms, corridors grown between them, doors, stairs."""
     if solution:
         raise BlockmazeError("--solution marks graph mazes; a dungeon marks its start and goal")
@@ -420,16 +429,20 @@ def _block_writer(output: dict):
         raise
 
 
-def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, solution, text_style,
-          output, **settings) -> None:
+def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scale, solution,
+          text_style, output, **settings) -> None:
     """Print the maze, save its document, or write it as blocks, as the output options say."""
     maze, ends = document.maze, document.endpoints
     shown = ends if (solution or openings) else None
     if output is None:
-        if maze.grid.kind != "square":
-            raise BlockmazeError(f"the terminal picture is for square grids; write a {maze.grid.kind} "
-                                 "maze to a file with -o (e.g. maze.json)")
-        click.echo(maze_text(maze, style=text_style, endpoints=shown, solution=solution))
+        kind = maze.grid.kind
+        if kind == "square":
+            click.echo(maze_text(maze, style=text_style, endpoints=shown, solution=solution))
+        elif kind == "layered":
+            raise BlockmazeError("a layered maze cannot be printed: write it with -o FILE")
+        else:  # its blocks, at the smallest scale that keeps it walkable
+            plan = rasterize(maze, scale or min_scale(kind), endpoints=shown, solution=solution)
+            click.echo(plan_text(plan, style=_plan_style(text_style)))
         return
     origin = f", {document.algorithm}" if document.algorithm else ""
     origin += f", seed {document.seed}" if document.seed is not None else ""
@@ -438,9 +451,16 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, solu
         click.echo(f"wrote {output}: maze document, {maze.grid.kind} "
                    f"{'x'.join(map(str, maze.grid.shape))} cells{origin}", err=True)
         return
-    plan = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
-    _write_blocks(plan, writer, output, document.seed,
-                  f"{'x'.join(map(str, maze.grid.shape))} cells", origin, **settings)
+    kind = maze.grid.kind
+    if kind == "square":
+        blocks = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
+    elif kind == "layered":  # a volume already: levels stacked, shafts of STAIRS
+        blocks = stack_levels(maze, settings["height"], "convert", wall, passage,
+                              endpoints=shown, solution=solution, roof=settings["roof"])
+    else:
+        blocks = rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
+    _write_blocks(blocks, writer, output, document.seed,
+                  f"{kind} {'x'.join(map(str, maze.grid.shape))} cells", origin, **settings)
 
 
 def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, roof, lights, theme,

@@ -162,3 +162,22 @@ def test_mesh_options_reach_the_writers(tmp_path, capsys):
     assert raw.stat().st_size < tight.stat().st_size
     assert run(capsys, "generate", "6x6", "--seed", "1", "-o", str(tmp_path / "m.obj"))[0] == 0
     assert (tmp_path / "m.mtl").exists() and "mtllib m.mtl" in (tmp_path / "m.obj").read_text()
+
+
+@pytest.mark.parametrize("args", [["8x8", "-g", "hex"], ["4", "-g", "polar"], ["5x6", "-g", "upsilon"],
+                                  ["4x6", "-g", "triangle"], ["2x4x4", "-g", "layered"]])
+def test_every_grid_kind_becomes_blocks(tmp_path, capsys, args):
+    from blockmaze.info import inspect_file
+    target = tmp_path / "m.schem"
+    code, _, err = run(capsys, "generate", *args, "--seed", "3", "--solution", "-o", str(target))
+    assert code == 0, err
+    info = inspect_file(target)
+    assert "minecraft:gold_block" in info.counts  # the solution is marked
+    if "layered" not in args:
+        code, out, _ = run(capsys, "generate", *args, "--seed", "3")
+        assert code == 0 and "█" in out
+
+
+def test_too_small_scale_is_refused(tmp_path, capsys):
+    code, _, err = run(capsys, "generate", "5x5", "-g", "triangle", "--scale", "3", "-o", str(tmp_path / "t.schem"))
+    assert code == 2 and "--scale 5 or more" in err and not list(tmp_path.iterdir())

@@ -1,0 +1,170 @@
+"""Stacking: a layered (3-D) maze as floors one above the other, joined by climbable shafts.
+
+Each level is a square-grid maze: it becomes a plan (the 2n+1 converter, or rasterization), the
+plan is extruded (a floor and walls ``height`` blocks high), and the levels are stacked so each
+level's floor is the ceiling of the level below; a roof closes the top. An up/down link between
+cell (level, r, c) and (level + 1, r, c) becomes a shaft: the column at the cell's centre block is
+STAIRS (scaffolding or ladder in a theme) from the lower level's walking layer up through the
+upper level's floor, so a player climbs from one cell into the other. Nowhere else is the floor
+pierced. (A shaft's top takes the place of a solution marker in the upper cell's floor there.)
+
+Layout of the volume ``(y, z, x)``: level L's floor is layer ``L * (height + 1)``, its walking
+layer the one above; the roof (if any) is the last layer.
+
+Example
+-------
+>>> from blockmaze import generate
+>>> from blockmaze.grids import layered_grid
+>>> maze = generate(layered_grid(2, 3, 4), rng=1)
+>>> volume = stack_levels(maze, height=3)
+>>> volume.shape   # 2 levels of (floor + 3) layers and a roof; 2*3+1 rows, 2*4+1 columns
+(9, 7, 9)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..endpoints import Endpoints
+from ..errors import BlockmazeError
+from ..grids import square_grid
+from ..grids.layered import DOWN, UP
+from ..materials import MARKERS, Material
+from ..maze import Maze
+from ..resources import ensure_memory
+from .convert import Thickness, per_axis, to_blocks
+from .raster import raster
+from .volume import extrude, volume_height
+
+METHODS = ("convert", "raster")
+
+
+def level_mazes(maze: Maze) -> list[Maze]:
+    """Each level of a layered maze as a square-grid maze (the up/down links dropped).
+
+    >>> from blockmaze import generate
+    >>> from blockmaze.grids import layered_grid
+    >>> [m.grid.shape for m in level_mazes(generate(layered_grid(2, 3, 4), rng=0))]
+    [(3, 4), (3, 4)]
+    """
+    grid = maze.grid
+    if grid.kind != "layered":
+        raise BlockmazeError(f"stacking takes a layered grid, not a {grid.kind} grid")
+    levels, rows, cols = grid.shape
+    per = rows * cols
+    out = []
+    for level in range(levels):
+        cells = slice(level * per, (level + 1) * per)
+        enabled = grid.enabled[cells].reshape(rows, cols)
+        out.append(Maze(square_grid(rows, cols, mask=enabled), maze.links[cells, :4].copy(),
+                        validate=False))
+    return out
+
+
+def shaft_columns(maze: Maze, method: str = "convert", wall: Thickness = 1, passage: Thickness = 1,
+                  scale: int = 4) -> np.ndarray:
+    """``(z, x)`` of each cell's shaft column (its centre block in the level plans), ``(rows * cols, 2)``.
+
+    >>> from blockmaze import generate
+    >>> from blockmaze.grids import layered_grid
+    >>> shaft_columns(generate(layered_grid(2, 1, 2), rng=0)).tolist()
+    [[1, 1], [1, 3]]
+    """
+    _check_method(method)
+    levels, rows, cols = maze.grid.shape
+    if method == "raster":
+        full = Maze(square_grid(rows, cols), np.zeros((rows * cols, 4), dtype=bool), validate=False)
+        return raster(full, scale).anchors
+    (wz, wx), (pz, px) = per_axis(wall, "wall"), per_axis(passage, "passage")
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    return np.stack([wz + r * (wz + pz) + (pz - 1) // 2, wx + c * (wx + px) + (px - 1) // 2], axis=1)
+
+
+def stack_levels(maze: Maze, height: int = 3, method: str = "convert", wall: Thickness = 1,
+                 passage: Thickness = 1, scale: int = 4, endpoints: Endpoints | None = None,
+                 solution: bool = False, roof: bool = True) -> np.ndarray:
+    """The volume ``(y, z, x)`` of a layered maze: levels stacked, up/down links as STAIRS shafts.
+
+    ``method`` "convert" draws each level with the 2n+1 converter (``wall``, ``passage``
+    thickness), "raster" rasterizes it at ``scale``. ``endpoints`` cuts openings in the outer walls
+    of their levels; with ``solution`` the start-to-goal path is marked in the floors (PATH, START,
+    GOAL), level by level. ``roof`` closes the top level with a ROOF layer.
+
+    Example
+    -------
+    >>> from blockmaze import generate, place_endpoints
+    >>> from blockmaze.grids import layered_grid
+    >>> maze = generate(layered_grid(3, 4, 4), rng=2)
+    >>> volume = stack_levels(maze, height=2, endpoints=place_endpoints(maze), solution=True)
+    >>> volume.shape, int((volume == Material.STAIRS).sum()) > 0
+    ((10, 9, 9), True)
+    """
+    _check_method(method)
+    levels_m = level_mazes(maze)
+    grid = maze.grid
+    levels, rows, cols = grid.shape
+    per = rows * cols
+    layers = volume_height(height, floor=True, roof=False)
+    if solution and endpoints is None:
+        raise BlockmazeError("marking the solution needs endpoints (a start and a goal)")
+    openings = {}
+    for cell, direction in (endpoints.openings if endpoints else ()):
+        if direction in (UP, DOWN):
+            raise BlockmazeError("an opening must be in an outer wall (north, east, south or west)")
+        openings.setdefault(cell // per, []).append((cell % per, direction))
+
+    def draw(level: int, ends: Endpoints | None, marks: bool) -> np.ndarray:
+        m = levels_m[level]
+        if method == "convert":
+            return to_blocks(m, wall, passage, endpoints=ends, solution=marks)
+        return raster(m, scale, endpoints=ends, solution=marks).plan
+
+    plans = []
+    for level in range(levels):
+        ops = tuple(openings.get(level, ()))
+        plans.append(draw(level, Endpoints(0, 0, ops) if ops else None, False))
+    if solution:
+        _mark_path(plans, maze, endpoints, openings, draw, per)
+
+    depth, width = plans[0].shape
+    total = levels * layers + bool(roof)
+    ensure_memory(total * depth * width, f"a {width}x{total}x{depth}-block volume")
+    volume = np.empty((total, depth, width), dtype=np.uint8)
+    for level, plan in enumerate(plans):
+        volume[level * layers:(level + 1) * layers] = extrude(plan, height, floor=True, roof=False)
+    if roof:
+        volume[-1] = Material.ROOF
+    columns = shaft_columns(maze, method, wall, passage, scale)
+    lower = np.flatnonzero(maze.links[:, UP])
+    for cell in lower.tolist():
+        level, index = divmod(cell, per)
+        z, x = columns[index]
+        # from the lower level's walking layer up through the upper level's floor
+        volume[level * layers + 1:(level + 1) * layers + 1, z, x] = Material.STAIRS
+    return volume
+
+
+def _mark_path(plans, maze, endpoints, openings, draw, per) -> None:
+    """Mark the start-to-goal path level by level: each run of path cells on one level is drawn
+    with the level's own solution marks, merged into the plan."""
+    path = maze.shortest_path(endpoints.start, endpoints.goal)
+    level_of = path // per
+    cut = np.flatnonzero(np.diff(level_of)) + 1
+    for run in np.split(path, cut):
+        level = int(run[0] // per)
+        first, last = int(run[0] % per), int(run[-1] % per)
+        ops = tuple((c, d) for c, d in openings.get(level, ())
+                    if (c == first and run[0] == endpoints.start) or (c == last and run[-1] == endpoints.goal))
+        marked = draw(level, Endpoints(first, last, ops), True)
+        plan = plans[level]
+        where = MARKERS[marked]
+        plan[where] = Material.PATH
+        if run[0] == endpoints.start:  # (a one-cell run is drawn with GOAL over its START)
+            plan[(marked == Material.START) | ((marked == Material.GOAL) & (first == last))] = Material.START
+        if run[-1] == endpoints.goal:
+            plan[marked == Material.GOAL] = Material.GOAL
+
+
+def _check_method(method: str) -> None:
+    if method not in METHODS:
+        raise BlockmazeError(f"unknown stacking method {method!r}; choose one of: {', '.join(METHODS)}")
