@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from stl import mesh as stl_mesh
 
 import blockmaze as bm
-from blockmaze.export.meshes import DEFAULT_COLORS, material_name
+from blockmaze.export.meshes import material_name
 from blockmaze.mesh import culled_face_count
 
-FORMATS = ["glb", "gltf", "obj", "ply", "stl"]
+FORMATS = ["glb", "gltf", "obj", "ply", "stl", "3mf"]
 RENDER = ["glb", "gltf", "obj", "ply"]
 
 
@@ -127,11 +127,8 @@ def gltf_meshes(data: bytes):
 
 
 def srgb(theme, material):
-    """The theme's colour of a material in 0..1 (the defaults where it has none)."""
-    if hasattr(theme, "color"):
-        return [c / 255 for c in theme.color(material)]
-    text = DEFAULT_COLORS[material]
-    return [int(text[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    """The theme's colour of a material in 0..1."""
+    return [c / 255 for c in theme.color(material)]
 
 
 def srgb_to_linear(c):
@@ -338,7 +335,6 @@ def test_mtl_names_each_material_present_with_its_colour():
     np.testing.assert_allclose([float(v) for v in kd[-1].split()[1:]], expected, atol=1e-6)
 
 
-@pytest.mark.skipif(not hasattr(bm.Theme, "color"), reason="themes carry no colours yet")
 def test_theme_colours_reach_glb_ply_and_mtl():
     theme = dataclasses.replace(bm.load_theme(), colors={bm.Material.WALL: "#ff8000"})
     volume = maze_volume(2, 2)
@@ -489,3 +485,39 @@ def test_obj_written_in_slices_is_the_same(monkeypatch):
     whole = file_bytes(volume, "obj")
     monkeypatch.setattr(meshes, "_TEXT_ROWS", 5)
     assert file_bytes(volume, "obj") == whole
+
+
+# --- 3MF, read back by lib3mf (the 3MF Consortium's own library) ---------------------------------
+
+
+def read_3mf(path):
+    import lib3mf  # a test dependency: the 3MF Consortium's reader
+
+    model = lib3mf.get_wrapper().CreateModel()
+    model.QueryReader("3mf").ReadFromFile(str(path))
+    objects = model.GetMeshObjects()
+    assert objects.MoveNext()
+    mesh = objects.GetCurrentMeshObject()
+    assert not objects.MoveNext()  # one object
+    vertices = np.array([v.Coordinates[0:3] for v in mesh.GetVertices()], np.float64)
+    triangles = np.array([t.Indices[0:3] for t in mesh.GetTriangleIndices()], np.int64)
+    materials = [p.PropertyIDs[0] for p in mesh.GetAllTriangleProperties()]
+    groups = model.GetBaseMaterialGroups()
+    assert groups.MoveNext()
+    group = groups.GetCurrentBaseMaterialGroup()
+    names = {pid: group.GetName(pid) for pid in group.GetAllPropertyIDs()}
+    return mesh, vertices, triangles, [names[m] for m in materials]
+
+
+@pytest.mark.parametrize("rows, cols, seed", [(3, 4, 1), (6, 5, 9)])
+def test_3mf_is_a_manifold_print_with_exact_volume(tmp_path, rows, cols, seed):
+    volume = maze_volume(rows, cols, seed, solution=True)
+    path = tmp_path / "maze.3mf"
+    bm.write(volume, path, block_size=2.0)
+    mesh, vertices, triangles, names = read_3mf(path)
+    assert mesh.IsManifoldAndOriented()
+    assert signed_volume(vertices, triangles) == pytest.approx(np.count_nonzero(volume) * 8.0)
+    height, length, width = volume.shape
+    np.testing.assert_allclose(vertices.max(axis=0), [2.0 * width, 2.0 * length, 2.0 * height])  # Z-up
+    assert set(names) == {"wall", "floor", "path", "start", "goal"}
+    assert len(triangles) == len(names)

@@ -29,7 +29,7 @@ One node, mesh and material per material present, named ``floor``, ``wall``, ``p
 ``goal``, ... Each rectangle has its own vertices with an axis-aligned normal (flat shading) and
 world-space UVs in blocks (TEXCOORD_0; glTF's default sampler repeats, so a tiling texture shows
 once per block). Materials are PBR (metallic 0, roughness 1) with the material's colour: the
-theme's ``colors`` if it has them, else :data:`DEFAULT_COLORS`.
+theme's colours (``Theme.color``: the theme's, else blockmaze's defaults).
 
 Engines
 -------
@@ -73,6 +73,7 @@ import io
 import base64
 import json
 import struct
+import zipfile
 from typing import BinaryIO
 
 import numpy as np
@@ -82,21 +83,6 @@ from ..materials import Material, Theme
 from ..mesh import Surface, bounds, collision_boxes, mesh_blocks
 from . import Writer, register_writer
 from .target import target_path, write_sidecar
-
-# Default colours (sRGB) per material, for themes without colours.
-DEFAULT_COLORS: dict[Material, str] = {
-    Material.AIR: "#000000",
-    Material.WALL: "#8c8c86",
-    Material.FLOOR: "#c9c2b0",
-    Material.ROOF: "#5e5a55",
-    Material.PATH: "#e8b923",
-    Material.START: "#2e9e4f",
-    Material.GOAL: "#c8322d",
-    Material.DOOR: "#8a5a2b",
-    Material.STAIRS: "#a7825a",
-    Material.LIGHT: "#ffe9a0",
-}
-UNKNOWN_COLOR = "#ff00ff"
 
 # float32 holds every integer up to 2**24 exactly: block coordinates stay exact.
 MAX_SIDE = 2**24
@@ -118,20 +104,13 @@ def material_name(material: int) -> str:
 
 
 def material_color(theme: Theme, material: int) -> tuple[float, float, float]:
-    """A material's sRGB colour as floats in 0..1: the theme's (``"color": "#rrggbb"`` in its
-    material entries), else a default.
+    """A material's sRGB colour as floats in 0..1 (see ``Theme.color``).
 
     >>> from blockmaze.materials import load_theme
     >>> len(material_color(load_theme(), Material.START))
     3
     """
-    if hasattr(theme, "color"):  # themes with colours: Theme.color gives (r, g, b) in 0..255
-        return tuple(c / 255 for c in theme.color(int(material)))
-    try:
-        text = DEFAULT_COLORS[Material(material)]
-    except ValueError:
-        text = UNKNOWN_COLOR
-    return tuple(int(text[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return tuple(c / 255 for c in theme.color(int(material)))
 
 
 def _check_block_size(block_size: float) -> float:
@@ -381,6 +360,74 @@ def write_stl(
         file.write(memoryview(chunk).cast("B"))
 
 
+_3MF_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/>'
+    "</Types>\n")
+_3MF_RELS = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Target="/3D/3dmodel.model" Id="rel0" '
+    'Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>\n')
+
+
+def write_3mf(
+    blocks: np.ndarray,
+    file: BinaryIO,
+    theme: Theme,
+    block_size: float = 5.0,
+) -> None:
+    """Write a 3MF print file: one closed, manifold mesh, Z-up, ``block_size`` millimetres, each
+    triangle coloured by its material (a base-materials group) for multi-colour printers.
+
+    Vertices are shared between triangles (3MF judges a mesh manifold by its vertex indices), and
+    the zip has fixed time stamps, so the same blocks give the same bytes.
+
+    Example
+    -------
+    >>> import zipfile
+    >>> from blockmaze.materials import load_theme
+    >>> out = io.BytesIO()
+    >>> write_3mf(np.ones((1, 1, 1), np.uint8), out, load_theme())
+    >>> sorted(zipfile.ZipFile(out).namelist())
+    ['3D/3dmodel.model', '[Content_Types].xml', '_rels/.rels']
+    """
+    block_size = _check_block_size(block_size)
+    surface = _surface(blocks, watertight=True)
+    corners = z_up(surface.vertices, blocks.shape[1]).astype(np.float64) * block_size
+    vertices, shared = np.unique(corners, axis=0, return_inverse=True)
+    faces = shared.reshape(-1)[surface.faces]
+    materials = [group.material for group in surface.groups]
+    pindex = np.empty(len(faces), dtype=np.int64)
+    for index, group in enumerate(surface.groups):
+        pindex[group.face_start:group.face_stop] = index
+    colors = "".join(
+        f'<base name="{material_name(m)}" displaycolor="#{"".join(f"{round(c * 255):02X}" for c in material_color(theme, m))}FF"/>'
+        for m in materials)
+    model = io.StringIO()
+    model.write('<?xml version="1.0" encoding="UTF-8"?>\n<model unit="millimeter" xml:lang="en-US" '
+                'xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">\n<resources>\n'
+                f'<basematerials id="1">{colors}</basematerials>\n'
+                '<object id="2" type="model" pid="1" pindex="0"><mesh>\n<vertices>\n')
+    for start in range(0, len(vertices), _TEXT_ROWS):
+        part = vertices[start:start + _TEXT_ROWS]
+        model.write('<vertex x="%.6g" y="%.6g" z="%.6g"/>\n' * len(part) % tuple(part.ravel().tolist()))
+    model.write("</vertices>\n<triangles>\n")
+    rows = np.column_stack([faces, pindex])
+    for start in range(0, len(rows), _TEXT_ROWS):
+        part = rows[start:start + _TEXT_ROWS]
+        model.write('<triangle v1="%d" v2="%d" v3="%d" pid="1" p1="%d"/>\n' * len(part) % tuple(part.ravel().tolist()))
+    model.write('</triangles>\n</mesh></object>\n</resources>\n<build><item objectid="2"/></build>\n</model>\n')
+    with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        for name, text in (("[Content_Types].xml", _3MF_TYPES), ("_rels/.rels", _3MF_RELS),
+                           ("3D/3dmodel.model", model.getvalue())):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, text.encode("utf-8"))
+
+
 def z_up(vertices: np.ndarray, depth: int) -> np.ndarray:
     """Block coordinates (x, y, z), Y-up, to Z-up ``(x, depth - z, y)``: a rotation, not a mirror.
 
@@ -561,5 +608,7 @@ register_writer(Writer("mtl", (".mtl",), write_mtl, check_size,
                        "Wavefront material library for the OBJ writer's materials"))
 register_writer(Writer("ply", (".ply",), write_ply, check_size,
                        "binary PLY with normals, UVs and material colours"))
+register_writer(Writer("3mf", (".3mf",), write_3mf, check_size,
+                       "3MF print file, Z-up millimetres, coloured by material (PrusaSlicer, Cura, Bambu)"))
 register_writer(Writer("stl", (".stl",), write_stl, check_size,
                        "binary STL, one closed solid, Z-up millimetres (3D printing)"))
