@@ -16,7 +16,7 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import random_enabled_cell, region_kernel
+from .common import NO_PARENT, links_from_parents, random_enabled_cell, region_kernel
 
 
 @numba.njit(cache=True)
@@ -29,10 +29,9 @@ def aldous_broder_kernel(neighbors, opposite, start, rng):
     from those bytes afterwards in one sequential pass.
     """
     n, k = neighbors.shape
-    none = 255
     _, remaining = region_kernel(neighbors, start)
     visited = np.zeros(n, dtype=np.uint8)
-    back = np.full(n, none, dtype=np.uint8)
+    back = np.full(n, NO_PARENT, dtype=np.uint8)
     visited[start] = 1
     remaining -= 1
     cell = start
@@ -46,13 +45,7 @@ def aldous_broder_kernel(neighbors, opposite, start, rng):
             back[nb] = opposite[d]
             remaining -= 1
         cell = nb
-    links = np.zeros((n, k), dtype=np.bool_)
-    for i in range(n):
-        d = back[i]
-        if d != none:
-            links[i, d] = True
-            links[neighbors[i, d], opposite[d]] = True
-    return links
+    return links_from_parents(neighbors, opposite, back)
 
 
 @register("aldous-broder", "random walk over visited and unvisited cells: uniform spanning tree, slow")

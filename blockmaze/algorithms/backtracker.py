@@ -10,7 +10,7 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import random_enabled_cell
+from .common import NO_PARENT, links_from_parents, random_enabled_cell
 
 
 @numba.njit(cache=True)
@@ -31,8 +31,7 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng):
       written afterwards in one sequential pass, instead of two scattered writes per step.
     """
     n, k = neighbors.shape
-    none = 255
-    back = np.full(n, none, dtype=np.uint8)
+    back = np.full(n, NO_PARENT, dtype=np.uint8)
     visited = np.ones(n + 1, dtype=np.uint8)
     for i in range(n):
         visited[i] = 0 if enabled[i] else 1
@@ -65,13 +64,7 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng):
         back[nb] = opposite[d]
         visited[nb] = 1
         cell = nb
-    links = np.zeros((n, k), dtype=np.bool_)
-    for i in range(n):
-        d = back[i]
-        if d != none:
-            links[i, d] = True
-            links[neighbors[i, d], opposite[d]] = True
-    return links, prefetch
+    return links_from_parents(neighbors, opposite, back), prefetch
 
 
 @register("backtracker", "recursive backtracker (randomized depth-first search): long corridors")

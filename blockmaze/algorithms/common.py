@@ -7,6 +7,7 @@ import numpy as np
 
 from ..grids import Grid
 
+NO_PARENT = 255  # a parent direction (uint8) meaning: no parent, the root or an unvisited cell
 LOW_HALF = (1 << 32) - 1  # the low half of a packed edge: its second cell
 
 
@@ -106,3 +107,20 @@ def region_kernel(neighbors, start):
                 queue[tail] = nb
                 tail += 1
     return marks, tail
+
+
+@numba.njit(cache=True)
+def links_from_parents(neighbors, opposite, back):
+    """The links of a tree given each cell's direction to its parent (``NO_PARENT`` for none).
+
+    Kernels that grow a tree record one byte per cell while they walk and write the links in this
+    one sequential pass at the end, instead of two scattered writes per step.
+    """
+    n, k = neighbors.shape
+    links = np.zeros((n, k), dtype=np.bool_)
+    for i in range(n):
+        d = back[i]
+        if d != NO_PARENT:
+            links[i, d] = True
+            links[neighbors[i, d], opposite[d]] = True
+    return links

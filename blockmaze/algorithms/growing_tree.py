@@ -26,9 +26,8 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..grids import Grid
 from . import register
-from .common import random_enabled_cell
+from .common import NO_PARENT, links_from_parents, random_enabled_cell
 
-_NONE = 255  # no direction
 _OLDEST = -1.0  # the kernel's rule value for "always the oldest"
 
 
@@ -75,7 +74,7 @@ def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest):
     visited = np.ones(n + 1, dtype=np.uint8)
     for i in range(n):
         visited[i] = 0 if enabled[i] else 1
-    back = np.full(n, _NONE, dtype=np.uint8)
+    back = np.full(n, NO_PARENT, dtype=np.uint8)
     active = np.empty(n, dtype=np.int32)
     open_dirs = np.empty(k, dtype=np.int64)
     oldest = newest < 0.0
@@ -109,13 +108,7 @@ def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest):
         back[nb] = opposite[d]
         active[tail] = nb
         tail += 1
-    links = np.zeros((n, k), dtype=np.bool_)
-    for i in range(n):
-        d = back[i]
-        if d != _NONE:
-            links[i, d] = True
-            links[neighbors[i, d], opposite[d]] = True
-    return links
+    return links_from_parents(neighbors, opposite, back)
 
 
 @register("growing-tree",

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import random_enabled_cell
+from .common import NO_PARENT, links_from_parents, random_enabled_cell
 
 
 @numba.njit(cache=True)
@@ -36,8 +36,7 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
     end in one pass.
     """
     n, k = neighbors.shape
-    none = 255
-    back = np.full(n, none, dtype=np.uint8)
+    back = np.full(n, NO_PARENT, dtype=np.uint8)
     visited = np.ones(n + 1, dtype=np.uint8)
     for i in range(n):
         visited[i] = 0 if enabled[i] else 1
@@ -91,13 +90,7 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
         huntable[w] = bits & ~(one << b)
         p = found
         cell = found
-    links = np.zeros((n, k), dtype=np.bool_)
-    for i in range(n):
-        d = back[i]
-        if d != none:
-            links[i, d] = True
-            links[neighbors[i, d], opposite[d]] = True
-    return links
+    return links_from_parents(neighbors, opposite, back)
 
 
 @register("hunt-and-kill", "random walks restarted by a scan for the next cell: long corridors")

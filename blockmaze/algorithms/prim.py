@@ -23,11 +23,10 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import random_enabled_cell
+from .common import NO_PARENT, links_from_parents, random_enabled_cell
 
 _LOW = (1 << 32) - 1  # the low half of a heap key: the cell
 _WEIGHTS = (1 << 31) - 1  # weights are whole numbers below this (int32 max)
-_NONE = 255  # no direction
 _BUCKET_BITS = 12  # the queue's buckets: the weight's top 12 bits
 _BUCKETS = 1 << _BUCKET_BITS
 _SHIFT = 31 - _BUCKET_BITS  # a weight's bucket is weight >> _SHIFT
@@ -124,19 +123,6 @@ def _spill(chunks, next_chunk, head, fill, spare, bucket, key):
 
 
 @numba.njit(cache=True)
-def _links_from_parents(neighbors, opposite, back):
-    """Links from each cell's direction to its parent in the tree (``_NONE`` for none)."""
-    n, k = neighbors.shape
-    links = np.zeros((n, k), dtype=np.bool_)
-    for i in range(n):
-        d = back[i]
-        if d != _NONE:
-            links[i, d] = True
-            links[neighbors[i, d], opposite[d]] = True
-    return links
-
-
-@numba.njit(cache=True)
 def prim_kernel(neighbors, opposite, start, rng, weights):
     """Links of the minimum spanning tree of random edge weights over ``start``'s region.
 
@@ -160,7 +146,7 @@ def prim_kernel(neighbors, opposite, start, rng, weights):
     record = weights.shape[0] > 0
     best = np.full(n + 1, _WEIGHTS, dtype=np.int32)
     best[n] = -1  # a missing neighbour (-1) reads this entry: never a candidate
-    back = np.full(n, _NONE, dtype=np.uint8)
+    back = np.full(n, NO_PARENT, dtype=np.uint8)
     heap = np.empty(1024, dtype=np.int64)
     chunks = np.empty(1024 * _CHUNK, dtype=np.int64)
     next_chunk = np.empty(1024, dtype=np.int32)
@@ -254,7 +240,7 @@ def prim_kernel(neighbors, opposite, start, rng, weights):
                 _heap_sift_down(heap, size, i, heap[i])
             level = lowest
             limit = _HEAP_LIMIT
-    return _links_from_parents(neighbors, opposite, back)
+    return links_from_parents(neighbors, opposite, back)
 
 
 @numba.njit(cache=True)
@@ -268,7 +254,7 @@ def simplified_prim_kernel(neighbors, opposite, start, rng):
     n, k = neighbors.shape
     state = np.zeros(n + 1, dtype=np.uint8)
     state[n] = 3
-    back = np.full(n, _NONE, dtype=np.uint8)
+    back = np.full(n, NO_PARENT, dtype=np.uint8)
     frontier = np.empty(n, dtype=np.int32)
     in_tree = np.empty(k, dtype=np.int64)
     size = 0
@@ -293,7 +279,7 @@ def simplified_prim_kernel(neighbors, opposite, start, rng):
                 in_tree[count] = d
                 count += 1
         back[cell] = in_tree[int(rng.random() * count)] if count > 1 else in_tree[0]
-    return _links_from_parents(neighbors, opposite, back)
+    return links_from_parents(neighbors, opposite, back)
 
 
 @register("prim", "true Prim (random edge weights, cheapest edge first): many short dead ends")
