@@ -53,6 +53,32 @@ class Writer:
 WRITERS: dict[str, Writer] = {}
 
 
+def size_limits(what: str, max_side: int | None = None, max_blocks: int | None = None):
+    """A ``check_size`` for a format: every side at least 1 block and at most ``max_side``, and
+    at most ``max_blocks`` blocks in all.
+
+    >>> size_limits(".schem", max_side=65535)((4, 70001, 21))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a 21x4x70001-block volume (width x height x length) is too large for .schem: each side holds at most 65535 blocks
+    """
+
+    def check_size(shape: tuple[int, int, int]) -> None:
+        height, length, width = shape
+        volume = f"a {width}x{height}x{length}-block volume"
+        if min(shape) < 1:
+            raise BlockmazeError(f"{volume} is empty; every side needs at least one block")
+        if max_side is not None and max(shape) > max_side:
+            raise BlockmazeError(f"{volume} (width x height x length) is too large for {what}: "
+                                 f"each side holds at most {max_side} blocks")
+        if max_blocks is not None and width * height * length > max_blocks:
+            raise BlockmazeError(f"{volume} has {width * height * length} blocks; {what} holds "
+                                 f"at most {max_blocks}")
+
+    check_size.__doc__ = f"Refuse a (y, z, x) volume {what} cannot hold, before any work is done."
+    return check_size
+
+
 def register_writer(writer: Writer) -> None:
     """Add a format to the registry."""
     WRITERS[writer.name] = writer

@@ -39,7 +39,7 @@ from nbtlib import Byte, Compound, Int, List, String
 
 from ..errors import BlockmazeError
 from ..materials import Material, Theme
-from . import Writer, register_writer
+from . import Writer, register_writer, size_limits
 from .legacy import parse_state
 
 BLOCK_VERSION = (1 << 24) | (21 << 16) | (90 << 8) | 0  # Bedrock 1.21.90.0 = 18176512
@@ -172,22 +172,7 @@ def write_mcstructure(
     nbtlib.File(root, root_name="").write(file, byteorder="little")
 
 
-def check_size(shape: tuple[int, int, int]) -> None:
-    """Refuse a (y, z, x) volume a .mcstructure cannot hold, before any work is done.
-
-    >>> check_size((0, 3, 3))
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: a .mcstructure needs at least one block, got a 3x0x3 volume
-    """
-    height, length, width = shape
-    if min(shape) < 1:
-        raise BlockmazeError(f"a .mcstructure needs at least one block, got a {width}x{height}x{length} volume")
-    if width * height * length > MAX_BLOCKS:
-        raise BlockmazeError(
-            f"a {width}x{height}x{length}-block volume has {width * height * length} blocks; "
-            f"a .mcstructure holds at most {MAX_BLOCKS}"
-        )
+check_size = size_limits(".mcstructure", max_blocks=MAX_BLOCKS)
 
 
 register_writer(Writer("mcstructure", (".mcstructure",), write_mcstructure, check_size,

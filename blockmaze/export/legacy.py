@@ -30,7 +30,7 @@ from nbtlib import Compound, Int, List, String
 
 from ..errors import BlockmazeError
 from ..materials import Material, Theme
-from . import Writer, register_writer
+from . import Writer, register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
 
 MAX_SIDE = 0xFFFF  # unsigned Short
@@ -164,25 +164,7 @@ def write_schematic(
     write_gzipped(Compound(root), file, root_name="Schematic")
 
 
-def check_size(shape: tuple[int, int, int]) -> None:
-    """Refuse a (y, z, x) volume a .schematic cannot hold, before any work is done.
-
-    >>> check_size((3, 70000, 5))
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: a 5x3x70000-block volume (width x height x length) is too large for .schematic: each side holds at most 65535 blocks
-    """
-    height, length, width = shape
-    if max(shape) > MAX_SIDE or min(shape) < 1:
-        raise BlockmazeError(
-            f"a {width}x{height}x{length}-block volume (width x height x length) is too large for "
-            f".schematic: each side holds at most {MAX_SIDE} blocks"
-        )
-    if width * height * length > MAX_BLOCKS:
-        raise BlockmazeError(
-            f"a {width}x{height}x{length}-block volume has {width * height * length} blocks; "
-            f"a .schematic holds at most {MAX_BLOCKS}"
-        )
+check_size = size_limits(".schematic", max_side=MAX_SIDE, max_blocks=MAX_BLOCKS)
 
 
 register_writer(Writer("schematic", (".schematic",), write_schematic, check_size,

@@ -19,7 +19,7 @@ from nbtlib import Compound, Int, List, Long, LongArray, String
 
 from ..errors import BlockmazeError
 from ..materials import Theme
-from . import Writer, register_writer
+from . import Writer, register_writer, size_limits
 from .nbt import write_gzipped
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
@@ -155,22 +155,7 @@ def pack_spanning(values: np.ndarray, bits: int) -> np.ndarray:
     return padded.view("<i8")
 
 
-def check_size(shape: tuple[int, int, int]) -> None:
-    """Refuse a (y, z, x) volume a .litematic cannot hold, before any work is done.
-
-    >>> check_size((4, 40000, 40000))
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: a 40000x4x40000-block volume has 6400000000 blocks; Litematica holds at most 2147483647 in a region
-    """
-    height, length, width = shape
-    if min(shape) < 1:
-        raise BlockmazeError(f"a {width}x{height}x{length}-block volume is empty; every side needs a block")
-    if width * height * length > MAX_VOLUME:
-        raise BlockmazeError(
-            f"a {width}x{height}x{length}-block volume has {width * height * length} blocks; "
-            f"Litematica holds at most {MAX_VOLUME} in a region"
-        )
+check_size = size_limits(".litematic (one region)", max_blocks=MAX_VOLUME)
 
 
 register_writer(Writer("litematic", (".litematic",), write_litematic, check_size,

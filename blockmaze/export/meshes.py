@@ -81,7 +81,7 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..materials import Material, Theme
 from ..mesh import Surface, bounds, collision_boxes, mesh_blocks
-from . import Writer, register_writer
+from . import Writer, register_writer, size_limits
 from .target import target_path, write_sidecar
 
 # float32 holds every integer up to 2**24 exactly: block coordinates stay exact.
@@ -582,20 +582,7 @@ def write_mtl(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
     file.write(("\n".join(lines) + "\n").encode("ascii"))
 
 
-def check_size(shape: tuple[int, int, int]) -> None:
-    """Refuse a volume whose block coordinates float32 cannot hold exactly.
-
-    >>> check_size((4, 20000001, 5))
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: a 5x4x20000001-block volume (width x height x length) is too large for a mesh: each side holds at most 16777216 blocks
-    """
-    height, length, width = shape
-    if max(shape) > MAX_SIDE or min(shape) < 1:
-        raise BlockmazeError(
-            f"a {width}x{height}x{length}-block volume (width x height x length) is too large for "
-            f"a mesh: each side holds at most {MAX_SIDE} blocks"
-        )
+check_size = size_limits("a mesh (float32 block coordinates)", max_side=MAX_SIDE)
 
 
 register_writer(Writer("glb", (".glb",), write_glb, check_size,

@@ -15,7 +15,7 @@ from nbtlib import Compound, Int, IntArray, List, String
 
 from ..errors import BlockmazeError
 from ..materials import Theme
-from . import Writer, register_writer
+from . import Writer, register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .palette import minecraft_palette
 from .varint import encode_varints
@@ -109,25 +109,7 @@ def write_indexed(
         write_gzipped(Compound({"Schematic": schematic}), file, root_name="")
 
 
-def check_size(shape: tuple[int, int, int]) -> None:
-    """Refuse a (y, z, x) volume a .schem cannot hold, before any work is done.
-
-    >>> check_size((4, 70001, 21))
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: a 21x4x70001-block volume (width x height x length) is too large for .schem: each side holds at most 65535 blocks
-    """
-    height, length, width = shape
-    if max(shape) > MAX_SIDE or min(shape) < 1:
-        raise BlockmazeError(
-            f"a {width}x{height}x{length}-block volume (width x height x length) is too large for "
-            f".schem: each side holds at most {MAX_SIDE} blocks"
-        )
-    if width * height * length > MAX_DATA_BYTES:
-        raise BlockmazeError(
-            f"a {width}x{height}x{length}-block volume has {width * height * length} blocks; "
-            f"a .schem holds at most {MAX_DATA_BYTES}"
-        )
+check_size = size_limits(".schem", max_side=MAX_SIDE, max_blocks=MAX_DATA_BYTES)
 
 
 register_writer(Writer("schem", (".schem",), write_schem, check_size,

@@ -28,7 +28,7 @@ from nbtlib import Compound, Int, List
 
 from ..errors import BlockmazeError, BlockmazeWarning
 from ..materials import Theme
-from . import Writer, register_writer
+from . import Writer, register_writer, size_limits
 from .nbt import gzip_stream
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
@@ -174,24 +174,8 @@ def _block_elements(flat: np.ndarray, plane: tuple[int, int], states: np.ndarray
         yield chunk if listed is None else chunk[listed[part]]
 
 
-def check_size(shape: tuple[int, int, int]) -> None:
-    """Refuse a (y, z, x) volume a structure file cannot hold, before any work is done.
-
-    Sides over 48 are allowed (``/place template`` loads them); writing one warns.
-
-    >>> check_size((2, 50000, 50000))
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: a 50000x2x50000-block volume has 5000000000 blocks; a structure file lists at most 2147483647
-    """
-    height, length, width = shape
-    if min(shape) < 1:
-        raise BlockmazeError(f"a {width}x{height}x{length}-block volume is empty; every side needs a block")
-    if width * height * length > MAX_LIST_LENGTH:
-        raise BlockmazeError(
-            f"a {width}x{height}x{length}-block volume has {width * height * length} blocks; "
-            f"a structure file lists at most {MAX_LIST_LENGTH}"
-        )
+# Sides over 48 are allowed (/place template loads them); writing one warns.
+check_size = size_limits("a structure file", max_blocks=MAX_LIST_LENGTH)
 
 
 register_writer(Writer("structure", (".nbt",), write_structure, check_size,
