@@ -33,9 +33,11 @@ from .info import inspect_file
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .randomness import as_generator
 from .render import maze_text, plan_text
+from .render.image import STYLES as PICTURE_STYLES, render_png, render_svg
 from .render.text import STYLES
 
 MAZE_FORMAT = "maze"  # a maze document (.json), not a block file
+PICTURES = {"png": render_png, "svg": render_svg}  # pictures of the maze itself
 IMAGE_SUFFIXES = {".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp"}
 
 
@@ -170,7 +172,7 @@ def thickness_options(command, default: str = "1", auto: bool = False):
 
 def output_options(command):
     """Options that decide what is written and how blocks are stood up and drawn."""
-    formats = sorted(WRITERS) + [MAZE_FORMAT]
+    formats = sorted(WRITERS) + [MAZE_FORMAT] + sorted(PICTURES)
     for option in reversed([
         click.option("--height", type=click.IntRange(min=1), default=3, show_default=True,
                      help="Wall height in blocks."),
@@ -214,6 +216,13 @@ def output_options(command):
         click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
                      help="Output format; by default the suffix of --output decides "
                           "(.json: a maze document)."),
+        click.option("--picture-style", type=click.Choice(list(PICTURE_STYLES)), default="walls",
+                     show_default=True, help="Pictures (.png, .svg): lines are walls, lines are "
+                                             "paths, or filled blocks."),
+        click.option("--cell-size", type=click.FloatRange(min=1), default=16, show_default=True,
+                     help="Pictures: pixels per cell."),
+        click.option("--shade/--no-shade", default=False, show_default=True,
+                     help="Pictures: colour each cell by its distance from the start."),
         click.option("--text-style", type=click.Choice(list(STYLES)), default="box",
                      show_default=True, help="How the maze is drawn when no --output is given."),
         click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
@@ -246,10 +255,11 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _block_writer(output)
-    if writer is not None and kind not in ("square", "layered") and output["scale"] is not None:
+    blocks_out = writer is not None and writer not in PICTURES
+    if blocks_out and kind not in ("square", "layered") and output["scale"] is not None:
         if output["scale"] < min_scale(kind):
             raise BlockmazeError(f"a {kind} maze needs --scale {min_scale(kind)} or more, got {output['scale']}")
-    if writer is not None and kind == "square":
+    if blocks_out and kind == "square":
         rows, cols = shape
         z, x = plan_shape(rows, cols, output["wall"], output["passage"])
         layers = 1 if writer.plan else volume_height(output["height"], output["floor"], output["roof"])
@@ -318,7 +328,8 @@ def info_command(path):
 @functools.partial(thickness_options, default="auto", auto=True)
 @output_options
 def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed, wall, passage,
-                      scale, solution, text_style, output, **settings):
+                      scale, solution, text_style, output, picture_style, cell_size, shade,
+                      **settings):
     """Generate a maze exactly WxL blocks (width along x, length along z), or WxLxH for a
     strict 3-D maze that climbs, and print it or write it to a file."""
     if len(size) not in (2, 3) or (len(size) == 3 and mode != "strict"):
@@ -326,8 +337,8 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
     if solution:
         raise BlockmazeError("--solution marks graph mazes; use blockmaze generate for it")
     writer = _block_writer({"output": output, "format_": settings["format_"]})
-    if output is not None and writer is None:
-        raise BlockmazeError("a blockwise maze is blocks, not a maze document: choose a block format")
+    if output is not None and (writer is None or writer in PICTURES):
+        raise BlockmazeError("a blockwise maze is blocks: choose a block format, not a maze document or picture")
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     width, length = size[:2]
@@ -371,7 +382,8 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
               help="Seed (drawn at random and reported if omitted).")
 @output_options
 def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, sparseness,
-                    min_shortcut, levels, seed, scale, solution, text_style, output, **settings):
+                    min_shortcut, levels, seed, scale, solution, text_style, output, picture_style,
+                    cell_size, shade, **settings):
     """Generate a roguelike dungeon: rooms, corridors grown between them, doors, stairs."""
     if solution:
         raise BlockmazeError("--solution marks graph mazes; a dungeon marks its start and goal")
@@ -381,8 +393,8 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
     except ValueError:
         raise BlockmazeError(f"--room-size must be MIN:MAX cells, e.g. 2:5, got {room_size!r}") from None
     writer = _block_writer({"output": output, "format_": settings["format_"]})
-    if output is not None and writer is None:
-        raise BlockmazeError("a dungeon is blocks, not a maze document: choose a block or tile format")
+    if output is not None and (writer is None or writer in PICTURES):
+        raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze document or picture")
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     dungeon = generate_dungeon(size, seed, algorithm=algorithm, room_size=sizes,
@@ -413,7 +425,8 @@ def _axes(value, count: int):
 
 
 def _block_writer(output: dict):
-    """The block writer the output options ask for; None for printing or a maze document."""
+    """The block writer the output options ask for; None for printing or a maze document, or
+    the name of a picture format ("png", "svg")."""
     path, format_ = output["output"], output["format_"]
     if path is None:
         if format_ is not None:
@@ -421,6 +434,9 @@ def _block_writer(output: dict):
         return None
     if format_ == MAZE_FORMAT:
         return None
+    picture = format_ or Path(path).suffix.lower().lstrip(".")
+    if picture in PICTURES:
+        return picture
     try:
         return writer_for(path, format_)
     except BlockmazeError:
@@ -430,7 +446,7 @@ def _block_writer(output: dict):
 
 
 def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scale, solution,
-          text_style, output, **settings) -> None:
+          text_style, output, picture_style, cell_size, shade, **settings) -> None:
     """Print the maze, save its document, or write it as blocks, as the output options say."""
     maze, ends = document.maze, document.endpoints
     shown = ends if (solution or openings) else None
@@ -446,6 +462,12 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scal
         return
     origin = f", {document.algorithm}" if document.algorithm else ""
     origin += f", seed {document.seed}" if document.seed is not None else ""
+    if writer in PICTURES:
+        PICTURES[writer](maze, output, style=picture_style, cell_size=cell_size, shade=shade,
+                         endpoints=ends, solution=solution, theme=load_theme(settings["theme"]))
+        click.echo(f"wrote {output}: picture of a {maze.grid.kind} "
+                   f"{'x'.join(map(str, maze.grid.shape))} maze{origin}", err=True)
+        return
     if writer is None:
         save_maze(document, output)
         click.echo(f"wrote {output}: maze document, {maze.grid.kind} "

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import blockmaze as bm
+from blockmaze.render.image import render_png
 
 SEED = 2026
 
@@ -30,6 +31,15 @@ def make_samples(folder: Path) -> list[Path]:
         path = folder / f"maze-v{version}.schem"
         bm.write(volume, path, schem_version=version)
         written.append(path)
+    ends = bm.place_endpoints(maze)
+    pictures = {
+        "maze-shaded.png": (maze, dict(shade=True, solution=True, endpoints=ends)),
+        "polar.png": (bm.generate(bm.polar_grid(8), rng=SEED), dict(cell_size=14)),
+        "hex-blocks.png": (bm.generate(bm.hex_grid(8, 11), rng=SEED), dict(style="blocks", cell_size=10)),
+    }
+    for name, (shown, options) in pictures.items():
+        render_png(shown, folder / name, **options)
+        written.append(folder / name)
     return written
 
 
