@@ -18,21 +18,26 @@ STACK = 64  # rooms waiting; see the kernel: at most log2(cells) + 2 of them
 
 
 @numba.njit(cache=True)
-def recursive_division_kernel(links, rows, cols, north, east, south, west, rng):
-    """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``, ``links`` all open between
-    neighbours) down to corridors, closing links in place.
+def recursive_division_kernel(rows, cols, rng):
+    """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``) down to corridors.
 
-    A room taller than wide gets a horizontal wall, wider than tall a vertical one, a square room
-    a coin toss; the wall goes between two random adjacent rows (columns) of the room and keeps
-    one random gap. Rooms wait on an explicit stack, the larger half pushed first so the smaller is
+    Returns ``(east, south)``: bool per cell, open towards the next column / the next row. A room
+    taller than wide gets a horizontal wall, wider than tall a vertical one, a square room a coin
+    toss; the wall goes between two random adjacent rows (columns) of the room and keeps one
+    random gap. Rooms wait on an explicit stack, the larger half pushed first so the smaller is
     divided next: each room then waiting is at most half the size of the one below it, so the
     stack never holds more than about log2(cells) + 2 rooms. Rooms one cell wide or high are not
     pushed: a wall across them would be all gap, so they are finished corridors already.
 
     One ``rng.random()`` per room makes all its choices: ``u * m`` has a uniform whole part
     (a choice among m) and an independent uniform fraction, used for the next choice. A room of
-    side m spends log2(m) of the 53 random bits on each choice, so the rest stay fair.
+    side m spends log2(m) of the 53 random bits on each choice, so the rest stay fair. Walls are
+    one byte per cell in two small maps (not two writes into the link table), turned into links
+    once at the end.
     """
+    n = rows * cols
+    east = np.ones(n, dtype=np.bool_)
+    south = np.ones(n, dtype=np.bool_)
     stack = np.empty((STACK, 4), dtype=np.int64)  # top row, left column, height, width
     top = 0
     if rows > 1 and cols > 1:
@@ -56,9 +61,7 @@ def recursive_division_kernel(links, rows, cols, north, east, south, west, rng):
             gap = c0 + int((u - int(u)) * w)
             above = (r0 + s - 1) * cols
             for c in range(c0, c0 + w):
-                if c != gap:
-                    links[above + c, south] = False
-                    links[above + cols + c, north] = False
+                south[above + c] = c == gap
             r1, c1, h1, w1 = r0, c0, s, w
             r2, c2, h2, w2 = r0 + s, c0, h - s, w
         else:
@@ -66,10 +69,7 @@ def recursive_division_kernel(links, rows, cols, north, east, south, west, rng):
             s = 1 + int(u)  # the wall runs east of column c0 + s - 1
             gap = r0 + int((u - int(u)) * h)
             for r in range(r0, r0 + h):
-                if r != gap:
-                    cell = r * cols + c0 + s - 1
-                    links[cell, east] = False
-                    links[cell + 1, west] = False
+                east[r * cols + c0 + s - 1] = r == gap
             r1, c1, h1, w1 = r0, c0, h, s
             r2, c2, h2, w2 = r0, c0 + s, h, w - s
         if h1 * w1 < h2 * w2:  # push the larger half first, so the smaller is divided next
@@ -80,6 +80,7 @@ def recursive_division_kernel(links, rows, cols, north, east, south, west, rng):
         if h2 > 1 and w2 > 1:
             stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r2, c2, h2, w2
             top += 1
+    return east, south
 
 
 @register("recursive-division", "split an open room by walls with one gap each: long straight walls",
@@ -95,7 +96,8 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     19
     """
     rows, cols = grid.shape
-    links = grid.neighbors >= 0  # the open room
-    recursive_division_kernel(links, rows, cols, grid.direction("north"), grid.direction("east"),
-                              grid.direction("south"), grid.direction("west"), rng)
-    return links
+    east, south = (m.reshape(rows, cols) for m in recursive_division_kernel(rows, cols, rng))
+    links = np.zeros((rows, cols, grid.degree), dtype=bool)
+    links[:, :-1, grid.direction("east")] = links[:, 1:, grid.direction("west")] = east[:, :-1]
+    links[:-1, :, grid.direction("south")] = links[1:, :, grid.direction("north")] = south[:-1]
+    return links.reshape(grid.size, grid.degree)
