@@ -24,7 +24,7 @@ RUN = """
 import json, os, resource, sys, time
 import numpy as np
 import blockmaze as bm
-from blockmaze.mesh import culled_face_count, mesh_blocks
+from blockmaze.export.meshes import culled_face_count, mesh_blocks
 
 cells, fmt, watertight, repeats, folder = int(sys.argv[1]), sys.argv[2], sys.argv[3] == "1", int(sys.argv[4]), sys.argv[5]
 options = {} if fmt != "glb" else {"watertight": watertight}

@@ -14,7 +14,7 @@ import io
 import time
 
 from blockmaze import generate, place_endpoints
-from blockmaze.render.image import STYLES, render_png, render_svg, render_image
+from blockmaze.export.pictures import STYLES, render_png, render_svg, render_image
 
 TARGET = 1.0
 

@@ -24,7 +24,7 @@ from .documents import MazeDocument, load_maze, save_maze
 from .endpoints import place_endpoints
 from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
-from .export.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
+from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import generate_dungeon
 from .generation import generate, make_grid
 from .grids import GRID_KINDS
@@ -33,7 +33,7 @@ from .info import inspect_file
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .randomness import as_generator
 from .render import maze_text, plan_text
-from .render.image import STYLES as PICTURE_STYLES, render_png, render_svg
+from .export.pictures import STYLES as PICTURE_STYLES, render_png, render_svg
 from .render.text import STYLES
 
 MAZE_FORMAT = "maze"  # a maze document (.json), not a block file

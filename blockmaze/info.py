@@ -1,6 +1,6 @@
 """``blockmaze info``: what a file blockmaze writes holds — its format, version, size and blocks.
 
-Every reader here checks what it reads (see :mod:`blockmaze.nbtread`), so a truncated or hostile
+Every reader here checks what it reads (see :mod:`blockmaze.export.minecraft.nbtread`), so a truncated or hostile
 file gives one clear error, never a crash or a hang.
 """
 
@@ -18,8 +18,8 @@ import numba
 import numpy as np
 
 from .errors import BlockmazeError
-from .export.versions import RELEASES
-from .nbtread import GZIP_MAGIC, NbtError, read_nbt, read_nbt_file
+from .export.minecraft.versions import RELEASES
+from .export.minecraft.nbtread import GZIP_MAGIC, NbtError, read_nbt, read_nbt_file
 
 MAX_ZIP_MEMBER = 1 << 28
 MAX_ZIP_TOTAL = 1 << 30

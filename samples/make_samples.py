@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import blockmaze as bm
-from blockmaze.render.image import render_png
+from blockmaze.export.pictures import render_png
 
 SEED = 2026
 

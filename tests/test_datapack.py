@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.export import datapack
+from blockmaze.export.minecraft import datapack
 from mcfunction_checker import CHAIN_LIMIT, FILL_LIMIT, DatapackError, read_datapack
 
 THEME = bm.load_theme()
@@ -264,7 +264,7 @@ def test_fills_are_ordered_bottom_up():
 
 def test_variants_drawn_from_seed_are_built():
     """With a seed the weighted variants appear, and the build matches what the seed draws."""
-    from blockmaze.export.palette import minecraft_palette
+    from blockmaze.export.minecraft.palette import minecraft_palette
 
     volume = maze_volume(8, 8)
     indices, palette = minecraft_palette(volume, THEME, 21)

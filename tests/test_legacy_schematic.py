@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from nbt import nbt
 
 import blockmaze as bm
-from blockmaze.export import legacy
+from blockmaze.export.minecraft import legacy
 from schem_checker import TAG_NAMES, SchemError, parse_nbt
 
 THEME = bm.load_theme()

@@ -24,8 +24,8 @@ from nbtlib import Compound, Int, IntArray, List, LongArray, String
 import blockmaze as bm
 from blockmaze.cli import main
 from blockmaze.export import writer_for
-from blockmaze.export.litematic import pack_spanning, write_indexed
-from blockmaze.export.versions import RELEASES
+from blockmaze.export.minecraft.litematic import pack_spanning, write_indexed
+from blockmaze.export.minecraft.versions import RELEASES
 from blockmaze.materials import Material
 from litematic_checker import LitematicError, bits_needed, read_litematic, unpack_spanning
 from schem_checker import read_schem

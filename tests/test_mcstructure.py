@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from mcstructure import Structure
 
 import blockmaze as bm
-from blockmaze.export import bedrock
+from blockmaze.export.minecraft import bedrock
 
 THEME = bm.load_theme()
 B, I, S = "byte", "int", "string"

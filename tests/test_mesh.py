@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.mesh import (
+from blockmaze.export.meshes import (
     collision_boxes, culled_face_count, greedy_quads, mesh_blocks, triangulate,
 )
 
@@ -319,7 +319,7 @@ def test_mazes_are_watertight_volumes(rows, cols, seed, height, roof):
 
 def test_two_threads_give_the_same_mesh(monkeypatch):
     """Big volumes are meshed on two threads; forcing that path on a small maze changes nothing."""
-    from blockmaze.mesh import greedy
+    from blockmaze.export.meshes import greedy
 
     volume = maze_volume(9, 7, 4, roof=True)
     expected = [mesh_blocks(volume, watertight) for watertight in (True, False)]

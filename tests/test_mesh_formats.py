@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from stl import mesh as stl_mesh
 
 import blockmaze as bm
-from blockmaze.export.meshes import material_name
-from blockmaze.mesh import culled_face_count
+from blockmaze.export.meshes.writers import material_name
+from blockmaze.export.meshes import culled_face_count
 
 FORMATS = ["glb", "gltf", "obj", "ply", "stl", "3mf"]
 RENDER = ["glb", "gltf", "obj", "ply"]
@@ -434,7 +434,7 @@ def test_random_volumes_keep_their_volume_in_every_format(shape, seed, block_siz
 
 
 def test_stl_written_in_chunks_is_the_same(monkeypatch):
-    from blockmaze.export import meshes
+    from blockmaze.export.meshes import writers as meshes
 
     volume = maze_volume(4, 4, 3)
     whole = file_bytes(volume, "stl")
@@ -479,7 +479,7 @@ def test_khronos_validator_finds_no_error_or_warning(tmp_path):
 
 
 def test_obj_written_in_slices_is_the_same(monkeypatch):
-    from blockmaze.export import meshes
+    from blockmaze.export.meshes import writers as meshes
 
     volume = maze_volume(4, 4, 3, solution=True)
     whole = file_bytes(volume, "obj")

@@ -14,7 +14,7 @@ from blockmaze import BlockmazeError, Maze, generate, place_endpoints, to_blocks
 from blockmaze.grids import GRID_KINDS
 from blockmaze.grids.geometry import cell_shapes
 from blockmaze.materials import Material, load_theme
-from blockmaze.render.image import RAMP, render_image, render_png, render_svg, svg_text
+from blockmaze.export.pictures import RAMP, render_image, render_png, render_svg, svg_text
 
 KINDS = {"square": (4, 5), "hex": (4, 5), "upsilon": (4, 5), "triangle": (4, 6), "polar": (4,),
          "layered": (2, 3, 4)}

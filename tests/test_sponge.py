@@ -21,8 +21,8 @@ from nbt import nbt
 from nbtlib import Int, IntArray, List
 
 import blockmaze as bm
-from blockmaze.export.sponge import write_indexed
-from blockmaze.export.versions import DATA_VERSIONS
+from blockmaze.export.minecraft.sponge import write_indexed
+from blockmaze.export.minecraft.versions import DATA_VERSIONS
 from schem_checker import SchemError, parse_nbt, read_schem
 
 THEME = bm.load_theme()

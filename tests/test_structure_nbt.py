@@ -25,9 +25,9 @@ import blockmaze as bm
 from blockmaze.cli import main
 from blockmaze.errors import BlockmazeWarning
 from blockmaze.export import writer_for
-from blockmaze.export import structure
-from blockmaze.export.structure import write_indexed
-from blockmaze.export.versions import DATA_VERSIONS
+from blockmaze.export.minecraft import structure
+from blockmaze.export.minecraft.structure import write_indexed
+from blockmaze.export.minecraft.versions import DATA_VERSIONS
 from blockmaze.materials import Material
 from structure_checker import StructureError, canonical_state, read_structure
 

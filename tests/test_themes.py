@@ -64,7 +64,7 @@ def test_material_missing_from_theme_is_a_clear_writer_error(tmp_path):
 
 
 def test_variants_follow_weights_and_seed():
-    from blockmaze.export.palette import minecraft_palette
+    from blockmaze.export.minecraft.palette import minecraft_palette
     theme = bm.load_theme("stone-bricks")
     blocks = np.full((1, 200, 200), bm.Material.WALL, np.uint8)
     indices, palette = minecraft_palette(blocks, theme, seed=5)

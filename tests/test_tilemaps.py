@@ -331,7 +331,9 @@ def test_in_memory_map_writes_no_sidecar(format, tmp_path, monkeypatch):
     data = write_bytes(maze_plan()[2], format, external_tileset=True)
     assert list(tmp_path.iterdir()) == []
     assert (b'source="tiles.tsx"' if format == "tmx" else b'"source": "tiles.tsj"') in data
-    paths = bm.export.tiled.write_tileset_files(tmp_path)
+    from blockmaze.export.tilemaps.tiled import write_tileset_files
+
+    paths = write_tileset_files(tmp_path)
     (tmp_path / f"level.{format}").write_bytes(data)
     tiled = pytiled_parser.parse_map(tmp_path / f"level.{format}")
     assert tiled.tilesets[1].image.name == "tiles.png" and all(p.exists() for p in paths)

@@ -1,7 +1,11 @@
-"""Writers from Blocks to files, found by suffix or format name.
+"""Outputs, found by suffix or format name, grouped by family.
 
-Each module of this package that writes a format registers it with :func:`register_writer`;
-modules are discovered automatically, so adding a format is adding one module.
+``minecraft/`` (schematics, structures, datapacks), ``meshes/`` (the greedy mesher and its glTF,
+OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint) and
+``pictures`` (PNG/SVG of the maze itself). :data:`FORMATS` names every output, its suffixes,
+summary and module, so help and suffix look-ups import nothing; a module is imported the first
+time its writer is used, and registers its writers with :func:`register_writer` (a test checks
+the table against the modules).
 
 Example
 -------
@@ -14,10 +18,10 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
-import pkgutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -27,8 +31,68 @@ from .target import Target, open_target
 
 
 @dataclass(frozen=True)
+class Format:
+    """One output as the static table knows it: no import needed.
+
+    ``source`` is what the writer takes: ``"volume"`` (a (y, z, x) block volume), ``"plan"`` (the
+    (z, x) plan as a one-layer volume: tile maps) or ``"maze"`` (the maze itself: pictures and
+    maze documents).
+    """
+
+    name: str
+    module: str
+    suffixes: tuple[str, ...]
+    summary: str
+    source: str = "volume"
+
+
+def _formats(*rows: tuple) -> dict[str, Format]:
+    return {row[0]: Format(*row) for row in rows}
+
+
+FORMATS: dict[str, Format] = _formats(
+    ("schem", "minecraft.sponge", (".schem",),
+     "Sponge schematic v2/v3 (WorldEdit, FAWE, Litematica, Amulet)"),
+    ("litematic", "minecraft.litematic", (".litematic",),
+     "Litematica schematic (Version 6, or 7 from Minecraft 1.20.5)"),
+    ("structure", "minecraft.structure", (".nbt",),
+     "vanilla structure file (structure blocks up to 48x48x48, /place template)"),
+    ("datapack", "minecraft.datapack", (".zip",),
+     "datapack of /fill commands (Java 1.14+; /function blockmaze:build)"),
+    ("schematic", "minecraft.legacy", (".schematic",),
+     "MCEdit .schematic with numeric ids (Minecraft 1.12 and older; WorldEdit, Amulet)"),
+    ("mcstructure", "minecraft.bedrock", (".mcstructure",),
+     "Bedrock .mcstructure (Bedrock 1.21.90+; /structure load)"),
+    ("glb", "meshes.writers", (".glb",),
+     "binary glTF 2.0 scene, a node per material (Godot, Unity, Unreal, Blender)"),
+    ("gltf", "meshes.writers", (".gltf",), "glTF 2.0 JSON scene with embedded buffer"),
+    ("obj", "meshes.writers", (".obj",),
+     "Wavefront OBJ, a group per material (materials: the mtl writer)"),
+    ("mtl", "meshes.writers", (".mtl",),
+     "Wavefront material library for the OBJ writer's materials"),
+    ("ply", "meshes.writers", (".ply",), "binary PLY with normals, UVs and material colours"),
+    ("3mf", "meshes.writers", (".3mf",),
+     "3MF print file, Z-up millimetres, coloured by material (PrusaSlicer, Cura, Bambu)"),
+    ("stl", "meshes.writers", (".stl",),
+     "binary STL, one closed solid, Z-up millimetres (3D printing)"),
+    ("tmx", "tilemaps.tiled", (".tmx",),
+     "Tiled map, XML (Tiled 1.10; pytmx, pytiled-parser, game engines)", "plan"),
+    ("tmj", "tilemaps.tiled", (".tmj",),
+     "Tiled map, JSON (Tiled 1.10; pytiled-parser, Phaser, game engines)", "plan"),
+    ("ascii", "tilemaps.asciimap", (".txt",),
+     "roguelike text map with a glyph legend (# wall, . floor, S/G ends)", "plan"),
+    ("tilemap", "tilemaps.tilejson", (".tilemap.json",),
+     "blockmaze JSON tile map: glyph rows, legend, entities", "plan"),
+    ("npz", "tilemaps.tcod", (".npz",),
+     "numpy arrays for python-tcod: walkable, transparent, materials", "plan"),
+    ("xp", "tilemaps.rexpaint", (".xp",),
+     "REXPaint image (CP437 glyphs, theme colours; REXPaint, libtcod)", "plan"),
+)
+
+
+@dataclass(frozen=True)
 class Writer:
-    """A file format.
+    """A file format with its writing code loaded.
 
     ``write(blocks, file, theme, **options)`` writes a (y, z, x) volume to a binary file;
     ``check_size(shape)`` raises BlockmazeError for a volume the format cannot hold, before any
@@ -50,7 +114,27 @@ class Writer:
         return tuple(names[3:])
 
 
-WRITERS: dict[str, Writer] = {}
+class _Writers(Mapping):
+    """Name -> Writer; a writer's module is imported on first look-up, names need no import."""
+
+    def __init__(self) -> None:
+        self.loaded: dict[str, Writer] = {}
+
+    def __getitem__(self, name: str) -> Writer:
+        if name not in self.loaded:
+            if name not in FORMATS:
+                raise KeyError(name)
+            importlib.import_module(f"{__name__}.{FORMATS[name].module}")
+        return self.loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(FORMATS)
+
+    def __len__(self) -> int:
+        return len(FORMATS)
+
+
+WRITERS: Mapping[str, Writer] = _Writers()
 
 
 def size_limits(what: str, max_side: int | None = None, max_blocks: int | None = None):
@@ -80,8 +164,8 @@ def size_limits(what: str, max_side: int | None = None, max_blocks: int | None =
 
 
 def register_writer(writer: Writer) -> None:
-    """Add a format to the registry."""
-    WRITERS[writer.name] = writer
+    """Called by a writer's module: the loaded form of a :data:`FORMATS` row."""
+    WRITERS.loaded[writer.name] = writer
 
 
 def writer_for(path: str | os.PathLike | None = None, format: str | None = None) -> Writer:
@@ -94,10 +178,10 @@ def writer_for(path: str | os.PathLike | None = None, format: str | None = None)
                 f"unknown format {format!r}; choose one of: {', '.join(sorted(WRITERS))}"
             ) from None
     name = Path(path).name.lower() if path is not None else ""
-    matches = [(len(s), w.name) for w in WRITERS.values() for s in w.suffixes if name.endswith(s)]
+    matches = [(len(s), f.name) for f in FORMATS.values() for s in f.suffixes if name.endswith(s)]
     if matches:  # the longest suffix wins: ".tilemap.json" before ".json"
         return WRITERS[max(matches)[1]]
-    known = ", ".join(s for w in WRITERS.values() for s in w.suffixes)
+    known = ", ".join(s for f in FORMATS.values() for s in f.suffixes)
     raise BlockmazeError(
         f"cannot tell the format of {str(path)!r} from its suffix; use one of {known} or give a format"
     )
@@ -135,12 +219,3 @@ def write(
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
     with open_target(target) as file:
         writer.write(blocks, file, theme, **options)
-
-
-def _register_all() -> None:
-    """Import every module of this package: the writers among them register themselves."""
-    for module in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{module.name}")
-
-
-_register_all()

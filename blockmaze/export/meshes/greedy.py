@@ -37,8 +37,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ..errors import BlockmazeError
-from ..resources import ensure_memory
+from ...errors import BlockmazeError
+from ...resources import ensure_memory
 
 __all__ = [
     "Group", "Quads", "Surface", "bounds", "collision_boxes", "culled_face_count", "greedy_quads",

@@ -29,10 +29,10 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import BlockmazeError
-from ..materials import Theme
-from ..resources import ensure_memory
-from . import Writer, register_writer
+from ...errors import BlockmazeError
+from ...materials import Theme
+from ...resources import ensure_memory
+from .. import Writer, register_writer
 from .tiles import check_plan_size, glyph_legend, glyph_rows, plan_of
 
 DEFAULT_COMMENT = ";"

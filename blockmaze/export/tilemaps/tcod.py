@@ -26,10 +26,10 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import BlockmazeError
-from ..materials import Material, Theme
-from ..resources import ensure_memory
-from . import Writer, register_writer
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
+from ...resources import ensure_memory
+from .. import Writer, register_writer
 from .tiles import TRANSPARENT, WALKABLE, check_plan_size, plan_of
 
 ORDERS = {"C": "y,x", "F": "x,y"}

@@ -26,9 +26,9 @@ from typing import BinaryIO, Iterator
 import numpy as np
 from nbtlib import Compound, Int, List
 
-from ..errors import BlockmazeError, BlockmazeWarning
-from ..materials import Theme
-from . import Writer, register_writer, size_limits
+from ...errors import BlockmazeError, BlockmazeWarning
+from ...materials import Theme
+from .. import Writer, register_writer, size_limits
 from .nbt import gzip_stream
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release

@@ -25,9 +25,9 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..materials import Theme
-from ..resources import ensure_memory
-from . import Writer, register_writer
+from ...materials import Theme
+from ...resources import ensure_memory
+from .. import Writer, register_writer
 from .tiles import check_plan_size, entities, glyph_legend, glyph_rows, plan_of
 
 FORMAT = "blockmaze-tilemap"
@@ -47,7 +47,7 @@ def write_tilemap(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
     >>> document["grid"], document["entities"][1]
     (['###', 'S.G'], {'type': 'goal', 'x': 2, 'y': 1})
     """
-    from .. import __version__
+    from ... import __version__
 
     plan = plan_of(blocks)
     ensure_memory(16 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile JSON tile map")

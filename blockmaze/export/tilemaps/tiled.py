@@ -31,11 +31,11 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import BlockmazeError
-from ..materials import Theme
-from ..resources import ensure_memory
-from . import Writer, register_writer
-from .target import write_sidecar
+from ...errors import BlockmazeError
+from ...materials import Theme
+from ...resources import ensure_memory
+from .. import Writer, register_writer
+from ..target import write_sidecar
 from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, check_tile_size, csv_text, entities,
     plan_of, sidecar_base, tile_kinds, tileset_png,
@@ -186,7 +186,7 @@ def write_tileset_files(folder: str | Path, theme: Theme | None = None, base: st
     ...     [p.name for p in write_tileset_files(folder)]
     ['tiles.png', 'tiles.tsx', 'tiles.tsj']
     """
-    from ..materials import load_theme
+    from ...materials import load_theme
 
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
     folder = Path(folder)

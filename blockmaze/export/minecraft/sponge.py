@@ -13,9 +13,9 @@ from typing import BinaryIO
 import numpy as np
 from nbtlib import Compound, Int, IntArray, List, String
 
-from ..errors import BlockmazeError
-from ..materials import Theme
-from . import Writer, register_writer, size_limits
+from ...errors import BlockmazeError
+from ...materials import Theme
+from .. import Writer, register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .palette import minecraft_palette
 from .varint import encode_varints

@@ -64,14 +64,14 @@ from numbers import Integral, Real
 import numba
 import numpy as np
 
-from .algorithms import get_algorithm
-from .algorithms.common import join, root
-from .errors import BlockmazeError
-from .grids import square_grid
-from .grids.square import EAST, SOUTH
-from .materials import Material, SOLID
-from .randomness import as_generator
-from .resources import ensure_memory
+from ..algorithms import get_algorithm
+from ..algorithms.common import join, root
+from ..errors import BlockmazeError
+from ..grids import square_grid
+from ..grids.square import EAST, SOUTH
+from ..materials import Material, SOLID
+from ..randomness import as_generator
+from ..resources import ensure_memory
 
 _AIR = np.uint8(Material.AIR)
 _WALL = np.uint8(Material.WALL)

@@ -45,9 +45,9 @@ from typing import BinaryIO
 import numba
 import numpy as np
 
-from ..errors import BlockmazeError
-from ..materials import Material, Theme
-from . import Writer, register_writer
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
+from .. import Writer, register_writer
 from .palette import minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
 

@@ -14,7 +14,7 @@ import zlib
 
 import numpy as np
 
-from .errors import BlockmazeError
+from ...errors import BlockmazeError
 
 MAX_DEPTH = 512  # Minecraft's own limit
 MAX_INFLATED = 1 << 31

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import BlockmazeError
+from ...errors import BlockmazeError
 
 DEFAULT_MC_VERSION = "1.20.4"
 LITEMATIC_V7_FROM = 3837  # 1.20.5: Litematica's format 7 (older Litematica rejects 7)

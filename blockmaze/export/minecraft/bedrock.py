@@ -37,9 +37,9 @@ import nbtlib
 import numpy as np
 from nbtlib import Byte, Compound, Int, List, String
 
-from ..errors import BlockmazeError
-from ..materials import Material, Theme
-from . import Writer, register_writer, size_limits
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
+from .. import Writer, register_writer, size_limits
 from .legacy import parse_state
 
 BLOCK_VERSION = (1 << 24) | (21 << 16) | (90 << 8) | 0  # Bedrock 1.21.90.0 = 18176512
@@ -49,7 +49,7 @@ TAG_INT = 3
 
 @lru_cache(maxsize=None)
 def _table() -> dict:
-    text = (resources.files("blockmaze.export") / "data" / "bedrock_blocks.json").read_text("utf-8")
+    text = (resources.files("blockmaze.export.minecraft") / "data" / "bedrock_blocks.json").read_text("utf-8")
     return json.loads(text)["blocks"]
 
 

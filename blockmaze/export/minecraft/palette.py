@@ -8,8 +8,8 @@ import numpy as np
 
 from nbtlib import Compound, String
 
-from ..errors import BlockmazeError
-from ..materials import Material, Theme
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
 
 # States that are air: left out of files that keep terrain, and not counted as blocks.
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})

@@ -18,10 +18,10 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import BlockmazeError
-from ..materials import Material, Theme
-from ..resources import ensure_memory
-from . import Writer, register_writer
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
+from ...resources import ensure_memory
+from .. import Writer, register_writer
 from .tiles import check_plan_size, contrast, plan_of, tile_kinds
 
 XP_VERSION = -1

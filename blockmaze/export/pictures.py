@@ -51,7 +51,7 @@ import numpy as np
 
 from ..endpoints import Endpoints
 from ..errors import BlockmazeError
-from ..export.target import Target, open_target
+from .target import Target, open_target
 from ..grids.geometry import cell_shapes
 from ..materials import Material, Theme, load_theme
 from ..maze import Maze

@@ -78,11 +78,11 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import BlockmazeError
-from ..materials import Material, Theme
-from ..mesh import Surface, bounds, collision_boxes, mesh_blocks
-from . import Writer, register_writer, size_limits
-from .target import target_path, write_sidecar
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
+from .greedy import Surface, bounds, collision_boxes, mesh_blocks
+from .. import Writer, register_writer, size_limits
+from ..target import target_path, write_sidecar
 
 # float32 holds every integer up to 2**24 exactly: block coordinates stay exact.
 MAX_SIDE = 2**24

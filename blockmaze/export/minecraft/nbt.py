@@ -8,7 +8,7 @@ from typing import BinaryIO
 import nbtlib
 import numpy as np
 
-from ..errors import BlockmazeError
+from ...errors import BlockmazeError
 
 
 def unsigned_short(value: int) -> nbtlib.Short:

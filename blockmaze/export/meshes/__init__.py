@@ -3,7 +3,7 @@
 Example
 -------
 >>> import numpy as np
->>> from blockmaze.mesh import mesh_blocks
+>>> from blockmaze.export.meshes import mesh_blocks
 >>> len(mesh_blocks(np.ones((1, 1, 1), np.uint8)).faces)
 12
 """

@@ -38,9 +38,9 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..errors import BlockmazeError
-from ..materials import Material, Theme
-from .target import target_path
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
+from ..target import target_path
 
 TILE_COUNT = len(Material)  # tile ids 0 .. TILE_COUNT - 1, one per material
 

@@ -28,9 +28,9 @@ from typing import BinaryIO
 import numpy as np
 from nbtlib import Compound, Int, List, String
 
-from ..errors import BlockmazeError
-from ..materials import Material, Theme
-from . import Writer, register_writer, size_limits
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
+from .. import Writer, register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
 
 MAX_SIDE = 0xFFFF  # unsigned Short
@@ -40,7 +40,7 @@ MAX_ID = 0xFFF  # 8 bits in Blocks + 4 in AddBlocks
 
 @lru_cache(maxsize=None)
 def _table() -> dict:
-    text = (resources.files("blockmaze.export") / "data" / "legacy_ids.json").read_text("utf-8")
+    text = (resources.files("blockmaze.export.minecraft") / "data" / "legacy_ids.json").read_text("utf-8")
     return json.loads(text)
 
 

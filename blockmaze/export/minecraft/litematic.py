@@ -17,9 +17,9 @@ from typing import BinaryIO
 import numpy as np
 from nbtlib import Compound, Int, List, Long, LongArray, String
 
-from ..errors import BlockmazeError
-from ..materials import Theme
-from . import Writer, register_writer, size_limits
+from ...errors import BlockmazeError
+from ...materials import Theme
+from .. import Writer, register_writer, size_limits
 from .nbt import write_gzipped
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
