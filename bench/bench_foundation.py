@@ -46,7 +46,7 @@ def best_of(repeats: int, function) -> float:
 
 def first_call_seconds(cache_dir: str) -> tuple[float, float]:
     """(import seconds, first kernel call seconds) in a fresh interpreter using ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, BLOCKMAZE_KERNELS="numba")
     out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, capture_output=True,
                          text=True, check=True).stdout.split()
     return float(out[0]), float(out[1])

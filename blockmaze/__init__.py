@@ -1,43 +1,65 @@
-"""blockmaze: mazes on many grids, turned into Minecraft schematics, meshes and tile maps.
+"""blockmaze: mazes on many grids, turned into Minecraft builds, meshes and tile maps.
 
-The pipeline is Grid -> Maze -> Blocks -> file:
+The pipeline is Grid -> Maze -> Blocks -> file; :func:`build` and :func:`save` do each whole job
+in one call, exactly as the ``blockmaze`` command does:
 
 >>> import io, blockmaze
 >>> maze = blockmaze.generate((8, 12), algorithm="backtracker", rng=7)
 >>> maze.is_perfect()
 True
->>> volume = blockmaze.extrude(blockmaze.to_blocks(maze, wall=1, passage=2), height=3)
+>>> volume = blockmaze.build(maze, passage=2, height=3)
 >>> volume.shape   # (y, z, x): floor + 3 wall layers, 8 rows and 12 columns of cells
 (4, 25, 37)
 >>> blockmaze.write(volume, io.BytesIO(), format="schem")
+
+Names are imported on first use, so ``import blockmaze`` (and the command's ``--help``) stays
+fast and loads numba only when a job is big enough to need it.
 """
 
-from .algorithms import ALGORITHMS, algorithm_specs
-from .blocks import (extrude, fit_strict, from_blocks, plan_shape, rasterize, relaxed_plan,
-                     stack_levels, strict_plan, strict_volume_3d, to_blocks, volume_height)
-from .braid import braid
-from .documents import MazeDocument, load_maze, save_maze
-from .dungeon import Dungeon, generate_dungeon
-from .endpoints import Endpoints, place_endpoints
-from .errors import BlockmazeError, BlockmazeWarning
-from .export import WRITERS, write, writer_for
-from .generation import generate, make_grid
-from .grids import (GRID_KINDS, Grid, hex_grid, layered_grid, polar_grid, square_grid,
-                    triangle_grid, upsilon_grid)
-from .grids.geometry import cell_shapes
-from .masks import mask_from_image, mask_from_text, masked_grid, regions
-from .materials import Material, Theme, load_theme, theme_names
-from .maze import Maze
-from .render import maze_text, plan_text
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "ALGORITHMS", "GRID_KINDS", "WRITERS", "BlockmazeError", "BlockmazeWarning", "Endpoints", "Grid", "Material", "Maze",
-    "MazeDocument", "Theme", "algorithm_specs", "braid", "extrude", "from_blocks", "generate",
-    "load_maze", "load_theme", "make_grid", "maze_text", "place_endpoints", "plan_shape",
-    "plan_text", "save_maze", "square_grid", "theme_names", "to_blocks", "volume_height", "write",
-    "writer_for", "hex_grid", "layered_grid", "polar_grid", "triangle_grid", "upsilon_grid",
-    "cell_shapes", "mask_from_image", "mask_from_text", "masked_grid", "regions",
-    "fit_strict", "rasterize", "stack_levels", "relaxed_plan", "strict_plan", "strict_volume_3d", "Dungeon", "generate_dungeon",
-]
+# public name -> the module (relative to this package) that defines it
+_EXPORTS = {
+    "ALGORITHMS": "algorithms", "algorithm_specs": "algorithms",
+    "extrude": "blocks", "fit_strict": "blocks", "from_blocks": "blocks", "plan_shape": "blocks",
+    "rasterize": "blocks", "relaxed_plan": "blocks", "stack_levels": "blocks",
+    "strict_plan": "blocks", "strict_volume_3d": "blocks", "to_blocks": "blocks",
+    "volume_height": "blocks",
+    "braid": "braiding",
+    "MazeDocument": "documents", "load_maze": "documents", "save_maze": "documents",
+    "Dungeon": "dungeon", "generate_dungeon": "dungeon",
+    "Endpoints": "endpoints", "place_endpoints": "endpoints",
+    "BlockmazeError": "errors", "BlockmazeWarning": "errors",
+    "FORMATS": "export", "WRITERS": "export", "write": "export", "writer_for": "export",
+    "generate": "generation", "make_grid": "generation",
+    "GRID_KINDS": "grids", "Grid": "grids", "hex_grid": "grids", "layered_grid": "grids",
+    "polar_grid": "grids", "square_grid": "grids", "triangle_grid": "grids",
+    "upsilon_grid": "grids",
+    "cell_shapes": "grids.geometry",
+    "mask_from_image": "masks", "mask_from_text": "masks", "masked_grid": "masks",
+    "regions": "masks",
+    "Material": "materials", "Theme": "materials", "load_theme": "materials",
+    "theme_names": "materials",
+    "Maze": "maze",
+    "build": "pipeline", "save": "pipeline",
+    "maze_text": "render", "plan_text": "render",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'blockmaze' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -5,11 +5,11 @@ Numba kernels over the neighbour table and the links; ``Maze`` calls them.
 
 from __future__ import annotations
 
-import numba
+from .kernels import kernel
 import numpy as np
 
 
-@numba.njit(cache=True)
+@kernel
 def _bfs(neighbors, links, start, parents):
     n, k = neighbors.shape
     distance = np.full(n, -1, dtype=np.int32)
@@ -60,7 +60,7 @@ def path_from_parents(parents: np.ndarray, goal: int) -> np.ndarray:
     return np.array(path[::-1], dtype=np.int32)
 
 
-@numba.njit(cache=True)
+@kernel
 def link_problem(neighbors, opposite, links):
     """0 if every link leads to a neighbour that links back; 1 if one leads nowhere; 2 if one-sided."""
     n, k = neighbors.shape

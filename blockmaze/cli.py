@@ -9,36 +9,16 @@ import warnings
 from pathlib import Path
 
 import click
-import numpy as np
 
 from . import __version__
 from .algorithms import ALGORITHMS, get_algorithm
-from .blocks import extrude, plan_shape, to_blocks, volume_height
-from .blocks.lights import place_lights
-from .blocks.raster import min_scale, rasterize
-from .blocks.relaxed import relaxed_layout
-from .blocks.stack import stack_levels
-from .blocks.strict import strict_plan, strict_volume_3d
-from .braid import braid as braid_maze
-from .documents import MazeDocument, load_maze, save_maze
-from .endpoints import place_endpoints
 from .errors import BlockmazeError
-from .export import WRITERS, write, writer_for
+from .export import FORMATS, writer_for
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
-from .dungeon import generate_dungeon
-from .generation import generate, make_grid
 from .grids import GRID_KINDS
-from .masks import mask_from_image, mask_from_text, masked_grid
-from .info import inspect_file
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
-from .randomness import as_generator
-from .render import maze_text, plan_text
-from .export.pictures import STYLES as PICTURE_STYLES, render_png, render_svg
+from .export.pictures import STYLES as PICTURE_STYLES
 from .render.text import STYLES
-
-MAZE_FORMAT = "maze"  # a maze document (.json), not a block file
-PICTURES = {"png": render_png, "svg": render_svg}  # pictures of the maze itself
-IMAGE_SUFFIXES = {".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp"}
 
 
 class Dimensions(click.ParamType):
@@ -172,7 +152,7 @@ def thickness_options(command, default: str = "1", auto: bool = False):
 
 def output_options(command):
     """Options that decide what is written and how blocks are stood up and drawn."""
-    formats = sorted(WRITERS) + [MAZE_FORMAT] + sorted(PICTURES)
+    formats = sorted(FORMATS)
     for option in reversed([
         click.option("--height", type=click.IntRange(min=1), default=3, show_default=True,
                      help="Wall height in blocks."),
@@ -251,38 +231,25 @@ def cli():
 @output_options
 def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
+    from .pipeline import check_fits, make_maze
+
     shape = grid_shape(kind, size)
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
-    writer = _block_writer(output)
-    blocks_out = writer is not None and writer not in PICTURES
-    if blocks_out and kind not in ("square", "layered") and output["scale"] is not None:
-        if output["scale"] < min_scale(kind):
-            raise BlockmazeError(f"a {kind} maze needs --scale {min_scale(kind)} or more, got {output['scale']}")
-    if blocks_out and kind == "square":
-        rows, cols = shape
-        z, x = plan_shape(rows, cols, output["wall"], output["passage"])
-        layers = 1 if writer.plan else volume_height(output["height"], output["floor"], output["roof"])
-        writer.check_size((layers, z, x))
+    writer = _writer(output)
+    scale = output["scale"]
+    if writer is not None and writer.source != "maze" and kind not in ("square", "layered"):
+        from .blocks.raster import min_scale
+
+        if scale is not None and scale < min_scale(kind):
+            raise BlockmazeError(f"a {kind} maze needs --scale {min_scale(kind)} or more, got {scale}")
+    if writer is not None:
+        check_fits(writer, kind, shape, wall=output["wall"],
+                   passage=output["passage"], height=output["height"], floor=output["floor"],
+                   roof=output["roof"])
         load_theme(output["theme"])
-    if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1)[0])
-    rng = as_generator(seed)
-    if mask is None:
-        grid = make_grid(shape, kind)
-    else:
-        loader = mask_from_image if Path(mask).suffix.lower() in IMAGE_SUFFIXES else None
-        try:
-            cells = loader(mask, kind, shape) if loader else mask_from_text(Path(mask).read_text("utf-8"), kind, shape)
-        except (OSError, UnicodeDecodeError) as error:
-            raise BlockmazeError(f"cannot read mask {mask}: {error}") from None
-        grid = masked_grid(kind, shape, cells)
-    maze = generate(grid, algorithm=algorithm, rng=rng)
-    if braid:
-        maze = braid_maze(maze, braid, rng)
-    ends = place_endpoints(maze, "entrances" if entrances else "longest")
-    document = MazeDocument(maze, ends, algorithm, seed, braid)
-    _emit(document, writer, entrances, **output)
+    document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask)
+    _emit(document, writer, **output)
 
 
 @cli.command("export", epilog=EXAMPLES)
@@ -291,20 +258,20 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
 @output_options
 def export_command(document, **output):
     """Write a saved maze document (from generate -o maze.json) in any format, or print it."""
-    loaded = load_maze(document)
-    if loaded.endpoints is None:
-        loaded = MazeDocument(loaded.maze, place_endpoints(loaded.maze), loaded.algorithm,
-                              loaded.seed, loaded.braid)
-    writer = _block_writer(output)
+    from .documents import load_maze
+
+    writer = _writer(output)
     if writer is not None:
         load_theme(output["theme"])
-    _emit(loaded, writer, bool(loaded.endpoints.openings), **output)
+    _emit(load_maze(document), writer, **output)
 
 
 @cli.command("info", epilog=EXAMPLES)
 @click.argument("path", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
 def info_command(path):
     """Show what a file blockmaze wrote holds: format, Minecraft version, size, block counts."""
+    from .info import inspect_file
+
     click.echo("\n".join(inspect_file(path).lines()))
 
 
@@ -332,15 +299,20 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
                       **settings):
     """Generate a maze exactly WxL blocks (width along x, length along z), or WxLxH for a
     strict 3-D maze that climbs, and print it or write it to a file."""
+    from .blocks.relaxed import relaxed_layout
+    from .blocks.strict import strict_plan, strict_volume_3d
+    from .randomness import draw_seed
+    from .render import plan_text
+
     if len(size) not in (2, 3) or (len(size) == 3 and mode != "strict"):
         raise BlockmazeError("blockwise sizes are WxL blocks, or WxLxH for a strict 3-D maze")
     if solution:
         raise BlockmazeError("--solution marks graph mazes; use blockmaze generate for it")
-    writer = _block_writer({"output": output, "format_": settings["format_"]})
-    if output is not None and (writer is None or writer in PICTURES):
+    writer = _writer({"output": output, "format_": settings["format_"]})
+    if writer is not None and writer.source == "maze":
         raise BlockmazeError("a blockwise maze is blocks: choose a block format, not a maze document or picture")
     if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1)[0])
+        seed = draw_seed()
     width, length = size[:2]
     if mode == "relaxed":
         layout = relaxed_layout(width, length, ordering, seed, border,
@@ -359,7 +331,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
             raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
         click.echo(plan_text(blocks, style=_plan_style(text_style)))
         return
-    _write_blocks(blocks, writer, output, seed, what, f", seed {seed}", **settings)
+    _save_blocks(blocks, writer, output, seed, what, f", seed {seed}", **settings)
 
 
 @cli.command("dungeon", epilog=_algorithm_list() + EXAMPLES)
@@ -385,6 +357,10 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
                     min_shortcut, levels, seed, scale, solution, text_style, output, picture_style,
                     cell_size, shade, **settings):
     """Generate a roguelike dungeon: rooms, corridors grown between them, doors, stairs."""
+    from .dungeon import generate_dungeon
+    from .randomness import draw_seed
+    from .render import plan_text
+
     if solution:
         raise BlockmazeError("--solution marks graph mazes; a dungeon marks its start and goal")
     try:
@@ -392,11 +368,11 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
         sizes = (int(low), int(high or low))
     except ValueError:
         raise BlockmazeError(f"--room-size must be MIN:MAX cells, e.g. 2:5, got {room_size!r}") from None
-    writer = _block_writer({"output": output, "format_": settings["format_"]})
-    if output is not None and (writer is None or writer in PICTURES):
+    writer = _writer({"output": output, "format_": settings["format_"]})
+    if writer is not None and writer.source == "maze":
         raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze document or picture")
     if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1)[0])
+        seed = draw_seed()
     dungeon = generate_dungeon(size, seed, algorithm=algorithm, room_size=sizes,
                                room_attempts=room_attempts, extra_doors=extra_doors,
                                sparseness=sparseness, min_shortcut=min_shortcut, levels=levels)
@@ -407,8 +383,8 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
     target = Path(output)
     for number, level in enumerate(dungeon.levels, 1):
         path = target if levels == 1 else target.with_name(f"{target.stem}-{number}{target.suffix}")
-        _write_blocks(level.plan, writer, str(path), seed, f"level {number}, {len(level.rooms)} rooms",
-                      f", seed {seed}", **settings)
+        _save_blocks(level.plan, writer, str(path), seed, f"level {number}, {len(level.rooms)} rooms",
+                     f", seed {seed}", **settings)
 
 
 def _plan_style(text_style: str) -> str:
@@ -424,89 +400,59 @@ def _axes(value, count: int):
     return (value[0],) * (count - len(value)) + tuple(value)
 
 
-def _block_writer(output: dict):
-    """The block writer the output options ask for; None for printing or a maze document, or
-    the name of a picture format ("png", "svg")."""
-    path, format_ = output["output"], output["format_"]
-    if path is None:
-        if format_ is not None:
+def _writer(output: dict):
+    """The writer the output options ask for (None when the maze is printed)."""
+    if output["output"] is None:
+        if output["format_"] is not None:
             raise BlockmazeError("--format needs --output FILE")
         return None
-    if format_ == MAZE_FORMAT:
-        return None
-    picture = format_ or Path(path).suffix.lower().lstrip(".")
-    if picture in PICTURES:
-        return picture
-    try:
-        return writer_for(path, format_)
-    except BlockmazeError:
-        if format_ is None and Path(path).suffix.lower() == ".json":
-            return None  # a maze document
-        raise
+    return writer_for(output["output"], output["format_"])
 
 
-def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scale, solution,
-          text_style, output, picture_style, cell_size, shade, **settings) -> None:
-    """Print the maze, save its document, or write it as blocks, as the output options say."""
-    maze, ends = document.maze, document.endpoints
-    shown = ends if (solution or openings) else None
+def _emit(document, writer, *, wall, passage, scale, solution, text_style, output,
+          picture_style, cell_size, shade, **settings) -> None:
+    """Print the maze, or save it in the output's format (blocks, picture or document)."""
+    from .pipeline import maze_text
+
     if output is None:
-        kind = maze.grid.kind
-        if kind == "square":
-            click.echo(maze_text(maze, style=text_style, endpoints=shown, solution=solution))
-        elif kind == "layered":
-            raise BlockmazeError("a layered maze cannot be printed: write it with -o FILE")
-        else:  # its blocks, at the smallest scale that keeps it walkable
-            plan = rasterize(maze, scale or min_scale(kind), endpoints=shown, solution=solution)
-            click.echo(plan_text(plan, style=_plan_style(text_style)))
+        click.echo(maze_text(document, solution=solution, style=text_style,
+                             plan_style=_plan_style(text_style)))
         return
+    maze = document.maze
     origin = f", {document.algorithm}" if document.algorithm else ""
     origin += f", seed {document.seed}" if document.seed is not None else ""
-    if writer in PICTURES:
-        PICTURES[writer](maze, output, style=picture_style, cell_size=cell_size, shade=shade,
-                         endpoints=ends, solution=solution, theme=load_theme(settings["theme"]))
-        click.echo(f"wrote {output}: picture of a {maze.grid.kind} "
-                   f"{'x'.join(map(str, maze.grid.shape))} maze{origin}", err=True)
+    what = f"{maze.grid.kind} {'x'.join(map(str, maze.grid.shape))}"
+    if writer.source == "maze":
+        _save(document, writer, output, solution=solution, style=picture_style,
+              cell_size=cell_size, shade=shade, theme=settings["theme"])
+        written = f"maze document, {what} cells" if writer.name == "maze" else f"picture of a {what} maze"
+        click.echo(f"wrote {output}: {written}{origin}", err=True)
         return
-    if writer is None:
-        save_maze(document, output)
-        click.echo(f"wrote {output}: maze document, {maze.grid.kind} "
-                   f"{'x'.join(map(str, maze.grid.shape))} cells{origin}", err=True)
-        return
-    kind = maze.grid.kind
-    if kind == "square":
-        blocks = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
-    elif kind == "layered":  # a volume already: levels stacked, shafts of STAIRS
-        blocks = stack_levels(maze, settings["height"], "convert", wall, passage,
-                              endpoints=shown, solution=solution, roof=settings["roof"])
-    else:
-        blocks = rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
-    _write_blocks(blocks, writer, output, document.seed,
-                  f"{kind} {'x'.join(map(str, maze.grid.shape))} cells", origin, **settings)
+    _save_blocks(document, writer, output, document.seed, f"{what} cells", origin, wall=wall,
+                 passage=passage, scale=scale, solution=solution, **settings)
 
 
-def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, roof, lights, theme,
-                  mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                  block_size, raw_mesh, collision, format_) -> None:
-    """Stand a plan up (unless it is a volume already or the format draws plans) and write it."""
-    if writer.plan:
-        volume = blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
-    elif blocks.ndim == 2:
-        volume = extrude(blocks, height=height, floor=floor, roof=roof)
-        if lights:
-            volume = place_lights(volume)
-    else:
-        volume = blocks
+def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, roof, lights,
+                 theme, mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
+                 block_size, raw_mesh, collision, format_, **build) -> None:
+    """Save blocks (or a maze, built first) in a block format, and say what was written."""
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
-             "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision}
-    if block_size is not None:
-        given["block_size"] = block_size
-    write(volume, output, format=writer.name, theme=load_theme(theme),
-          **{k: v for k, v in given.items() if k in writer.options})
-    y, z, x = volume.shape
+             "external_tileset": external_tileset, "watertight": not raw_mesh,
+             "collision": collision, "block_size": block_size}
+    y, z, x = _save(source, writer, output, height=height, floor=floor, roof=roof, lights=lights,
+                    theme=theme, **build, **given)
     click.echo(f"wrote {output}: {what}, {x}x{y}x{z} blocks (width x height x length){origin}",
                err=True)
+
+
+def _save(source, writer, output, **given):
+    """pipeline.save with the options this writer takes (build options always pass)."""
+    from .pipeline import BUILD_OPTIONS, save
+
+    options = {k: v for k, v in given.items()
+               if (k in BUILD_OPTIONS or k in writer.options) and v is not None}
+    return save(source, output, writer.name, **options)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

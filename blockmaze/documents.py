@@ -14,6 +14,7 @@ import numpy as np
 
 from .endpoints import Endpoints
 from .errors import BlockmazeError
+from .export import register_writer
 from .export.target import Target, open_target
 from .generation import make_grid
 from .grids import GRID_KINDS
@@ -194,3 +195,11 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
             )
         parsed.append((item[0], grid.directions.index(item[1])))
     return Endpoints(start, goal, tuple(parsed))
+
+
+def _write_document(document: MazeDocument, file, theme) -> None:
+    """The output registry's "maze" format: the document as JSON (the theme does not apply)."""
+    save_maze(document, file)
+
+
+register_writer("maze", _write_document)

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numba
+from .kernels import kernel
 import numpy as np
 
 from .errors import BlockmazeError
@@ -61,7 +61,7 @@ def _need(mapping: object, key: str, kind, where: str):
     return value
 
 
-@numba.njit(cache=True)
+@kernel
 def _varint_counts(data, count, palette_size):
     counts = np.zeros(palette_size, dtype=np.int64)
     pos, n = 0, 0

@@ -34,10 +34,12 @@ Grid(hex, 3x4, 2 masked)
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from collections.abc import Sequence
 from typing import BinaryIO
 
-import numba
+from .kernels import kernel
 import numpy as np
 
 from .errors import BlockmazeError
@@ -171,6 +173,28 @@ def mask_from_image(source: str | BinaryIO, kind: str = "square", shape: Sequenc
     return _fit(_image_array(source), kind, shape, fit, exact=False, what="mask image")
 
 
+IMAGE_SUFFIXES = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp")
+
+
+def load_mask(path: str | Path, kind: str = "square", shape: Sequence[int] | None = None) -> np.ndarray:
+    """A mask from a file: a picture (by its suffix: ``.png``, ``.gif``, ...) or a text template.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "mask.txt")
+    ...     _ = open(path, "w").write("X.\\n..")
+    ...     load_mask(path).tolist()
+    [[False, True], [True, True]]
+    """
+    path = Path(path)
+    try:
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            return mask_from_image(str(path), kind, shape)
+        return mask_from_text(path.read_text("utf-8"), kind, shape)
+    except (OSError, UnicodeDecodeError) as error:
+        raise BlockmazeError(f"cannot read mask {path}: {error}") from None
+
+
 # --- fitting a picture to a grid --------------------------------------------------------------
 
 def _fit(picture: np.ndarray, kind: str, shape: Sequence[int] | None, fit: str | None,
@@ -242,7 +266,7 @@ def mask_to_text(mask: np.ndarray) -> str:
 
 # --- connectivity -----------------------------------------------------------------------------
 
-@numba.njit(cache=True)
+@kernel
 def _label_kernel(neighbors, enabled):
     """Label each enabled cell with its connected component (0, 1, ...; -1 for disabled cells)."""
     n, k = neighbors.shape

@@ -29,3 +29,12 @@ def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
     raise BlockmazeError(
         f"rng must be a numpy Generator, a whole-number seed >= 0 or None, got {rng!r}"
     )
+
+
+def draw_seed() -> int:
+    """A fresh seed (from the operating system's entropy), to be reported so a run can be redone.
+
+    >>> 0 <= draw_seed() < 2 ** 32
+    True
+    """
+    return int(np.random.SeedSequence().generate_state(1)[0])

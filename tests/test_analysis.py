@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.braid import braid
+from blockmaze.braiding import braid
 from blockmaze.endpoints import outside_directions, place_endpoints
 from blockmaze.materials import Material
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.braid import braid
+from blockmaze.braiding import braid
 from blockmaze.documents import MazeDocument, decode_links, encode_links, load_maze, save_maze
 from blockmaze.endpoints import place_endpoints
 

@@ -11,7 +11,7 @@ cell's region.
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -19,7 +19,7 @@ from . import register
 from .common import NO_PARENT, links_from_parents, random_enabled_cell, region_kernel
 
 
-@numba.njit(cache=True)
+@kernel
 def aldous_broder_kernel(neighbors, opposite, start, rng):
     """Walk from ``start`` until its whole region is visited; return the links.
 
@@ -48,7 +48,7 @@ def aldous_broder_kernel(neighbors, opposite, start, rng):
     return links_from_parents(neighbors, opposite, back)
 
 
-@register("aldous-broder", "random walk over visited and unvisited cells: uniform spanning tree, slow")
+@register("aldous-broder")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of an Aldous-Broder maze over ``grid``, walking from a random enabled cell.
 

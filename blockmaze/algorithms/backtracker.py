@@ -5,7 +5,7 @@ Long winding corridors and few dead ends. Runs on any grid kind: it only reads t
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -13,7 +13,7 @@ from . import register
 from .common import NO_PARENT, links_from_parents, random_enabled_cell
 
 
-@numba.njit(cache=True)
+@kernel
 def backtracker_kernel(neighbors, opposite, enabled, start, rng):
     """Carve a spanning tree of ``start``'s region; return ``(links, prefetch)``.
 
@@ -67,7 +67,7 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng):
     return links_from_parents(neighbors, opposite, back), prefetch
 
 
-@register("backtracker", "recursive backtracker (randomized depth-first search): long corridors")
+@register("backtracker")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a backtracker maze over ``grid``, starting at a random enabled cell.
 

@@ -8,14 +8,14 @@ Square grids without masks only.
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
 from . import register
 
 
-@numba.njit(cache=True)
+@kernel
 def binary_tree_kernel(neighbors, opposite, north, east, rng):
     """Link each cell to its ``north`` or ``east`` neighbour (a coin toss if it has both); return the links.
 
@@ -46,8 +46,7 @@ def binary_tree_kernel(neighbors, opposite, north, east, rng):
     return links
 
 
-@register("binary-tree", "each cell links north or east at random: a north-east bias, the simplest maze",
-          grid_kinds={"square"}, needs_unmasked=True)
+@register("binary-tree")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a binary-tree maze over the square ``grid``.
 

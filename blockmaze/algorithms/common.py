@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -22,7 +22,7 @@ def random_enabled_cell(grid: Grid, rng: np.random.Generator) -> int:
     return int(cells[int(rng.random() * cells.size)])
 
 
-@numba.njit(cache=True)
+@kernel
 def root(parent, a):
     """Root of ``a``'s set; ``parent[x] < 0`` marks a root, holding minus its set's size.
 
@@ -38,7 +38,7 @@ def root(parent, a):
     return a
 
 
-@numba.njit(cache=True)
+@kernel
 def join(parent, a, b):
     """Merge the sets whose roots are ``a`` and ``b`` (a != b): the smaller goes under the larger."""
     if parent[a] > parent[b]:
@@ -47,7 +47,7 @@ def join(parent, a, b):
     parent[b] = a
 
 
-@numba.njit(cache=True)
+@kernel
 def packed_edges(neighbors):
     """Every neighbour pair once, as ``cell << 32 | neighbour`` with neighbour > cell.
 
@@ -69,7 +69,7 @@ def packed_edges(neighbors):
     return edges
 
 
-@numba.njit(cache=True)
+@kernel
 def link_edges(neighbors, opposite, edges, count, links):
     """Open the passage of each of the first ``count`` packed edges in ``links``."""
     k = neighbors.shape[1]
@@ -83,7 +83,7 @@ def link_edges(neighbors, opposite, edges, count, links):
                 break
 
 
-@numba.njit(cache=True)
+@kernel
 def region_kernel(neighbors, start):
     """Mark the cells reachable from ``start`` through the neighbour table; return ``(marks, count)``.
 
@@ -109,7 +109,7 @@ def region_kernel(neighbors, start):
     return marks, tail
 
 
-@numba.njit(cache=True)
+@kernel
 def links_from_parents(neighbors, opposite, back):
     """The links of a tree given each cell's direction to its parent (``NO_PARENT`` for none).
 

@@ -31,7 +31,7 @@ Generalised to any grid through the neighbour table:
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -42,7 +42,7 @@ from .common import join, link_edges, root
 _LOW = (1 << 32) - 1  # the low half of a packed edge: its second cell
 
 
-@numba.njit(cache=True)
+@kernel
 def _link(neighbors, opposite, links, parent, cell, d, a, b):
     """Open the passage from ``cell`` towards ``d`` and merge the sets with roots a and b."""
     links[cell, d] = True
@@ -50,7 +50,7 @@ def _link(neighbors, opposite, links, parent, cell, d, a, b):
     join(parent, a, b)
 
 
-@numba.njit(cache=True)
+@kernel
 def eller_kernel(neighbors, opposite, enabled, width, rng):
     """Links of an Eller maze over cells taken in rows of ``width``; see the module docstring.
 
@@ -130,7 +130,7 @@ def eller_kernel(neighbors, opposite, enabled, width, rng):
     return links, cleaned
 
 
-@numba.njit(cache=True)
+@kernel
 def _cleanup(neighbors, opposite, parent, links, rng):
     """Join the remaining sets through the edges between them, in a random order; return joins.
 
@@ -168,7 +168,7 @@ def _cleanup(neighbors, opposite, parent, links, rng):
     return count
 
 
-@register("eller", "Eller's algorithm (row by row, sets joined and carried down): vertical grain")
+@register("eller")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of an Eller maze over ``grid``, rows of ``grid.shape[-1]`` cells from the top.
 

@@ -20,7 +20,7 @@ Runs on any grid kind and mask: it only reads the neighbour table.
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..errors import BlockmazeError
@@ -59,7 +59,7 @@ def parse_rule(option: str | None) -> float:
     return value
 
 
-@numba.njit(cache=True)
+@kernel
 def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest):
     """Links of a growing-tree spanning tree of ``start``'s region.
 
@@ -111,10 +111,7 @@ def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest):
     return links_from_parents(neighbors, opposite, back)
 
 
-@register("growing-tree",
-          "grow the newest, a random or the oldest active cell, or the newest with chance R "
-          "(a number; default 0.5)",
-          options=("newest", "random", "oldest", "0.25"))
+@register("growing-tree")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a growing-tree maze over ``grid`` with the rule named by ``option``.
 

@@ -10,7 +10,7 @@ region).
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -18,7 +18,7 @@ from . import register
 from .common import NO_PARENT, links_from_parents, random_enabled_cell
 
 
-@numba.njit(cache=True)
+@kernel
 def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
     """Carve a spanning tree of ``start``'s region; return the links.
 
@@ -93,7 +93,7 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
     return links_from_parents(neighbors, opposite, back)
 
 
-@register("hunt-and-kill", "random walks restarted by a scan for the next cell: long corridors")
+@register("hunt-and-kill")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a hunt-and-kill maze over ``grid``, its first walk from a random enabled cell.
 

@@ -9,7 +9,7 @@ where a mask splits the cells into separate regions, each region gets its own tr
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -18,7 +18,7 @@ from .common import LOW_HALF, join, link_edges, packed_edges, root
 
 
 
-@numba.njit(cache=True)
+@kernel
 def kruskal_kernel(neighbors, opposite, enabled, rng):
     """Links of a random spanning forest: one tree per connected region of enabled cells.
 
@@ -61,7 +61,7 @@ def kruskal_kernel(neighbors, opposite, enabled, rng):
     return links, prefetch
 
 
-@register("kruskal", "randomized Kruskal (edges in random order, union-find): many short dead ends")
+@register("kruskal")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a randomized-Kruskal maze over ``grid``.
 

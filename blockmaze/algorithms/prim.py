@@ -18,7 +18,7 @@ Both run on any grid kind and mask: they only read the neighbour table.
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -34,7 +34,7 @@ _CHUNK = 16  # keys per chunk of a bucket
 _HEAP_LIMIT = 8192  # heap size that makes the queue move keys back to buckets
 
 
-@numba.njit(cache=True)
+@kernel
 def _heap_push(heap, size, key):
     """Add ``key`` to the binary min-heap ``heap[:size]`` (the caller makes room)."""
     i = size
@@ -47,7 +47,7 @@ def _heap_push(heap, size, key):
     heap[i] = key
 
 
-@numba.njit(cache=True)
+@kernel
 def _heap_pop(heap, size):
     """Fill the hole ``heap[0]`` left by taking the top; ``size`` is the size without it.
 
@@ -74,7 +74,7 @@ def _heap_pop(heap, size):
     heap[i] = last
 
 
-@numba.njit(cache=True)
+@kernel
 def _heap_sift_down(heap, size, i, key):
     """Put ``key`` at slot ``i`` of ``heap[:size]`` and move it down to its place."""
     while True:
@@ -90,7 +90,7 @@ def _heap_sift_down(heap, size, i, key):
     heap[i] = key
 
 
-@numba.njit(cache=True)
+@kernel
 def _grown(array, size):
     """``array`` with room for ``size`` more items (capacity doubled until it fits)."""
     capacity = array.shape[0]
@@ -101,7 +101,7 @@ def _grown(array, size):
     return bigger
 
 
-@numba.njit(cache=True)
+@kernel
 def _spill(chunks, next_chunk, head, fill, spare, bucket, key):
     """Add ``key`` to ``bucket``'s chain of chunks (the caller makes sure a chunk is free).
 
@@ -122,7 +122,7 @@ def _spill(chunks, next_chunk, head, fill, spare, bucket, key):
     fill[bucket] = f + 1
 
 
-@numba.njit(cache=True)
+@kernel
 def prim_kernel(neighbors, opposite, start, rng, weights):
     """Links of the minimum spanning tree of random edge weights over ``start``'s region.
 
@@ -243,7 +243,7 @@ def prim_kernel(neighbors, opposite, start, rng, weights):
     return links_from_parents(neighbors, opposite, back)
 
 
-@numba.njit(cache=True)
+@kernel
 def simplified_prim_kernel(neighbors, opposite, start, rng):
     """Links of a simplified-Prim tree over ``start``'s region.
 
@@ -282,7 +282,7 @@ def simplified_prim_kernel(neighbors, opposite, start, rng):
     return links_from_parents(neighbors, opposite, back)
 
 
-@register("prim", "true Prim (random edge weights, cheapest edge first): many short dead ends")
+@register("prim")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a true-Prim maze over ``grid``, grown from a random enabled cell.
 
@@ -298,8 +298,7 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     return prim_kernel(grid.neighbors, grid.opposite, start, rng, no_record)
 
 
-@register("prim-simplified",
-          "simplified Prim (random frontier cell joins the tree): radiates from the start")
+@register("prim-simplified")
 def carve_simplified(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a simplified-Prim maze over ``grid``, grown from a random enabled cell.
 

@@ -8,7 +8,7 @@ with long straight walls and a visible box-in-box structure. Square grids withou
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -17,7 +17,7 @@ from . import register
 STACK = 64  # rooms waiting; see the kernel: at most log2(cells) + 2 of them
 
 
-@numba.njit(cache=True)
+@kernel
 def recursive_division_kernel(rows, cols, rng):
     """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``) down to corridors.
 
@@ -83,8 +83,7 @@ def recursive_division_kernel(rows, cols, rng):
     return east, south
 
 
-@register("recursive-division", "split an open room by walls with one gap each: long straight walls",
-          grid_kinds={"square"}, needs_unmasked=True)
+@register("recursive-division")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a recursive-division maze over the square ``grid``.
 

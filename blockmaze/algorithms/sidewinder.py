@@ -8,14 +8,14 @@ the maze has a vertical bias and no north-pointing dead ends. Square grids witho
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
 from . import register
 
 
-@numba.njit(cache=True)
+@kernel
 def sidewinder_kernel(neighbors, opposite, north, east, rng):
     """Carve runs in index order (west to east along each row, rows from north); return the links.
 
@@ -65,8 +65,7 @@ def sidewinder_kernel(neighbors, opposite, north, east, rng):
     return links
 
 
-@register("sidewinder", "row by row, eastward runs each open once to the north: a vertical bias",
-          grid_kinds={"square"}, needs_unmasked=True)
+@register("sidewinder")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a sidewinder maze over the square ``grid``.
 

@@ -9,7 +9,7 @@ any grid kind and on masked grids: it carves the region of its random first cell
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
@@ -17,7 +17,7 @@ from . import register
 from .common import random_enabled_cell, region_kernel
 
 
-@numba.njit(cache=True)
+@kernel
 def wilson_kernel(neighbors, opposite, root, rng):
     """Grow a uniform spanning tree of ``root``'s region from ``root``; return the links.
 
@@ -57,7 +57,7 @@ def wilson_kernel(neighbors, opposite, root, rng):
     return links
 
 
-@register("wilson", "loop-erased random walks: uniform spanning tree, faster than aldous-broder")
+@register("wilson")
 def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
     """Links of a Wilson maze over ``grid``, its tree rooted at a random enabled cell.
 

@@ -1,14 +1,35 @@
-"""Blocks: uint8 material arrays, (z, x) plans and (y, z, x) volumes, and the conversions to them."""
+"""Blocks: uint8 material arrays, (z, x) plans and (y, z, x) volumes, and the conversions to them.
 
-from .convert import from_blocks, plan_shape, to_blocks
-from .raster import MIN_SCALE, min_scale, rasterize, rasterize_labels
-from .stack import stack_levels
-from .relaxed import relaxed_layout, relaxed_plan
-from .sizing import fit_plan, fit_strict, from_runs
-from .strict import strict_layout, strict_plan, strict_volume_3d
-from .volume import extrude, volume_height
+Each name is imported from its module on first use (``convert``, ``raster``, ``stack``,
+``relaxed``, ``sizing``, ``strict``, ``volume``), so using one conversion loads only its module.
 
-__all__ = ["MIN_SCALE", "min_scale", "rasterize", "rasterize_labels", "stack_levels",
-           "extrude", "fit_plan", "fit_strict", "from_blocks", "from_runs", "plan_shape",
-           "relaxed_layout", "relaxed_plan", "strict_layout", "strict_plan", "strict_volume_3d",
-           "to_blocks", "volume_height"]
+>>> from blockmaze.blocks import plan_shape
+>>> plan_shape(2, 3)
+(5, 7)
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "from_blocks": "convert", "plan_shape": "convert", "to_blocks": "convert",
+    "MIN_SCALE": "raster", "min_scale": "raster", "rasterize": "raster",
+    "rasterize_labels": "raster",
+    "stack_levels": "stack",
+    "relaxed_layout": "relaxed", "relaxed_plan": "relaxed",
+    "fit_plan": "sizing", "fit_strict": "sizing", "from_runs": "sizing",
+    "strict_layout": "strict", "strict_plan": "strict", "strict_volume_3d": "strict",
+    "extrude": "volume", "volume_height": "volume",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

@@ -15,7 +15,7 @@ over walls or through glass only adds to this, so the guarantee holds for every 
 
 from __future__ import annotations
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..errors import BlockmazeError
@@ -25,7 +25,7 @@ LIGHT_LEVEL = 15
 REACH = LIGHT_LEVEL - 2  # the block above the light has 14; 13 more steps leave 1
 
 
-@numba.njit(cache=True)
+@kernel
 def _place(walkable, floor_is_plain, reach):
     z_size, x_size = walkable.shape
     lit = np.zeros((z_size, x_size), dtype=np.bool_)
@@ -122,7 +122,7 @@ def place_lights(volume: np.ndarray, reach: int = REACH) -> np.ndarray:
     return lit
 
 
-@numba.njit(cache=True)
+@kernel
 def _light(opaque, sources, level):
     ys, zs, xs = opaque.shape
     light = np.zeros(opaque.shape, dtype=np.int8)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..endpoints import Endpoints
@@ -241,7 +241,7 @@ def _mark_solution(plan, maze, endpoints, owner, anchors, mid, normal, neighbors
     plan[tuple(anchors[endpoints.goal])] = Material.GOAL
 
 
-@numba.njit(cache=True)
+@kernel
 def _owners(pts, counts, enabled, nz, nx):
     """Owner cell of every block (-1: outside, or a disabled cell): centre-in-polygon, even-odd rule."""
     owner = np.full((nz, nx), -1, dtype=np.int64)
@@ -277,7 +277,7 @@ def _owners(pts, counts, enabled, nz, nx):
     return owner
 
 
-@numba.njit(cache=True)
+@kernel
 def _side_midpoints(pts, sides, counts, degree):
     """Per cell and direction, the midpoint (by length) of the side and its outward unit normal."""
     n = pts.shape[0]
@@ -332,7 +332,7 @@ def _rooms(owner: np.ndarray, enabled: np.ndarray) -> np.ndarray:
     return state
 
 
-@numba.njit(cache=True)
+@kernel
 def _line(z0, x0, z1, x1, buffer, start):
     """A 4-connected digital line from block (z0, x0) to (z1, x1) into ``buffer[start:]``; the end."""
     dz, dx = abs(z1 - z0), abs(x1 - x0)
@@ -355,7 +355,7 @@ def _line(z0, x0, z1, x1, buffer, start):
     return k
 
 
-@numba.njit(cache=True)
+@kernel
 def _inside_path(owner, cell, z0, x0, z1, x1, buffer, start):
     """A 4-connected path from (z0, x0) to (z1, x1) through blocks of ``cell``: the straight digital
     line if it stays inside, else a breadth-first shortest path; returns the end, or -1."""
@@ -413,7 +413,7 @@ def _inside_path(owner, cell, z0, x0, z1, x1, buffer, start):
     return start + length
 
 
-@numba.njit(cache=True)
+@kernel
 def _gate(owner, a, b, mu, mv):
     """The edge-adjacent blocks (p of a, q of b) whose shared side is nearest (mu, mv); -1s if none."""
     nz, nx = owner.shape
@@ -437,7 +437,7 @@ def _gate(owner, a, b, mu, mv):
     return pz, px, qz, qx
 
 
-@numba.njit(cache=True)
+@kernel
 def _link_path(owner, a, b, anchor_a, anchor_b, m, buffer):
     """The blocks of the corridor of link (a, b): anchor a -> gate -> anchor b; length or -1."""
     pz, px, qz, qx = _gate(owner, a, b, m[0], m[1])
@@ -453,7 +453,7 @@ def _link_path(owner, a, b, anchor_a, anchor_b, m, buffer):
     return end_b
 
 
-@numba.njit(cache=True)
+@kernel
 def _opening_path(owner, cell, anchor, m, normal, buffer):
     """The blocks of an opening: anchor -> the cell's block nearest the side's midpoint -> straight
     out along the normal to the plan border; length, or -1 if it crosses another cell."""
@@ -497,7 +497,7 @@ def _opening_path(owner, cell, anchor, m, normal, buffer):
     return end
 
 
-@numba.njit(cache=True)
+@kernel
 def _carve(state, owner, anchors, link_a, link_b, link_m, openings, mid, normal, width):
     """Mark anchors and corridor/opening paths ESSENTIAL and their widening OPTIONAL; returns a
     cell where a corridor did not fit, or -1."""
@@ -532,7 +532,7 @@ def _carve(state, owner, anchors, link_a, link_b, link_m, openings, mid, normal,
     return -1
 
 
-@numba.njit(cache=True)
+@kernel
 def _allowed(la, lb, neighbors, links, has_opening, outside):
     if la == lb:
         return True
@@ -546,7 +546,7 @@ def _allowed(la, lb, neighbors, links, has_opening, outside):
     return False
 
 
-@numba.njit(cache=True)
+@kernel
 def _settle(state, label, anchors, neighbors, links, has_opening, outside):
     """Close open blocks not 4-connected to their cell's anchor (within the cell), and optional blocks
     that touch another label where the maze has no link, or only diagonally; repeat until stable.

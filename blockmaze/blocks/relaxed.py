@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..errors import BlockmazeError
@@ -60,14 +60,14 @@ ORDERINGS = ("backtracker", "prim", "growing-tree")
 GROWING_TREE_OPTIONS = {"newest": 1.0, "random": 0.0}
 
 
-@numba.njit(cache=True)
+@kernel
 def _open_block(state, count, offsets, block):
     state[block] = OPEN
     for j in range(4):
         count[block + offsets[j]] += 1
 
 
-@numba.njit(cache=True)
+@kernel
 def relaxed_kernel(state, count, stride, root, mode, ratio, active, order, rng):
     """Carve the relaxed tree from ``root`` over a padded, flattened block array; return blocks opened.
 

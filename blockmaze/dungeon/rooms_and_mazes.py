@@ -61,7 +61,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-import numba
+from ..kernels import kernel
 import numpy as np
 
 from ..algorithms import get_algorithm
@@ -136,7 +136,7 @@ class Dungeon:
 # ----------------------------------------------------------------------------- kernels
 
 
-@numba.njit(cache=True)
+@kernel
 def _place_rooms(rows, cols, attempts, lo, hi, rng):
     """Rooms ``(r0, c0, h, w)`` in cells and a label per cell (room index, -1 = free)."""
     label = np.full((rows, cols), -1, dtype=np.int32)
@@ -171,7 +171,7 @@ def _place_rooms(rows, cols, attempts, lo, hi, rng):
     return rooms[:count].copy(), label
 
 
-@numba.njit(cache=True)
+@kernel
 def _label_free(label, first):
     """Give each connected region of free cells (-1) its own label from ``first`` on.
 
@@ -221,7 +221,7 @@ def _label_free(label, first):
     return count, boxes[:count].copy()
 
 
-@numba.njit(cache=True)
+@kernel
 def _connect(plan, zs, xs, a, b, order, regions, extra, rng):
     """Kruskal over regions: a connector joining two regions not yet joined becomes a door; any
     other becomes a door with chance ``extra``."""
@@ -236,7 +236,7 @@ def _connect(plan, zs, xs, a, b, order, regions, extra, rng):
             plan[zs[i], xs[i]] = door
 
 
-@numba.njit(cache=True)
+@kernel
 def _cell_distances(plan, solid, start_z, start_x):
     """Walking distance in blocks from cell block (start_z, start_x) to every cell (-1 = unreachable).
 
@@ -265,7 +265,7 @@ def _cell_distances(plan, solid, start_z, start_x):
     return dist
 
 
-@numba.njit(cache=True)
+@kernel
 def _remove_dead_ends(plan, solid, label, rooms, keep, share):
     """Fill ``int(share * T)`` of the ``T`` cells that full dead-end removal fills, tips first."""
     height, width = plan.shape
@@ -317,7 +317,7 @@ def _remove_dead_ends(plan, solid, label, rooms, keep, share):
     return count
 
 
-@numba.njit(cache=True)
+@kernel
 def _add_loops(plan, solid, label, rooms, zs, xs, min_shortcut, chance, rng):
     """Open each candidate wall (in the given order, with chance ``chance``) whose sides are at
     least ``min_shortcut`` blocks apart; return the indices of the opened ones, in order.

@@ -2,7 +2,7 @@
 
 ``minecraft/`` (schematics, structures, datapacks), ``meshes/`` (the greedy mesher and its glTF,
 OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint) and
-``pictures`` (PNG/SVG of the maze itself). :data:`FORMATS` names every output, its suffixes,
+``pictures`` (PNG/SVG of the maze itself), and maze documents (``.json``). :data:`FORMATS` names every output, its suffixes,
 summary and module, so help and suffix look-ups import nothing; a module is imported the first
 time its writer is used, and registers its writers with :func:`register_writer` (a test checks
 the table against the modules).
@@ -40,7 +40,7 @@ class Format:
     """
 
     name: str
-    module: str
+    module: str  # relative to the blockmaze package
     suffixes: tuple[str, ...]
     summary: str
     source: str = "volume"
@@ -51,67 +51,82 @@ def _formats(*rows: tuple) -> dict[str, Format]:
 
 
 FORMATS: dict[str, Format] = _formats(
-    ("schem", "minecraft.sponge", (".schem",),
+    ("schem", "export.minecraft.sponge", (".schem",),
      "Sponge schematic v2/v3 (WorldEdit, FAWE, Litematica, Amulet)"),
-    ("litematic", "minecraft.litematic", (".litematic",),
+    ("litematic", "export.minecraft.litematic", (".litematic",),
      "Litematica schematic (Version 6, or 7 from Minecraft 1.20.5)"),
-    ("structure", "minecraft.structure", (".nbt",),
+    ("structure", "export.minecraft.structure", (".nbt",),
      "vanilla structure file (structure blocks up to 48x48x48, /place template)"),
-    ("datapack", "minecraft.datapack", (".zip",),
+    ("datapack", "export.minecraft.datapack", (".zip",),
      "datapack of /fill commands (Java 1.14+; /function blockmaze:build)"),
-    ("schematic", "minecraft.legacy", (".schematic",),
+    ("schematic", "export.minecraft.legacy", (".schematic",),
      "MCEdit .schematic with numeric ids (Minecraft 1.12 and older; WorldEdit, Amulet)"),
-    ("mcstructure", "minecraft.bedrock", (".mcstructure",),
+    ("mcstructure", "export.minecraft.bedrock", (".mcstructure",),
      "Bedrock .mcstructure (Bedrock 1.21.90+; /structure load)"),
-    ("glb", "meshes.writers", (".glb",),
+    ("glb", "export.meshes.writers", (".glb",),
      "binary glTF 2.0 scene, a node per material (Godot, Unity, Unreal, Blender)"),
-    ("gltf", "meshes.writers", (".gltf",), "glTF 2.0 JSON scene with embedded buffer"),
-    ("obj", "meshes.writers", (".obj",),
+    ("gltf", "export.meshes.writers", (".gltf",), "glTF 2.0 JSON scene with embedded buffer"),
+    ("obj", "export.meshes.writers", (".obj",),
      "Wavefront OBJ, a group per material (materials: the mtl writer)"),
-    ("mtl", "meshes.writers", (".mtl",),
+    ("mtl", "export.meshes.writers", (".mtl",),
      "Wavefront material library for the OBJ writer's materials"),
-    ("ply", "meshes.writers", (".ply",), "binary PLY with normals, UVs and material colours"),
-    ("3mf", "meshes.writers", (".3mf",),
+    ("ply", "export.meshes.writers", (".ply",), "binary PLY with normals, UVs and material colours"),
+    ("3mf", "export.meshes.writers", (".3mf",),
      "3MF print file, Z-up millimetres, coloured by material (PrusaSlicer, Cura, Bambu)"),
-    ("stl", "meshes.writers", (".stl",),
+    ("stl", "export.meshes.writers", (".stl",),
      "binary STL, one closed solid, Z-up millimetres (3D printing)"),
-    ("tmx", "tilemaps.tiled", (".tmx",),
+    ("tmx", "export.tilemaps.tiled", (".tmx",),
      "Tiled map, XML (Tiled 1.10; pytmx, pytiled-parser, game engines)", "plan"),
-    ("tmj", "tilemaps.tiled", (".tmj",),
+    ("tmj", "export.tilemaps.tiled", (".tmj",),
      "Tiled map, JSON (Tiled 1.10; pytiled-parser, Phaser, game engines)", "plan"),
-    ("ascii", "tilemaps.asciimap", (".txt",),
+    ("ascii", "export.tilemaps.asciimap", (".txt",),
      "roguelike text map with a glyph legend (# wall, . floor, S/G ends)", "plan"),
-    ("tilemap", "tilemaps.tilejson", (".tilemap.json",),
+    ("tilemap", "export.tilemaps.tilejson", (".tilemap.json",),
      "blockmaze JSON tile map: glyph rows, legend, entities", "plan"),
-    ("npz", "tilemaps.tcod", (".npz",),
+    ("npz", "export.tilemaps.tcod", (".npz",),
      "numpy arrays for python-tcod: walkable, transparent, materials", "plan"),
-    ("xp", "tilemaps.rexpaint", (".xp",),
+    ("xp", "export.tilemaps.rexpaint", (".xp",),
      "REXPaint image (CP437 glyphs, theme colours; REXPaint, libtcod)", "plan"),
+    ("png", "export.pictures", (".png",), "picture of the maze (walls, paths or blocks)", "maze"),
+    ("svg", "export.pictures", (".svg",), "vector picture of the maze (walls, paths or blocks)",
+     "maze"),
+    ("maze", "documents", (".json",),
+     "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze"),
 )
 
 
 @dataclass(frozen=True)
 class Writer:
-    """A file format with its writing code loaded.
+    """A :data:`FORMATS` row with its writing code loaded.
 
-    ``write(blocks, file, theme, **options)`` writes a (y, z, x) volume to a binary file;
-    ``check_size(shape)`` raises BlockmazeError for a volume the format cannot hold, before any
-    work is done; ``plan`` is True for formats that draw the (z, x) plan rather than a volume
-    (tile maps): they receive the plan as a one-layer volume.
+    ``write(source, file, theme, **options)`` writes to a binary file: a (y, z, x) volume (tile
+    maps get the (z, x) plan as a one-layer volume), or for ``source == "maze"`` a
+    :class:`~blockmaze.documents.MazeDocument`. ``check_size(shape)`` raises BlockmazeError for a
+    volume the format cannot hold, before any work is done (None for maze outputs).
     """
 
-    name: str
-    suffixes: tuple[str, ...]
+    format: Format
     write: Callable
-    check_size: Callable[[tuple[int, int, int]], None]
-    summary: str
-    plan: bool = False
+    check_size: Callable[[tuple[int, int, int]], None] | None = None
+
+    name = property(lambda self: self.format.name)
+    suffixes = property(lambda self: self.format.suffixes)
+    summary = property(lambda self: self.format.summary)
+    source = property(lambda self: self.format.source)
+    plan = property(lambda self: self.format.source == "plan")
 
     @property
     def options(self) -> tuple[str, ...]:
-        """The keyword options the writer accepts beyond blocks, file and theme."""
+        """The keyword options the writer accepts beyond source, file and theme."""
         names = list(inspect.signature(self.write).parameters)
         return tuple(names[3:])
+
+    def check_options(self, options) -> None:
+        """Refuse options this format does not take, naming those it does."""
+        unknown = set(options) - set(self.options)
+        if unknown:
+            raise BlockmazeError(f"{self.name} does not take {', '.join(sorted(unknown))}; "
+                                 f"its options are: {', '.join(self.options) or 'none'}")
 
 
 class _Writers(Mapping):
@@ -124,7 +139,7 @@ class _Writers(Mapping):
         if name not in self.loaded:
             if name not in FORMATS:
                 raise KeyError(name)
-            importlib.import_module(f"{__name__}.{FORMATS[name].module}")
+            importlib.import_module(f"blockmaze.{FORMATS[name].module}")
         return self.loaded[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -163,9 +178,9 @@ def size_limits(what: str, max_side: int | None = None, max_blocks: int | None =
     return check_size
 
 
-def register_writer(writer: Writer) -> None:
-    """Called by a writer's module: the loaded form of a :data:`FORMATS` row."""
-    WRITERS.loaded[writer.name] = writer
+def register_writer(name: str, write: Callable, check_size: Callable | None = None) -> None:
+    """Called by a writer's module for each :data:`FORMATS` row that names it."""
+    WRITERS.loaded[name] = Writer(FORMATS[name], write, check_size)
 
 
 def writer_for(path: str | os.PathLike | None = None, format: str | None = None) -> Writer:
@@ -204,12 +219,9 @@ def write(
     >>> write(extrude(to_blocks(generate((3, 4), rng=1))), out, format="schem", schem_version=3)
     """
     writer = writer_for(None if hasattr(target, "write") else target, format)
-    unknown = set(options) - set(writer.options)
-    if unknown:
-        raise BlockmazeError(
-            f"{writer.name} does not take {', '.join(sorted(unknown))}; "
-            f"its options are: {', '.join(writer.options) or 'none'}"
-        )
+    if writer.source == "maze":
+        raise BlockmazeError(f"{writer.name} draws a maze, not blocks: use blockmaze.save(maze, ...)")
+    writer.check_options(options)
     blocks = np.asarray(blocks)
     if blocks.ndim == 2:
         blocks = blocks[np.newaxis]

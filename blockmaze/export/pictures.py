@@ -51,8 +51,8 @@ import numpy as np
 
 from ..endpoints import Endpoints
 from ..errors import BlockmazeError
+from . import register_writer
 from .target import Target, open_target
-from ..grids.geometry import cell_shapes
 from ..materials import Material, Theme, load_theme
 from ..maze import Maze
 from ..resources import ensure_memory
@@ -255,6 +255,8 @@ class _Builder:
         grid = self.grid = maze.grid
         self.maze, self.style, self.s = maze, style, s
         self.endpoints, self.solution, self.palette = endpoints, solution, palette
+        from ..grids.geometry import cell_shapes
+
         shapes = self.shapes = cell_shapes(grid)
         n, m = shapes.sides.shape
         default = s / 4 if style == "paths" else s / 8
@@ -676,3 +678,19 @@ def _svg_plan(layer: _Layer, scene: _Scene) -> list[str]:
         d = "".join(f"M{a} {b}H{c}v{block_h}H{a}Z" for a, b, c in zip(left, top, right))
         out.append(f'<path class="blocks" fill="{_hex(scene.palette[value])}" d="{d}"/>')
     return out
+
+
+# -- the output registry: pictures draw the maze itself ---------------------------------------
+
+def _picture_writer(render):
+    def write_picture(document, file, theme, style: str = "walls", cell_size: float = 16,
+                      shade: bool = False, solution: bool = False) -> None:
+        render(document.maze, file, style=style, cell_size=cell_size, shade=shade,
+               endpoints=document.endpoints, solution=solution, theme=theme)
+
+    write_picture.__doc__ = f"Draw a maze document's maze as {render.__name__[7:].upper()}."
+    return write_picture
+
+
+register_writer("png", _picture_writer(render_png))
+register_writer("svg", _picture_writer(render_svg))

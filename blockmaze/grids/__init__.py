@@ -1,43 +1,64 @@
 """Grid kinds: each module builds the neighbour table of one cell shape.
 
-A kind's module registers its constructor ``build(*shape, mask=None) -> Grid`` with
-:func:`register_kind`; modules are discovered automatically. ``GRID_KINDS`` maps names to
-constructors; the CLI's ``--grid`` choices come from it.
+:data:`GRID_KINDS` maps each kind's name to its constructor ``build(*shape, mask=None) -> Grid``.
+The names are a static table, so ``--grid`` choices need no import; a kind's module is imported
+when its constructor is first looked up, and registers it with :func:`register_kind`
+(tests/test_registry.py checks the table against the modules).
 
 >>> sorted(GRID_KINDS)
 ['hex', 'layered', 'polar', 'square', 'triangle', 'upsilon']
+>>> GRID_KINDS["square"](2, 3)
+Grid(square, 2x3)
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
-from typing import Callable
+from collections.abc import Mapping
+from typing import Callable, Iterator
 
 from .base import Grid
 
-GRID_KINDS: dict[str, Callable[..., Grid]] = {}
+# kind -> (module, constructor name)
+KIND_MODULES = {kind: (kind, f"{kind}_grid")
+                for kind in ("hex", "layered", "polar", "square", "triangle", "upsilon")}
+
+
+class _Kinds(Mapping):
+    """Kind name -> constructor, importing the kind's module on first look-up."""
+
+    def __init__(self) -> None:
+        self.loaded: dict[str, Callable[..., Grid]] = {}
+
+    def __getitem__(self, kind: str) -> Callable[..., Grid]:
+        if kind not in self.loaded:
+            if kind not in KIND_MODULES:
+                raise KeyError(kind)
+            importlib.import_module(f"{__name__}.{KIND_MODULES[kind][0]}")
+        return self.loaded[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(KIND_MODULES)
+
+    def __len__(self) -> int:
+        return len(KIND_MODULES)
+
+
+GRID_KINDS: Mapping[str, Callable[..., Grid]] = _Kinds()
 
 
 def register_kind(name: str, build: Callable[..., Grid]) -> None:
-    """Add a grid kind."""
-    GRID_KINDS[name] = build
+    """Called by a kind's module: the constructor of a :data:`KIND_MODULES` row."""
+    GRID_KINDS.loaded[name] = build
 
 
-def _register_all() -> None:
-    for module in pkgutil.iter_modules(__path__):
-        if module.name != "base":
-            importlib.import_module(f"{__name__}.{module.name}")
+def __getattr__(name: str):
+    """``hex_grid``, ``square_grid``, ...: each kind's constructor, imported on first use."""
+    for kind, (_, constructor) in KIND_MODULES.items():
+        if name == constructor:
+            return GRID_KINDS[kind]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-_register_all()
-
-from .hex import hex_grid  # noqa: E402
-from .layered import layered_grid  # noqa: E402
-from .polar import polar_grid  # noqa: E402
-from .square import square_grid  # noqa: E402
-from .triangle import triangle_grid  # noqa: E402
-from .upsilon import upsilon_grid  # noqa: E402
 
 __all__ = ["GRID_KINDS", "Grid", "hex_grid", "layered_grid", "polar_grid", "register_kind",
            "square_grid", "triangle_grid", "upsilon_grid"]

@@ -7,13 +7,16 @@ so the picture keeps roughly square cells in a terminal.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from ..blocks.convert import to_blocks
 from ..errors import BlockmazeError
 from ..materials import SOLID, Material
-from ..endpoints import Endpoints
-from ..maze import Maze
+
+if TYPE_CHECKING:
+    from ..endpoints import Endpoints
+    from ..maze import Maze
 
 NORTH, EAST, SOUTH, WEST = 1, 2, 4, 8
 
@@ -45,6 +48,8 @@ def maze_text(maze: Maze, style: str = "box", cell_width: int = 3,
     |           |
     +-----------+
     """
+    from ..blocks.convert import to_blocks
+
     plan = to_blocks(maze, endpoints=endpoints, solution=solution)
     widths = np.ones(plan.shape[1], dtype=np.int64)
     widths[1::2] = cell_width

@@ -34,7 +34,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-import numba
+from ...kernels import kernel
 import numpy as np
 
 from ...errors import BlockmazeError
@@ -96,7 +96,7 @@ class Surface:
 # --- 1. greedy rectangles ----------------------------------------------------------------------
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _grow(buffer, count):
     if count < buffer.shape[0]:
         return buffer
@@ -105,7 +105,7 @@ def _grow(buffer, count):
     return bigger
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _greedy_axis(volume, axis, buffer, count):
     """Greedy rectangles of one axis; ``volume`` is (axis, b, c), a view of the (y, z, x) array."""
     n, p_size, q_size = volume.shape
@@ -187,7 +187,7 @@ def greedy_quads(blocks: np.ndarray) -> Quads:
     return Quads(_sort_by_material(buffer, len(buffer)), tuple(blocks.shape))
 
 
-@numba.njit(cache=True)
+@kernel
 def _sort_by_material(buffer, count):
     """The first ``count`` rows, stably sorted by material (a counting sort)."""
     starts = np.zeros(257, dtype=np.int64)
@@ -206,7 +206,7 @@ def _sort_by_material(buffer, count):
 # --- 2. triangles ------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@kernel
 def _corner_lattice(quads, size_x, size_y, size_z):
     """uint8 (X+1, Y+1, Z+1): 1 where some rectangle has a corner."""
     lattice = np.zeros((size_x + 1, size_y + 1, size_z + 1), dtype=np.uint8)
@@ -222,7 +222,7 @@ def _corner_lattice(quads, size_x, size_y, size_z):
     return lattice
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _on(lattice, a, plane, b, c):
     if a == 0:
         return lattice[plane, b, c] != 0
@@ -231,7 +231,7 @@ def _on(lattice, a, plane, b, c):
     return lattice[b, c, plane] != 0
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _chains(quads, r, lattice, split, chain1, chain2):
     """Fill the two monotone chains of rectangle r as (b, c) pairs; return their last indices.
 
@@ -281,7 +281,7 @@ def _chains(quads, r, lattice, split, chain1, chain2):
     return n1, n2
 
 
-@numba.njit(cache=True)
+@kernel
 def _longest(quads):
     longest = 1
     for r in range(quads.shape[0]):
@@ -289,7 +289,7 @@ def _longest(quads):
     return longest
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _count_range(quads, lattice, split, counts, longest, start, stop):
     chain1 = np.empty((longest + 2, 2), dtype=np.int64)
     chain2 = np.empty((longest + 2, 2), dtype=np.int64)
@@ -318,7 +318,7 @@ def _in_halves(n: int, work) -> None:
             future.result()
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _emit(quads, lattice, split, vertex_offsets, face_offsets, longest,
           vertices, normals, uv, faces, start, stop):
     chain1 = np.empty((longest + 2, 2), dtype=np.int64)
@@ -402,7 +402,7 @@ def _emit(quads, lattice, split, vertex_offsets, face_offsets, longest,
         _put(faces, f, tri_a, sign)
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _put(faces, f, tri, sign):
     faces[f, 0] = tri[0]
     if sign > 0:
@@ -483,7 +483,7 @@ def culled_face_count(blocks: np.ndarray) -> int:
 # --- collision boxes ---------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@kernel
 def _boxes(solid):
     size_y, size_z, size_x = solid.shape
     used = np.zeros(solid.shape, dtype=np.bool_)
@@ -545,7 +545,7 @@ def collision_boxes(blocks: np.ndarray) -> np.ndarray:
     return _boxes(solid)
 
 
-@numba.njit(cache=True)
+@kernel
 def _bounds(points):
     low = np.full(points.shape[1], np.inf, dtype=np.float64)
     high = np.full(points.shape[1], -np.inf, dtype=np.float64)

@@ -81,7 +81,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .greedy import Surface, bounds, collision_boxes, mesh_blocks
-from .. import Writer, register_writer, size_limits
+from .. import register_writer, size_limits
 from ..target import target_path, write_sidecar
 
 # float32 holds every integer up to 2**24 exactly: block coordinates stay exact.
@@ -585,17 +585,10 @@ def write_mtl(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
 check_size = size_limits("a mesh (float32 block coordinates)", max_side=MAX_SIDE)
 
 
-register_writer(Writer("glb", (".glb",), write_glb, check_size,
-                       "binary glTF 2.0 scene, a node per material (Godot, Unity, Unreal, Blender)"))
-register_writer(Writer("gltf", (".gltf",), write_gltf, check_size,
-                       "glTF 2.0 JSON scene with embedded buffer"))
-register_writer(Writer("obj", (".obj",), write_obj, check_size,
-                       "Wavefront OBJ, a group per material (materials: the mtl writer)"))
-register_writer(Writer("mtl", (".mtl",), write_mtl, check_size,
-                       "Wavefront material library for the OBJ writer's materials"))
-register_writer(Writer("ply", (".ply",), write_ply, check_size,
-                       "binary PLY with normals, UVs and material colours"))
-register_writer(Writer("3mf", (".3mf",), write_3mf, check_size,
-                       "3MF print file, Z-up millimetres, coloured by material (PrusaSlicer, Cura, Bambu)"))
-register_writer(Writer("stl", (".stl",), write_stl, check_size,
-                       "binary STL, one closed solid, Z-up millimetres (3D printing)"))
+register_writer("glb", write_glb, check_size)
+register_writer("gltf", write_gltf, check_size)
+register_writer("obj", write_obj, check_size)
+register_writer("mtl", write_mtl, check_size)
+register_writer("ply", write_ply, check_size)
+register_writer("3mf", write_3mf, check_size)
+register_writer("stl", write_stl, check_size)

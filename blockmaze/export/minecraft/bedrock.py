@@ -39,7 +39,7 @@ from nbtlib import Byte, Compound, Int, List, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from .. import Writer, register_writer, size_limits
+from .. import register_writer, size_limits
 from .legacy import parse_state
 
 BLOCK_VERSION = (1 << 24) | (21 << 16) | (90 << 8) | 0  # Bedrock 1.21.90.0 = 18176512
@@ -175,5 +175,4 @@ def write_mcstructure(
 check_size = size_limits(".mcstructure", max_blocks=MAX_BLOCKS)
 
 
-register_writer(Writer("mcstructure", (".mcstructure",), write_mcstructure, check_size,
-                       "Bedrock .mcstructure (Bedrock 1.21.90+; /structure load)"))
+register_writer("mcstructure", write_mcstructure, check_size)

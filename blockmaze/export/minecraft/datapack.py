@@ -42,12 +42,12 @@ import json
 import zipfile
 from typing import BinaryIO
 
-import numba
+from ...kernels import kernel
 import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from .. import Writer, register_writer
+from .. import register_writer
 from .palette import minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
 
@@ -65,7 +65,7 @@ MAX_SIDE = 60_000_000  # the world border's width
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
-@numba.njit(cache=True)
+@kernel
 def box_cover(values: np.ndarray, skip: int, max_volume: int) -> np.ndarray:
     """Disjoint boxes of equal values covering every cell whose value is not ``skip``.
 
@@ -130,7 +130,7 @@ def box_cover(values: np.ndarray, skip: int, max_volume: int) -> np.ndarray:
     return out[:n].copy()
 
 
-@numba.njit(cache=True)
+@kernel
 def _digits(buffer: np.ndarray, at: int, value: int) -> int:
     """Write ``value`` (>= 0) in decimal into ``buffer`` at ``at``; return the position after it."""
     length = 1
@@ -144,7 +144,7 @@ def _digits(buffer: np.ndarray, at: int, value: int) -> int:
     return at + length
 
 
-@numba.njit(cache=True)
+@kernel
 def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
     """ASCII ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <state>`` lines for ``box_cover`` rows.
 
@@ -340,5 +340,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
         raise BlockmazeError(f"a {width}x{length} maze is wider than a Minecraft world ({MAX_SIDE})")
 
 
-register_writer(Writer("datapack", (".zip",), write_datapack, check_size,
-                       "datapack of /fill commands (Java 1.14+; /function blockmaze:build)"))
+register_writer("datapack", write_datapack, check_size)

@@ -30,7 +30,7 @@ from nbtlib import Compound, Int, List, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from .. import Writer, register_writer, size_limits
+from .. import register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
 
 MAX_SIDE = 0xFFFF  # unsigned Short
@@ -167,5 +167,4 @@ def write_schematic(
 check_size = size_limits(".schematic", max_side=MAX_SIDE, max_blocks=MAX_BLOCKS)
 
 
-register_writer(Writer("schematic", (".schematic",), write_schematic, check_size,
-                       "MCEdit .schematic with numeric ids (Minecraft 1.12 and older; WorldEdit, Amulet)"))
+register_writer("schematic", write_schematic, check_size)

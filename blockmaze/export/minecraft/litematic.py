@@ -19,7 +19,7 @@ from nbtlib import Compound, Int, List, Long, LongArray, String
 
 from ...errors import BlockmazeError
 from ...materials import Theme
-from .. import Writer, register_writer, size_limits
+from .. import register_writer, size_limits
 from .nbt import write_gzipped
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
@@ -158,5 +158,4 @@ def pack_spanning(values: np.ndarray, bits: int) -> np.ndarray:
 check_size = size_limits(".litematic (one region)", max_blocks=MAX_VOLUME)
 
 
-register_writer(Writer("litematic", (".litematic",), write_litematic, check_size,
-                       "Litematica schematic (Version 6, or 7 from Minecraft 1.20.5)"))
+register_writer("litematic", write_litematic, check_size)

@@ -15,7 +15,7 @@ from nbtlib import Compound, Int, IntArray, List, String
 
 from ...errors import BlockmazeError
 from ...materials import Theme
-from .. import Writer, register_writer, size_limits
+from .. import register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .palette import minecraft_palette
 from .varint import encode_varints
@@ -112,5 +112,4 @@ def write_indexed(
 check_size = size_limits(".schem", max_side=MAX_SIDE, max_blocks=MAX_DATA_BYTES)
 
 
-register_writer(Writer("schem", (".schem",), write_schem, check_size,
-                       "Sponge schematic v2/v3 (WorldEdit, FAWE, Litematica, Amulet)"))
+register_writer("schem", write_schem, check_size)

@@ -28,7 +28,7 @@ from nbtlib import Compound, Int, List
 
 from ...errors import BlockmazeError, BlockmazeWarning
 from ...materials import Theme
-from .. import Writer, register_writer, size_limits
+from .. import register_writer, size_limits
 from .nbt import gzip_stream
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
@@ -178,5 +178,4 @@ def _block_elements(flat: np.ndarray, plane: tuple[int, int], states: np.ndarray
 check_size = size_limits("a structure file", max_blocks=MAX_LIST_LENGTH)
 
 
-register_writer(Writer("structure", (".nbt",), write_structure, check_size,
-                       "vanilla structure file (structure blocks up to 48x48x48, /place template)"))
+register_writer("structure", write_structure, check_size)

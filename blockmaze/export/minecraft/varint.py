@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import numba
+from ...kernels import kernel
 import numpy as np
 
 
-@numba.njit(cache=True)
+@kernel
 def _encode(values):
     size = 0
     for v in values:

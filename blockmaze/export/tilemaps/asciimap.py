@@ -32,7 +32,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from ...resources import ensure_memory
-from .. import Writer, register_writer
+from .. import register_writer
 from .tiles import check_plan_size, glyph_legend, glyph_rows, plan_of
 
 DEFAULT_COMMENT = ";"
@@ -102,5 +102,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "a text map")
 
 
-register_writer(Writer("ascii", (".txt",), write_ascii, check_size,
-                       "roguelike text map with a glyph legend (# wall, . floor, S/G ends)", plan=True))
+register_writer("ascii", write_ascii, check_size)

@@ -21,7 +21,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from ...resources import ensure_memory
-from .. import Writer, register_writer
+from .. import register_writer
 from .tiles import check_plan_size, contrast, plan_of, tile_kinds
 
 XP_VERSION = -1
@@ -90,5 +90,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "REXPaint .xp", MAX_SIDE)
 
 
-register_writer(Writer("xp", (".xp",), write_xp, check_size,
-                       "REXPaint image (CP437 glyphs, theme colours; REXPaint, libtcod)", plan=True))
+register_writer("xp", write_xp, check_size)

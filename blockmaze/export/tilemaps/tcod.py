@@ -29,7 +29,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from ...resources import ensure_memory
-from .. import Writer, register_writer
+from .. import register_writer
 from .tiles import TRANSPARENT, WALKABLE, check_plan_size, plan_of
 
 ORDERS = {"C": "y,x", "F": "x,y"}
@@ -96,5 +96,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "a tcod .npz")
 
 
-register_writer(Writer("npz", (".npz",), write_npz, check_size,
-                       "numpy arrays for python-tcod: walkable, transparent, materials", plan=True))
+register_writer("npz", write_npz, check_size)

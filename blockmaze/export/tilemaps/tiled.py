@@ -34,7 +34,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from ...resources import ensure_memory
-from .. import Writer, register_writer
+from .. import register_writer
 from ..target import write_sidecar
 from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, check_tile_size, csv_text, entities,
@@ -309,7 +309,5 @@ def _json_bytes(document: dict) -> bytes:
     return (json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-register_writer(Writer("tmx", (".tmx",), write_tmx, check_size,
-                       "Tiled map, XML (Tiled 1.10; pytmx, pytiled-parser, game engines)", plan=True))
-register_writer(Writer("tmj", (".tmj",), write_tmj, check_size,
-                       "Tiled map, JSON (Tiled 1.10; pytiled-parser, Phaser, game engines)", plan=True))
+register_writer("tmx", write_tmx, check_size)
+register_writer("tmj", write_tmj, check_size)

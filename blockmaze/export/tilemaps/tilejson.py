@@ -27,7 +27,7 @@ import numpy as np
 
 from ...materials import Theme
 from ...resources import ensure_memory
-from .. import Writer, register_writer
+from .. import register_writer
 from .tiles import check_plan_size, entities, glyph_legend, glyph_rows, plan_of
 
 FORMAT = "blockmaze-tilemap"
@@ -88,5 +88,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "a JSON tile map")
 
 
-register_writer(Writer("tilemap", (".tilemap.json",), write_tilemap, check_size,
-                       "blockmaze JSON tile map: glyph rows, legend, entities", plan=True))
+register_writer("tilemap", write_tilemap, check_size)

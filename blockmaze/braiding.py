@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numba
+from .kernels import kernel
 import numpy as np
 
 from .errors import BlockmazeError
@@ -10,7 +10,7 @@ from .maze import Maze
 from .randomness import as_generator
 
 
-@numba.njit(cache=True)
+@kernel
 def _braid(neighbors, opposite, links, order, p, rng):
     n, k = neighbors.shape
     degree = np.zeros(n, dtype=np.int64)

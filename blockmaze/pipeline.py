@@ -1,0 +1,239 @@
+"""One call per job: a maze of any kind to the blocks the command writes, and to any output.
+
+:func:`build` turns a maze (square, hex, upsilon, triangle, polar or layered) into the (y, z, x)
+volume ``blockmaze generate`` would write; :func:`save` writes a maze, a maze document or blocks
+to any output by path or format name (Minecraft, meshes, tile maps, pictures, maze documents).
+The command line only parses options and calls these, so a Python user gets the same bytes.
+
+Example
+-------
+>>> import io
+>>> from blockmaze import generate, place_endpoints
+>>> maze = generate((6, 8), rng=3)
+>>> build(maze, place_endpoints(maze), solution=True, passage=2, roof=True).shape
+(5, 19, 25)
+>>> save(maze, io.BytesIO(), format="schem", passage=2, seed=3)   # the (y, z, x) size written
+(4, 19, 25)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .documents import MazeDocument
+from .endpoints import Endpoints, place_endpoints
+from .errors import BlockmazeError
+from .export import write, writer_for
+from .export.target import Target, open_target
+from .materials import Theme, load_theme
+from .maze import Maze
+
+Source = Maze | MazeDocument | np.ndarray
+# save()'s own options: how a maze becomes blocks (every other option is the format's)
+BUILD_OPTIONS = frozenset({"theme", "endpoints", "solution", "wall", "passage", "scale", "height",
+                           "floor", "roof", "lights"})
+
+
+def check_fits(writer, kind: str, shape, *, wall=1, passage=1,
+               height: int = 3, floor: bool = True, roof: bool = False) -> None:
+    """Refuse, before any work, a square maze too large for ``writer``: its blocks are known from
+    its shape, so a size over the format's limits fails at once.
+
+    >>> from blockmaze.export import writer_for
+    >>> check_fits(writer_for(format="schem"), "square", (40000, 10))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a 21x4x80001-block volume (width x height x length) is too large for .schem: each side holds at most 65535 blocks
+    """
+    from .blocks import plan_shape, volume_height
+
+    if kind == "square" and writer.source != "maze":
+        z, x = plan_shape(*shape, wall, passage)
+        writer.check_size((1 if writer.plan else volume_height(height, floor, roof), z, x))
+
+
+def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
+              braid: float = 0.0, entrances: bool = False, mask=None) -> MazeDocument:
+    """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
+    (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
+    ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
+    ends of the longest path). Without a seed one is drawn; the document records it.
+
+    >>> doc = make_maze((4, 5), seed=7)
+    >>> doc.seed, doc.maze.is_perfect()
+    (7, True)
+    """
+    from .braiding import braid as braid_maze
+    from .generation import generate, make_grid
+    from .masks import load_mask, masked_grid
+    from .randomness import as_generator, draw_seed
+
+    if seed is None:
+        seed = draw_seed()
+    rng = as_generator(seed)
+    if mask is None:
+        grid = make_grid(shape, kind)
+    else:
+        cells = load_mask(mask, kind, shape) if not isinstance(mask, np.ndarray) else mask
+        grid = masked_grid(kind, shape, cells)
+    maze = generate(grid, algorithm=algorithm, rng=rng)
+    if braid:
+        maze = braid_maze(maze, braid, rng)
+    ends = place_endpoints(maze, "entrances" if entrances else "longest")
+    return MazeDocument(maze, ends, algorithm, seed, braid)
+
+
+def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str = "box",
+              plan_style: str = "blocks") -> str:
+    """A maze of any planar kind as terminal text, as ``blockmaze generate`` prints it: square
+    mazes in box drawing (``style``), the others as their blocks at the least scale that keeps
+    them walkable (``plan_style``). Openings and, with ``solution``, the path are shown.
+
+    >>> print(maze_text(make_maze((1, 2), seed=1), style="ascii"))
+    +-------+
+    |       |
+    +-------+
+    """
+    from .blocks import rasterize
+    from .blocks.raster import min_scale
+    from .render import maze_text as square_text, plan_text
+
+    document = source if isinstance(source, MazeDocument) else MazeDocument(source)
+    maze, ends = document.maze, document.endpoints
+    if solution and ends is None:
+        ends = place_endpoints(maze)
+    shown = ends if solution or (ends is not None and ends.openings) else None
+    kind = maze.grid.kind
+    if kind == "square":
+        return square_text(maze, style=style, endpoints=shown, solution=solution)
+    if kind == "layered":
+        raise BlockmazeError("a layered maze cannot be printed: write it to a file")
+    return plan_text(rasterize(maze, min_scale(kind), endpoints=shown, solution=solution),
+                     style=plan_style)
+
+
+def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False,
+                wall=1, passage=1, scale: int | None = None, height: int = 3,
+                roof: bool = False) -> np.ndarray:
+    """The blocks of a maze of any kind: a (z, x) plan, or a layered maze's (y, z, x) volume.
+
+    Square mazes go through the 2n+1 converter (``wall``, ``passage``), layered ones are stacked
+    level on level (``height``, ``roof``), the other kinds are rasterized at ``scale`` (default
+    4, or the kind's least). ``endpoints`` with openings cuts them; ``solution`` marks the path
+    (start and goal from ``endpoints``, or the ends of the longest path).
+
+    >>> from blockmaze import generate
+    >>> maze_blocks(generate((2, 3), rng=1)).shape
+    (5, 7)
+    """
+    from .blocks import rasterize, stack_levels, to_blocks
+    from .blocks.raster import min_scale
+
+    if solution and endpoints is None:
+        endpoints = place_endpoints(maze)
+    shown = endpoints if solution or (endpoints is not None and endpoints.openings) else None
+    kind = maze.grid.kind
+    if kind == "square":
+        return to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
+    if kind == "layered":
+        return stack_levels(maze, height, "convert", wall, passage, endpoints=shown,
+                            solution=solution, roof=roof)
+    if scale is not None and scale < min_scale(kind):
+        raise BlockmazeError(f"a {kind} maze needs a scale of {min_scale(kind)} or more, got {scale}")
+    return rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
+
+
+def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: bool = False,
+             lights: bool = False) -> np.ndarray:
+    """A (y, z, x) volume from blocks: a plan is extruded (and lit); a volume is kept as it is.
+
+    >>> stand_up(np.array([[1, 0, 1]], np.uint8), height=2).shape
+    (3, 1, 3)
+    """
+    from .blocks import extrude
+
+    if lights and not floor:
+        raise BlockmazeError("lights go into the floor: keep the floor to place them")
+    if blocks.ndim != 2:
+        return blocks
+    volume = extrude(blocks, height=height, floor=floor, roof=roof)
+    if lights:
+        from .blocks.lights import place_lights
+
+        volume = place_lights(volume)
+    return volume
+
+
+def plan_layer(blocks: np.ndarray) -> np.ndarray:
+    """The one-layer volume a tile map draws: the plan, or a volume's walking layer.
+
+    >>> plan_layer(np.zeros((3, 4), np.uint8)).shape
+    (1, 3, 4)
+    """
+    return blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
+
+
+def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False, wall=1,
+          passage=1, scale: int | None = None, height: int = 3, floor: bool = True,
+          roof: bool = False, lights: bool = False) -> np.ndarray:
+    """The (y, z, x) volume of a maze of any kind, as ``blockmaze generate -o FILE`` writes it.
+
+    Options as for :func:`maze_blocks` and :func:`stand_up`.
+
+    >>> from blockmaze import generate
+    >>> build(generate((3, 4), rng=1), height=2, roof=True).shape
+    (4, 7, 9)
+    """
+    blocks = maze_blocks(maze, endpoints, solution=solution, wall=wall, passage=passage,
+                         scale=scale, height=height, roof=roof)
+    return stand_up(blocks, height=height, floor=floor, roof=roof, lights=lights)
+
+
+def save(source: Source, target: Target, format: str | None = None, *,
+         theme: Theme | str | None = None, endpoints: Endpoints | None = None,
+         solution: bool = False, wall=1, passage=1, scale: int | None = None, height: int = 3,
+         floor: bool = True, roof: bool = False, lights: bool = False,
+         **options) -> tuple[int, int, int] | None:
+    """Write a maze, a maze document or blocks to ``target`` (a path or a binary file) in the
+    format its suffix (or ``format``) names; return the (y, z, x) shape of the blocks written
+    (None for pictures and maze documents).
+
+    A maze is built as :func:`build` does (block formats) or drawn (pictures) or saved whole
+    (maze documents, ``.json``). ``options`` are the format's own (``writer_for(...).options``:
+    e.g. ``mc_version``, ``schem_version``, ``seed``, ``style``); a document's seed is used
+    where the format takes one and none is given.
+
+    >>> import io
+    >>> from blockmaze import generate
+    >>> save(generate((3, 4), rng=1), io.BytesIO(), format="png", style="paths") is None
+    True
+    """
+    writer = writer_for(None if hasattr(target, "write") else target, format)
+    if isinstance(source, Maze):
+        source = MazeDocument(source, endpoints)
+    elif isinstance(source, MazeDocument) and endpoints is not None:
+        source = MazeDocument(source.maze, endpoints, source.algorithm, source.seed, source.braid)
+    if isinstance(source, MazeDocument) and "seed" in writer.options and options.get("seed") is None:
+        options["seed"] = source.seed
+    if writer.source == "maze":
+        if not isinstance(source, MazeDocument):
+            raise BlockmazeError(f"{writer.name} draws a maze, not blocks: pass a Maze or MazeDocument")
+        if source.endpoints is None:
+            source = MazeDocument(source.maze, place_endpoints(source.maze), source.algorithm,
+                                  source.seed, source.braid)
+        if "solution" in writer.options:
+            options["solution"] = solution
+        writer.check_options(options)
+        with open_target(target) as file:
+            writer.write(source, file, theme if isinstance(theme, Theme) else load_theme(theme),
+                         **options)
+        return None
+    if isinstance(source, MazeDocument):
+        blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,
+                             passage=passage, scale=scale, height=height, roof=roof)
+    else:
+        blocks = np.asarray(source)
+    volume = plan_layer(blocks) if writer.plan else stand_up(blocks, height=height, floor=floor,
+                                                             roof=roof, lights=lights)
+    write(volume, target, format=writer.name, theme=theme, **options)
+    return volume.shape

@@ -1,0 +1,69 @@
+"""Kernels give the same results run as plain Python (small jobs) and compiled by numba (large
+ones), so the size threshold that picks between them can never change a maze."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import blockmaze as bm
+from blockmaze import kernels
+from blockmaze.algorithms import ALGORITHMS, algorithm_specs
+
+SHAPES = {  # a grid kind's shape from one size number
+    "square": lambda n: (n, n), "hex": lambda n: (n, n), "upsilon": lambda n: (n, n),
+    "triangle": lambda n: (n, n), "polar": lambda n: (n,), "layered": lambda n: (2, n, n),
+}
+
+
+def around_threshold(kind: str) -> list[tuple[int, ...]]:
+    """The largest shape whose neighbour table fits SMALL_JOB, and the next one up."""
+    n = 2
+    while bm.make_grid(SHAPES[kind](n + 1), kind).neighbors.size <= kernels.SMALL_JOB:
+        n += 1
+    return [SHAPES[kind](n), SHAPES[kind](n + 1)]
+
+
+CASES = [(kind, spec, shape) for kind in SHAPES for shape in around_threshold(kind)
+         for spec in algorithm_specs()
+         if ALGORITHMS[spec.split(":")[0]].grid_kinds in (None, frozenset({kind}))]
+
+
+@pytest.mark.parametrize("kind, spec, shape", CASES, ids=[f"{k}-{s}-{'x'.join(map(str, sh))}"
+                                                          for k, s, sh in CASES])
+def test_python_and_numba_carve_the_same_maze(kind, spec, shape):
+    with kernels.forced("python"):
+        python = bm.generate(shape, spec, rng=11, kind=kind)
+    with kernels.forced("numba"):
+        compiled = bm.generate(shape, spec, rng=11, kind=kind)
+    assert np.array_equal(python.links, compiled.links)
+    assert python.is_perfect()
+
+
+def test_threshold_separates_the_two_shapes():
+    small, large = around_threshold("square")
+    assert bm.make_grid(small).neighbors.size <= kernels.SMALL_JOB < bm.make_grid(large).neighbors.size
+
+
+def test_a_small_maze_never_imports_numba():
+    """``blockmaze generate 10x10`` (and its schematic) runs without loading numba at all."""
+    code = ("import sys, io; from blockmaze.cli import main; "
+            "assert main(['generate', '10x10', '--seed', '1']) == 0; "
+            "assert main(['generate', '10x10', '--seed', '1', '-o', sys.argv[1]]) == 0; "
+            "assert 'numba' not in sys.modules, 'numba was imported'")
+    result = subprocess.run([sys.executable, "-c", code, "m.schem"], capture_output=True, text=True,
+                            cwd=__import__("tempfile").mkdtemp())
+    assert result.returncode == 0, result.stderr
+
+
+def test_help_imports_no_writer_and_no_numba():
+    code = ("import sys; from blockmaze.cli import main; main(['--help']); main(['generate', '--help']); "
+            "from blockmaze.export import FORMATS; "
+            "writers = {'blockmaze.' + f.module for f in FORMATS.values()} - {'blockmaze.export.pictures'}; "
+            "bad = [m for m in sys.modules if m == 'numba' or m in writers]; "
+            "assert not bad, bad")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

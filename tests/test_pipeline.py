@@ -1,0 +1,47 @@
+"""One library call per job: the Python API writes byte for byte what the command writes."""
+
+from __future__ import annotations
+
+import pytest
+
+import blockmaze as bm
+from blockmaze.cli import main
+from blockmaze.pipeline import make_maze
+
+CASES = [  # (grid kind, size typed, constructor shape, command options, the same for the API)
+    ("square", "6x9", (6, 9), ["--wall", "2", "--passage", "1x3", "--roof", "--lights"],
+     dict(wall=(2, 2), passage=(1, 3), roof=True, lights=True)),
+    ("hex", "5x7", (5, 7), ["--scale", "5", "--height", "2"], dict(scale=5, height=2)),
+    ("layered", "2x4x5", (2, 4, 5), ["--passage", "2", "--no-floor"], dict(passage=2, floor=False)),
+]
+FORMATS = ["schem", "litematic", "glb", "tmx", "png", "json"]
+
+
+@pytest.mark.parametrize("kind, size, shape, flags, options", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("suffix", FORMATS)
+def test_api_writes_the_commands_bytes(kind, size, shape, flags, options, suffix, tmp_path):
+    solution = suffix != "tmx"  # and one without
+    (tmp_path / "cli").mkdir(), (tmp_path / "api").mkdir()  # same names: sidecars are named after them
+    command = tmp_path / "cli" / f"maze.{suffix}"
+    args = ["generate", size, "-g", kind, "-a", "wilson", "--seed", "5", "--entrances",
+            "--braid", "0.25", "-o", str(command)] + flags + (["--solution"] if solution else [])
+    assert main(args) == 0
+    document = make_maze(shape, kind, "wilson", seed=5, braid=0.25, entrances=True)
+    api = tmp_path / "api" / f"maze.{suffix}"
+    picture = {"style": "walls"} if suffix == "png" else {}
+    bm.save(document, api, solution=solution, **options, **picture)
+    assert api.read_bytes() == command.read_bytes()
+    assert sorted(p.name for p in (tmp_path / "api").iterdir()) == sorted(p.name for p in (tmp_path / "cli").iterdir())
+
+
+def test_build_is_what_save_writes(tmp_path):
+    """build() gives the volume that save() writes, for a maze of any kind."""
+    maze = bm.generate((3, 4, 4), kind="layered", rng=2)
+    volume = bm.build(maze, height=2)
+    assert bm.save(maze, tmp_path / "m.schem", height=2) == volume.shape
+
+
+def test_save_refuses_options_the_format_does_not_take(tmp_path):
+    with pytest.raises(bm.BlockmazeError, match="png does not take mc_version"):
+        bm.save(bm.generate((3, 3), rng=1), tmp_path / "m.png", mc_version="1.20.4")
+    assert not list(tmp_path.iterdir())
