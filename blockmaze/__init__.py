@@ -18,7 +18,7 @@ fast and loads numba only when a job is big enough to need it.
 
 from __future__ import annotations
 
-import importlib
+from .lazy import exports
 
 __version__ = "0.1.0"
 
@@ -50,15 +50,7 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'blockmaze' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
+__getattr__ = exports(__name__, _EXPORTS, globals())
 
 
 def __dir__() -> list[str]:

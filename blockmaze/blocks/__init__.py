@@ -10,7 +10,7 @@ Each name is imported from its module on first use (``convert``, ``raster``, ``s
 
 from __future__ import annotations
 
-import importlib
+from ..lazy import exports
 
 _EXPORTS = {
     "from_blocks": "convert", "plan_shape": "convert", "to_blocks": "convert",
@@ -24,12 +24,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = exports(__name__, _EXPORTS, globals())

@@ -15,17 +15,17 @@ Example
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import numpy as np
 
 from ..errors import BlockmazeError
+from ..lazy import Registry
 from ..materials import Theme, load_theme
 from .target import Target, open_target
 
@@ -129,27 +129,8 @@ class Writer:
                                  f"its options are: {', '.join(self.options) or 'none'}")
 
 
-class _Writers(Mapping):
-    """Name -> Writer; a writer's module is imported on first look-up, names need no import."""
-
-    def __init__(self) -> None:
-        self.loaded: dict[str, Writer] = {}
-
-    def __getitem__(self, name: str) -> Writer:
-        if name not in self.loaded:
-            if name not in FORMATS:
-                raise KeyError(name)
-            importlib.import_module(f"blockmaze.{FORMATS[name].module}")
-        return self.loaded[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(FORMATS)
-
-    def __len__(self) -> int:
-        return len(FORMATS)
-
-
-WRITERS: Mapping[str, Writer] = _Writers()
+WRITERS: Mapping[str, Writer] = Registry({name: f"blockmaze.{row.module}"
+                                          for name, row in FORMATS.items()})
 
 
 def size_limits(what: str, max_side: int | None = None, max_blocks: int | None = None):

@@ -13,9 +13,10 @@ Grid(square, 2x3)
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from typing import Callable, Iterator
+from typing import Callable
+
+from ..lazy import Registry
 
 from .base import Grid
 
@@ -24,27 +25,8 @@ KIND_MODULES = {kind: (kind, f"{kind}_grid")
                 for kind in ("hex", "layered", "polar", "square", "triangle", "upsilon")}
 
 
-class _Kinds(Mapping):
-    """Kind name -> constructor, importing the kind's module on first look-up."""
-
-    def __init__(self) -> None:
-        self.loaded: dict[str, Callable[..., Grid]] = {}
-
-    def __getitem__(self, kind: str) -> Callable[..., Grid]:
-        if kind not in self.loaded:
-            if kind not in KIND_MODULES:
-                raise KeyError(kind)
-            importlib.import_module(f"{__name__}.{KIND_MODULES[kind][0]}")
-        return self.loaded[kind]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(KIND_MODULES)
-
-    def __len__(self) -> int:
-        return len(KIND_MODULES)
-
-
-GRID_KINDS: Mapping[str, Callable[..., Grid]] = _Kinds()
+GRID_KINDS: Mapping[str, Callable[..., Grid]] = Registry(
+    {kind: f"{__name__}.{module}" for kind, (module, _) in KIND_MODULES.items()})
 
 
 def register_kind(name: str, build: Callable[..., Grid]) -> None:
