@@ -17,7 +17,7 @@ benchmarks.
 Example
 -------
 >>> import numpy as np
->>> @kernel
+>>> @kernel(cache=False)               # (a function typed here has no file to cache beside)
 ... def total(values):
 ...     s = 0
 ...     for v in values:
@@ -113,12 +113,13 @@ def _jit(function: Callable, options: dict):
     twin = types.FunctionType(function.__code__, scope, function.__name__,
                               function.__defaults__, function.__closure__)
     twin.__qualname__, twin.__module__ = function.__qualname__, function.__module__
+    options = {"cache": True, **options}
     try:
-        return numba.njit(cache=True, **options)(twin)
+        return numba.njit(**options)(twin)
     except RuntimeError as error:  # numba finds no writable cache folder for this install
         warnings.warn(f"numba cannot cache compiled kernels here ({error}); compiling each run",
                       KernelCacheWarning, stacklevel=2)
-        return numba.njit(cache=False, **options)(twin)
+        return numba.njit(**{**options, "cache": False})(twin)
 
 
 class KernelCacheWarning(UserWarning):
