@@ -217,5 +217,9 @@ def write(
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
     writer.check_size(blocks.shape)
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    from .minecraft.blockdata import for_release  # every theme is checked before any work
+    from .minecraft.versions import DEFAULT_MC_VERSION
+    theme = for_release(theme, options.get("mc_version", DEFAULT_MC_VERSION)
+                        if "mc_version" in writer.options else None)
     with open_target(target) as file:
         writer.write(blocks, file, theme, **options)
