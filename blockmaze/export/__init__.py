@@ -54,7 +54,7 @@ FORMATS: dict[str, Format] = _formats(
     ("schem", "minecraft.sponge", (".schem",),
      "Sponge schematic v2/v3 (WorldEdit, FAWE, Litematica, Amulet)"),
     ("litematic", "minecraft.litematic", (".litematic",),
-     "Litematica schematic (Version 6, or 7 from Minecraft 1.20.5)"),
+     "Litematica schematic (Version 5, 6 from Minecraft 1.18, 7 from 1.20.5)"),
     ("structure", "minecraft.structure", (".nbt",),
      "vanilla structure file (structure blocks up to 48x48x48, /place template)"),
     ("datapack", "minecraft.datapack", (".zip",),
