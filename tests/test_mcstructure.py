@@ -62,12 +62,12 @@ BEDROCK = {
     "minecraft:scaffolding[bottom=false,distance=0,waterlogged=false]":
         ("minecraft:scaffolding", {"stability": (I, 0), "stability_check": (B, 0)}),
 }
-# The palette version Bedrock writes for 1.21.60-1.21.100 (our 1.21.90+ names): block states
-# 1.21.60.33. Source: AllayMC/Allay api/src/main/java/org/allaymc/api/network/ProtocolInfo.java at
-# 497f5bfe (2025-08-31; protocols v800-v827 = Bedrock 1.21.80-1.21.100): "Bedrock version of the
-# most recent backwards-incompatible change to block states" = SemVersion(1, 21, 60, 33, 0),
-# packed major<<24 | minor<<16 | patch<<8 | revision; it became 1.21.110.26 only with Bedrock
-# 1.21.110 (Allay 484c969c), which upgrades older entries on load.
+# The palette version Bedrock writes (our names are 1.21.90's): block states 1.21.60.33, packed
+# major<<24 | minor<<16 | patch<<8 | revision. Sources: minecraft-data 3.119.0
+# bedrock/{1.21.60,...,1.21.80,1.21.100,...,1.26.60}/blockStates.json (the game's own palette)
+# give every state version 18168865 (tests/test_blockdata.py re-checks this when minecraft-data
+# is installed); AllayMC/Allay api/src/main/java/org/allaymc/api/network/ProtocolInfo.java at
+# 497f5bfe (Bedrock 1.21.80-1.21.100): BLOCK_STATE_VERSION = SemVersion(1, 21, 60, 33, 0).
 BLOCK_STATES_1_21_60_33 = 18168865
 assert BLOCK_STATES_1_21_60_33 == 1 << 24 | 21 << 16 | 60 << 8 | 33
 TYPES = {pynbt.TAG_Byte: B, pynbt.TAG_Int: I, pynbt.TAG_String: S}

@@ -18,9 +18,9 @@ no Bedrock state and are ignored; a listed property with an unknown value is an 
 
 ``version`` in each palette entry is the packed block-state version the states are written in
 (major << 24 | minor << 16 | patch << 8 | revision). It is not the game's version but that of the
-last release that changed block states: 1.21.60.33 = ``0x01153C21`` = 18168865 for Bedrock
-1.21.60 to 1.21.100 (1.21.90 included), which Bedrock itself writes, and from which 1.21.110
-(block states 1.21.110.26) and later upgrade on load. Older files use older numbers (the
+last release that changed block states: 1.21.60.33 = ``0x01153C21`` = 18168865, the number
+Bedrock's own block palette carries on every state from 1.21.60 to 1.26.60 (1.21.90 included;
+minecraft-data's ``bedrock/*/blockStates.json``, dumped from the game). Older files use older numbers (the
 reference's 17959425 = 1.18.10.1); Bedrock upgrades states from the version a file gives, so the
 number must match the names used.
 
