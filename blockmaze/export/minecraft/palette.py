@@ -10,6 +10,7 @@ from nbtlib import Compound, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
+from .blockdata import check_states, for_release
 
 # States that are air: left out of files that keep terrain, and not counted as blocks.
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
@@ -36,8 +37,6 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     >>> indices.tolist(), palette
     ([[1, 0, 1]], ['minecraft:air', 'minecraft:glass'])
     """
-    from .blockdata import check_states, for_release
-
     theme = for_release(theme, mc_version)
     present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
     palette: list[str] = []
