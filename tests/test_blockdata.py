@@ -44,7 +44,8 @@ JAVA_FORMATS = ("schem", "litematic", "structure", "datapack")
 
 def datapack_releases() -> list[str]:
     """Releases a datapack can target: a known pack format and /schedule (1.14+)."""
-    return [r.name for r in RELEASES.values() if r.pack_format is not None and r.data_version >= SCHEDULE_FROM]
+    return [r.name for r in RELEASES.values()
+            if r.pack_format is not None and r.data_version >= SCHEDULE_FROM]
 
 
 # --- minecraft-data itself ------------------------------------------------------------------------
@@ -241,7 +242,8 @@ def test_bedrock_palette_version_is_the_games():
     assert {version for _, _, version in bedrock_palette()} == {bedrock.BLOCK_VERSION} == {18168865}
 
 
-@pytest.mark.parametrize("mc_version", ["1.13", "1.14.2", "1.16.5", "1.17", "1.19.1", "1.20.4", "1.21.5", "1.21.11", "26.1", "26.2"])
+@pytest.mark.parametrize("mc_version", [
+    "1.13", "1.14.2", "1.16.5", "1.17", "1.19.1", "1.20.4", "1.21.5", "1.21.11", "26.1", "26.2"])
 def test_compact_table_matches_minecraft_data(mc_version):
     """Our table says what minecraft-data says: the same blocks, properties and values."""
     mcdata()
@@ -321,14 +323,16 @@ def test_substitutions_follow_the_table():
 def test_custom_themes_are_checked_not_substituted():
     """A custom theme (here a shipped one renamed) keeps its blocks and is refused where they do not exist."""
     custom = dataclasses.replace(bm.load_theme("deepslate-dungeon"), name="mine")
-    with pytest.raises(bm.BlockmazeError, match=r"theme 'mine' draws material wall as minecraft:deepslate_bricks: .*added in 1\.17"):
+    with pytest.raises(bm.BlockmazeError,
+                       match=r"theme 'mine' draws material wall as minecraft:deepslate_bricks: .*added in 1\.17"):
         blockdata.for_release(custom, "1.16.5")
     assert blockdata.for_release(custom, "1.17") is custom
 
 
 def test_final_palette_is_checked_too():
     """States that appear only at write time (orientation added later) go through check_states."""
-    blockdata.check_states(["minecraft:oak_door[facing=east,half=upper,hinge=left,open=false,powered=false]"], "1.13")
+    door = "minecraft:oak_door[facing=east,half=upper,hinge=left,open=false,powered=false]"
+    blockdata.check_states([door], "1.13")
     with pytest.raises(bm.BlockmazeError, match="half=top is not allowed in Minecraft 1.13"):
         blockdata.check_states(["minecraft:oak_door[half=top]"], "1.13")
 
@@ -406,7 +410,8 @@ def custom_theme(tmp_path, wall: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("suffix", [".schem", ".litematic", ".nbt", ".zip", ".schematic", ".mcstructure", ".tmx", ".glb"])
+@pytest.mark.parametrize("suffix", [
+    ".schem", ".litematic", ".nbt", ".zip", ".schematic", ".mcstructure", ".tmx", ".glb"])
 @pytest.mark.parametrize("wall, message", [
     ("minecraft:stone_bricks[foo=bar]", "no property 'foo'"),
     ("minecraft:stone_brick", "did you mean minecraft:stone_bricks?"),
@@ -414,7 +419,8 @@ def custom_theme(tmp_path, wall: str) -> Path:
 def test_cli_refuses_a_bad_custom_theme(tmp_path, capsys, suffix, wall, message):
     """Exit 2, one 'Error:' line naming the state, and no file written."""
     out = tmp_path / f"maze{suffix}"
-    code = main(["generate", "3x3", "--seed", "1", "--theme", str(custom_theme(tmp_path, wall)), "-o", str(out)])
+    theme = str(custom_theme(tmp_path, wall))
+    code = main(["generate", "3x3", "--seed", "1", "--theme", theme, "-o", str(out)])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and err[0].startswith("Error: ") and message in err[0] and wall in err[0]
@@ -439,7 +445,7 @@ def test_cli_builtin_theme_substitutes(tmp_path):
     assert "minecraft:stone_bricks" in palette and not any("deepslate" in s for s in palette)
 
 
-def test_datapack_and_litematic_zip_names_are_states():
+def test_datapack_reader_sees_the_fill_states():
     """The datapack's fill states are read from the zip's functions (a sanity check of the reader)."""
     data = written("datapack", "glass", "1.20.4")
     assert zipfile.ZipFile(io.BytesIO(data)).testzip() is None

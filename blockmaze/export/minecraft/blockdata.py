@@ -194,7 +194,8 @@ def check_theme(theme: Theme, mc_version: str | None = None) -> None:
             except BlockmazeError as error:
                 name = Material(material).name.lower() if material in Material._value2member_map_ \
                     else str(material)
-                raise BlockmazeError(f"theme {theme.name!r} draws material {name} as {state}: {error}") from None
+                raise BlockmazeError(
+                    f"theme {theme.name!r} draws material {name} as {state}: {error}") from None
 
 
 @lru_cache(maxsize=None)
