@@ -27,6 +27,7 @@ from structure_checker import MIN_DATA_VERSION, StrictNbt
 AIR = "minecraft:air"
 AIR_STATES = {"minecraft:air", "minecraft:cave_air", "minecraft:void_air"}
 V7_FROM_DATA_VERSION = 3837  # 1.20.5 (§4, §8): Litematica writes Version 7 from here on
+V6_FROM_DATA_VERSION = 2860  # 1.18: Version 6 (maruohon/litematica pre-rewrite/fabric/1.18.x)
 REGION_LISTS = ("TileEntities", "Entities", "PendingBlockTicks", "PendingFluidTicks")
 METADATA_STRINGS = ("Name", "Author", "Description")
 METADATA_INTS = ("RegionCount", "TotalVolume", "TotalBlocks")
@@ -41,8 +42,11 @@ _STRICT = StrictNbt(LitematicError)
 
 
 def expected_version(data_version: int) -> int:
-    """Litematica's schematic Version for a release's DataVersion (§4)."""
-    return 7 if data_version >= V7_FROM_DATA_VERSION else 6
+    """Litematica's schematic Version for a release's DataVersion (§4; 5 before 1.18: the
+    SCHEMATIC_VERSION of maruohon/litematica's 1.13.2-1.17.x branches)."""
+    if data_version >= V7_FROM_DATA_VERSION:
+        return 7
+    return 6 if data_version >= V6_FROM_DATA_VERSION else 5
 
 
 def bits_needed(palette_size: int) -> int:
@@ -98,7 +102,7 @@ class LitematicFile:
     """What a valid .litematic holds."""
 
     version: int
-    sub_version: int
+    sub_version: int | None
     data_version: int
     metadata: dict
     regions: dict[str, Region]
@@ -118,9 +122,12 @@ def read_litematic(source: bytes | str | os.PathLike, data_version: int | None =
     if version != expected_version(found):
         raise LitematicError(
             f"Version is {version} but MinecraftDataVersion {found} calls for {expected_version(found)} "
-            "(6 before 1.20.5, 7 from 1.20.5; Litematica before 1.20.5 rejects 7)"
+            "(5 before 1.18, 6 before 1.20.5, 7 from 1.20.5; a Litematica build rejects newer)"
         )
-    sub_version = _STRICT.int(root, "SubVersion", "SubVersion")
+    # SubVersion: written from Version 6 on; the Version 5 builds (1.13-1.17) write none
+    sub_version = _STRICT.int(root, "SubVersion", "SubVersion") if version >= 6 else None
+    if version < 6 and any(tag.name == "SubVersion" for tag in root.tags):
+        raise LitematicError("SubVersion in a Version 5 file: the 1.13-1.17 builds write none")
     metadata_tag = _STRICT.tag(root, "Metadata", nbt.TAG_COMPOUND, "Metadata")
     for name in METADATA_STRINGS:
         value = _STRICT.tag(metadata_tag, name, nbt.TAG_STRING, f"Metadata.{name}").value

@@ -233,18 +233,34 @@ def test_read_by_twoolie_nbt_directly():
 # --- errors -------------------------------------------------------------------------------------
 
 
-def test_deepslate_theme_is_a_clear_error_and_leaves_no_file(tmp_path):
+def custom_copy(name: str) -> bm.Theme:
+    """A shipped theme under another name: a custom theme, checked but never substituted."""
+    import dataclasses
+    return dataclasses.replace(bm.load_theme(name), name=f"my-{name}")
+
+
+def test_custom_deepslate_theme_is_a_clear_error_and_leaves_no_file(tmp_path):
     """deepslate does not exist in 1.12: the error names the material and block, no file is left."""
     with pytest.raises(bm.BlockmazeError, match=r"material wall as minecraft:deepslate_bricks.*1\.17"):
-        bm.write(maze_volume(), tmp_path / "maze.schematic", theme="deepslate-dungeon")
+        bm.write(maze_volume(), tmp_path / "maze.schematic", theme=custom_copy("deepslate-dungeon"))
     assert list(tmp_path.iterdir()) == []
 
 
-def test_scaffolding_is_a_clear_error():
-    """Stairs are scaffolding in every shipped theme, which came in 1.14."""
+def test_custom_scaffolding_is_a_clear_error():
+    """Scaffolding came in 1.14: a custom theme that draws stairs with it is refused."""
     volume = np.full((1, 2, 2), bm.Material.STAIRS, np.uint8)
     with pytest.raises(bm.BlockmazeError, match=r"material stairs as minecraft:scaffolding.*1\.14"):
-        schematic_bytes(volume)
+        schematic_bytes(volume, custom_copy("stone-bricks"))
+
+
+def test_builtin_themes_substitute_what_1_12_lacks():
+    """Built-in themes draw stone bricks for deepslate and a ladder for scaffolding
+    (data/substitutions.json); the ids are 1.12's (stone bricks 98, ladder 65 facing north = 2,
+    smooth stone = double stone slab 43:8)."""
+    volume = np.array([[[bm.Material.WALL, bm.Material.FLOOR, bm.Material.STAIRS]]], np.uint8)
+    nbtfile = nbt.NBTFile(fileobj=io.BytesIO(schematic_bytes(volume, bm.load_theme("deepslate-dungeon"))))
+    assert list(nbtfile["Blocks"].value) == [98, 43, 65]
+    assert list(nbtfile["Data"].value) == [0, 8, 2]
 
 
 def test_variant_without_id_fails_whatever_the_seed():

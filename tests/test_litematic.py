@@ -208,15 +208,22 @@ def test_a_larger_maze_round_trips():
 # --- header, metadata, releases -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mc_version, data_version, version", [
-    ("1.13", 1519, 6), ("1.20.3", 3698, 6), ("1.20.4", 3700, 6), ("1.20.5", 3837, 7),
-    ("1.21", 3953, 7), ("1.21.11", 4671, 7), ("26.2", 4903, 7),
+@pytest.mark.parametrize("mc_version, data_version, version, sub_version", [
+    ("1.13", 1519, 5, None), ("1.16.5", 2586, 5, None), ("1.17.1", 2730, 5, None),
+    ("1.18", 2860, 6, 1), ("1.20.3", 3698, 6, 1), ("1.20.4", 3700, 6, 1), ("1.20.5", 3837, 7, 1),
+    ("1.21", 3953, 7, 1), ("1.21.11", 4671, 7, 1), ("26.2", 4903, 7, 1),
 ])
-def test_version_and_data_version_follow_release(mc_version, data_version, version):
-    """Version 6 up to 1.20.4 and 7 from 1.20.5 (§4); MinecraftDataVersion from §8."""
+def test_version_and_data_version_follow_release(mc_version, data_version, version, sub_version):
+    """Each release gets the schematic Version its Litematica line writes; MinecraftDataVersion
+    from §8. Source: LitematicaSchematic.java, SCHEMATIC_VERSION and SCHEMATIC_VERSION_SUB, in
+    maruohon/litematica branches pre-rewrite/rift/1.13.2 (1b061f3a), fabric/1.14.x (62a047c4),
+    fabric/1.16.x (b96be2e6): 5, reading only 1..5, no SubVersion; fabric/1.17.x (01446822): 5,
+    reading up to 6; fabric/1.18.x (a7f1f6ed), 1.19.x (cc62a603), 1.20.x (04f547cc): 6 with
+    SubVersion 1; sakura-ryoko/litematica fabric/1.20.6 (04a40dde), 1.21 (4e73001a), 1.21.3
+    (c97c1e38): 7 with SubVersion 1."""
     assert RELEASES[mc_version].data_version == data_version
     found = read_litematic(litematic_bytes(maze_volume(2, 2), mc_version=mc_version), data_version=data_version)
-    assert (found.version, found.sub_version, found.data_version) == (version, 1, data_version)
+    assert (found.version, found.sub_version, found.data_version) == (version, sub_version, data_version)
 
 
 def test_metadata():

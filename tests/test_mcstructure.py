@@ -62,7 +62,14 @@ BEDROCK = {
     "minecraft:scaffolding[bottom=false,distance=0,waterlogged=false]":
         ("minecraft:scaffolding", {"stability": (I, 0), "stability_check": (B, 0)}),
 }
-VERSION_1_21_90 = 1 << 24 | 21 << 16 | 90 << 8  # 18176512
+# The palette version Bedrock writes (our names are 1.21.90's): block states 1.21.60.33, packed
+# major<<24 | minor<<16 | patch<<8 | revision. Sources: minecraft-data 3.119.0
+# bedrock/{1.21.60,...,1.21.80,1.21.100,...,1.26.60}/blockStates.json (the game's own palette)
+# give every state version 18168865 (tests/test_blockdata.py re-checks this when minecraft-data
+# is installed); AllayMC/Allay api/src/main/java/org/allaymc/api/network/ProtocolInfo.java at
+# 497f5bfe (Bedrock 1.21.80-1.21.100): BLOCK_STATE_VERSION = SemVersion(1, 21, 60, 33, 0).
+BLOCK_STATES_1_21_60_33 = 18168865
+assert BLOCK_STATES_1_21_60_33 == 1 << 24 | 21 << 16 | 60 << 8 | 33
 TYPES = {pynbt.TAG_Byte: B, pynbt.TAG_Int: I, pynbt.TAG_String: S}
 
 
@@ -230,7 +237,7 @@ def test_checker_and_mcstructure_package_read_volume(kind):
     blocks, _, versions, origin = read_mcstructure(data)
     expected = expected_blocks(volume)
     assert_same(blocks, expected)
-    assert versions == {VERSION_1_21_90} and origin == [0, 0, 0]
+    assert versions == {BLOCK_STATES_1_21_60_33} and origin == [0, 0, 0]
     assert_same(mcstructure_package_blocks(data), untyped(expected))
     assert_same(nbtlib_blocks(data), expected)
 

@@ -246,6 +246,22 @@ def test_side_over_48_warns(shape):
     assert read_structure(data).size == (width, height, length)
 
 
+@pytest.mark.parametrize("mc_version, place_template", [
+    ("1.13", False), ("1.16.5", False), ("1.18.2", False), ("1.19", True), ("1.20.4", True)])
+def test_over_48_hint_names_place_template_only_from_1_19(mc_version, place_template):
+    """/place template exists from Java 1.19 (shared/reference/minecraft-formats.md §3.1,
+    PlaceCommand.placeTemplate): the hint offers it from 1.19 and, before, says the release lacks
+    it and to load pieces with structure blocks."""
+    with pytest.warns(BlockmazeWarning) as caught:
+        structure_bytes(np.ones((1, 1, 49), np.uint8), mc_version=mc_version)
+    message = str(caught[0].message)
+    if place_template:
+        assert "place it with /place template (Minecraft 1.19+)" in message
+    else:
+        assert f"Minecraft {mc_version} cannot load it whole (it has no /place template, added in 1.19)" in message
+        assert "pieces of at most 48 with structure blocks" in message
+
+
 def test_48_cube_does_not_warn():
     """Exactly 48x48x48 loads in a structure block: no warning."""
     with warnings.catch_warnings():

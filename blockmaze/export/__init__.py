@@ -54,7 +54,7 @@ FORMATS: dict[str, Format] = _formats(
     ("schem", "export.minecraft.sponge", (".schem",),
      "Sponge schematic v2/v3 (WorldEdit, FAWE, Litematica, Amulet)"),
     ("litematic", "export.minecraft.litematic", (".litematic",),
-     "Litematica schematic (Version 6, or 7 from Minecraft 1.20.5)"),
+     "Litematica schematic (Version 5, 6 from Minecraft 1.18, 7 from 1.20.5)"),
     ("structure", "export.minecraft.structure", (".nbt",),
      "vanilla structure file (structure blocks up to 48x48x48, /place template)"),
     ("datapack", "export.minecraft.datapack", (".zip",),
@@ -210,5 +210,9 @@ def write(
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
     writer.check_size(blocks.shape)
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    from .minecraft.blockdata import for_release  # every theme is checked before any work
+    from .minecraft.versions import DEFAULT_MC_VERSION
+    theme = for_release(theme, options.get("mc_version", DEFAULT_MC_VERSION)
+                        if "mc_version" in writer.options else None)
     with open_target(target) as file:
         writer.write(blocks, file, theme, **options)

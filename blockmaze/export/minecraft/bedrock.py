@@ -16,10 +16,13 @@ whose ``states`` are written as defaults; each Java property the entry lists set
 state; other Java properties (``waterlogged``, ``powered``, leaves' ``distance``, ``snowy``) have
 no Bedrock state and are ignored; a listed property with an unknown value is an error.
 
-``version`` in each palette entry is the packed block-state version the states are written in:
-1.21.90.0 = ``0x01155A00`` = 18176512 (major << 24 | minor << 16 | patch << 8 | revision). Older
-files use older numbers (the reference's 17959425 = 1.18.10.1); Bedrock upgrades states from the
-version a file gives, so the number must match the names used.
+``version`` in each palette entry is the packed block-state version the states are written in
+(major << 24 | minor << 16 | patch << 8 | revision). It is not the game's version but that of the
+last release that changed block states: 1.21.60.33 = ``0x01153C21`` = 18168865, the number
+Bedrock's own block palette carries on every state from 1.21.60 to 1.26.60 (1.21.90 included;
+minecraft-data's ``bedrock/*/blockStates.json``, dumped from the game). Older files use older numbers (the
+reference's 17959425 = 1.18.10.1); Bedrock upgrades states from the version a file gives, so the
+number must match the names used.
 
 Load it from a behaviour pack's ``structures/<namespace>/<name>.mcstructure`` with
 ``/structure load <namespace>:<name> <position>`` or a structure block.
@@ -42,7 +45,7 @@ from ...materials import Material, Theme
 from .. import register_writer, size_limits
 from .legacy import parse_state
 
-BLOCK_VERSION = (1 << 24) | (21 << 16) | (90 << 8) | 0  # Bedrock 1.21.90.0 = 18176512
+BLOCK_VERSION = (1 << 24) | (21 << 16) | (60 << 8) | 33  # block states 1.21.60.33 = 18168865
 MAX_BLOCKS = 0x7FFFFFFF  # an NBT list's length
 TAG_INT = 3
 

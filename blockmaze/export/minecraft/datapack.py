@@ -48,6 +48,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
+from .blockdata import for_release
 from .palette import minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
 
@@ -307,6 +308,7 @@ def write_datapack(
         raise BlockmazeError(
             f"the maze is {height} blocks high; a Minecraft {mc_version} world is {limit} high"
         )
+    theme = for_release(theme, mc_version)  # built-in themes substituted, every state checked
     text, ends = fill_text(blocks, theme, seed, keep_terrain)
     files = {"pack.mcmeta": (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode("ascii")}
     files.update(function_files(text, ends, mc_version))

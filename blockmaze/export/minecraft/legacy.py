@@ -13,9 +13,10 @@ its block name; the data value is the entry's ``data`` plus, for each property t
 ``persistent``), the amount that property's value adds. Properties the entry does not list are
 recomputed by the game from the neighbours (``in_wall``, ``snowy``, leaves' ``distance``) or do not
 exist in 1.12 (``waterlogged``), and are ignored; a listed property missing from the state adds 0;
-a listed property with a value the table lacks is an error. Blocks 1.12 does not have
-(deepslate, scaffolding...) are an error naming the material and the block, raised before a byte
-is written.
+a listed property with a value the table lacks is an error. Built-in themes first swap the
+blocks 1.13 lacks for ones it has (``blockdata.substituted``: deepslate -> stone bricks,
+scaffolding -> ladder); in a custom theme, blocks 1.12 does not have are an error naming the
+material and the block, raised before a byte is written.
 """
 
 from __future__ import annotations
@@ -97,8 +98,10 @@ def legacy_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None
     Every state the theme may draw for a present material (variants included) is checked first,
     so a missing id fails the same way whatever the seed.
     """
+    from .blockdata import LEGACY_RELEASE, substituted
     from .palette import minecraft_palette
 
+    theme = substituted(theme, LEGACY_RELEASE)  # built-in themes: blocks 1.13 has
     present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
     for value in present:
         if int(value) not in theme.minecraft:

@@ -1,7 +1,9 @@
 """Litematica schematic ``.litematic``: one region, block states packed in a Long_Array.
 
-Rules (shared/reference/minecraft-formats.md §4): gzip, unnamed root; ``Version`` 6 for releases
-before 1.20.5 and 7 from 1.20.5 (older Litematica refuses 7); ``BlockStatePalette`` entry 0 is
+Rules (shared/reference/minecraft-formats.md §4): gzip, unnamed root; ``Version`` as the
+Litematica build for the release writes it (5 up to 1.17.x without ``SubVersion``; 6 from 1.18
+and 7 from 1.20.5, with ``SubVersion`` 1: see ``Release.litematic_version``; a build refuses a
+newer Version); ``BlockStatePalette`` entry 0 is
 **always** ``minecraft:air`` (Litematica assumes it and otherwise shifts every block by one);
 each block takes ``bits = max(2, ceil(log2(palette size)))`` bits of a little-endian bit stream
 cut into 64-bit longs, entries *spanning* two longs where they meet, in y, z, x order (x fastest);
@@ -50,7 +52,7 @@ def write_litematic(
     >>> out.getvalue()[:2] == b"\\x1f\\x8b"   # gzip
     True
     """
-    indices, palette = minecraft_palette(blocks, theme, seed)
+    indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
     write_indexed(indices, palette, file, mc_version)
 
 
@@ -90,7 +92,7 @@ def write_indexed(
     })
     root = Compound({
         "Version": Int(target.litematic_version),
-        "SubVersion": Int(1),
+        **({} if target.litematic_subversion is None else {"SubVersion": Int(target.litematic_subversion)}),
         "MinecraftDataVersion": Int(target.data_version),
         "Metadata": Compound({
             "Name": String(name),

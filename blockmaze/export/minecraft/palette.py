@@ -10,6 +10,7 @@ from nbtlib import Compound, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
+from .blockdata import check_states, for_release
 
 # States that are air: left out of files that keep terrain, and not counted as blocks.
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
@@ -17,14 +18,17 @@ AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_a
 _STATE = re.compile(r"^([^\[\]]+)(?:\[([^\[\]]*)\])?$")
 
 
-def minecraft_palette(blocks: np.ndarray, theme: Theme,
-                      seed: int | None = None) -> tuple[np.ndarray, list[str]]:
+def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
+                      mc_version: str | None = None) -> tuple[np.ndarray, list[str]]:
     """Palette indices (same shape as ``blocks``) and the block-state strings they index.
 
     The palette lists the states of the materials present, in material order (so AIR, if
     present, is index 0); materials drawn with the same state share one entry. Where the theme
     gives a material weighted variants, each block draws one from ``seed`` (the same seed, the
-    same blocks); without a seed every block takes the main state.
+    same blocks); without a seed every block takes the main state. The theme is first made fit
+    for release ``mc_version`` (built-in themes substituted, every state checked: see
+    :func:`~blockmaze.export.minecraft.blockdata.for_release`; None: each state must exist in
+    some release), and the final palette is checked.
 
     Example
     -------
@@ -33,6 +37,7 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme,
     >>> indices.tolist(), palette
     ([[1, 0, 1]], ['minecraft:air', 'minecraft:glass'])
     """
+    theme = for_release(theme, mc_version)
     present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
     palette: list[str] = []
     lookup = np.zeros(256, dtype=np.uint16)
@@ -58,6 +63,7 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme,
         for value, entries, p in drawn:
             where = blocks == value
             indices[where] = np.asarray(entries, np.uint16)[rng.choice(len(entries), size=int(where.sum()), p=p)]
+    check_states(palette, mc_version)  # the final states, as written
     dtype = np.uint8 if len(palette) <= 256 else np.uint16
     return indices.astype(dtype, copy=False), palette
 

@@ -47,7 +47,7 @@ def write_schem(
     >>> out.getvalue()[:2] == b"\\x1f\\x8b"   # gzip
     True
     """
-    indices, palette = minecraft_palette(blocks, theme, seed)
+    indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
     write_indexed(indices, palette, file, mc_version, schem_version)
 
 

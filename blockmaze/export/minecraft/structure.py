@@ -6,7 +6,7 @@ treated as 2015's version 500 and run through every data fixer); ``size`` is a *
 is a List of ``{pos: List of 3 Ints, state: Int}``; ``entities`` is a typed empty List. Positions
 that are not listed leave the world untouched, so air is listed to carve through terrain and left
 out (``keep_terrain=True``) to overlay. A structure block loads at most 48x48x48 (§3.1);
-``/place template`` (1.19+) has no such limit.
+``/place template`` (1.19+) has no such limit; before 1.19 the warning says so.
 
 Speed: a 500x500-cell maze is about 4 million blocks, one compound each. Building them as nbtlib
 tags would take minutes, so the ``blocks`` list is serialised here with numpy: every element has
@@ -34,6 +34,7 @@ from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
 
 STRUCTURE_BLOCK_MAX_SIDE = 48  # StructureBlockEntity.MAX_SIZE_PER_AXIS
+PLACE_TEMPLATE_FROM = 3105  # 1.19 (DataVersion): the first release with /place template
 MAX_LIST_LENGTH = 0x7FFFFFFF  # a Java int list length
 # zlib level 1: on a 500x500-cell maze's 144 MB of near-identical entries it is twice as fast as
 # level 4 (the other writers' level) and gives a smaller file (12.7 MB against 13.1 MB).
@@ -91,7 +92,7 @@ def write_structure(
     >>> out.getvalue()[:2] == b"\\x1f\\x8b"   # gzip
     True
     """
-    indices, palette = minecraft_palette(blocks, theme, seed)
+    indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
     write_indexed(indices, palette, file, mc_version, keep_terrain)
 
 
@@ -115,7 +116,7 @@ def write_indexed(
         warnings.warn(BlockmazeWarning(
             f"the structure is {width}x{height}x{length} blocks (width x height x length); a "
             f"structure block loads at most {STRUCTURE_BLOCK_MAX_SIDE}x{STRUCTURE_BLOCK_MAX_SIDE}x"
-            f"{STRUCTURE_BLOCK_MAX_SIDE}, so place it with /place template (Minecraft 1.19+)"
+            f"{STRUCTURE_BLOCK_MAX_SIDE}, so {_placing_hint(mc_version, data_version)}"
         ), stacklevel=2)
 
     flat = np.asarray(indices).reshape(-1)  # y, z, x order (a copy only for a non-contiguous view)
@@ -172,6 +173,19 @@ def _block_elements(flat: np.ndarray, plane: tuple[int, int], states: np.ndarray
         chunk["x"], chunk["y"], chunk["z"] = x, y, z
         chunk["state"] = states[part]
         yield chunk if listed is None else chunk[listed[part]]
+
+
+def _placing_hint(mc_version: str, data_version: int) -> str:
+    """How to place a structure over 48 blocks: /place template exists only from 1.19.
+
+    >>> _placing_hint("1.18.2", 2975)
+    'Minecraft 1.18.2 cannot load it whole (it has no /place template, added in 1.19): load it in pieces of at most 48 with structure blocks, or choose --mc-version 1.19 or later or a .schem'
+    """
+    if data_version >= PLACE_TEMPLATE_FROM:
+        return "place it with /place template (Minecraft 1.19+)"
+    return (f"Minecraft {mc_version} cannot load it whole (it has no /place template, added in "
+            f"1.19): load it in pieces of at most {STRUCTURE_BLOCK_MAX_SIDE} with structure blocks, "
+            "or choose --mc-version 1.19 or later or a .schem")
 
 
 # Sides over 48 are allowed (/place template loads them); writing one warns.

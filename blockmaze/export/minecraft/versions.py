@@ -11,7 +11,11 @@ from dataclasses import dataclass
 from ...errors import BlockmazeError
 
 DEFAULT_MC_VERSION = "1.20.4"
-LITEMATIC_V7_FROM = 3837  # 1.20.5: Litematica's format 7 (older Litematica rejects 7)
+# Litematica's schematic Version per release line, as each line's LitematicaSchematic writes it
+# (and reads at most): 5 up to 1.17.x, 6 with SubVersion 1 from 1.18, 7 from 1.20.5 (see
+# litematic_version). Older builds refuse a newer Version ("unsupported schematic version").
+LITEMATIC_V6_FROM = 2860  # 1.18
+LITEMATIC_V7_FROM = 3837  # 1.20.5
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,8 @@ class Release:
     -------
     >>> release("1.21").pack_format, release("1.21").litematic_version
     ((48, 0), 7)
+    >>> release("1.16.5").litematic_version, release("1.16.5").litematic_subversion
+    (5, None)
     """
 
     name: str
@@ -30,8 +36,22 @@ class Release:
 
     @property
     def litematic_version(self) -> int:
-        """Litematica's schematic ``Version`` for this release: 6, or 7 from 1.20.5."""
-        return 7 if self.data_version >= LITEMATIC_V7_FROM else 6
+        """Litematica's schematic ``Version`` for this release: 5 up to 1.17.x, 6 from 1.18,
+        7 from 1.20.5.
+
+        Source: maruohon/litematica ``LitematicaSchematic.SCHEMATIC_VERSION`` per branch: 5 in
+        pre-rewrite/rift/1.13.2 and fabric/1.14.x-1.17.x (1.13-1.16 builds read only 1..5), 6 in
+        fabric/1.18.x-1.20.x, 7 in sakura-ryoko/litematica fabric/1.20.6, 1.21 and 1.21.3.
+        """
+        if self.data_version >= LITEMATIC_V7_FROM:
+            return 7
+        return 6 if self.data_version >= LITEMATIC_V6_FROM else 5
+
+    @property
+    def litematic_subversion(self) -> int | None:
+        """Litematica's ``SubVersion``: 1 from 1.18 (``SCHEMATIC_VERSION_SUB``); the older builds
+        write none."""
+        return 1 if self.data_version >= LITEMATIC_V6_FROM else None
 
 
 def _table(rows: str) -> dict[str, Release]:
