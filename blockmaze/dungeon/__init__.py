@@ -3,8 +3,11 @@
 >>> from blockmaze.dungeon import generate_dungeon
 >>> len(generate_dungeon((12, 16), 3).levels)
 1
+>>> generate_dungeon((12, 16), 3, style="bsp").plan.shape
+(25, 33)
 """
 
-from .rooms_and_mazes import Dungeon, DungeonLevel, generate_dungeon
+from .level import Dungeon, DungeonLevel, Entity
+from .styles import STYLES, generate_dungeon
 
-__all__ = ["Dungeon", "DungeonLevel", "generate_dungeon"]
+__all__ = ["Dungeon", "DungeonLevel", "Entity", "STYLES", "generate_dungeon"]

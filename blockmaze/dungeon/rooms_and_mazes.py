@@ -58,7 +58,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numba
@@ -72,6 +71,7 @@ from ..grids.square import EAST, SOUTH
 from ..materials import Material, SOLID
 from ..randomness import as_generator
 from ..resources import ensure_memory
+from .level import Dungeon, DungeonLevel
 
 _AIR = np.uint8(Material.AIR)
 _WALL = np.uint8(Material.WALL)
@@ -79,58 +79,6 @@ _WALL = np.uint8(Material.WALL)
 # bytes per cell the generator needs at its peak: plan (4), labels (4), region boxes (20),
 # connectors and loop candidates (up to 2 per cell, ~40 bytes each), search arrays (12)
 _BYTES_PER_CELL = 120
-
-
-@dataclass(frozen=True, eq=False)
-class DungeonLevel:
-    """One level of a dungeon.
-
-    Attributes
-    ----------
-    plan : uint8 array (z, x)
-        The block plan: WALL, AIR, DOOR, and START/GOAL/STAIRS on the two endpoint blocks.
-    rooms : int array (k, 4)
-        One row ``(z0, x0, z1, x1)`` per room, block bounds with the end excluded:
-        ``plan[z0:z1, x0:x1]`` is the room's open floor (all bounds odd).
-    doors : int array (k, 2)
-        ``(z, x)`` of every DOOR block, in raster order (the doors between regions that survived
-        dead-end removal, and the loops next to rooms).
-    loops : int array (k, 2)
-        ``(z, x)`` of the wall blocks opened by the shortcut rule, in the order they were opened.
-    start, goal : tuple of int
-        ``(z, x)`` blocks of this level's start and goal (both cells, odd coordinates).
-    """
-
-    plan: np.ndarray
-    rooms: np.ndarray
-    doors: np.ndarray
-    loops: np.ndarray
-    start: tuple[int, int]
-    goal: tuple[int, int]
-
-
-@dataclass(frozen=True, eq=False)
-class Dungeon:
-    """The levels of a dungeon, top first.
-
-    Example
-    -------
-    >>> d = generate_dungeon((10, 10), rng=1)
-    >>> d.plan.shape, len(d.levels)
-    ((21, 21), 1)
-    """
-
-    levels: tuple[DungeonLevel, ...]
-
-    @property
-    def plan(self) -> np.ndarray:
-        """The first level's plan (the only one unless ``levels > 1``)."""
-        return self.levels[0].plan
-
-    @property
-    def plans(self) -> np.ndarray:
-        """Every level's plan stacked: ``uint8 (levels, z, x)``."""
-        return np.stack([level.plan for level in self.levels])
 
 
 # ----------------------------------------------------------------------------- kernels

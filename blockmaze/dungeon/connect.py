@@ -1,0 +1,215 @@
+"""Walking on block plans, shared by the level styles: distances, regions, joining, endpoints.
+
+A block is walkable where ``~SOLID[plan]``; a walker steps to the four side neighbours. Every
+style ends with :func:`finish`: pockets too small to matter are filled, the rest are joined by
+the shortest tunnels, and start and goal are put at the two ends of a long walk.
+
+Example
+-------
+>>> plan = np.ones((5, 9), np.uint8)
+>>> plan[1:4, 1:3] = 0; plan[1:4, 5:8] = 0
+>>> plan, start, goal = finish(plan)
+>>> int(region_labels(~SOLID[plan])[1].size), start, goal
+(1, (3, 7), (3, 1))
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..algorithms.common import join, root
+from ..materials import Material, SOLID
+
+_AIR = np.uint8(Material.AIR)
+
+
+@numba.njit(cache=True)
+def distances(walkable, start_z, start_x, blocked_z=-1, blocked_x=-1):
+    """Walking distance in blocks from ``(start_z, start_x)`` to every block (-1 = unreachable).
+
+    ``(blocked_z, blocked_x)``, when given, is treated as a wall (a locked door).
+    """
+    height, width = walkable.shape
+    flat = walkable.ravel()
+    dist = np.full(height * width, -1, dtype=np.int32)
+    queue = np.empty(height * width, dtype=np.int64)
+    blocked = blocked_z * width + blocked_x if blocked_z >= 0 else -1
+    p = start_z * width + start_x
+    dist[p] = 0
+    queue[0] = p
+    head, tail = 0, 1
+    while head < tail:
+        p = queue[head]
+        head += 1
+        z, x = p // width, p % width
+        d = dist[p] + 1
+        for q, ok in ((p - width, z > 0), (p + width, z < height - 1),
+                      (p - 1, x > 0), (p + 1, x < width - 1)):
+            if ok and flat[q] and dist[q] < 0 and q != blocked:
+                dist[q] = d
+                queue[tail] = q
+                tail += 1
+    return dist.reshape(height, width)
+
+
+@numba.njit(cache=True)
+def region_labels(walkable):
+    """``(labels, sizes)``: each 4-connected walkable region numbered from 0 in raster order of
+    its first block (-1 = not walkable), and its size in blocks."""
+    height, width = walkable.shape
+    flat = walkable.ravel()
+    labels = np.full(height * width, -1, dtype=np.int32)
+    queue = np.empty(height * width, dtype=np.int64)
+    sizes = np.empty(height * width, dtype=np.int64)
+    count = 0
+    for first in range(height * width):
+        if not flat[first] or labels[first] >= 0:
+            continue
+        labels[first] = count
+        queue[0] = first
+        head, tail = 0, 1
+        while head < tail:
+            p = queue[head]
+            head += 1
+            z, x = p // width, p % width
+            for q, ok in ((p - width, z > 0), (p + width, z < height - 1),
+                          (p - 1, x > 0), (p + 1, x < width - 1)):
+                if ok and flat[q] and labels[q] < 0:
+                    labels[q] = count
+                    queue[tail] = q
+                    tail += 1
+        sizes[count] = tail
+        count += 1
+    return labels.reshape(height, width), sizes[:count].copy()
+
+
+@numba.njit(cache=True)
+def _grown(array, capacity):
+    bigger = np.empty(capacity, dtype=array.dtype)
+    bigger[:array.size] = array
+    return bigger
+
+
+@numba.njit(cache=True)
+def _join_regions(plan, labels, regions):
+    """Join every region with the fewest tunnel blocks: all regions grow together through the
+    inner walls (a multi-source breadth-first search; the border stays), each meeting of two
+    fronts is a possible tunnel, and Kruskal's rule takes the shortest ones that join new
+    regions. Returns the number of blocks opened."""
+    height, width = plan.shape
+    n = height * width
+    owner = labels.ravel().copy()
+    depth = np.zeros(n, dtype=np.int32)
+    parent = np.full(n, -1, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    tail = 0
+    for p in range(n):
+        if owner[p] >= 0:
+            queue[tail] = p
+            tail += 1
+    capacity = n // 16 + 64  # grows by doubling: fronts meet along thin lines
+    ea = np.empty(capacity, dtype=np.int64)
+    eb = np.empty(capacity, dtype=np.int64)
+    cost = np.empty(capacity, dtype=np.int64)
+    edges = 0
+    head = 0
+    while head < tail:
+        p = queue[head]
+        head += 1
+        z, x = p // width, p % width
+        for q, ok in ((p - width, z > 1), (p + width, z < height - 2),
+                      (p - 1, x > 1), (p + 1, x < width - 2)):
+            if not ok:
+                continue
+            if owner[q] < 0:
+                owner[q] = owner[p]
+                depth[q] = depth[p] + 1
+                parent[q] = p
+                queue[tail] = q
+                tail += 1
+            elif owner[q] != owner[p] and p < q:
+                if edges == capacity:
+                    capacity *= 2
+                    ea = _grown(ea, capacity)
+                    eb = _grown(eb, capacity)
+                    cost = _grown(cost, capacity)
+                ea[edges] = p
+                eb[edges] = q
+                cost[edges] = depth[p] + depth[q] + 1
+                edges += 1
+    order = np.argsort(cost[:edges], kind="mergesort")
+    sets = np.full(regions, -1, dtype=np.int64)
+    flat = plan.ravel()
+    opened = 0
+    joined = 1
+    for i in order:
+        if joined == regions:
+            break
+        ra, rb = root(sets, owner[ea[i]]), root(sets, owner[eb[i]])
+        if ra == rb:
+            continue
+        join(sets, ra, rb)
+        joined += 1
+        for p in (ea[i], eb[i]):
+            while p >= 0 and labels.ravel()[p] < 0:
+                if flat[p] != 0:
+                    flat[p] = 0
+                    opened += 1
+                p = parent[p]
+    return opened
+
+
+def finish(plan: np.ndarray, start=None, min_pocket: int = 1):
+    """Make ``plan`` one walkable region, in place; return ``(plan, start, goal)``.
+
+    Regions smaller than ``min_pocket`` blocks are filled with WALL (never the one holding
+    ``start``, nor the largest); the rest are joined by :func:`_join_regions`'s tunnels. If fewer
+    than two blocks are walkable, two inner blocks are opened. ``start`` (a block, opened if it
+    is a wall) is kept; without one, the start is one end of a double sweep (the block farthest
+    from the first walkable block). The goal is the block farthest from the start (the first in
+    raster order of equals).
+    """
+    height, width = plan.shape
+    if start is not None:
+        plan[start] = _AIR if SOLID[plan[start]] else plan[start]
+    if int((~SOLID[plan]).sum()) < 2:
+        inner = np.argwhere(np.ones((height - 2, width - 2), bool))[:2] + 1
+        plan[inner[:, 0], inner[:, 1]] = _AIR
+    labels, sizes = region_labels(~SOLID[plan])
+    keep = sizes >= min_pocket
+    keep[int(np.argmax(sizes))] = True
+    if start is not None:
+        keep[labels[start]] = True
+    if not keep.all():
+        plan[(labels >= 0) & ~keep[np.maximum(labels, 0)]] = np.uint8(Material.WALL)
+        labels, sizes = region_labels(~SOLID[plan])
+    if sizes.size > 1:
+        _join_regions(plan, labels, sizes.size)
+    walkable = ~SOLID[plan]
+    if start is None:
+        first = np.unravel_index(int(np.argmax(walkable)), plan.shape)
+        start = _farthest(distances(walkable, *first))
+    goal = _farthest(distances(walkable, *start))
+    return plan, tuple(int(v) for v in start), goal
+
+
+def _farthest(dist: np.ndarray) -> tuple[int, int]:
+    """The block with the largest distance (the first in raster order of equals)."""
+    z, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
+    return int(z), int(x)
+
+
+def degrees(walkable: np.ndarray) -> np.ndarray:
+    """How many walkable side neighbours each block has (0 outside the walkable blocks).
+
+    >>> degrees(np.array([[1, 1, 0], [0, 1, 1]], bool)).tolist()
+    [[1, 2, 0], [0, 2, 1]]
+    """
+    w = walkable.astype(np.int8)
+    count = np.zeros(walkable.shape, dtype=np.int8)
+    count[1:] += w[:-1]
+    count[:-1] += w[1:]
+    count[:, 1:] += w[:, :-1]
+    count[:, :-1] += w[:, 1:]
+    return np.where(walkable, count, 0)
