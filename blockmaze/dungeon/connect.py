@@ -85,21 +85,18 @@ def region_labels(walkable):
 
 
 @numba.njit(cache=True)
-def _grown(array, capacity):
-    bigger = np.empty(capacity, dtype=array.dtype)
-    bigger[:array.size] = array
-    return bigger
-
-
-@numba.njit(cache=True)
 def _join_regions(plan, labels, regions):
-    """Join every region with the fewest tunnel blocks: all regions grow together through the
-    inner walls (a multi-source breadth-first search; the border stays), each meeting of two
-    fronts is a possible tunnel, and Kruskal's rule takes the shortest ones that join new
-    regions. Returns the number of blocks opened."""
+    """Join every region through the inner walls with short tunnels; return the blocks opened.
+
+    All regions grow together through the walls (a multi-source breadth-first search; the
+    border stays rock). Where two fronts of regions not yet joined meet, the two search paths
+    back to their regions become a tunnel (Kruskal's rule in the order the search meets them,
+    which is shortest first to within a block); the search stops once all are joined.
+    """
     height, width = plan.shape
     n = height * width
-    owner = labels.ravel().copy()
+    label = labels.ravel()
+    owner = label.copy()
     depth = np.zeros(n, dtype=np.int32)
     parent = np.full(n, -1, dtype=np.int64)
     queue = np.empty(n, dtype=np.int64)
@@ -108,13 +105,12 @@ def _join_regions(plan, labels, regions):
         if owner[p] >= 0:
             queue[tail] = p
             tail += 1
-    capacity = n // 16 + 64  # grows by doubling: fronts meet along thin lines
-    ea = np.empty(capacity, dtype=np.int64)
-    eb = np.empty(capacity, dtype=np.int64)
-    cost = np.empty(capacity, dtype=np.int64)
-    edges = 0
+    sets = np.full(regions, -1, dtype=np.int64)
+    flat = plan.ravel()
+    opened = 0
+    joined = 1
     head = 0
-    while head < tail:
+    while head < tail and joined < regions:
         p = queue[head]
         head += 1
         z, x = p // width, p % width
@@ -128,35 +124,18 @@ def _join_regions(plan, labels, regions):
                 parent[q] = p
                 queue[tail] = q
                 tail += 1
-            elif owner[q] != owner[p] and p < q:
-                if edges == capacity:
-                    capacity *= 2
-                    ea = _grown(ea, capacity)
-                    eb = _grown(eb, capacity)
-                    cost = _grown(cost, capacity)
-                ea[edges] = p
-                eb[edges] = q
-                cost[edges] = depth[p] + depth[q] + 1
-                edges += 1
-    order = np.argsort(cost[:edges], kind="mergesort")
-    sets = np.full(regions, -1, dtype=np.int64)
-    flat = plan.ravel()
-    opened = 0
-    joined = 1
-    for i in order:
-        if joined == regions:
-            break
-        ra, rb = root(sets, owner[ea[i]]), root(sets, owner[eb[i]])
-        if ra == rb:
-            continue
-        join(sets, ra, rb)
-        joined += 1
-        for p in (ea[i], eb[i]):
-            while p >= 0 and labels.ravel()[p] < 0:
-                if flat[p] != 0:
-                    flat[p] = 0
-                    opened += 1
-                p = parent[p]
+                continue
+            ra, rb = root(sets, owner[p]), root(sets, owner[q])
+            if ra == rb:
+                continue
+            join(sets, ra, rb)
+            joined += 1
+            for r in (p, q):
+                while r >= 0 and label[r] < 0:
+                    if flat[r] != 0:
+                        flat[r] = 0
+                        opened += 1
+                    r = parent[r]
     return opened
 
 

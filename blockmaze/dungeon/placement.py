@@ -35,6 +35,8 @@ from .level import Entity
 
 _PLAIN = np.zeros(256, dtype=bool)
 _PLAIN[[Material.AIR, Material.FLOOR]] = True
+_LOCKABLE = _PLAIN.copy()
+_LOCKABLE[Material.DOOR] = True
 
 
 @numba.njit(cache=True)
@@ -101,12 +103,11 @@ def lock_and_key(plan: np.ndarray, start, goal, rng: np.random.Generator):
     (every walk can go around) or the start's side holds no plain block for the key."""
     walkable = ~SOLID[plan]
     found = _separators(walkable, *start, *goal)
-    blocks = [divmod(int(p), plan.shape[1]) for p in found]
-    blocks = [b for b in blocks if plan[b] in (Material.AIR, Material.FLOOR, Material.DOOR)]
-    doors = [b for b in blocks if plan[b] == Material.DOOR]
-    pool = doors or blocks
-    for first in rng.permutation(len(pool)):
-        door = pool[int(first)]
+    kinds = plan.ravel()[found]
+    doors = found[kinds == Material.DOOR]
+    pool = doors if doors.size else found[_LOCKABLE[kinds]]
+    for first in rng.permutation(len(pool))[:8]:  # each try is a search of the whole level
+        door = divmod(int(pool[int(first)]), plan.shape[1])
         dist = distances(walkable, *start, *door)
         dist[~_PLAIN[plan]] = -1
         dist[start] = -1
@@ -153,35 +154,49 @@ def place_spawns(plan, start, rooms, rng: np.random.Generator, monsters: int = 0
     _block_around(blocked, [tuple(start), *taken], radius)
     made: list[Entity] = []
 
-    def take(kind, zs, xs, rules, count):
-        if count <= 0 or zs.size == 0:
-            return
-        for i in _pick(zs.astype(np.int64), xs.astype(np.int64), blocked, count - _count(kind), radius):
-            z, x = int(zs[i]), int(xs[i])
-            made.append(Entity(kind, z, x, {"rule": rules[i] if isinstance(rules, list) else rules,
-                                            "distance": int(dist[z, x])}))
-
-    def _count(kind):
-        return sum(1 for e in made if e.kind == kind)
+    def take(kind, orders, rule, count):
+        """Pick up to ``count`` ``kind`` from each ``(zs, xs)`` candidate order in turn while
+        still short; return how many are missing."""
+        for zs, xs in orders:
+            picked = _pick(zs.astype(np.int64), xs.astype(np.int64), blocked, count, radius)
+            for i in picked:
+                z, x = int(zs[i]), int(xs[i])
+                made.append(Entity(kind, z, x, {"rule": rule, "distance": int(dist[z, x])}))
+            count -= picked.size
+            if count <= 0:
+                break
+        return count
 
     zs, xs = np.nonzero(free)
     d = dist[zs, xs]
-    tie = rng.random(zs.size)
-    # treasure: dead ends, farthest first, then any block, farthest first
-    dead = degrees(walkable)[zs, xs] == 1
-    order = np.lexsort((tie, -d, ~dead))
-    take("treasure", zs[order], xs[order], ["dead end" if v else "far" for v in dead[order]], treasure)
-    # items: room centres, then random blocks
-    if len(rooms):
+    # treasure: dead ends, farthest first; then any block, farthest first
+    dead = np.flatnonzero(degrees(walkable)[zs, xs] == 1)
+    dead = dead[np.lexsort((rng.random(dead.size), -d[dead]))]
+    left = take("treasure", [(zs[dead], xs[dead])], "dead end", treasure)
+    if left:
+        take("treasure", ((zs[o], xs[o]) for o in _top(-d.astype(np.float64), left)), "far", left)
+    # items: room centres in random order, then random blocks
+    left = items
+    if len(rooms) and left:
         cz = (rooms[:, 0] + rooms[:, 2] - 1) // 2
         cx = (rooms[:, 1] + rooms[:, 3] - 1) // 2
-        keep = free[cz, cx]
-        shuffle = rng.permutation(int(keep.sum()))
-        take("item", cz[keep][shuffle], cx[keep][shuffle], "room centre", items)
-    shuffle = rng.permutation(zs.size)
-    take("item", zs[shuffle], xs[shuffle], "random", items)
-    # monsters: weighted by distance (Efraimidis-Spirakis keys u ** (1 / weight))
-    keys = rng.random(zs.size) ** (1.0 / np.maximum(d, 1))
-    order = np.argsort(-keys, kind="stable")
-    take("monster", zs[order], xs[order], "distance", monsters)
+        keep = np.flatnonzero(free[cz, cx])
+        keep = keep[rng.permutation(keep.size)]
+        left = take("item", [(cz[keep], cx[keep])], "room centre", left)
+    if left:
+        take("item", ((zs[o], xs[o]) for o in _top(rng.random(zs.size), left)), "random", left)
+    # monsters: weighted by distance (Efraimidis-Spirakis: the largest keys u ** (1 / weight))
+    if monsters:
+        keys = -(rng.random(zs.size) ** (1.0 / np.maximum(d, 1)))
+        take("monster", ((zs[o], xs[o]) for o in _top(keys, monsters)), "distance", monsters)
     return made
+
+
+def _top(keys: np.ndarray, count: int):
+    """Orders of ``keys``' indices to try, increasing: first the smallest ``64 count`` (a partial
+    sort, enough for ``count`` spaced picks on most levels), then, if still wanted, all of them."""
+    head = min(keys.size, 64 * count + 64)
+    if head < keys.size:
+        first = np.argpartition(keys, head - 1)[:head]
+        yield first[np.argsort(keys[first], kind="stable")]
+    yield np.argsort(keys, kind="stable")
