@@ -1,7 +1,7 @@
 """Outputs, found by suffix or format name, grouped by family.
 
 ``minecraft/`` (schematics, structures, datapacks), ``meshes/`` (the greedy mesher and its glTF,
-OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint) and
+OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint, LDtk) and
 ``pictures`` (PNG/SVG of the maze itself). :data:`FORMATS` names every output, its suffixes,
 summary and module, so help and suffix look-ups import nothing; a module is imported the first
 time its writer is used, and registers its writers with :func:`register_writer` (a test checks
@@ -87,6 +87,8 @@ FORMATS: dict[str, Format] = _formats(
      "numpy arrays for python-tcod: walkable, transparent, materials", "plan"),
     ("xp", "tilemaps.rexpaint", (".xp",),
      "REXPaint image (CP437 glyphs, theme colours; REXPaint, libtcod)", "plan"),
+    ("ldtk", "tilemaps.ldtk", (".ldtk",),
+     "LDtk project: IntGrid, tile and entity layers (LDtk 1.5, ldtkpy)", "plan"),
 )
 
 
