@@ -25,7 +25,8 @@ from .endpoints import place_endpoints
 from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
-from .dungeon import generate_dungeon
+from .dungeon import STYLES as DUNGEON_STYLES, generate_dungeon, parse_spawns
+from .dungeon.metrics import metrics_text
 from .generation import generate, make_grid
 from .grids import GRID_KINDS
 from .masks import mask_from_image, mask_from_text, masked_grid
@@ -378,15 +379,22 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
               help="Add loops, each only where it shortens a walk by at least this many blocks.")
 @click.option("--levels", type=click.IntRange(min=1), default=1, show_default=True,
               help="Levels joined by stairs; with -o each level is its own file (name-1, name-2, ...).")
+# issue 18: level styles, spawns, lock and key
+@click.option("--style", type=click.Choice(DUNGEON_STYLES), default="rooms-and-mazes", show_default=True,
+              help="Level style (the corridor options above shape rooms-and-mazes only).")
+@click.option("--spawns", default=None, metavar="MONSTERS:ITEMS:TREASURE",
+              help="Mark spawn points: monsters by distance from the start, items in room centres, treasure in dead ends.")
+@click.option("--spawn-spacing", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Least distance in blocks between spawn points.")
+@click.option("--lock/--no-lock", default=False, show_default=True,
+              help="A locked door on the only way to the goal, its key on the near side.")
 @click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
               help="Seed (drawn at random and reported if omitted).")
 @output_options
 def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, sparseness,
-                    min_shortcut, levels, seed, scale, solution, text_style, output, picture_style,
-                    cell_size, shade, **settings):
-    """Generate a roguelike dungeon: rooms, corridors grown between them, doors, stairs."""
-    if solution:
-        raise BlockmazeError("--solution marks graph mazes; a dungeon marks its start and goal")
+                    min_shortcut, levels, style, spawns, spawn_spacing, lock, seed, scale, text_style,
+                    output, picture_style, cell_size, shade, solution=False, **settings):
+    """Generate a roguelike dungeon: rooms and mazes, caves, BSP rooms, dug rooms, or a mix."""
     try:
         low, _, high = room_size.partition(":")
         sizes = (int(low), int(high or low))
@@ -399,16 +407,27 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     dungeon = generate_dungeon(size, seed, algorithm=algorithm, room_size=sizes,
                                room_attempts=room_attempts, extra_doors=extra_doors,
-                               sparseness=sparseness, min_shortcut=min_shortcut, levels=levels)
+                               sparseness=sparseness, min_shortcut=min_shortcut, levels=levels,
+                               style=style, spawns=parse_spawns(spawns), spacing=spawn_spacing,
+                               lock=lock)
+    for number, level in enumerate(dungeon.levels, 1):
+        click.echo(f"level {number}: {metrics_text(level.metrics)}", err=True)
     if output is None:
         style = _plan_style(text_style)
         click.echo("\n\n".join(plan_text(level.plan, style=style) for level in dungeon.levels))
         return
     target = Path(output)
     for number, level in enumerate(dungeon.levels, 1):
-        path = target if levels == 1 else target.with_name(f"{target.stem}-{number}{target.suffix}")
+        suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
+                     default=target.suffix)  # name-2.tilemap.json, not name.tilemap-2.json
+        stem = target.name[:len(target.name) - len(suffix)]
+        path = target if levels == 1 else target.with_name(f"{stem}-{number}{suffix}")
         _write_blocks(level.plan, writer, str(path), seed, f"level {number}, {len(level.rooms)} rooms",
-                      f", seed {seed}", **settings)
+                      f", seed {seed}", extra={"entities": level.entities, "metrics": level.metrics},
+                      **settings)
+
+
+dungeon_command.params = [p for p in dungeon_command.params if p.name != "solution"]
 
 
 def _plan_style(text_style: str) -> str:
@@ -487,7 +506,7 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scal
 
 def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, roof, lights, theme,
                   mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                  block_size, raw_mesh, collision, format_) -> None:
+                  block_size, raw_mesh, collision, format_, extra=None) -> None:
     """Stand a plan up (unless it is a volume already or the format draws plans) and write it."""
     if writer.plan:
         volume = blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
@@ -502,6 +521,7 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
              "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision}
     if block_size is not None:
         given["block_size"] = block_size
+    given.update(extra or {})  # what only some writers take (a dungeon level's entities, metrics)
     write(volume, output, format=writer.name, theme=load_theme(theme),
           **{k: v for k, v in given.items() if k in writer.options})
     y, z, x = volume.shape

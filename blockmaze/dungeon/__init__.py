@@ -8,6 +8,6 @@
 """
 
 from .level import Dungeon, DungeonLevel, Entity
-from .styles import STYLES, generate_dungeon
+from .styles import STYLES, generate_dungeon, parse_spawns
 
-__all__ = ["Dungeon", "DungeonLevel", "Entity", "STYLES", "generate_dungeon"]
+__all__ = ["Dungeon", "DungeonLevel", "Entity", "STYLES", "generate_dungeon", "parse_spawns"]

@@ -140,3 +140,22 @@ def _spawn_counts(spawns):
     if len(counts) != 3 or any(isinstance(c, bool) or not isinstance(c, Integral) or c < 0 for c in counts):
         raise BlockmazeError(f"spawns are three whole numbers >= 0 (monsters, items, treasure), got {spawns!r}")
     return tuple(int(c) for c in counts)
+
+
+def parse_spawns(text: str | None):
+    """``"MONSTERS:ITEMS:TREASURE"`` as three counts (None stays None).
+
+    >>> parse_spawns("8:4:2")
+    (8, 4, 2)
+    >>> parse_spawns("8:x")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: --spawns is MONSTERS:ITEMS:TREASURE, three whole numbers >= 0 (e.g. 8:4:2), got '8:x'
+    """
+    if text is None:
+        return None
+    parts = text.split(":")
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        raise BlockmazeError(f"--spawns is MONSTERS:ITEMS:TREASURE, three whole numbers >= 0 "
+                             f"(e.g. 8:4:2), got {text!r}")
+    return tuple(int(p) for p in parts)
