@@ -144,24 +144,22 @@ def finish(plan: np.ndarray, start=None, min_pocket: int = 1):
 
     Regions smaller than ``min_pocket`` blocks are filled with WALL (never the one holding
     ``start``, nor the largest); the rest are joined by :func:`_join_regions`'s tunnels. If fewer
-    than two blocks are walkable, two inner blocks are opened. ``start`` (a block, opened if it
+    than two blocks are walkable, a second is opened beside the first. ``start`` (a block, opened if it
     is a wall) is kept; without one, the start is one end of a double sweep (the block farthest
     from the first walkable block). The goal is the block farthest from the start (the first in
     raster order of equals).
     """
-    height, width = plan.shape
     if start is not None:
         plan[start] = _AIR if SOLID[plan[start]] else plan[start]
-    if int((~SOLID[plan]).sum()) < 2:
-        inner = np.argwhere(np.ones((height - 2, width - 2), bool))[:2] + 1
-        plan[inner[:, 0], inner[:, 1]] = _AIR
     labels, sizes = region_labels(~SOLID[plan])
-    keep = sizes >= min_pocket
-    keep[int(np.argmax(sizes))] = True
-    if start is not None:
-        keep[labels[start]] = True
-    if not keep.all():
-        plan[(labels >= 0) & ~keep[np.maximum(labels, 0)]] = np.uint8(Material.WALL)
+    if sizes.size:
+        keep = sizes >= min_pocket
+        keep[int(np.argmax(sizes))] = True
+        if start is not None:
+            keep[labels[start]] = True
+        if not keep.all():
+            plan[(labels >= 0) & ~keep[np.maximum(labels, 0)]] = np.uint8(Material.WALL)
+    if _open_two(plan, start) or not sizes.size or not keep.all():
         labels, sizes = region_labels(~SOLID[plan])
     if sizes.size > 1:
         _join_regions(plan, labels, sizes.size)
@@ -171,6 +169,24 @@ def finish(plan: np.ndarray, start=None, min_pocket: int = 1):
         start = _farthest(distances(walkable, *first))
     goal = _farthest(distances(walkable, *start))
     return plan, tuple(int(v) for v in start), goal
+
+
+def _open_two(plan: np.ndarray, start) -> bool:
+    """Open a second block beside the first walkable one (or ``start``, or two inner blocks)
+    when fewer than two are walkable; True if anything was opened."""
+    walkable = ~SOLID[plan]
+    if int(walkable.sum()) >= 2:
+        return False
+    height, width = plan.shape
+    anchor = start if start is not None else (
+        tuple(np.argwhere(walkable)[0]) if walkable.any() else (1, 1))
+    plan[anchor] = _AIR if SOLID[plan[anchor]] else plan[anchor]
+    for dz, dx in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        z, x = anchor[0] + dz, anchor[1] + dx
+        if 0 < z < height - 1 and 0 < x < width - 1:
+            plan[z, x] = _AIR
+            return True
+    return True
 
 
 def _farthest(dist: np.ndarray) -> tuple[int, int]:
