@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..materials import Material
+from ..materials import SOLID, Material
 from . import caves, digger
+from .connect import degrees
 
 ZONE = 24
 CAVE_SHARE = 0.5
@@ -42,12 +43,5 @@ def carve(height: int, width: int, rng: np.random.Generator, room_size=digger.RO
     keep = [i for i, (z0, x0, z1, x1) in enumerate(rooms.tolist())
             if not cave[z0 - 1:z1 + 1, x0 - 1:x1 + 1].any()]
     doors = plan == Material.DOOR
-    plan[doors & (_open_sides(plan) < 2)] = np.uint8(Material.WALL)  # doors the cut left dangling
+    plan[doors & (degrees(~SOLID[plan]) < 2)] = np.uint8(Material.WALL)  # doors the cut left dangling
     return plan, rooms[keep]
-
-
-def _open_sides(plan: np.ndarray) -> np.ndarray:
-    from ..materials import SOLID
-    from .connect import degrees
-
-    return degrees(~SOLID[plan])

@@ -35,6 +35,7 @@ from ..materials import Material
 from ..randomness import as_generator
 from ..resources import ensure_memory
 from . import bsp, caves, digger, mixed, rooms_and_mazes
+from .checks import cells_shape, room_size_range, whole
 from .connect import finish
 from .level import Dungeon, DungeonLevel, Entity
 from .metrics import level_metrics
@@ -76,9 +77,9 @@ def generate_dungeon(shape, rng=None, *, style: str = "rooms-and-mazes", levels:
         if changed:
             raise BlockmazeError(f"{', '.join(sorted(changed))} shape rooms-and-mazes levels only, "
                                  f"not {style}")
-        rows, cols = rooms_and_mazes._shape(shape)
-        lo, hi = rooms_and_mazes._room_size(room_size)
-        levels = rooms_and_mazes._whole(levels, "levels", 1)
+        rows, cols = cells_shape(shape)
+        lo, hi = room_size_range(room_size)
+        levels = whole(levels, "levels", 1)
         ensure_memory(rows * cols * 4 * _BYTES_PER_BLOCK, f"a {rows}x{cols}-cell dungeon")
         made = _carved_levels(style, (2 * rows + 1, 2 * cols + 1), (2 * lo - 1, 2 * hi - 1),
                               levels, generator)

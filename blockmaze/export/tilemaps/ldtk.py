@@ -24,6 +24,7 @@ from typing import BinaryIO
 
 import numpy as np
 
+from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from ...resources import ensure_memory
 from .. import Writer, register_writer
@@ -86,8 +87,6 @@ def write_ldtk(
     found = map_entities(plan, entities)
     unknown = sorted({kind for kind, *_ in found} - set(ENTITY_FIELDS))
     if unknown:
-        from ...errors import BlockmazeError
-
         raise BlockmazeError(f"LDtk entities are {', '.join(ENTITY_FIELDS)}; got {', '.join(unknown)}")
     entity_defs, field_uids, next_uid = _entity_defs(theme, size, LEVEL_UID + 1)
     level_iid = _iid("level", 0)
