@@ -200,3 +200,29 @@ def test_dungeon_command_styles_spawns_lock_and_ldtk(tmp_path, capsys):
 def test_dungeon_command_errors(capsys, args, message):
     code, _, err = run(capsys, "dungeon", *args)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_every_glyph_on_a_text_map_is_in_its_legend_on_every_level(tmp_path):
+    d = generate_dungeon((6, 9), 8, style="digger", levels=3)
+    for level in d.levels:
+        out = io.BytesIO()
+        bm.write(level.plan, out, format="tilemap", entities=level.entities)
+        document = json.loads(out.getvalue())
+        assert set("".join(document["grid"])) == set(document["legend"])
+        out = io.BytesIO()
+        bm.write(level.plan, out, format="ascii", entities=level.entities)
+        lines = out.getvalue().decode("utf-8").splitlines()
+        legend = {line[2] for line in lines[3:] if line.startswith("; ")}
+        assert set("".join(line for line in lines if not line.startswith(";"))) == legend
+
+
+def test_rexpaint_draws_stairs_up(tmp_path):
+    import tcod
+
+    level = level_of("bsp", levels=3)
+    path = tmp_path / "level.xp"
+    bm.write(level.plan, path, entities=level.entities)
+    (console,) = tcod.console.load_xp(path, order="C")
+    z, x = level.start
+    assert chr(console.ch[z, x]) == "<"
+    assert (console.ch == ord("<")).sum() == 1

@@ -30,7 +30,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...materials import Theme
+from ...materials import Material, Theme
 from ...resources import ensure_memory
 from .. import Writer, register_writer
 from .tiles import UP_GLYPH, check_plan_size, draw_up_stairs, glyph_legend, glyph_rows, plan_of, up_stairs
@@ -88,10 +88,12 @@ def write_ascii(
         ]
         for entry in entries:
             names = ",".join(kind.name for kind in entry.kinds)
-            lines.append(f"{entry.glyph} {names} {'walkable' if entry.walkable else 'blocked'} "
-                         f"{'transparent' if entry.transparent else 'opaque'}")
             if up_stairs(entities) and "stairs" in names.split(","):
                 lines.append(f"{UP_GLYPH} stairs walkable transparent up")
+                if names == "stairs" and (plan == Material.STAIRS).sum() == len(up_stairs(entities)):
+                    continue  # every stairs tile goes up: the theme's glyph is not on the map
+            lines.append(f"{entry.glyph} {names} {'walkable' if entry.walkable else 'blocked'} "
+                         f"{'transparent' if entry.transparent else 'opaque'}")
         file.write("".join(f"{comment} {line}\n" for line in lines).encode("utf-8"))
         file.write(f"{comment}\n".encode("utf-8"))
     if up_stairs(entities):
