@@ -48,7 +48,7 @@ STYLES = ("rooms-and-mazes", *CARVERS)
 # rooms-and-mazes options and their defaults: other styles refuse them unless left at these
 MAZE_OPTIONS = {"algorithm": "backtracker", "room_attempts": None, "extra_doors": 0.0,
                 "sparseness": 1.0, "min_shortcut": None, "loop_chance": 1.0}
-_BYTES_PER_BLOCK = 60  # peak working memory of finish/placement per plan block
+_BYTES_PER_BLOCK = 64  # peak working memory per plan block: carving, joining, lock, metrics
 
 
 def generate_dungeon(shape, rng=None, *, style: str = "rooms-and-mazes", levels: int = 1,
@@ -68,6 +68,8 @@ def generate_dungeon(shape, rng=None, *, style: str = "rooms-and-mazes", levels:
     counts = _spawn_counts(spawns)
     if isinstance(spacing, bool) or not isinstance(spacing, Integral) or spacing < 1:
         raise BlockmazeError(f"spacing must be a whole number of blocks >= 1, got {spacing!r}")
+    rows, cols = cells_shape(shape)
+    ensure_memory((2 * rows + 1) * (2 * cols + 1) * _BYTES_PER_BLOCK, f"a {rows}x{cols}-cell dungeon")
     generator = as_generator(rng)
     if style == "rooms-and-mazes":
         made = rooms_and_mazes.generate_dungeon(shape, generator, room_size=room_size,
@@ -77,10 +79,8 @@ def generate_dungeon(shape, rng=None, *, style: str = "rooms-and-mazes", levels:
         if changed:
             raise BlockmazeError(f"{', '.join(sorted(changed))} shape rooms-and-mazes levels only, "
                                  f"not {style}")
-        rows, cols = cells_shape(shape)
         lo, hi = room_size_range(room_size)
         levels = whole(levels, "levels", 1)
-        ensure_memory(rows * cols * 4 * _BYTES_PER_BLOCK, f"a {rows}x{cols}-cell dungeon")
         made = _carved_levels(style, (2 * rows + 1, 2 * cols + 1), (2 * lo - 1, 2 * hi - 1),
                               levels, generator)
     finished = []
