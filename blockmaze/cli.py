@@ -414,14 +414,14 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
     for number, level in enumerate(dungeon.levels, 1):
         click.echo(f"level {number}: {metrics_text(level.metrics)}", err=True)
     if output is None:
-        style = _plan_style(text_style)
-        click.echo("\n\n".join(plan_text(level.plan, style=style) for level in dungeon.levels))
+        shown = _plan_style(text_style)
+        click.echo("\n\n".join(plan_text(level.plan, style=shown) for level in dungeon.levels))
         return
     target = Path(output)
+    suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
+                 default=target.suffix)  # name-2.tilemap.json, not name.tilemap-2.json
+    stem = target.name[:len(target.name) - len(suffix)]
     for number, level in enumerate(dungeon.levels, 1):
-        suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
-                     default=target.suffix)  # name-2.tilemap.json, not name.tilemap-2.json
-        stem = target.name[:len(target.name) - len(suffix)]
         path = target if levels == 1 else target.with_name(f"{stem}-{number}{suffix}")
         _write_blocks(level.plan, writer, str(path), seed, f"level {number}, {len(level.rooms)} rooms",
                       f", seed {seed}", extra={"entities": level.entities, "metrics": level.metrics},
