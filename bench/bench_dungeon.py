@@ -115,6 +115,16 @@ def styles(args) -> None:
                 print(f"{shape:>11} {style:<16} {extras:<16} {seconds:8.3f} {target:7.1f} {cpu:6.3f} "
                       f"{m['walkable_share']:6.1%} {m['rooms']:7d} {m['dead_ends']:9d} {m['loops']:7d} "
                       f"{m['longest_path']:8d}")
+    print(f"\ncave level -> .ldtk (IntGrid, tiles, entities; best of {args.repeat})")
+    print(f"{'tiles':>11} {'write s':>8} {'MB':>8}")
+    with tempfile.TemporaryDirectory(prefix="bench_dungeon_") as folder:
+        path = os.path.join(folder, "level.ldtk")
+        for height, width in tiles:
+            level = generate_dungeon((height // 2, width // 2), args.seed, style="caves", lock=True,
+                                     spawns=(20, 10, 5)).levels[0]
+            seconds, _, _ = best(lambda: bm.write(level.plan, path, entities=level.entities), args.repeat)
+            shape = "x".join(map(str, level.plan.shape))
+            print(f"{shape:>11} {seconds:8.3f} {os.path.getsize(path) / 1e6:8.2f}")
     print()
 
 

@@ -76,7 +76,7 @@ def write_ldtk(
     """
     check_tile_size(tile_size)
     plan = plan_of(blocks)
-    ensure_memory(120 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile LDtk project")
+    ensure_memory(16 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile LDtk project")
     folder, base = sidecar_base(file, tileset_file, (".ldtk",))
     image = f"{base}.png"
     if folder is not None:
@@ -147,22 +147,28 @@ def write_ldtk(
     head, _, rest = text.partition('"\\u0000tiles\\u0000"')
     middle, _, tail = rest.partition('"\\u0000grid\\u0000"')
     file.write(head.encode("utf-8"))
-    file.write(_grid_tiles(plan, size))
+    for chunk in _grid_tiles(plan, size):
+        file.write(chunk)
     file.write(middle.encode("utf-8"))
     file.write(b"[" + csv_text(plan, 1, newlines=False) + b"]")
     file.write(tail.encode("utf-8"))
 
 
-def _grid_tiles(plan: np.ndarray, size: int) -> bytes:
-    """The tile layer's ``gridTiles`` array: one tile per block, tile id = material value."""
+def _grid_tiles(plan: np.ndarray, size: int):
+    """The tile layer's ``gridTiles`` array, one row of blocks at a time (bytes): one tile per
+    block, tile id = material value."""
     height, width = plan.shape
-    ys, xs = np.indices(plan.shape)
-    texts = [
-        f'{{"a":1,"d":[{c}],"f":0,"px":[{x * size},{y * size}],"src":[{t * size},0],"t":{t}}}'
-        for c, x, y, t in zip(range(plan.size), xs.ravel().tolist(), ys.ravel().tolist(),
-                              plan.ravel().tolist())
-    ]
-    return ("[" + ",".join(texts) + "]").encode("ascii")
+    columns = [x * size for x in range(width)]
+    sources = [t * size for t in range(TILE_COUNT)]
+    yield b"["
+    for y in range(height):
+        first = y * width
+        row = ",".join(
+            f'{{"a":1,"d":[{first + x}],"f":0,"px":[{columns[x]},{y * size}],"src":[{sources[t]},0],"t":{t}}}'
+            for x, t in enumerate(plan[y].tolist())
+        )
+        yield (("," if y else "") + row).encode("ascii")
+    yield b"]"
 
 
 def _layer_def(name, kind, uid, size, tilesetDefUid=None, intGridValues=()):
