@@ -158,8 +158,12 @@ def finish(plan: np.ndarray, start=None, min_pocket: int = 1):
         if start is not None:
             keep[labels[start]] = True
         if not keep.all():
-            plan[(labels >= 0) & ~keep[np.maximum(labels, 0)]] = np.uint8(Material.WALL)
-    if _open_two(plan, start) or not sizes.size or not keep.all():
+            gone = (labels >= 0) & ~keep[np.maximum(labels, 0)]
+            plan[gone] = np.uint8(Material.WALL)
+            renumber = np.append(np.cumsum(keep) - 1, -1).astype(np.int32)  # label -1 stays -1
+            labels = np.where(gone, np.int32(-1), renumber[labels])
+            sizes = sizes[keep]
+    if _open_two(plan, start) or not sizes.size:
         labels, sizes = region_labels(~SOLID[plan])
     if sizes.size > 1:
         _join_regions(plan, labels, sizes.size)
