@@ -15,6 +15,7 @@ from .algorithms import ALGORITHMS, get_algorithm
 from .errors import BlockmazeError
 from .export import FORMATS, writer_for
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
+from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .export.pictures import STYLES as PICTURE_STYLES
@@ -97,6 +98,7 @@ Examples:
   blockmaze blockwise 40x30 --seed 5 -o exact.schem     exactly 40x30 blocks
   blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
   blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
+  blockmaze dungeon 40x60 --style caves --spawns 8:4:2 --lock -o level.ldtk
   blockmaze info maze.schem
 """
 
@@ -350,19 +352,27 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
               help="Add loops, each only where it shortens a walk by at least this many blocks.")
 @click.option("--levels", type=click.IntRange(min=1), default=1, show_default=True,
               help="Levels joined by stairs; with -o each level is its own file (name-1, name-2, ...).")
+# issue 18: level styles, spawns, lock and key
+@click.option("--style", type=click.Choice(DUNGEON_STYLES), default="rooms-and-mazes", show_default=True,
+              help="Level style (the corridor options above shape rooms-and-mazes only).")
+@click.option("--spawns", default=None, metavar="MONSTERS:ITEMS:TREASURE",
+              help="Mark spawn points: monsters by distance from the start, items in room centres, treasure in dead ends.")
+@click.option("--spawn-spacing", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Least distance in blocks between spawn points.")
+@click.option("--lock/--no-lock", default=False, show_default=True,
+              help="A locked door on the only way to the goal, its key on the near side.")
 @click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
               help="Seed (drawn at random and reported if omitted).")
 @output_options
 def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, sparseness,
-                    min_shortcut, levels, seed, scale, solution, text_style, output, picture_style,
-                    cell_size, shade, **settings):
-    """Generate a roguelike dungeon: rooms, corridors grown between them, doors, stairs."""
-    from .dungeon import generate_dungeon
+                    min_shortcut, levels, style, spawns, spawn_spacing, lock, seed, scale, text_style,
+                    output, picture_style, cell_size, shade, solution=False, **settings):
+    """Generate a roguelike dungeon: rooms and mazes, caves, BSP rooms, dug rooms, or a mix."""
+    from .dungeon import generate_dungeon, parse_spawns
+    from .dungeon.metrics import metrics_text
     from .randomness import draw_seed
     from .render import plan_text
 
-    if solution:
-        raise BlockmazeError("--solution marks graph mazes; a dungeon marks its start and goal")
     try:
         low, _, high = room_size.partition(":")
         sizes = (int(low), int(high or low))
@@ -375,16 +385,27 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
         seed = draw_seed()
     dungeon = generate_dungeon(size, seed, algorithm=algorithm, room_size=sizes,
                                room_attempts=room_attempts, extra_doors=extra_doors,
-                               sparseness=sparseness, min_shortcut=min_shortcut, levels=levels)
+                               sparseness=sparseness, min_shortcut=min_shortcut, levels=levels,
+                               style=style, spawns=parse_spawns(spawns), spacing=spawn_spacing,
+                               lock=lock)
+    for number, level in enumerate(dungeon.levels, 1):
+        click.echo(f"level {number}: {metrics_text(level.metrics)}", err=True)
     if output is None:
-        style = _plan_style(text_style)
-        click.echo("\n\n".join(plan_text(level.plan, style=style) for level in dungeon.levels))
+        shown = _plan_style(text_style)
+        click.echo("\n\n".join(plan_text(level.plan, style=shown) for level in dungeon.levels))
         return
     target = Path(output)
+    suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
+                 default=target.suffix)  # name-2.tilemap.json, not name.tilemap-2.json
+    stem = target.name[:len(target.name) - len(suffix)]
     for number, level in enumerate(dungeon.levels, 1):
-        path = target if levels == 1 else target.with_name(f"{target.stem}-{number}{target.suffix}")
+        path = target if levels == 1 else target.with_name(f"{stem}-{number}{suffix}")
         _save_blocks(level.plan, writer, str(path), seed, f"level {number}, {len(level.rooms)} rooms",
-                     f", seed {seed}", **settings)
+                     f", seed {seed}", extra={"entities": level.entities, "metrics": level.metrics},
+                     **settings)
+
+
+dungeon_command.params = [p for p in dungeon_command.params if p.name != "solution"]
 
 
 def _plan_style(text_style: str) -> str:
@@ -434,12 +455,13 @@ def _emit(document, writer, *, wall, passage, scale, solution, text_style, outpu
 
 def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, roof, lights,
                  theme, mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                 block_size, raw_mesh, collision, format_, **build) -> None:
-    """Save blocks (or a maze, built first) in a block format, and say what was written."""
+                 block_size, raw_mesh, collision, format_, extra=None, **build) -> None:
+    """Save blocks (or a maze, built first) in a block format, and say what was written.
+    ``extra``: options only some writers take (a dungeon level's entities and metrics)."""
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
              "external_tileset": external_tileset, "watertight": not raw_mesh,
-             "collision": collision, "block_size": block_size}
+             "collision": collision, "block_size": block_size, **(extra or {})}
     y, z, x = _save(source, writer, output, height=height, floor=floor, roof=roof, lights=lights,
                     theme=theme, **build, **given)
     click.echo(f"wrote {output}: {what}, {x}x{y}x{z} blocks (width x height x length){origin}",

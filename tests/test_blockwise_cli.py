@@ -55,10 +55,10 @@ def test_dungeon_command(tmp_path, capsys):
     code, _, err = run(capsys, "dungeon", "20x30", "--seed", "3", "--levels", "2", "-o", str(target))
     assert code == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d-1-tiles.png", "d-1.tmx", "d-2-tiles.png", "d-2.tmx"]
-    level = bm.generate_dungeon((20, 30), 3, levels=2).levels[0].plan
+    level = bm.generate_dungeon((20, 30), 3, levels=2).levels[0]
     direct = tmp_path / "direct" / "d-1.tmx"
     direct.parent.mkdir()
-    bm.write(level, direct, format="tmx")
+    bm.write(level.plan, direct, format="tmx", entities=level.entities)
     assert (tmp_path / "d-1.tmx").read_bytes() == direct.read_bytes()
 
 

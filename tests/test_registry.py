@@ -53,3 +53,10 @@ def test_public_names_resolve_and_never_shadow_a_module():
         assert name not in modules, name
         value = getattr(importlib.import_module(f"blockmaze.{module}"), name)
         assert getattr(blockmaze, name) is value
+
+
+def test_dungeon_style_names_match_the_styles_module():
+    from blockmaze import dungeon
+    from blockmaze.dungeon import styles
+
+    assert dungeon.STYLES == styles.STYLES

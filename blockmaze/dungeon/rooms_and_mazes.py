@@ -58,8 +58,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Real
 
 from ..kernels import kernel
 import numpy as np
@@ -72,6 +71,8 @@ from ..grids.square import EAST, SOUTH
 from ..materials import Material, SOLID
 from ..randomness import as_generator
 from ..resources import ensure_memory
+from .checks import cells_shape, room_size_range, whole
+from .level import Dungeon, DungeonLevel
 
 _AIR = np.uint8(Material.AIR)
 _WALL = np.uint8(Material.WALL)
@@ -79,58 +80,6 @@ _WALL = np.uint8(Material.WALL)
 # bytes per cell the generator needs at its peak: plan (4), labels (4), region boxes (20),
 # connectors and loop candidates (up to 2 per cell, ~40 bytes each), search arrays (12)
 _BYTES_PER_CELL = 120
-
-
-@dataclass(frozen=True, eq=False)
-class DungeonLevel:
-    """One level of a dungeon.
-
-    Attributes
-    ----------
-    plan : uint8 array (z, x)
-        The block plan: WALL, AIR, DOOR, and START/GOAL/STAIRS on the two endpoint blocks.
-    rooms : int array (k, 4)
-        One row ``(z0, x0, z1, x1)`` per room, block bounds with the end excluded:
-        ``plan[z0:z1, x0:x1]`` is the room's open floor (all bounds odd).
-    doors : int array (k, 2)
-        ``(z, x)`` of every DOOR block, in raster order (the doors between regions that survived
-        dead-end removal, and the loops next to rooms).
-    loops : int array (k, 2)
-        ``(z, x)`` of the wall blocks opened by the shortcut rule, in the order they were opened.
-    start, goal : tuple of int
-        ``(z, x)`` blocks of this level's start and goal (both cells, odd coordinates).
-    """
-
-    plan: np.ndarray
-    rooms: np.ndarray
-    doors: np.ndarray
-    loops: np.ndarray
-    start: tuple[int, int]
-    goal: tuple[int, int]
-
-
-@dataclass(frozen=True, eq=False)
-class Dungeon:
-    """The levels of a dungeon, top first.
-
-    Example
-    -------
-    >>> d = generate_dungeon((10, 10), rng=1)
-    >>> d.plan.shape, len(d.levels)
-    ((21, 21), 1)
-    """
-
-    levels: tuple[DungeonLevel, ...]
-
-    @property
-    def plan(self) -> np.ndarray:
-        """The first level's plan (the only one unless ``levels > 1``)."""
-        return self.levels[0].plan
-
-    @property
-    def plans(self) -> np.ndarray:
-        """Every level's plan stacked: ``uint8 (levels, z, x)``."""
-        return np.stack([level.plan for level in self.levels])
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -554,16 +503,16 @@ def generate_dungeon(
     >>> lvl.plan.shape, int(lvl.plan[lvl.start]) == Material.START
     ((31, 51), True)
     """
-    rows, cols = _shape(shape)
-    lo, hi = _room_size(room_size)
-    attempts = rows * cols // 20 if room_attempts is None else _whole(room_attempts, "room_attempts", 0)
+    rows, cols = cells_shape(shape)
+    lo, hi = room_size_range(room_size)
+    attempts = rows * cols // 20 if room_attempts is None else whole(room_attempts, "room_attempts", 0)
     shares = {"extra_doors": extra_doors, "sparseness": sparseness, "loop_chance": loop_chance}
     for name, value in shares.items():
         if isinstance(value, bool) or not isinstance(value, Real) or not 0.0 <= value <= 1.0:
             raise BlockmazeError(f"{name} must be a share between 0 and 1, got {value!r}")
     if min_shortcut is not None:
-        min_shortcut = _whole(min_shortcut, "min_shortcut", 1)
-    levels = _whole(levels, "levels", 1)
+        min_shortcut = whole(min_shortcut, "min_shortcut", 1)
+    levels = whole(levels, "levels", 1)
     chosen, option = get_algorithm(algorithm, square_grid(1, 1))
     if chosen.needs_unmasked and attempts > 0:
         raise BlockmazeError(
@@ -583,30 +532,3 @@ def generate_dungeon(
         made.append(DungeonLevel(plan, rooms, doors, loops, _block(start), _block(goal)))
         start = goal
     return Dungeon(tuple(made))
-
-
-def _whole(value, name, least):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < least:
-        raise BlockmazeError(f"{name} must be a whole number >= {least}, got {value!r}")
-    return int(value)
-
-
-def _shape(shape):
-    try:
-        rows, cols = shape
-    except (TypeError, ValueError):
-        raise BlockmazeError(f"a dungeon's shape is (rows, cols) in cells, got {shape!r}") from None
-    rows, cols = _whole(rows, "rows", 1), _whole(cols, "cols", 1)
-    if rows * cols < 2:
-        raise BlockmazeError("a dungeon needs at least 2 cells (a start and a goal)")
-    return rows, cols
-
-
-def _room_size(size):
-    pair = tuple(size) if isinstance(size, (tuple, list)) else (size, size)
-    if len(pair) != 2:
-        raise BlockmazeError(f"room_size is a side length in cells or a (min, max) pair, got {size!r}")
-    lo, hi = _whole(pair[0], "room_size", 1), _whole(pair[1], "room_size", 1)
-    if lo > hi:
-        raise BlockmazeError(f"room_size min must not exceed max, got {size!r}")
-    return lo, hi

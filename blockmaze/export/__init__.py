@@ -1,8 +1,9 @@
 """Outputs, found by suffix or format name, grouped by family.
 
 ``minecraft/`` (schematics, structures, datapacks), ``meshes/`` (the greedy mesher and its glTF,
-OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint) and
-``pictures`` (PNG/SVG of the maze itself), and maze documents (``.json``). :data:`FORMATS` names every output, its suffixes,
+OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint, LDtk) and
+``pictures`` (PNG/SVG of the maze itself), and maze documents (``.json``). :data:`FORMATS`
+names every output, its suffixes,
 summary and module, so help and suffix look-ups import nothing; a module is imported the first
 time its writer is used, and registers its writers with :func:`register_writer` (a test checks
 the table against the modules).
@@ -92,6 +93,8 @@ FORMATS: dict[str, Format] = _formats(
      "maze"),
     ("maze", "documents", (".json",),
      "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze"),
+    ("ldtk", "export.tilemaps.ldtk", (".ldtk",),
+     "LDtk project: IntGrid, tile and entity layers (LDtk 1.5, ldtkpy)", "plan"),
 )
 
 

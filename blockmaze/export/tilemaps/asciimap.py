@@ -20,7 +20,7 @@ line holds the glyph at column 2 (a space glyph too), the comma-separated names 
 it stands for, then whether a walker can enter and see through it. Only glyphs on the map are
 listed. ``legend=False`` writes the map lines alone. Glyphs are the theme's
 (:meth:`Theme.glyph`: ``#`` wall, ``.`` floor and air, ``+`` door, ``>`` stairs, ``S``/``G``
-start and goal, ``*`` the solution path); materials sharing a glyph must be alike to a walker.
+start and goal, ``*`` the solution path; a dungeon level's stairs up are ``<``); materials sharing a glyph must be alike to a walker.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from typing import BinaryIO
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...materials import Theme
+from ...materials import Material, Theme
 from ...resources import ensure_memory
 from .. import register_writer
-from .tiles import check_plan_size, glyph_legend, glyph_rows, plan_of
+from .tiles import UP_GLYPH, check_plan_size, draw_up_stairs, glyph_legend, glyph_rows, plan_of, up_stairs
 
 DEFAULT_COMMENT = ";"
 
@@ -44,8 +44,12 @@ def write_ascii(
     theme: Theme,
     legend: bool = True,
     comment: str = DEFAULT_COMMENT,
+    entities=None,
 ) -> None:
     """Write a one-layer (1, z, x) plan as text: a legend header, then one line per row.
+
+    ``entities`` (a dungeon level's, see :func:`tiles.entities`): its stairs going up are drawn
+    ``<`` (legend ``< stairs ... up``); stairs down keep the theme's glyph.
 
     Example
     -------
@@ -84,11 +88,19 @@ def write_ascii(
         ]
         for entry in entries:
             names = ",".join(kind.name for kind in entry.kinds)
+            if up_stairs(entities) and "stairs" in names.split(","):
+                lines.append(f"{UP_GLYPH} stairs walkable transparent up")
+                if names == "stairs" and (plan == Material.STAIRS).sum() == len(up_stairs(entities)):
+                    continue  # every stairs tile goes up: the theme's glyph is not on the map
             lines.append(f"{entry.glyph} {names} {'walkable' if entry.walkable else 'blocked'} "
                          f"{'transparent' if entry.transparent else 'opaque'}")
         file.write("".join(f"{comment} {line}\n" for line in lines).encode("utf-8"))
         file.write(f"{comment}\n".encode("utf-8"))
-    file.write(glyph_rows(plan, theme))
+    if up_stairs(entities):
+        rows = draw_up_stairs(glyph_rows(plan, theme).decode("utf-8").split("\n")[:-1], entities)
+        file.write("".join(row + "\n" for row in rows).encode("utf-8"))
+    else:
+        file.write(glyph_rows(plan, theme))
 
 
 def check_size(shape: tuple[int, int, int]) -> None:

@@ -22,15 +22,19 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from ...resources import ensure_memory
 from .. import register_writer
-from .tiles import check_plan_size, contrast, plan_of, tile_kinds
+from .tiles import UP_GLYPH, check_plan_size, contrast, plan_of, tile_kinds, up_stairs
 
 XP_VERSION = -1
 MAX_SIDE = 0x7FFFFFFF  # int32 width and height
 CELL = np.dtype([("glyph", "<i4"), ("fg", "u1", 3), ("bg", "u1", 3)])  # 10 bytes, packed
 
 
-def write_xp(blocks: np.ndarray, file: BinaryIO, theme: Theme, compresslevel: int = 6) -> None:
+def write_xp(blocks: np.ndarray, file: BinaryIO, theme: Theme, compresslevel: int = 6,
+             entities=None) -> None:
     """Write a one-layer (1, z, x) plan as a one-layer REXPaint image.
+
+    ``entities`` (a dungeon level's, see :func:`tiles.entities`): its stairs going up are drawn
+    ``<``, stairs down keep the theme's glyph.
 
     ``compresslevel`` is gzip's (0..9); 9 gains little on maze plans and is 15 times slower.
 
@@ -52,6 +56,8 @@ def write_xp(blocks: np.ndarray, file: BinaryIO, theme: Theme, compresslevel: in
     height, width = plan.shape
     header = np.array([XP_VERSION, 1, width, height], dtype="<i4").tobytes()
     cells = table[plan.T]  # (x, y): x outer, y inner = column-major
+    for x, y in up_stairs(entities):
+        cells[x, y]["glyph"] = ord(UP_GLYPH)
     file.write(gzip.compress(header + cells.tobytes(), compresslevel, mtime=0))
 
 

@@ -10,6 +10,12 @@ Arrays in the archive (``np.load(path)``, no pickles):
 * ``order`` — ``"C"`` or ``"F"``, and ``axes`` — ``"y,x"`` or ``"x,y"``: how the arrays are
   indexed; ``materials`` — the material names, ``materials[m]`` naming material ``m``.
 
+With ``entities`` (a dungeon level's, see :func:`tiles.entities`) three more arrays list every
+entity: ``entity_kind`` (``start``, ``goal``, ``door``, ``stairs-up``, ``stairs-down``, ``key``,
+``door-locked`` (the door the ``key`` opens), ``monster``, ``item``, ``treasure``),
+``entity_position`` (int64 ``(n, 2)``, indexed like ``start``) and ``entity_level`` (the level
+stairs lead to, 1-based; -1 for other entities).
+
 ``order="C"`` (default): arrays are ``[y, x]`` = ``[row, column]`` (row 0 north), the order of
 python-tcod's ``tcod.path`` / ``tcod.map.compute_fov`` and of consoles with ``order="C"``.
 ``order="F"``: arrays are ``[x, y]`` (shape ``(width, height)``, Fortran-contiguous), the order of
@@ -30,7 +36,7 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from ...resources import ensure_memory
 from .. import register_writer
-from .tiles import TRANSPARENT, WALKABLE, check_plan_size, plan_of
+from .tiles import TRANSPARENT, WALKABLE, check_plan_size, entities as map_entities, plan_of
 
 ORDERS = {"C": "y,x", "F": "x,y"}
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -43,6 +49,7 @@ def write_npz(
     theme: Theme,
     order: str = "C",
     compressed: bool = True,
+    entities=None,
 ) -> None:
     """Write a one-layer (1, z, x) plan as numpy arrays for python-tcod (see the module notes).
 
@@ -71,6 +78,8 @@ def write_npz(
         "axes": np.array(ORDERS[order]),
         "materials": np.array([m.name.lower() for m in Material]),
     }
+    if entities is not None:
+        arrays.update(_entity_arrays(plan, entities, order))
     if order == "F":  # table lookups come out C-ordered: store them laid out like `material`
         for name in ("walkable", "transparent"):
             arrays[name] = np.asfortranarray(arrays[name])
@@ -83,6 +92,21 @@ def write_npz(
             data = io.BytesIO()
             np.lib.format.write_array(data, array, allow_pickle=False)
             archive.writestr(member, data.getvalue(), compresslevel=ZIP_LEVEL)
+
+
+def _entity_arrays(plan: np.ndarray, extra, order: str) -> dict:
+    """``entity_kind``, ``entity_position`` and ``entity_level`` of every entity (see the notes)."""
+    found = map_entities(plan, extra)
+    kinds = [kind + ("-" + p["direction"] if kind == "stairs" and "direction" in p
+                     else "-locked" if kind == "door" and p.get("locked") else "")
+             for kind, _, _, p in found]
+    positions = [(y, x) if order == "C" else (x, y) for _, x, y, _ in found]
+    return {
+        "entity_kind": np.array(kinds, dtype="<U16"),
+        "entity_position": np.array(positions, dtype=np.int64).reshape(-1, 2),
+        "entity_level": np.array([p.get("level", -1) if k == "stairs" else -1
+                                  for k, _, _, p in found], dtype=np.int64),
+    }
 
 
 def check_size(shape: tuple[int, int, int]) -> None:

@@ -9,7 +9,9 @@ no time stamp); TMJ ``version`` is a string.
 
 Layers: tile layer 1 ``maze`` (tile id = material value, see :mod:`blockmaze.export.tiles`) and
 object layer 2 ``entities`` with one tile-sized rectangle per start, goal, door and stairs tile
-(``name`` and ``type`` = the entity type). Each tile of the tile set has ``type`` = material
+(``name`` and ``type`` = the entity type), then a dungeon level's ``entities`` (monsters, items,
+treasure, keys), each with its properties as Tiled object properties (stairs: ``direction`` and
+the target ``level``; a locked door: ``locked`` and ``key``). Each tile of the tile set has ``type`` = material
 name and properties ``glyph``, ``name`` (material), ``transparent`` and ``walkable`` (bools).
 
 The tile set's image is a PNG strip, one tile per material (:func:`tiles.tileset_png`). It and
@@ -38,7 +40,7 @@ from .. import register_writer
 from ..target import write_sidecar
 from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, check_tile_size, csv_text, entities,
-    plan_of, sidecar_base, tile_kinds, tileset_png,
+    plan_of, property_type, sidecar_base, tile_kinds, tileset_png,
 )
 
 FORMAT_VERSION = "1.10"  # the TMX/TMJ format version Tiled 1.10 writes
@@ -57,6 +59,7 @@ def write_tmx(
     external_tileset: bool = False,
     tile_size: int = DEFAULT_TILE_SIZE,
     tileset_file: str | None = None,
+    entities=None,
 ) -> None:
     """Write a one-layer (1, z, x) plan as a Tiled TMX map (see the module notes for the files).
 
@@ -72,7 +75,7 @@ def write_tmx(
     2,1,2
     <BLANKLINE>
     """
-    layout = _layout(blocks, theme, encoding, tile_size)
+    layout = _layout(blocks, theme, encoding, tile_size, entities)
     folder, base = sidecar_base(file, tileset_file, (".tmx",))
     image = _write_image(folder, base, theme, tile_size)
     if external_tileset:
@@ -102,8 +105,8 @@ def write_tmx(
         file.write(b"\n  </data>\n")
     objects = "".join(
         f'  <object id="{i}" name="{kind}" type="{kind}" x="{x * tile_size}" y="{y * tile_size}" '
-        f'width="{tile_size}" height="{tile_size}"/>\n'
-        for i, (kind, x, y) in enumerate(layout.objects, start=1)
+        f'width="{tile_size}" height="{tile_size}"' + (_properties_xml(props) if props else "/>\n")
+        for i, (kind, x, y, props) in enumerate(layout.objects, start=1)
     )
     group = (f' <objectgroup id="2" name="{OBJECT_LAYER}">\n{objects} </objectgroup>\n' if objects
              else f' <objectgroup id="2" name="{OBJECT_LAYER}"/>\n')
@@ -118,6 +121,7 @@ def write_tmj(
     external_tileset: bool = False,
     tile_size: int = DEFAULT_TILE_SIZE,
     tileset_file: str | None = None,
+    entities=None,
 ) -> None:
     """Write a one-layer (1, z, x) plan as a Tiled JSON map (TMJ; keys sorted, as Tiled does).
 
@@ -130,7 +134,7 @@ def write_tmj(
     >>> json.loads(out.getvalue())["layers"][0]["data"]
     [2, 2, 2, 2, 1, 2]
     """
-    layout = _layout(blocks, theme, encoding, tile_size)
+    layout = _layout(blocks, theme, encoding, tile_size, entities)
     folder, base = sidecar_base(file, tileset_file, (".tmj",))
     image = _write_image(folder, base, theme, tile_size)
     tileset = _tileset_json(layout, image)
@@ -153,8 +157,10 @@ def write_tmj(
         data = b'"' + _base64_gids(layout.plan, compression) + b'"'
     objects = [
         {"height": tile_size, "id": i, "name": kind, "rotation": 0, "type": kind, "visible": True,
-         "width": tile_size, "x": x * tile_size, "y": y * tile_size}
-        for i, (kind, x, y) in enumerate(layout.objects, start=1)
+         "width": tile_size, "x": x * tile_size, "y": y * tile_size,
+         **({"properties": [{"name": k, "type": property_type(v), "value": v} for k, v in props.items()]}
+            if props else {})}
+        for i, (kind, x, y, props) in enumerate(layout.objects, start=1)
     ]
     document = {
         "compressionlevel": -1, "height": layout.height, "infinite": False,
@@ -222,13 +228,13 @@ class _Layout:
         self.height, self.width = plan.shape
 
 
-def _layout(blocks: np.ndarray, theme: Theme, encoding: str, tile_size: int) -> _Layout:
+def _layout(blocks: np.ndarray, theme: Theme, encoding: str, tile_size: int, extra=None) -> _Layout:
     if encoding not in ENCODINGS:
         raise BlockmazeError(f"unknown Tiled encoding {encoding!r}; choose one of: {', '.join(ENCODINGS)}")
     check_tile_size(tile_size)
     plan = plan_of(blocks)
     ensure_memory(16 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile Tiled map")
-    return _Layout(plan, tile_kinds(theme), entities(plan), int(tile_size), theme.name)
+    return _Layout(plan, tile_kinds(theme), entities(plan, extra), int(tile_size), theme.name)
 
 
 def _write_image(folder: Path | None, base: str, theme: Theme, tile_size: int) -> str:
@@ -299,6 +305,17 @@ def _tileset_json(layout: _Layout, image: str) -> dict:
         "margin": 0, "name": layout.name, "spacing": 0, "tilecount": TILE_COUNT,
         "tileheight": size, "tiles": tiles, "tilewidth": size,
     }
+
+
+def _properties_xml(properties: dict) -> str:
+    """The rest of an ``<object`` tag holding ``properties``."""
+    lines = "".join(
+        f'    <property name="{_attr(k)}"'
+        + ("" if property_type(v) == "string" else f' type="{property_type(v)}"')
+        + f' value="{_attr(_bool(v) if property_type(v) == "bool" else v)}"/>\n'
+        for k, v in properties.items()
+    )
+    return f">\n   <properties>\n{lines}   </properties>\n  </object>\n"
 
 
 def _bool(value: bool) -> str:

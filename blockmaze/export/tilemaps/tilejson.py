@@ -10,6 +10,11 @@ One JSON object (UTF-8, keys sorted, no time stamp, so the same plan gives the s
      "entities": [{"type": "start", "x": 5, "y": 1}, {"type": "goal", ...}, ...],
      "metadata": {"generator": "blockmaze", "version": "0.1.0", "theme": "stone-bricks"}}
 
+Dungeon levels add ``properties`` to entities (stairs: ``direction`` up/down and the ``level``
+they lead to; a locked door and its ``key``; spawns: ``rule`` and ``distance``), further entity
+types (``monster``, ``item``, ``treasure``, ``key``), draw stairs up as ``<`` (legend entry
+with ``"direction": "up"``) and add ``metrics`` (see :mod:`blockmaze.dungeon.metrics`).
+
 ``grid`` holds one string per row, north (top) first; ``grid[y][x]`` is the glyph of the tile at
 column ``x`` (from the west), row ``y``. ``legend`` maps each glyph on the map to the materials
 it draws (names and tile ids = material values; materials share a glyph only when they are alike
@@ -25,17 +30,21 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ...materials import Theme
+from ...materials import Material, Theme
 from ...resources import ensure_memory
 from .. import register_writer
-from .tiles import check_plan_size, entities, glyph_legend, glyph_rows, plan_of
+from .tiles import UP_GLYPH, check_plan_size, draw_up_stairs, entities as map_entities, glyph_legend, glyph_rows, plan_of, up_stairs
 
 FORMAT = "blockmaze-tilemap"
 FORMAT_VERSION = 1
 
 
-def write_tilemap(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
+def write_tilemap(blocks: np.ndarray, file: BinaryIO, theme: Theme, entities=None,
+                  metrics: dict | None = None) -> None:
     """Write a one-layer (1, z, x) plan as a blockmaze JSON tile map.
+
+    ``entities`` (a dungeon level's: stairs with direction and level, locked door, key, spawns;
+    see :func:`tiles.entities`) and ``metrics`` (a dict of numbers) are written when given.
 
     Example
     -------
@@ -50,6 +59,7 @@ def write_tilemap(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
     from ... import __version__
 
     plan = plan_of(blocks)
+    extra = entities
     ensure_memory(16 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile JSON tile map")
     height, width = plan.shape
     legend = {
@@ -62,7 +72,12 @@ def write_tilemap(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
         }
         for entry in glyph_legend(theme, plan)
     }
-    rows = glyph_rows(plan, theme).decode("utf-8").split("\n")[:-1]
+    rows = draw_up_stairs(glyph_rows(plan, theme).decode("utf-8").split("\n")[:-1], extra)
+    if up_stairs(extra):
+        stairs = legend[theme.glyph(Material.STAIRS)]
+        legend[UP_GLYPH] = {**stairs, "direction": "up"}
+        if not (plan == Material.STAIRS).sum() > len(up_stairs(extra)):
+            del legend[theme.glyph(Material.STAIRS)]  # every stairs tile goes up
     document = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -70,9 +85,12 @@ def write_tilemap(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
         "height": height,
         "grid": rows,
         "legend": legend,
-        "entities": [{"type": kind, "x": x, "y": y} for kind, x, y in entities(plan)],
+        "entities": [{"type": kind, "x": x, "y": y, **({"properties": p} if p else {})}
+                     for kind, x, y, p in map_entities(plan, extra)],
         "metadata": {"generator": "blockmaze", "version": __version__, "theme": theme.name},
     }
+    if metrics is not None:
+        document["metrics"] = dict(metrics)
     text = json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
     file.write(text.encode("utf-8"))
 

@@ -51,6 +51,7 @@ TRANSPARENT = WALKABLE.copy()
 TRANSPARENT[Material.DOOR] = False
 
 # Materials that are things on the map, not just ground: (material, entity type), in this order.
+# (Dungeon levels add monsters, items, treasure and keys: see entities().)
 ENTITIES = ((Material.START, "start"), (Material.GOAL, "goal"),
             (Material.DOOR, "door"), (Material.STAIRS, "stairs"))
 
@@ -126,17 +127,62 @@ def plan_of(blocks: np.ndarray) -> np.ndarray:
     return plan
 
 
-def entities(plan: np.ndarray) -> list[tuple[str, int, int]]:
-    """``(type, x, y)`` of every start, goal, door and stairs tile, by type then row-major.
+def entities(plan: np.ndarray, extra=None) -> list[tuple[str, int, int, dict]]:
+    """``(type, x, y, properties)`` of every start, goal, door and stairs tile, by type then
+    row-major, then the ``extra`` entities.
+
+    ``extra`` holds things a plan cannot say (a dungeon level's
+    :class:`~blockmaze.dungeon.Entity` values: anything with ``kind``, ``z``, ``x`` and a
+    ``properties`` dict): one of the plan's own kind and tile gives that tile its properties
+    (stairs: ``direction``, target ``level``; a locked door: ``locked``, ``key``); the others
+    (monsters, items, treasure, keys) follow in their order.
 
     >>> entities(np.array([[5, 0], [7, 6]], np.uint8))
-    [('start', 0, 0), ('goal', 1, 1), ('door', 0, 1)]
+    [('start', 0, 0, {}), ('goal', 1, 1, {}), ('door', 0, 1, {})]
     """
+    given = {(e.kind, int(e.x), int(e.z)): dict(e.properties) for e in extra or ()}
     found = []
     for material, kind in ENTITIES:
         for y, x in np.argwhere(plan == material):
-            found.append((kind, int(x), int(y)))
+            found.append((kind, int(x), int(y), given.pop((kind, int(x), int(y)), {})))
+    found += [(kind, x, y, properties) for (kind, x, y), properties in given.items()]
     return found
+
+
+def up_stairs(extra) -> list[tuple[int, int]]:
+    """``(x, y)`` of the stairs going up among ``extra`` entities (drawn ``UP_GLYPH``)."""
+    return [(int(e.x), int(e.z)) for e in extra or ()
+            if e.kind == "stairs" and e.properties.get("direction") == "up"]
+
+
+UP_GLYPH = "<"  # stairs up; stairs down (and stairs of unknown way) keep the theme's glyph
+
+
+def draw_up_stairs(rows: list[str], extra) -> list[str]:
+    """``rows`` (glyph strings) with the up stairs of ``extra`` drawn as ``UP_GLYPH``.
+
+    >>> from blockmaze.dungeon import Entity
+    >>> draw_up_stairs([">.>"], [Entity("stairs", 0, 2, {"direction": "up", "level": 1})])
+    ['>.<']
+    """
+    for x, y in up_stairs(extra):
+        rows[y] = rows[y][:x] + UP_GLYPH + rows[y][x + 1:]
+    return rows
+
+
+def property_type(value) -> str:
+    """Tiled's and LDtk's name for a property value's type.
+
+    >>> [property_type(v) for v in (True, 2, 0.5, "up")]
+    ['bool', 'int', 'float', 'string']
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, (int, np.integer)):
+        return "int"
+    if isinstance(value, (float, np.floating)):
+        return "float"
+    return "string"
 
 
 @dataclass(frozen=True)

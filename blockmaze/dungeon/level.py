@@ -1,0 +1,92 @@
+"""The values every level style returns: :class:`Dungeon`, :class:`DungeonLevel`, :class:`Entity`.
+
+Example
+-------
+>>> Entity("stairs", 3, 5, {"direction": "down", "level": 2}).kind
+'stairs'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A thing on a level's plan: ``kind`` at block ``(z, x)`` with ``properties``.
+
+    Kinds: ``start``, ``goal``, ``stairs`` (properties ``direction`` ``up``/``down`` and
+    ``level``, the 1-based level it leads to), ``door`` (a locked one has ``locked`` True and
+    ``key``, the key's id), ``key`` (``id``), ``monster``, ``item``, ``treasure`` (``rule``: why it
+    stands there, and ``distance``: walking distance in blocks from the start).
+    """
+
+    kind: str
+    z: int
+    x: int
+    properties: dict = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True, eq=False)
+class DungeonLevel:
+    """One level of a dungeon.
+
+    Attributes
+    ----------
+    plan : uint8 array (z, x)
+        The block plan: WALL, AIR, DOOR, and START/GOAL/STAIRS on the two endpoint blocks.
+    rooms : int array (k, 4)
+        One row ``(z0, x0, z1, x1)`` per room, block bounds with the end excluded:
+        ``plan[z0:z1, x0:x1]`` is the room's open floor (all bounds odd in rooms-and-mazes).
+    doors : int array (k, 2)
+        ``(z, x)`` of every DOOR block, in raster order.
+    loops : int array (k, 2)
+        ``(z, x)`` of the wall blocks opened by the shortcut rule (rooms-and-mazes), in order.
+    start, goal : tuple of int
+        ``(z, x)`` blocks of this level's start and goal (odd coordinates in rooms-and-mazes, any
+        walkable block in the other styles).
+    style : str
+        The level style that made it.
+    entities : tuple of Entity
+        Stairs with their direction and target level, the locked door and its key, spawns.
+    metrics : dict
+        :func:`blockmaze.dungeon.metrics.level_metrics` of the finished plan (empty if not asked).
+    """
+
+    plan: np.ndarray
+    rooms: np.ndarray
+    doors: np.ndarray
+    loops: np.ndarray
+    start: tuple[int, int]
+    goal: tuple[int, int]
+    style: str = "rooms-and-mazes"
+    entities: tuple = ()
+    metrics: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, eq=False)
+class Dungeon:
+    """The levels of a dungeon, top first.
+
+    Example
+    -------
+    >>> from blockmaze.dungeon import generate_dungeon
+    >>> d = generate_dungeon((10, 10), rng=1)
+    >>> d.plan.shape, len(d.levels)
+    ((21, 21), 1)
+    """
+
+    levels: tuple[DungeonLevel, ...]
+
+    @property
+    def plan(self) -> np.ndarray:
+        """The first level's plan (the only one unless ``levels > 1``)."""
+        return self.levels[0].plan
+
+    @property
+    def plans(self) -> np.ndarray:
+        """Every level's plan stacked: ``uint8 (levels, z, x)``."""
+        return np.stack([level.plan for level in self.levels])

@@ -1,0 +1,53 @@
+"""Numbers that describe a finished level, to tune styles by.
+
+* ``walkable_share`` — walkable blocks / all blocks;
+* ``rooms`` — rooms the style built (caves have none);
+* ``dead_ends`` — walkable blocks with exactly one walkable side neighbour;
+* ``loops`` — independent cycles around rock: the walkable graph's cycle rank (edges - blocks +
+  regions) less its open 2x2 squares, i.e. how many separate pillars or wall islands a walker can
+  walk around (a plain open room has none);
+* ``longest_path`` — the longest shortest walk in blocks, by a double sweep (from the start to
+  the farthest block, then the farthest from there: exact on trees, a lower bound otherwise).
+
+Example
+-------
+>>> plan = np.ones((5, 5), np.uint8); plan[1:4, 1:4] = 0; plan[2, 2] = 1
+>>> level_metrics(plan, np.empty((0, 4)), (1, 1))
+{'walkable_share': 0.32, 'rooms': 0, 'dead_ends': 0, 'loops': 1, 'longest_path': 4}
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..materials import SOLID
+from .connect import degrees, distances, region_labels
+
+
+def level_metrics(plan: np.ndarray, rooms: np.ndarray, start: tuple[int, int]) -> dict:
+    """The metrics above for one level's plan (``start``: a walkable block)."""
+    walkable = ~SOLID[plan]
+    edges = int((walkable[:, :-1] & walkable[:, 1:]).sum() + (walkable[:-1] & walkable[1:]).sum())
+    squares = int((walkable[:-1, :-1] & walkable[1:, :-1] & walkable[:-1, 1:] & walkable[1:, 1:]).sum())
+    blocks = int(walkable.sum())
+    regions = int(region_labels(walkable)[1].size)
+    first = distances(walkable, *start)
+    far = np.unravel_index(int(np.argmax(first)), plan.shape)
+    return {
+        "walkable_share": round(blocks / plan.size, 4),
+        "rooms": int(len(rooms)),
+        "dead_ends": int((degrees(walkable) == 1).sum()),
+        "loops": edges - blocks + regions - squares,
+        "longest_path": int(distances(walkable, int(far[0]), int(far[1])).max()),
+    }
+
+
+def metrics_text(metrics: dict) -> str:
+    """One line for the terminal.
+
+    >>> metrics_text({'walkable_share': 0.32, 'rooms': 0, 'dead_ends': 0, 'loops': 1, 'longest_path': 4})
+    'walkable 32.0%, 0 rooms, 0 dead ends, 1 loops, longest shortest path 4 blocks'
+    """
+    return (f"walkable {metrics['walkable_share']:.1%}, {metrics['rooms']} rooms, "
+            f"{metrics['dead_ends']} dead ends, {metrics['loops']} loops, "
+            f"longest shortest path {metrics['longest_path']} blocks")
