@@ -31,6 +31,11 @@ SPAWN = (0, 0, 0)  # where scheduled functions run (x, y, z)
 # --- building volumes ---------------------------------------------------------------------------
 
 
+# materials whose block state does not depend on the neighbours (a DOOR's facing and half do;
+# tests of oriented states are in test_placement.py)
+FREE_STANDING = [int(m) for m in bm.Material if m != bm.Material.DOOR]
+
+
 def maze_volume(rows: int = 4, cols: int = 5, seed: int = 3, roof: bool = False) -> np.ndarray:
     plan = bm.to_blocks(bm.generate((rows, cols), rng=seed), wall=1, passage=1)
     return bm.extrude(plan, height=3, floor=True, roof=roof)
@@ -38,7 +43,7 @@ def maze_volume(rows: int = 4, cols: int = 5, seed: int = 3, roof: bool = False)
 
 def random_volume(shape: tuple[int, int, int], seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    return rng.integers(0, max(bm.Material) + 1, size=shape, dtype=np.uint8)
+    return rng.choice(FREE_STANDING, size=shape).astype(np.uint8)
 
 
 def expected_states(volume: np.ndarray, theme: bm.Theme = THEME) -> np.ndarray:
@@ -279,6 +284,8 @@ def test_every_shipped_theme_builds(theme):
     """Every shipped theme's states go through the checker and the simulator (seeded variants too)."""
     theme = bm.load_theme(theme)
     volume = random_volume((3, 6, 8), seed=2)
+    # gravel (the hedge's path) over air would stand alone as cobblestone (test_placement.py)
+    volume[:-1][(volume[1:] == bm.Material.PATH) & (volume[:-1] == bm.Material.AIR)] = bm.Material.WALL
     assert_built(volume, pack_bytes(volume, theme=theme), theme=theme)
     read_datapack(pack_bytes(volume, theme=theme, seed=4), "1.20.4")
 

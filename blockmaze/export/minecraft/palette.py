@@ -10,6 +10,7 @@ from nbtlib import Compound, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
+from .states import place_states
 
 # States that are air: left out of files that keep terrain, and not counted as blocks.
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
@@ -24,7 +25,9 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme,
     The palette lists the states of the materials present, in material order (so AIR, if
     present, is index 0); materials drawn with the same state share one entry. Where the theme
     gives a material weighted variants, each block draws one from ``seed`` (the same seed, the
-    same blocks); without a seed every block takes the main state.
+    same blocks); without a seed every block takes the main state. In a volume, states that depend
+    on the neighbours (doors, gates, stairs, ladders, blocks needing support) are then resolved by
+    :func:`~blockmaze.export.minecraft.states.place_states`.
 
     Example
     -------
@@ -58,6 +61,9 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme,
         for value, entries, p in drawn:
             where = blocks == value
             indices[where] = np.asarray(entries, np.uint16)[rng.choice(len(entries), size=int(where.sum()), p=p)]
+    if blocks.ndim == 3:  # doors, gates, stairs, ladders facing their way; support where needed
+        floor = theme.minecraft.get(Material.FLOOR, "minecraft:stone")
+        indices, palette = place_states(blocks, indices, palette, floor)
     dtype = np.uint8 if len(palette) <= 256 else np.uint16
     return indices.astype(dtype, copy=False), palette
 
