@@ -13,7 +13,8 @@ its block name; the data value is the entry's ``data`` plus, for each property t
 ``persistent``), the amount that property's value adds. Properties the entry does not list are
 recomputed by the game from the neighbours (``in_wall``, ``snowy``, leaves' ``distance``) or do not
 exist in 1.12 (``waterlogged``), and are ignored; a listed property missing from the state adds 0;
-a listed property with a value the table lacks is an error. Blocks 1.12 does not have
+a listed property with a value the table lacks is an error. A door's halves store different
+properties (``half_properties``: the lower half facing and open, the upper half hinge and powered). Blocks 1.12 does not have
 (deepslate, scaffolding...) are an error naming the material and the block, raised before a byte
 is written.
 """
@@ -64,6 +65,8 @@ def legacy_id(state: str) -> tuple[int, int]:
 
     >>> legacy_id("minecraft:oak_fence_gate[facing=north,in_wall=false,open=true,powered=false]")
     (107, 6)
+    >>> legacy_id("minecraft:oak_door[facing=north,half=upper,hinge=right,open=false,powered=false]")
+    (64, 9)
     >>> legacy_id("minecraft:deepslate_tiles")
     Traceback (most recent call last):
     ...
@@ -79,8 +82,9 @@ def legacy_id(state: str) -> tuple[int, int]:
             )
         raise BlockmazeError(f"{name} has no Minecraft 1.12 block id in blockmaze's table")
     data = entry["data"]
+    counted = entry.get("half_properties", {}).get(properties.get("half", "lower"))
     for key, values in entry.get("properties", {}).items():
-        if key in properties:
+        if key in properties and (counted is None or key in counted):
             if properties[key] not in values:
                 raise BlockmazeError(
                     f"{state}: {key}={properties[key]} has no Minecraft 1.12 data value "
