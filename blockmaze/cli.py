@@ -17,7 +17,7 @@ from .blocks import extrude, plan_shape, to_blocks, volume_height
 from .blocks.lights import place_lights
 from .blocks.raster import min_scale, rasterize
 from .blocks.relaxed import relaxed_layout
-from .blocks.stack import stack_levels
+from .blocks.stack import stack_dungeon, stack_levels
 from .blocks.strict import strict_plan, strict_volume_3d
 from .braid import braid as braid_maze
 from .documents import MazeDocument, load_maze, save_maze
@@ -377,7 +377,8 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
 @click.option("--min-shortcut", type=click.IntRange(min=1), default=None,
               help="Add loops, each only where it shortens a walk by at least this many blocks.")
 @click.option("--levels", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Levels joined by stairs; with -o each level is its own file (name-1, name-2, ...).")
+              help="Levels joined by stairs: one stacked volume in block formats; in tile maps each "
+                   "level is its own file (name-1, name-2, ...).")
 @click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
               help="Seed (drawn at random and reported if omitted).")
 @output_options
@@ -403,6 +404,10 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
     if output is None:
         style = _plan_style(text_style)
         click.echo("\n\n".join(plan_text(level.plan, style=style) for level in dungeon.levels))
+        return
+    if levels > 1 and not writer.plan:  # one volume: the levels stacked, joined by their stairs
+        blocks = stack_dungeon(dungeon, settings["height"], settings["floor"], settings["roof"])
+        _write_blocks(blocks, writer, output, seed, f"{levels} levels", f", seed {seed}", **settings)
         return
     target = Path(output)
     for number, level in enumerate(dungeon.levels, 1):
@@ -477,8 +482,8 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scal
     if kind == "square":
         blocks = to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
     elif kind == "layered":  # a volume already: levels stacked, shafts of STAIRS
-        blocks = stack_levels(maze, settings["height"], "convert", wall, passage,
-                              endpoints=shown, solution=solution, roof=settings["roof"])
+        blocks = stack_levels(maze, settings["height"], "convert", wall, passage, endpoints=shown,
+                              solution=solution, roof=settings["roof"], floor=settings["floor"])
     else:
         blocks = rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
     _write_blocks(blocks, writer, output, document.seed,
@@ -491,12 +496,10 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
     """Stand a plan up (unless it is a volume already or the format draws plans) and write it."""
     if writer.plan:
         volume = blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
-    elif blocks.ndim == 2:
-        volume = extrude(blocks, height=height, floor=floor, roof=roof)
+    else:
+        volume = extrude(blocks, height=height, floor=floor, roof=roof) if blocks.ndim == 2 else blocks
         if lights:
             volume = place_lights(volume)
-    else:
-        volume = blocks
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
              "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision}
