@@ -22,6 +22,7 @@ from nbt import nbt
 from nbtlib import Compound, Int, IntArray, List, LongArray, String
 
 import blockmaze as bm
+from blockmaze.export.minecraft.placement import player_spot
 from blockmaze.cli import main
 from blockmaze.export import writer_for
 from blockmaze.export.minecraft.litematic import pack_spanning, write_indexed
@@ -126,7 +127,8 @@ def test_checker_reads_volume(kind):
     volume = VOLUMES[kind]()
     region = the_region(litematic_bytes(volume))
     height, length, width = volume.shape
-    assert region.size == (width, height, length) and region.position == (0, 0, 0)
+    assert region.size == (width, height, length)
+    assert region.position == player_spot(volume).offset  # relative to the player's position
     assert region.palette[0] == AIR
     assert_same_blocks(region.blocks, expected_states(volume))
 

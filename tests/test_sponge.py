@@ -21,6 +21,7 @@ from nbt import nbt
 from nbtlib import Int, IntArray, List
 
 import blockmaze as bm
+from blockmaze.export.minecraft.placement import player_spot
 from blockmaze.export.minecraft.sponge import write_indexed
 from blockmaze.export.minecraft.versions import DATA_VERSIONS
 from schem_checker import SchemError, parse_nbt, read_schem
@@ -122,7 +123,10 @@ def test_checker_reads_volume(kind, schem_version, tmp_path):
     schem = read_schem(write_schem_file(volume, tmp_path, schem_version), version=schem_version)
     height, length, width = volume.shape
     assert (schem.width, schem.height, schem.length) == (width, height, length)
-    assert schem.offset == (0, 0, 0)
+    # WorldEdit pastes the min corner at player + offset: v3's Offset, v2's WEOffset (Offset = 0)
+    paste = player_spot(volume).offset
+    assert schem.offset == (paste if schem_version == 3 else (0, 0, 0))
+    assert schem.we_offset == (paste if schem_version == 2 else (0, 0, 0))
     assert_same_blocks(schem.blocks, expected_states(volume))
 
 
@@ -138,9 +142,10 @@ def test_axis_order_single_block(schem_version, tmp_path):
     assert schem.block_at(x=4, y=1, z=2) == wall
     assert (schem.blocks == wall).sum() == 1
     if schem_version == 2:
-        reader = mcschematic.MCSchematic(str(path))
-        assert reader.getBlockDataAt((4, 1, 2)) == wall
-        assert reader.getBlockDataAt((2, 1, 4)) == air
+        reader = mcschematic.MCSchematic(str(path))  # it shifts positions by WEOffset
+        ox, oy, oz = schem.we_offset
+        assert reader.getBlockDataAt((4 + ox, 1 + oy, 2 + oz)) == wall
+        assert reader.getBlockDataAt((2 + ox, 1 + oy, 4 + oz)) == air
 
 
 @pytest.mark.parametrize("schem_version", SCHEM_VERSIONS)
