@@ -4,7 +4,10 @@ Written from shared/reference/minecraft-formats.md §5 (layout, no leading slash
 block limit, maxCommandChainLength, pack formats §5.1 and the min_format/max_format rules from
 1.21.9), not from blockmaze. It knows only the commands a maze pack needs (``fill`` with relative
 coordinates, ``function``, ``schedule function``, ``execute as ... at @s run function``,
-``summon``, ``kill``) and rejects anything else, so a new kind of command must be reviewed here.
+``summon``, ``kill``, ``forceload`` with relative columns, ``tellraw @a``, ``tp @s`` turning the
+player) and rejects anything else, so a new kind of command must be reviewed here. ``forceload``
+may name at most 256 chunks wherever the executor stands; :class:`ChunkTracker` follows which
+chunks are forceloaded, tick by tick, for a replay to check each ``fill`` against.
 
 Chains: a function run by a player or by ``schedule`` starts a chain; ``function`` and
 ``execute ... run function`` run the callee inside the caller's chain, and every command run in a
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -54,7 +58,12 @@ COMMANDS = {
     "execute": re.compile(rf"^execute as ({SELECTOR}) at @s run function ({RESOURCE})$"),
     "summon": re.compile(r"^summon (minecraft:[a-z_]+) ~ ~ ~ (\{.*\})$"),
     "kill": re.compile(rf"^kill ({SELECTOR})$"),
+    "forceload": re.compile(r"^forceload (add|remove) (~-?\d*) (~-?\d*)(?: (~-?\d*) (~-?\d*))?$"),
+    "tellraw": re.compile(r"^tellraw @a (\{.*\})$"),
+    "tp": re.compile(r"^tp @s ~ ~ ~ (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)$"),
 }
+FORCELOAD_LIMIT = 256  # chunks one /forceload add may name (ForceLoadCommand: "Too many chunks")
+CHUNK = 16
 
 
 class DatapackError(ValueError):
@@ -117,7 +126,62 @@ def parse_command(line: str, where: str) -> Command:
             volume *= abs(b - a) + 1
         if volume > FILL_LIMIT:
             raise DatapackError(f"{where}: fill covers {volume} blocks; the limit is {FILL_LIMIT}")
+    if word == "forceload" and args[3] is not None:
+        # relative corners: wherever the executor stands, the box may straddle one more chunk a side
+        chunks = 1
+        for a, b in ((args[1], args[3]), (args[2], args[4])):
+            span = abs(_relative(b) - _relative(a)) + 1
+            chunks *= -(-(span - 1) // CHUNK) + 1
+        if chunks > FORCELOAD_LIMIT:
+            raise DatapackError(f"{where}: forceload may name {chunks} chunks; the limit is {FORCELOAD_LIMIT}")
+    if word == "tellraw":
+        try:
+            json.loads(args[0])
+        except json.JSONDecodeError as error:
+            raise DatapackError(f"{where}: tellraw's text is not JSON: {error}") from None
     return Command(word, args, line)
+
+
+def _relative(token: str) -> int:
+    """The offset of a relative coordinate token: ``~`` -> 0, ``~-3`` -> -3."""
+    return int(token[1:] or 0)
+
+
+def chunks_of(position, low, high) -> set[tuple[int, int]]:
+    """(chunk x, chunk z) of the columns from ``low`` to ``high`` ((x, z) block offsets) seen from
+    ``position`` (x, y, z; blocks are counted from the block it is in)."""
+    px, pz = int(math.floor(position[0])), int(math.floor(position[2]))
+    xs = sorted((px + low[0], px + high[0]))
+    zs = sorted((pz + low[1], pz + high[1]))
+    return {(cx, cz) for cx in range(xs[0] // CHUNK, xs[1] // CHUNK + 1)
+            for cz in range(zs[0] // CHUNK, zs[1] // CHUNK + 1)}
+
+
+class ChunkTracker:
+    """Which chunks are forceloaded, and since which tick, as the game keeps them: a chunk added
+    again in the tick it was removed in stays loaded."""
+
+    def __init__(self):
+        self.since: dict[tuple[int, int], int] = {}
+        self.removed: dict[tuple[int, int], tuple[int, int]] = {}  # chunk -> (tick removed, since)
+        self.most = 0
+
+    def run(self, command: Command, position, tick: int) -> None:
+        """Apply one ``forceload`` command run at ``position`` on ``tick``."""
+        action, x1, z1, x2, z2 = command.args
+        low = (_relative(x1), _relative(z1))
+        chunks = chunks_of(position, low, (_relative(x2), _relative(z2)) if x2 is not None else low)
+        for chunk in chunks:
+            if action == "add" and chunk not in self.since:
+                gone = self.removed.pop(chunk, None)
+                self.since[chunk] = gone[1] if gone and gone[0] == tick else tick
+            elif action == "remove" and chunk in self.since:
+                self.removed[chunk] = (tick, self.since.pop(chunk))
+        self.most = max(self.most, len(self.since))
+
+    def loaded(self, chunks, tick: int) -> bool:
+        """True if every chunk was forceloaded on an earlier tick (loading is not instant)."""
+        return all(self.since.get(chunk, tick) < tick for chunk in chunks)
 
 
 def read_datapack(source: bytes, mc_version: str) -> Datapack:

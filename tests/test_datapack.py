@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 
 import blockmaze as bm
 from blockmaze.export.minecraft import datapack
-from mcfunction_checker import CHAIN_LIMIT, FILL_LIMIT, DatapackError, read_datapack
+from blockmaze.export.minecraft.placement import player_spot
+from mcfunction_checker import (CHAIN_LIMIT, FILL_LIMIT, ChunkTracker, DatapackError, chunks_of,
+                                read_datapack)
 
 THEME = bm.load_theme()
 TERRAIN = "minecraft:dirt"
@@ -73,6 +75,10 @@ class World:
         self.queue: list[tuple[int, str]] = []
         self.chains: list[tuple[str, int]] = []  # (function starting the chain, commands run)
         self.fills = 0
+        self.chunks = ChunkTracker()
+        self.unloaded_fills = 0  # fills run in chunks not forceloaded on an earlier tick
+        self.messages: list[str] = []
+        self.turned = None
 
     def run(self, pack, function: str, position: tuple[float, float, float]) -> None:
         """A player at ``position`` runs ``function``; then ticks pass until nothing is scheduled."""
@@ -110,6 +116,9 @@ class World:
                 f"{command.text} leaves the loaded world"
             box = tuple(slice(lo, hi + 1) for lo, hi in zip(low, high))
             assert self.blocks[box].size <= FILL_LIMIT
+            origin = (0.0, 0.0, 0.0)  # whole coordinates: chunks_of takes offsets from the origin
+            if not self.chunks.loaded(chunks_of(origin, (low[2], low[1]), (high[2], high[1])), self.tick):
+                self.unloaded_fills += 1
             self.blocks[box] = args[6]
             self.writes[box] += 1
             self.fills += 1
@@ -123,8 +132,18 @@ class World:
             self.entities.append({"type": args[0], "tag": tags, "pos": position})
         elif kind == "kill":
             self.entities = [e for e in self.entities if not _selects(args[0], e)]
+        elif kind == "forceload":
+            self.chunks.run(command, position, self.tick)
+        elif kind == "tellraw":
+            self.messages.append(json.loads(args[0])["text"])
+        elif kind == "tp":
+            self.turned = (float(args[0]), float(args[1]))
         elif kind == "execute":
             chosen = [e for e in self.entities if _selects(args[0], e)]
+            if position == SPAWN:  # from the schedule: the marker is found only in a loaded chunk
+                for entity in chosen:
+                    assert self.chunks.loaded(chunks_of(entity["pos"], (0, 0), (0, 0)), self.tick + 1), \
+                        "the origin marker's chunk is not forceloaded"
             if "limit=1" in args[0]:
                 chosen = chosen[:1]
             for entity in chosen:
@@ -138,15 +157,18 @@ def _selects(selector: str, entity: dict) -> bool:
     return fields.get("type", entity["type"]) == entity["type"] and fields.get("tag") == entity["tag"]
 
 
-def build_in_world(data: bytes, shape, mc_version="1.20.4", origin=(3, 2, 5), terrain=None):
-    """Check the pack, run ``blockmaze:build`` from ``origin`` (x, y, z) in a world with a margin,
-    and return the world and the maze's region of it (y, z, x)."""
+def build_in_world(data: bytes, shape, mc_version="1.20.4", origin=(3, 2, 5), terrain=None,
+                   spot=(0, 0, 0)):
+    """Check the pack; a player standing at ``spot`` (y, z, x, relative to where the maze's min
+    corner is to go: ``origin`` (x, y, z)) runs ``blockmaze:build`` in a world with a margin.
+    Return the world and the maze's region of it (y, z, x)."""
     pack = read_datapack(data, mc_version)
     height, length, width = shape
     ox, oy, oz = origin
-    world = World((oy + height + 2, oz + length + 2, ox + width + 2), terrain or "minecraft:air")
+    world = World((oy + height + 3, oz + length + 3, ox + width + 3), terrain or "minecraft:air")
     # a fractional position: blocks are counted from the block the executor stands in
-    world.run(pack, "blockmaze:build", (ox + 0.5, oy + 0.25, oz + 0.75))
+    sy, sz, sx = spot
+    world.run(pack, "blockmaze:build", (ox + sx + 0.5, oy + sy + 0.25, oz + sz + 0.75))
     region = (slice(oy, oy + height), slice(oz, oz + length), slice(ox, ox + width))
     return world, region, pack
 
@@ -161,8 +183,9 @@ def assert_same_blocks(found: np.ndarray, expected: np.ndarray) -> None:
 
 
 def assert_built(volume, data, mc_version="1.20.4", keep_terrain=False, theme=THEME):
+    spot = player_spot(volume)[:3]
     world, region, pack = build_in_world(data, volume.shape, mc_version,
-                                         terrain=TERRAIN if keep_terrain else None)
+                                         terrain=TERRAIN if keep_terrain else None, spot=spot)
     expected = expected_states(volume, theme)
     if keep_terrain:
         expected = np.where(volume == bm.Material.AIR, TERRAIN, expected)
@@ -177,6 +200,10 @@ def assert_built(volume, data, mc_version="1.20.4", keep_terrain=False, theme=TH
     else:
         assert (covered == 1).all(), "boxes overlap or miss blocks"
     assert world.entities == [], "the origin marker is left behind"
+    assert world.unloaded_fills == 0, "a fill ran in a chunk that was not forceloaded"
+    if world.fills:
+        assert world.chunks.since == {}, "forceloaded chunks are left behind"
+        assert world.messages and world.messages[-1].endswith("the maze is built")
     return world, pack
 
 
@@ -240,7 +267,8 @@ def test_high_entropy_volume_splits_into_parts():
     assert [name for name, _ in world.chains] == ["blockmaze:build"] + [
         f"blockmaze:run_{k}" for k in range(1, len(parts) + 1)]
     assert max(count for _, count in world.chains) < CHAIN_LIMIT // 2
-    assert world.tick == len(parts)
+    # the first part waits LOAD_TICKS for its forceloaded chunks, the next ones follow a tick apart
+    assert world.tick == datapack.LOAD_TICKS + len(parts) - 1
 
 
 @pytest.mark.parametrize("shape", [(3, 100, 200), (1, 1, 40000), (40, 40, 40)],
@@ -273,7 +301,8 @@ def test_variants_drawn_from_seed_are_built():
 
     volume = maze_volume(8, 8)
     indices, palette = minecraft_palette(volume, THEME, 21)
-    world, region, _ = build_in_world(pack_bytes(volume, seed=21), volume.shape)
+    world, region, _ = build_in_world(pack_bytes(volume, seed=21), volume.shape,
+                                      spot=player_spot(volume)[:3])
     expected = np.array(palette, dtype=object)[indices]
     assert_same_blocks(world.blocks[region], expected)
     assert len(set(expected.ravel())) > len(set(expected_states(volume).ravel()))
@@ -369,15 +398,18 @@ def test_suffix_picks_the_datapack_writer(tmp_path):
 
 
 def test_commands_use_relative_coordinates_without_slash():
-    """Every fill is relative to the executor, starts at ~0 somewhere and has no leading slash."""
-    data = pack_bytes(maze_volume(3, 3))
+    """Every fill is relative to the executor (the player outside the maze: the min corner is at
+    minus the player's spot) and has no leading slash."""
+    volume = maze_volume(3, 3)
+    data = pack_bytes(volume)
     archive = zipfile.ZipFile(io.BytesIO(data))
     lines = [line for name in archive.namelist() if name.endswith(".mcfunction")
              for line in archive.read(name).decode().splitlines()]
     fills = [line for line in lines if line.startswith("fill ")]
-    assert fills and all(re.fullmatch(r"fill( ~\d+){6} \S+", line) for line in fills)
+    assert fills and all(re.fullmatch(r"fill( ~-?\d+){6} \S+", line) for line in fills)
     assert not any(line.startswith("/") for line in lines)
-    assert "fill ~0 ~0 ~0 " in "\n".join(fills)
+    x, y, z = player_spot(volume).offset
+    assert f"fill ~{x} ~{y} ~{z} " in "\n".join(fills)
 
 
 def test_pack_mcmeta_is_json_with_a_description():

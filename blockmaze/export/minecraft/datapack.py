@@ -49,12 +49,15 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import Writer, register_writer
 from .palette import minecraft_palette
+from .placement import YAW, player_spot
 from .versions import DEFAULT_MC_VERSION, release
 
 NAMESPACE = "blockmaze"
 MAX_FILL_VOLUME = 32768  # /fill's limit (commandModificationBlockLimit's default)
 MAX_CHAIN_LENGTH = 65536  # gamerule maxCommandChainLength's default
 PART_COMMANDS = 30000  # fill commands in one part: a chain runs at most this + 2 commands
+TILE = 240  # blocks a side of a column built at once: 16 x 16 chunks (256, /forceload's most)
+LOAD_TICKS = 20  # ticks between forceloading a column's chunks and building in them
 LAST_FLAT_FORMAT = 81  # formats above this are declared with min_format/max_format (1.21.9+)
 FUNCTION_FOLDER_FROM = 48  # 1.21 renamed data/<ns>/functions/ to function/
 MARKER_ENTITY_FROM = 7  # 1.17 (pack format 7) added minecraft:marker
@@ -132,7 +135,12 @@ def box_cover(values: np.ndarray, skip: int, max_volume: int) -> np.ndarray:
 
 @numba.njit(cache=True)
 def _digits(buffer: np.ndarray, at: int, value: int) -> int:
-    """Write ``value`` (>= 0) in decimal into ``buffer`` at ``at``; return the position after it."""
+    """Write ``value`` in decimal (a leading ``-`` if negative) into ``buffer`` at ``at``; return
+    the position after it."""
+    if value < 0:
+        buffer[at] = 45  # -
+        at += 1
+        value = -value
     length = 1
     rest = value // 10
     while rest:
@@ -145,8 +153,9 @@ def _digits(buffer: np.ndarray, at: int, value: int) -> int:
 
 
 @numba.njit(cache=True)
-def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
-    """ASCII ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <state>`` lines for ``box_cover`` rows.
+def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray, shift: np.ndarray):
+    """ASCII ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <state>`` lines for ``box_cover`` rows, each coordinate
+    plus ``shift`` (y, z, x: the volume's min corner relative to the executor).
 
     ``states`` holds the palette's state strings back to back, state ``i`` being
     ``states[starts[i]:starts[i + 1]]``. Returns the text (every line ends in a newline) and the
@@ -156,7 +165,7 @@ def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
     size = 0
     for i in range(n):
         s = boxes[i, 6]
-        size += 5 + 6 * 12 + (starts[s + 1] - starts[s]) + 1
+        size += 5 + 6 * 13 + (starts[s + 1] - starts[s]) + 1
     text = np.empty(size, dtype=np.uint8)
     ends = np.empty(n, dtype=np.int64)
     head = np.array([102, 105, 108, 108], dtype=np.uint8)  # "fill"
@@ -168,7 +177,7 @@ def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
         for column in (2, 0, 1, 5, 3, 4):  # x1 y1 z1 x2 y2 z2
             text[at] = 32  # space
             text[at + 1] = 126  # ~
-            at = _digits(text, at + 2, boxes[i, column])
+            at = _digits(text, at + 2, boxes[i, column] + shift[column % 3])
         text[at] = 32
         at += 1
         s = boxes[i, 6]
@@ -181,23 +190,49 @@ def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
     return text[:at], ends
 
 
-def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
-              keep_terrain: bool = False) -> tuple[bytes, np.ndarray]:
-    """The ``fill`` commands building a (y, z, x) volume relative to the executor, lowest first.
+def tiles(shape: tuple[int, int, int], size: int = TILE) -> list[tuple[int, int, int, int]]:
+    """``(z0, x0, z1, x1)`` (ends exclusive) of the columns of at most ``size`` x ``size`` blocks the
+    volume is built in, in raster order.
 
-    Returns the text (one command a line) and the end offset of each line in it.
+    >>> tiles((3, 300, 250))
+    [(0, 0, 240, 240), (0, 240, 240, 250), (240, 0, 300, 240), (240, 240, 300, 250)]
+    """
+    _, length, width = shape
+    return [(z, x, min(z + size, length), min(x + size, width))
+            for z in range(0, length, size) for x in range(0, width, size)]
+
+
+def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
+              keep_terrain: bool = False, shift=(0, 0, 0), tile: int | None = None
+              ) -> tuple[bytes, np.ndarray, list]:
+    """The ``fill`` commands building a (y, z, x) volume relative to the executor.
+
+    ``shift`` (y, z, x) is the volume's min corner relative to the executor. The volume is built
+    in columns of ``tile`` x ``tile`` blocks (see :func:`tiles`; None: one column), lowest
+    blocks first in each. Returns the text (one command a line), the end offset of each line and,
+    per column that has commands, ``(z0, x0, z1, x1, commands)``.
     """
     indices, palette = minecraft_palette(blocks, theme, seed)
     values = indices.astype(np.int32)
     skip = -1
     if keep_terrain:
         values[blocks == Material.AIR] = skip
-    boxes = box_cover(np.ascontiguousarray(values), skip, MAX_FILL_VOLUME)
     encoded = [state.encode("ascii") for state in palette]
     starts = np.cumsum([0] + [len(e) for e in encoded]).astype(np.int64)
     states = np.frombuffer(b"".join(encoded) or b" ", dtype=np.uint8)
-    text, ends = format_fills(boxes, states, starts)
-    return text.tobytes(), ends
+    texts, ends, used, offset = [], [], [], 0
+    for z0, x0, z1, x1 in tiles(blocks.shape, tile or max(blocks.shape[1:])):
+        boxes = box_cover(np.ascontiguousarray(values[:, z0:z1, x0:x1]), skip, MAX_FILL_VOLUME)
+        if not len(boxes):
+            continue
+        moved = np.array([shift[0], shift[1] + z0, shift[2] + x0], dtype=np.int64)
+        text, line_ends = format_fills(boxes, states, starts, moved)
+        texts.append(text)
+        ends.append(line_ends + offset)
+        offset += len(text)
+        used.append((z0, x0, z1, x1, len(boxes)))
+    text = b"".join(t.tobytes() for t in texts)
+    return text, (np.concatenate(ends) if ends else np.empty(0, np.int64)), used
 
 
 def fill_commands(blocks: np.ndarray, theme: Theme, seed: int | None = None,
@@ -210,7 +245,7 @@ def fill_commands(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     >>> fill_commands(np.array([[[1, 1, 0]]], np.uint8), load_theme("glass"))
     ['fill ~0 ~0 ~0 ~1 ~0 ~0 minecraft:glass', 'fill ~2 ~0 ~0 ~2 ~0 ~0 minecraft:air']
     """
-    text, _ = fill_text(blocks, theme, seed, keep_terrain)
+    text, _, _ = fill_text(blocks, theme, seed, keep_terrain)
     return text.decode("ascii").splitlines()
 
 
@@ -240,10 +275,13 @@ def pack_mcmeta(mc_version: str) -> dict:
     return {"pack": {"description": description, "pack_format": major}}
 
 
-def function_files(text: bytes, ends: np.ndarray, mc_version: str) -> dict[str, bytes]:
+def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str,
+                   shift=(0, 0, 0), facing: str | None = None) -> dict[str, bytes]:
     """The ``.mcfunction`` files (path in the zip -> bytes) running the lines of ``text`` in parts.
 
-    ``ends`` is the end offset of each line of ``text`` (see :func:`fill_text`).
+    ``ends`` is the end offset of each line of ``text`` and ``columns`` the columns it builds, as
+    :func:`fill_text` returns them; ``shift`` (y, z, x) is the volume's min corner relative to the
+    player; ``facing`` the way the player turns to look into the maze (None: no turn).
     """
     major, _ = release(mc_version).pack_format
     folder = f"data/{NAMESPACE}/{'function' if major >= FUNCTION_FOLDER_FROM else 'functions'}"
@@ -255,25 +293,56 @@ def function_files(text: bytes, ends: np.ndarray, mc_version: str) -> dict[str, 
                   f"NoGravity:1b,Invulnerable:1b}}")
         selector = f"@e[type=minecraft:armor_stand,tag={ORIGIN_TAG}]"
     origin = selector[:-1] + ",limit=1]"
-    bounds = [0] + [int(ends[i - 1]) for i in range(PART_COMMANDS, len(ends), PART_COMMANDS)]
-    bounds.append(len(text))
-    count = len(bounds) - 1 if len(ends) else 0
-    lines = {
-        "build": [
-            f"# Builds the maze with its min corner here, over the next {count} tick(s).",
-            f"kill {selector}",
-            f"summon {marker}",
-            f"schedule function {NAMESPACE}:run_1 1t" if count else f"kill {selector}",
-        ],
-    }
+    _, sz, sx = shift
+
+    def rect(c: int) -> str:  # the chunks of column c, relative to the marker
+        z0, x0, z1, x1, _ = columns[c]
+        return f"~{x0 + sx} ~{z0 + sz} ~{x1 - 1 + sx} ~{z1 - 1 + sz}"
+
+    def say(message: str) -> str:
+        return "tellraw @a " + json.dumps({"text": f"[blockmaze] {message}"})
+
+    parts, line = [], 0  # (column, first line, end line)
+    for c, (*_, count) in enumerate(columns):
+        parts += [(c, first, min(first + PART_COMMANDS, line + count))
+                  for first in range(line, line + count, PART_COMMANDS)]
+        line += count
+    offsets = [0] + [int(e) for e in ends]
+    run = f"execute as {origin} at @s run function {NAMESPACE}"
+    build = [f"# Builds the maze around the executor, who stands outside it, in {len(columns)} "
+             f"column(s) of at most {TILE}x{TILE} blocks, {len(parts)} part(s).",
+             f"kill {selector}", f"summon {marker}"]
+    if facing is not None:
+        build.append(f"tp @s ~ ~ ~ {YAW[facing]} 0")
+    lines: dict[str, list[str]] = {"build": build}
+    if not parts:
+        build.append(f"kill {selector}")
+    else:
+        build += ["forceload add ~ ~"] + [f"forceload add {rect(c)}" for c in range(min(2, len(columns)))]
+        build += [say(f"building {len(columns)} column(s); keep this area loaded"),
+                  f"schedule function {NAMESPACE}:run_1 {LOAD_TICKS}t"]
     files = {}
-    for k in range(1, count + 1):
-        lines[f"run_{k}"] = [
-            f"# Part {k} of {count}, run as and at the origin marker.",
-            f"execute as {origin} at @s run function {NAMESPACE}:part_{k}",
-            f"kill {selector}" if k == count else f"schedule function {NAMESPACE}:run_{k + 1} 1t",
-        ]
-        files[f"{folder}/part_{k}.mcfunction"] = text[bounds[k - 1]:bounds[k]]
+    for k, (c, first, stop) in enumerate(parts, 1):
+        body = [f"# Part {k} of {len(parts)} (column {c + 1} of {len(columns)}), run as and at the "
+                "origin marker.", f"{run}:part_{k}"]
+        last_of_column = k == len(parts) or parts[k][0] != c
+        if k == len(parts):
+            body += [f"{run}:done", f"kill {selector}"]
+        elif last_of_column:
+            body += [f"{run}:next_{c + 1}", f"schedule function {NAMESPACE}:run_{k + 1} {LOAD_TICKS}t"]
+            lines[f"next_{c + 1}"] = [
+                f"# Column {c + 1} is built: release its chunks, load the next ones.",
+                f"forceload remove {rect(c)}", "forceload add ~ ~",
+            ] + [f"forceload add {rect(n)}" for n in range(c + 1, min(c + 3, len(columns)))] + [
+                say(f"column {c + 1} of {len(columns)} built")]
+        else:
+            body.append(f"schedule function {NAMESPACE}:run_{k + 1} 1t")
+        lines[f"run_{k}"] = body
+        files[f"{folder}/part_{k}.mcfunction"] = text[offsets[first]:offsets[stop]]
+    if parts:
+        lines["done"] = ["# The maze is built: release the chunks.",
+                         f"forceload remove {rect(len(columns) - 1)}", "forceload remove ~ ~",
+                         say("the maze is built")]
     for name, body in lines.items():
         files[f"{folder}/{name}.mcfunction"] = ("\n".join(body) + "\n").encode("ascii")
     return files
@@ -307,9 +376,11 @@ def write_datapack(
         raise BlockmazeError(
             f"the maze is {height} blocks high; a Minecraft {mc_version} world is {limit} high"
         )
-    text, ends = fill_text(blocks, theme, seed, keep_terrain)
+    spot = player_spot(blocks)
+    shift = (-spot.y, -spot.z, -spot.x)
+    text, ends, columns = fill_text(blocks, theme, seed, keep_terrain, shift, TILE)
     files = {"pack.mcmeta": (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode("ascii")}
-    files.update(function_files(text, ends, mc_version))
+    files.update(function_files(text, ends, columns, mc_version, shift, spot.facing))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in sorted(files):
