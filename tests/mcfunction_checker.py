@@ -280,3 +280,63 @@ def _check_meta(raw: bytes, mc_version: str) -> dict:
             raise DatapackError(f"pack.mcmeta: pack_format is {pack.get('pack_format')!r}; "
                                 f"Minecraft {mc_version} needs {major}")
     return meta
+
+
+@dataclass
+class Replay:
+    """What running a pack's ``build`` did: fills run, fills in chunks not forceloaded on an earlier
+    tick, the most chunks forceloaded at once, chunks still forceloaded at the end, ticks taken."""
+
+    fills: int = 0
+    unloaded: int = 0
+    most_chunks: int = 0
+    left: int = 0
+    ticks: int = 0
+
+
+def replay(pack: Datapack, position=(0.5, 64.0, 0.5), namespace: str = "blockmaze") -> Replay:
+    """Run ``<namespace>:build`` as a player at ``position`` and every function it schedules, tick
+    by tick, following only what decides where blocks go: the marker entities, forceloads and
+    fills (checked against the chunks forceloaded at that moment). Scheduled functions run at
+    world spawn and find an entity only in a forceloaded chunk."""
+    result, tracker = Replay(), ChunkTracker()
+    entities: list[tuple[str, tuple]] = []  # (selector it answers to, position)
+    queue: dict[str, int] = {}
+    spawn = (0.0, 0.0, 0.0)
+
+    def call(name, where, tick, from_schedule):
+        for command in pack.functions[name]:
+            kind, args = command.kind, command.args
+            if kind == "fill":
+                result.fills += 1
+                low = (_relative("~" + (args[0] or "")), _relative("~" + (args[2] or "")))
+                high = (_relative("~" + (args[3] or "")), _relative("~" + (args[5] or "")))
+                if not tracker.loaded(chunks_of(where, low, high), tick):
+                    result.unloaded += 1
+            elif kind == "forceload":
+                tracker.run(command, where, tick)
+            elif kind == "summon":
+                entities.append((args[1], where))
+            elif kind == "kill":
+                tag = re.search(r"tag=([a-z_]+)", args[0]).group(1)
+                entities[:] = [e for e in entities if f'"{tag}"' not in e[0]]
+            elif kind == "execute":
+                tag = re.search(r"tag=([a-z_]+)", args[0]).group(1)
+                for _, at in [e for e in entities if f'"{tag}"' in e[0]][:1]:
+                    if from_schedule and not tracker.loaded(chunks_of(at, (0, 0), (0, 0)), tick + 1):
+                        raise DatapackError(f"{name}: the marker's chunk is not loaded")
+                    call(args[1], at, tick, from_schedule)
+            elif kind == "function":
+                call(args[0], where, tick, from_schedule)
+            elif kind == "schedule":
+                queue[args[0]] = tick + int(args[1])
+
+    call(f"{namespace}:build", position, 0, False)
+    tick = 0
+    while queue:
+        tick = min(queue.values())
+        for name in [n for n, t in queue.items() if t == tick]:
+            del queue[name]
+            call(name, spawn, tick, True)
+    result.most_chunks, result.left, result.ticks = tracker.most, len(tracker.since), tick
+    return result
