@@ -131,3 +131,33 @@ def test_lights_reach_every_walkable_block(case):
     walkable[1:] = (lit[1:] == Material.AIR) & (lit[:-1] != Material.AIR) & (lit[:-1] != Material.STAIRS)
     assert (block_light(lit)[walkable] >= 1).all()
     assert len(set(np.argwhere(lit == Material.LIGHT)[:, 0].tolist())) >= 2  # on several levels
+
+
+def datapack_states(volume, theme):
+    """The volume written as a datapack and built by the command simulator: block states (y, z, x)
+    of the maze's region of the world."""
+    from blockmaze.export.minecraft.placement import player_spot
+    from test_datapack import build_in_world
+
+    out = io.BytesIO()
+    bm.write(volume, out, format="datapack", theme=bm.load_theme(theme), seed=1)
+    world, region, _ = build_in_world(out.getvalue(), volume.shape, spot=player_spot(volume)[:3])
+    assert world.unloaded_fills == 0
+    return world.blocks[region]
+
+
+@pytest.mark.parametrize("theme", theme_names())
+def test_three_levels_are_one_walk_when_built_from_the_datapack(theme):
+    """The issue's target: a 3-level layered maze and a 3-level dungeon, built by their datapack,
+    have start and goal in one walking region."""
+    maze, ends, volume = layered_case()
+    labels = regions(datapack_states(volume, theme))
+    start = region_of(labels, *cell_feet(maze, ends.start))
+    assert start and start == region_of(labels, *cell_feet(maze, ends.goal))
+    volume = stack_dungeon(generate_dungeon((8, 10), rng=6, levels=3), HEIGHT)
+    blocks = datapack_states(volume, theme)
+    labels = regions(blocks)
+    (sy, sz, sx), = np.argwhere(volume == Material.START)
+    (gy, gz, gx), = np.argwhere(volume == Material.GOAL)
+    assert region_of(labels, sy + 1, sz, sx) == region_of(labels, gy + 1, gz, gx) != 0
+    assert unsupported(blocks) == []
