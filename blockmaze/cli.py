@@ -24,6 +24,7 @@ from .documents import MazeDocument, load_maze, save_maze
 from .endpoints import place_endpoints
 from .errors import BlockmazeError
 from .export import WRITERS, write, writer_for
+from .export.minecraft.placement import placement_hint
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import generate_dungeon
 from .generation import generate, make_grid
@@ -510,6 +511,9 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
     y, z, x = volume.shape
     click.echo(f"wrote {output}: {what}, {x}x{y}x{z} blocks (width x height x length){origin}",
                err=True)
+    hint = placement_hint(volume, writer.name, Path(output).stem.lower())
+    if hint:
+        click.echo(f"to place it: {hint}", err=True)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -104,17 +104,21 @@ def placement_hint(volume: np.ndarray, format_name: str, name: str = "maze") -> 
     """What to type to place the volume with the player outside it, for formats that do not store
     where the player stands (structure ``.nbt``, Bedrock ``.mcstructure``); None for the others.
 
+    ``name`` is the structure's name: a ``.nbt`` in ``<world>/generated/minecraft/structures/`` is
+    ``minecraft:<name>``; a ``.mcstructure`` in a behaviour pack's ``structures/blockmaze/`` is
+    ``blockmaze:<name>``.
+
     >>> v = np.zeros((3, 3, 3), np.uint8)
     >>> v[0], v[1:, :, 0], v[1:, :, 2], v[1:, 2, 1] = 2, 1, 1, 1
     >>> print(placement_hint(v, "structure"))
-    stand at the entrance, facing south, and run /place template minecraft:maze ~-1 ~-1 ~1 (1.19+), or put a structure block under your feet with Relative Position -1, 0, 1
+    stand where the way in should be, facing south (into the maze), and run /place template minecraft:maze ~-1 ~-1 ~1 (1.19+), or put a structure block under your feet with Relative Position -1, 0, 1
     """
     spot = player_spot(volume)
     dx, dy, dz = spot.offset
-    where = f"stand at the entrance, facing {spot.facing}, and run"
+    where = f"stand where the way in should be, facing {spot.facing} (into the maze), and run"
     if format_name == "structure":
         return (f"{where} /place template minecraft:{name} ~{dx} ~{dy} ~{dz} (1.19+), or put a "
                 f"structure block under your feet with Relative Position {dx}, {dy + 1}, {dz}")
     if format_name == "mcstructure":
-        return f"{where} /structure load {name} ~{dx} ~{dy} ~{dz}"
+        return f"{where} /structure load blockmaze:{name} ~{dx} ~{dy} ~{dz}"
     return None
