@@ -3,10 +3,11 @@
 How to use the pack
 -------------------
 1. Put the zip in ``<world>/datapacks/`` and run ``/reload`` (or pick it when creating the world).
-2. Stand where the maze's min corner (its north-west bottom block) should be and run
-   ``/function blockmaze:build`` (permission level 2, like ``/fill``). The chunks the maze covers
-   must be loaded: for a large maze use ``/forceload add <x1> <z1> <x2> <z2>`` first.
-3. The maze is built over the next ticks, one part a tick, lowest blocks first.
+2. Stand where the maze's way in should be and run ``/function blockmaze:build`` (permission
+   level 2, like ``/fill``). The maze is built in front of you, you outside it on its floor
+   level (:func:`~.placement.player_spot`), and you are turned to face in.
+3. It is built over the next seconds, column by column, lowest blocks first in each; the chat
+   reports progress. Nothing needs loading by hand: the pack forceloads what it builds in.
 
 What the pack holds (shared/reference/minecraft-formats.md §5)
 -------------------------------------------------------------
@@ -17,18 +18,28 @@ What the pack holds (shared/reference/minecraft-formats.md §5)
 
   - ``build``: removes a previous origin marker, summons a marker entity tagged
     ``blockmaze_origin`` at the executor (an invisible marker armor stand before 1.17, which has
-    no marker entity) and schedules ``run_1`` for the next tick;
-  - ``run_<k>``: runs ``part_<k>`` as and at the marker, then schedules ``run_<k+1>`` (the last one
-    kills the marker instead). ``schedule`` runs a function at world spawn, so the marker carries
-    the executor's position from tick to tick;
-  - ``part_<k>``: at most :data:`PART_COMMANDS` ``fill`` commands, nothing else.
+    no marker entity), turns the executor to face in, forceloads the marker's chunk and the
+    chunks of the first two columns and schedules ``run_1`` :data:`LOAD_TICKS` later (chunks load
+    over the following ticks, not at once);
+  - ``run_<k>``: runs ``part_<k>`` as and at the marker; after a column's last part it runs
+    ``next_<c>`` and schedules ``run_<k+1>`` :data:`LOAD_TICKS` later, else one tick later; the
+    last one runs ``done`` and kills the marker. ``schedule`` runs a function at world spawn, so
+    the marker carries the executor's position from tick to tick (it stays found because its
+    chunk stays forceloaded);
+  - ``next_<c>``: releases column ``c``'s chunks, forceloads the marker's chunk and those of the
+    next two columns again (chunks shared with the released column stay loaded) and reports;
+  - ``done``: releases the last column's and the marker's chunks and reports;
+  - ``part_<k>``: at most :data:`PART_COMMANDS` ``fill`` commands of one column, nothing else.
 
-  Each scheduled ``run_<k>`` is its own command chain: it and its one part run fewer than
-  ``PART_COMMANDS + 2`` commands, well under ``maxCommandChainLength`` (65536), which counts every
-  command run in one chain including nested function calls. No chain runs two parts.
-* Every command is ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <block state>`` with coordinates relative to
-  the executor (the min corner), one per line, no leading slash. The boxes cover the volume
-  exactly: a greedy 3-D box cover per block state (grow along x, then z, then y), each box at
+  The volume is built in columns of at most :data:`TILE` x :data:`TILE` blocks (full height):
+  wherever the player stands, a column touches at most 16 x 16 = 256 chunks, the most one
+  ``forceload add`` accepts. Each scheduled ``run_<k>`` is its own command chain: it and its one
+  part run fewer than ``PART_COMMANDS + 10`` commands, well under ``maxCommandChainLength``
+  (65536), which counts every command run in one chain including nested function calls. No
+  chain runs two parts.
+* Every fill is ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <block state>`` with coordinates relative to
+  the executor (the player, outside the maze), one per line, no leading slash. The boxes cover
+  each column exactly: a greedy 3-D box cover per block state (grow along x, then z, then y), each box at
   most 32768 blocks (the ``/fill`` limit). Air is filled too, so the maze carves through terrain,
   unless ``keep_terrain=True``.
 
@@ -366,8 +377,8 @@ def write_datapack(
     >>> from blockmaze.materials import load_theme
     >>> out = io.BytesIO()
     >>> write_datapack(np.ones((1, 2, 3), np.uint8), out, load_theme(), mc_version="1.21")
-    >>> sorted(zipfile.ZipFile(out).namelist())[:2]
-    ['data/blockmaze/function/build.mcfunction', 'data/blockmaze/function/part_1.mcfunction']
+    >>> [name.split("/")[-1] for name in sorted(zipfile.ZipFile(out).namelist())]
+    ['build.mcfunction', 'done.mcfunction', 'part_1.mcfunction', 'run_1.mcfunction', 'pack.mcmeta']
     """
     meta = pack_mcmeta(mc_version)  # refuses unknown formats before any work
     height = blocks.shape[0]
