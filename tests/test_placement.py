@@ -180,3 +180,20 @@ def test_the_player_stands_outside_in_front_of_the_maze(case, fmt):
     if case == "entrances":  # facing the entrance: both blocks in front are open
         assert volume[y, inside[0], inside[1]] == Material.AIR
         assert volume[y + 1, inside[0], inside[1]] == Material.AIR
+
+
+def test_bedrock_doors_are_turned_a_quarter():
+    """Bedrock's door cardinal_direction is Java's facing turned 90 degrees clockwise (Java east is
+    Bedrock south: PyMCTranslate's bedrock_1_21_90 door mappings, Amulet-Team/PyMCTranslate#71);
+    the halves map to upper_block_bit, the hinge to door_hinge_bit."""
+    from blockmaze.export.minecraft.bedrock import bedrock_state
+
+    turned = {"east": "south", "south": "west", "west": "north", "north": "east"}
+    for java, bedrock in turned.items():
+        name, states = bedrock_state(f"minecraft:oak_door[facing={java},half=upper,hinge=right,"
+                                     "open=false,powered=false]")
+        assert name == "minecraft:wooden_door"
+        assert str(states["minecraft:cardinal_direction"]) == bedrock
+        assert int(states["upper_block_bit"]) == 1 and int(states["door_hinge_bit"]) == 1
+    name, states = bedrock_state("minecraft:ladder[facing=west,waterlogged=false]")
+    assert (name, int(states["facing_direction"])) == ("minecraft:ladder", 4)
