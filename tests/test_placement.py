@@ -195,5 +195,8 @@ def test_bedrock_doors_are_turned_a_quarter():
         assert name == "minecraft:wooden_door"
         assert str(states["minecraft:cardinal_direction"]) == bedrock
         assert int(states["upper_block_bit"]) == 1 and int(states["door_hinge_bit"]) == 1
+    from blockmaze.export.minecraft.legacy import legacy_id
+
+    assert legacy_id("minecraft:oak_door[facing=north,half=lower,hinge=left,open=false,powered=false]") == (64, 3)
     name, states = bedrock_state("minecraft:ladder[facing=west,waterlogged=false]")
     assert (name, int(states["facing_direction"])) == ("minecraft:ladder", 4)

@@ -38,13 +38,8 @@ import re
 
 import numpy as np
 
-from ...blocks.orientation import EAST, NAMES, NONE, NORTH, SOUTH, STEPS, WEST, _shifted, passage_axis, stair_facing
+from ...blocks.orientation import NAMES, NONE, NORTH, ladder_facing, passage_axis, stair_facing
 from ...materials import Material
-
-# materials that are blocks in a volume (markers lie in the floor, lights are blocks)
-BLOCK = np.zeros(256, dtype=bool)
-BLOCK[[Material.WALL, Material.FLOOR, Material.ROOF, Material.PATH, Material.START, Material.GOAL,
-       Material.LIGHT]] = True
 
 STANDS_ALONE = {
     "minecraft:gravel": "minecraft:cobblestone",
@@ -57,7 +52,6 @@ _NEEDS_SUPPORT = re.compile(
     r"^minecraft:(.*_concrete_powder|.*_carpet|moss_carpet|(.*_)?torch|.*_pressure_plate|"
     r"(.*_)?rail|snow|anvil|chipped_anvil|damaged_anvil|dragon_egg|pointed_dripstone)$"
 )
-_OPPOSITE = {NORTH: SOUTH, SOUTH: NORTH, EAST: WEST, WEST: EAST}
 
 
 def parse_state(state: str) -> tuple[str, dict[str, str]]:
@@ -110,23 +104,6 @@ def with_properties(state: str, changes: dict[str, str]) -> str:
     if not properties:
         return name
     return name + "[" + ",".join(f"{k}={properties[k]}" for k in sorted(properties)) + "]"
-
-
-def ladder_facing(volume: np.ndarray) -> np.ndarray:
-    """uint8 (y, z, x): for STAIRS blocks, the direction a ladder there faces (away from the first
-    block beside it, in the order north, east, south, west); NONE without one.
-
-    >>> v = np.array([[[1, 8, 0]]], np.uint8)   # a wall west of the ladder
-    >>> NAMES[int(ladder_facing(v)[0, 0, 1])]
-    'east'
-    """
-    volume = np.asarray(volume)
-    solid = BLOCK[volume]
-    stairs = volume == Material.STAIRS
-    facing = np.full(volume.shape, NONE, dtype=np.uint8)
-    for direction in (WEST, SOUTH, EAST, NORTH):  # lowest priority first
-        facing[stairs & _shifted(solid, *STEPS[direction])] = _OPPOSITE[direction]
-    return facing
 
 
 def _door_codes(volume):
