@@ -200,3 +200,25 @@ def test_bedrock_doors_are_turned_a_quarter():
     assert legacy_id("minecraft:oak_door[facing=north,half=lower,hinge=left,open=false,powered=false]") == (64, 3)
     name, states = bedrock_state("minecraft:ladder[facing=west,waterlogged=false]")
     assert (name, int(states["facing_direction"])) == ("minecraft:ladder", 4)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 10**6), st.booleans(), st.booleans())
+def test_the_spot_is_always_just_outside_on_the_walking_layer(rows, cols, seed, entrances, floor):
+    maze = bm.generate((rows, cols), rng=seed)
+    ends = bm.place_endpoints(maze, "entrances" if entrances else "longest")
+    # (without a floor, solution markers would stand in the walking layer: no solution then)
+    volume = bm.extrude(bm.to_blocks(maze, endpoints=ends, solution=floor), 3, floor=floor)
+    spot = player_spot(volume)
+    height, length, width = volume.shape
+    assert not (0 <= spot.z < length and 0 <= spot.x < width)
+    assert spot.y == (1 if floor else 0)
+    step = {"south": (1, 0), "north": (-1, 0), "east": (0, 1), "west": (0, -1)}[spot.facing]
+    z, x = spot.z + step[0], spot.x + step[1]
+    assert 0 <= z < length and 0 <= x < width  # facing into the maze
+    if entrances:  # the start's opening is right in front
+        assert volume[spot.y, z, x] == Material.AIR
