@@ -159,40 +159,31 @@ def place_states(volume: np.ndarray, indices: np.ndarray, palette: list[str],
     if volume.ndim != 3:
         return indices, palette
     codes = np.zeros(volume.shape, dtype=np.int32)
-    materials = {}
     if (volume == Material.DOOR).any():
         codes += _door_codes(volume)
-        materials[Material.DOOR] = True
     if (volume == Material.STAIRS).any():
         codes += _stair_codes(volume)
-        materials[Material.STAIRS] = True
     falls = np.array([needs_support(parse_state(s)[0]) for s in palette] + [False], dtype=bool)
     unsupported = np.zeros(volume.shape, dtype=bool)
     unsupported[1:] = falls[indices[1:]] & (volume[:-1] == Material.AIR)
-    if not codes.any() and not unsupported.any():
+    touched = (codes > 0) | unsupported
+    if not touched.any():
         return indices, palette
-    keys = indices.astype(np.int64) * 64 + np.where(unsupported, 63, codes)
-    unique, inverse = np.unique(keys, return_inverse=True)
-    out: list[str] = []
-    lookup = np.empty(unique.size, dtype=np.int64)
-    material_of = {}
-    for material in materials:  # which material each (palette index, code) pair belongs to
-        for key in np.unique(keys[(volume == material) & (codes > 0) & ~unsupported]).tolist():
-            material_of[key] = material
-    for i, key in enumerate(unique.tolist()):
+    # only the touched blocks: (palette index, code) pairs, code 63 for "needs support"
+    keys = indices[touched].astype(np.int64) * 64 + np.where(unsupported[touched], 63, codes[touched])
+    unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    materials = volume[touched][first]
+    states = []
+    for key, material in zip(unique.tolist(), materials.tolist()):
         index, code = divmod(key, 64)
         state = palette[index]
-        if code == 63:
-            state = supported_state(state, floor_state)
-        elif code:
-            state = _adjust(state, material_of.get(key, -1), code)
-        if state not in out:
-            out.append(state)
-        lookup[i] = out.index(state)
-    first = [s for s in palette if s in out]  # keep the original order where possible
-    order = {s: i for i, s in enumerate(first + [s for s in out if s not in first])}
-    final = sorted(order, key=order.get)
-    remap = np.array([order[out[j]] for j in lookup], dtype=np.int64)
-    new = remap[inverse.reshape(volume.shape)]
+        states.append(supported_state(state, floor_state) if code == 63 else _adjust(state, material, code))
+    kept = np.bincount(indices[~touched].ravel(), minlength=len(palette)) > 0
+    final = [state for state, used in zip(palette, kept) if used]  # the original order, then new ones
+    final += [state for state in dict.fromkeys(states) if state not in final]
+    position = {state: i for i, state in enumerate(final)}
+    old = np.array([position.get(state, 0) for state in palette], dtype=np.int64)
+    new = old[indices]
+    new[touched] = np.array([position[state] for state in states], dtype=np.int64)[inverse.ravel()]
     dtype = np.uint8 if len(final) <= 256 else np.uint16
     return new.astype(dtype), final
