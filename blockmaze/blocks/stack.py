@@ -6,7 +6,12 @@ level's floor is the ceiling of the level below; a roof closes the top. An up/do
 cell (level, r, c) and (level + 1, r, c) becomes a shaft: the column at the cell's centre block is
 STAIRS (scaffolding or ladder in a theme) from the lower level's walking layer up through the
 upper level's floor, so a player climbs from one cell into the other. Nowhere else is the floor
-pierced. (A shaft's top takes the place of a solution marker in the upper cell's floor there.)
+pierced. (A shaft's top takes the place of a solution marker in the upper cell's floor there; the
+marker then shows in the floor beside it.) Why a shaft and not a flight of stair blocks: a flight
+rising ``height + 1`` blocks needs as many blocks of run and two blocks of headroom over each step,
+which a one-block cell cannot hold without cutting into its neighbours; a column of scaffolding
+(a ladder before 1.14) fits in the cell's own block, is climbed from inside and stands on the
+floor below it. Multi-level dungeons (:func:`stack_dungeon`) are joined the same way.
 
 Layout of the volume ``(y, z, x)``: level L's floor is layer ``L * (height + 1)``, its walking
 layer the one above; the roof (if any) is the last layer.
