@@ -5,7 +5,7 @@ block limit, maxCommandChainLength, pack formats §5.1 and the min_format/max_fo
 1.21.9), not from blockmaze. It knows only the commands a maze pack needs (``fill`` with relative
 coordinates, ``function``, ``schedule function``, ``execute as ... at @s run function``,
 ``summon``, ``kill``, ``forceload`` with relative columns, ``tellraw @a``, ``tp @s`` turning the
-player) and rejects anything else, so a new kind of command must be reviewed here. ``forceload``
+player, ``execute ... if loaded`` conditions and ``execute ... unless loaded ... run schedule``) and rejects anything else, so a new kind of command must be reviewed here. ``forceload``
 may name at most 256 chunks wherever the executor stands; :class:`ChunkTracker` follows which
 chunks are forceloaded, tick by tick, for a replay to check each ``fill`` against.
 
@@ -48,6 +48,7 @@ FIXED_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 BLOCK_STATE = r"[a-z0-9_.-]+:[a-z0-9_./-]+(?:\[[a-z0-9_]+=[a-z0-9_]+(?:,[a-z0-9_]+=[a-z0-9_]+)*\])?"
 RELATIVE = r"~(-?\d+)?"
+TOKEN = r"~-?\d*"  # a relative coordinate, uncaptured
 RESOURCE = r"[a-z0-9_.-]+:[a-z0-9_./-]+"
 SELECTOR = r"@e\[[a-z0-9_=:,.-]+\]"
 COMMANDS = {
@@ -55,7 +56,11 @@ COMMANDS = {
                        rf"({BLOCK_STATE})$"),
     "function": re.compile(rf"^function ({RESOURCE})$"),
     "schedule": re.compile(rf"^schedule function ({RESOURCE}) (\d+)t$"),
-    "execute": re.compile(rf"^execute as ({SELECTOR}) at @s run function ({RESOURCE})$"),
+    "execute": re.compile(rf"^execute as ({SELECTOR}) at @s((?: if loaded {TOKEN} {TOKEN} {TOKEN})*)"
+                          rf" run function ({RESOURCE})$"),
+    # (1.19.4+) look again later: ``execute as <marker> at @s unless loaded <pos> run schedule ...``
+    "execute-unless": re.compile(rf"^execute as ({SELECTOR}) at @s unless loaded ({TOKEN}) ({TOKEN}) "
+                                 rf"({TOKEN}) run schedule function ({RESOURCE}) (\d+)t$"),
     "summon": re.compile(r"^summon (minecraft:[a-z_]+) ~ ~ ~ (\{.*\})$"),
     "kill": re.compile(rf"^kill ({SELECTOR})$"),
     "forceload": re.compile(r"^forceload (add|remove) (~-?\d*) (~-?\d*)(?: (~-?\d*) (~-?\d*))?$"),
@@ -101,7 +106,7 @@ def _walk(pack: Datapack, name: str, stack: tuple) -> tuple[int, int]:
     commands = pack.functions[name]
     total, fillers = len(commands), int(any(c.kind == "fill" for c in commands))
     for command in commands:
-        callee = {"function": 0, "execute": 1}.get(command.kind)
+        callee = {"function": 0, "execute": 2}.get(command.kind)
         if callee is not None:
             more, more_fillers = _walk(pack, command.args[callee], stack + (name,))
             total, fillers = total + more, fillers + more_fillers
@@ -113,6 +118,8 @@ def parse_command(line: str, where: str) -> Command:
     if line.startswith("/"):
         raise DatapackError(f"{where}: a command starts with '/' (the loader rejects the whole function)")
     word = line.split(" ", 1)[0]
+    if word == "execute" and " unless loaded " in line:
+        word = "execute-unless"
     pattern = COMMANDS.get(word)
     match = pattern.match(line) if pattern else None
     if not match:
@@ -155,6 +162,17 @@ def chunks_of(position, low, high) -> set[tuple[int, int]]:
     zs = sorted((pz + low[1], pz + high[1]))
     return {(cx, cz) for cx in range(xs[0] // CHUNK, xs[1] // CHUNK + 1)
             for cz in range(zs[0] // CHUNK, zs[1] // CHUNK + 1)}
+
+
+def loaded_points(position, conditions) -> set[tuple[int, int]]:
+    """The chunks of ``if loaded`` points: a string of `` if loaded ~x ~y ~z`` conditions, or one
+    point's three tokens."""
+    tokens = re.findall(r"~-?\d*", conditions) if isinstance(conditions, str) else list(conditions)
+    chunks = set()
+    for x, _, z in zip(tokens[0::3], tokens[1::3], tokens[2::3]):
+        point = (_relative(x), _relative(z))
+        chunks |= chunks_of(position, point, point)
+    return chunks
 
 
 class ChunkTracker:
@@ -240,8 +258,9 @@ def read_datapack(source: bytes, mc_version: str) -> Datapack:
         if fillers > 1:
             raise DatapackError(f"{name} runs {fillers} functions of fill commands in one chain")
         for command in pack.functions[name]:
-            if command.kind == "schedule" and command.args[0] not in pack.functions:
-                raise DatapackError(f"{name} schedules {command.args[0]}, which does not exist")
+            scheduled = {"schedule": 0, "execute-unless": -2}.get(command.kind)
+            if scheduled is not None and command.args[scheduled] not in pack.functions:
+                raise DatapackError(f"{name} schedules {command.args[scheduled]}, which does not exist")
     return pack
 
 
@@ -320,12 +339,16 @@ def replay(pack: Datapack, position=(0.5, 64.0, 0.5), namespace: str = "blockmaz
             elif kind == "kill":
                 tag = re.search(r"tag=([a-z_]+)", args[0]).group(1)
                 entities[:] = [e for e in entities if f'"{tag}"' not in e[0]]
-            elif kind == "execute":
+            elif kind in ("execute", "execute-unless"):
                 tag = re.search(r"tag=([a-z_]+)", args[0]).group(1)
                 for _, at in [e for e in entities if f'"{tag}"' in e[0]][:1]:
                     if from_schedule and not tracker.loaded(chunks_of(at, (0, 0), (0, 0)), tick + 1):
                         raise DatapackError(f"{name}: the marker's chunk is not loaded")
-                    call(args[1], at, tick, from_schedule)
+                    if kind == "execute-unless":
+                        if not tracker.loaded(loaded_points(at, args[1:4]), tick):
+                            queue[args[4]] = tick + int(args[5])
+                    elif tracker.loaded(loaded_points(at, args[1]), tick):
+                        call(args[2], at, tick, from_schedule)
             elif kind == "function":
                 call(args[0], where, tick, from_schedule)
             elif kind == "schedule":

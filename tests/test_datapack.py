@@ -23,7 +23,7 @@ import blockmaze as bm
 from blockmaze.export.minecraft import datapack
 from blockmaze.export.minecraft.placement import player_spot
 from mcfunction_checker import (CHAIN_LIMIT, FILL_LIMIT, ChunkTracker, DatapackError, chunks_of,
-                                read_datapack)
+                                loaded_points, read_datapack)
 
 THEME = bm.load_theme()
 TERRAIN = "minecraft:dirt"
@@ -147,7 +147,13 @@ class World:
             if "limit=1" in args[0]:
                 chosen = chosen[:1]
             for entity in chosen:
-                self._call(pack, args[1], entity["pos"], counter, depth + 1)
+                if self.chunks.loaded(loaded_points(entity["pos"], args[1]), self.tick):
+                    self._call(pack, args[2], entity["pos"], counter, depth + 1)
+        elif kind == "execute-unless":
+            for entity in [e for e in self.entities if _selects(args[0], e)][:1]:
+                if not self.chunks.loaded(loaded_points(entity["pos"], args[1:4]), self.tick):
+                    self.queue = [(t, f) for t, f in self.queue if f != args[4]]
+                    self.queue.append((self.tick + int(args[5]), args[4]))
         else:  # pragma: no cover - the checker admits nothing else
             pytest.fail(f"the simulator cannot run {command.text}")
 
@@ -503,7 +509,7 @@ BROKEN = [
                                               b"function blockmaze:loop\n"}),
                  "calls itself", id="recursion"),
     pytest.param("1.20.4", lambda f: f.update({first_part(f): b"fill ~0 ~0 ~0 ~0 ~0 ~0 minecraft:air\n" * 65537}),
-                 "65537 commands in one chain", id="chain-too-long"),
+                 "runs 6553[79] commands in one chain; the limit is 65536", id="chain-too-long"),
 ]
 
 
@@ -537,3 +543,49 @@ def test_checker_rejects_time_stamps_and_unsorted_entries():
 def test_untampered_rezip_passes():
     """The control case: rewriting a good pack without an edit keeps it valid."""
     read_datapack(rezip(pack_bytes(maze_volume(3, 3)), lambda files: None), "1.20.4")
+
+
+# --- big mazes: columns, forceloads, waiting for chunks -----------------------------------------
+
+
+@pytest.mark.parametrize("mc_version", ["1.18.2", "1.21.4"])
+@pytest.mark.parametrize("origin", [(3, 2, 5), (14, 1, 9)], ids=["aligned-3-5", "aligned-14-9"])
+def test_a_maze_of_several_columns_builds_in_forceloaded_chunks(mc_version, origin):
+    """More than 240 blocks each way: four columns, each forceloaded before its fills and released
+    after, every fill in chunks forceloaded on an earlier tick, from any chunk alignment."""
+    volume = maze_volume(125, 130)  # 251 x 261 blocks
+    data = pack_bytes(volume, mc_version=mc_version)
+    pack = read_datapack(data, mc_version)
+    spot = player_spot(volume)[:3]
+    world, region, _ = build_in_world(data, volume.shape, mc_version, origin=origin, spot=spot)
+    assert_same_blocks(world.blocks[region], expected_states(volume))
+    assert world.unloaded_fills == 0 and world.chunks.since == {}
+    assert 0 < world.chunks.most <= 3 * 256 + 1  # at most three columns and the anchor at once
+    assert sum(m.startswith("[blockmaze] column") for m in world.messages) == 3
+    guards = [c for f in pack.functions.values() for c in f if c.kind == "execute-unless"]
+    assert bool(guards) == (mc_version == "1.21.4")  # execute if loaded exists from 1.19.4
+
+
+def test_from_1_19_4_a_column_waits_for_its_chunks():
+    """Take the forceloads of the second column out of the pack: from 1.19.4 the build waits for
+    its chunks instead of filling unloaded ones (it waits for ever here); before, fills fail."""
+    volume = maze_volume(125, 10)  # 251 blocks long: two columns
+    for mc_version, waits in (("1.21.4", True), ("1.18.2", False)):
+        def drop_second_column(files):  # the last column forceload in build and in next_1
+            for name in list(files):
+                if name.endswith(("/build.mcfunction", "/next_1.mcfunction")):
+                    lines = files[name].decode().splitlines()
+                    rects = [i for i, line in enumerate(lines)
+                             if line.startswith("forceload add") and line.count("~") == 4]
+                    del lines[rects[-1]]
+                    files[name] = ("\n".join(lines) + "\n").encode()
+        data = rezip(pack_bytes(volume, mc_version=mc_version), drop_second_column)
+        spot = player_spot(volume)[:3]
+        if waits:
+            with pytest.raises(pytest.fail.Exception, match="never ends"):
+                build_in_world(data, volume.shape, mc_version, spot=spot)
+        else:
+            pack = read_datapack(data, mc_version)
+            world = World((8, 260, 30))
+            world.run(pack, "blockmaze:build", (3 + spot[2] + 0.5, 2 + spot[0] + 0.25, 5 + spot[1] + 0.75))
+            assert world.unloaded_fills > 0

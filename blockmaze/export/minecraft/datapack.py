@@ -21,7 +21,11 @@ What the pack holds (shared/reference/minecraft-formats.md §5)
     no marker entity), turns the executor to face in, forceloads the marker's chunk and the
     chunks of the first two columns and schedules ``run_1`` :data:`LOAD_TICKS` later (chunks load
     over the following ticks, not at once);
-  - ``run_<k>``: runs ``part_<k>`` as and at the marker; after a column's last part it runs
+  - ``run_<k>``: runs ``part_<k>`` as and at the marker; from 1.19.4, before a column's first
+    part, it first checks with ``execute if loaded`` one point in every chunk the column may
+    touch: if one is not loaded yet it looks again :data:`LOAD_TICKS` later, else it runs
+    ``go_<k>``, which holds the rest (so a chunk that loads late never leaves a hole); after a
+    column's last part it runs
     ``next_<c>`` and schedules ``run_<k+1>`` :data:`LOAD_TICKS` later, else one tick later; the
     last one runs ``done`` and kills the marker. ``schedule`` runs a function at world spawn, so
     the marker carries the executor's position from tick to tick (it stays found because its
@@ -69,6 +73,7 @@ MAX_CHAIN_LENGTH = 65536  # gamerule maxCommandChainLength's default
 PART_COMMANDS = 30000  # fill commands in one part: a chain runs at most this + 2 commands
 TILE = 240  # blocks a side of a column built at once: 16 x 16 chunks (256, /forceload's most)
 LOAD_TICKS = 20  # ticks between forceloading a column's chunks and building in them
+IF_LOADED_FROM = 3337  # DataVersion of 1.19.4, which added /execute if|unless loaded
 LAST_FLAT_FORMAT = 81  # formats above this are declared with min_format/max_format (1.21.9+)
 FUNCTION_FOLDER_FROM = 48  # 1.21 renamed data/<ns>/functions/ to function/
 MARKER_ENTITY_FROM = 7  # 1.17 (pack format 7) added minecraft:marker
@@ -333,10 +338,24 @@ def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str
         build += [say(f"building {len(columns)} column(s); keep this area loaded"),
                   f"schedule function {NAMESPACE}:run_1 {LOAD_TICKS}t"]
     files = {}
+    guard = release(mc_version).data_version >= IF_LOADED_FROM
     for k, (c, first, stop) in enumerate(parts, 1):
         body = [f"# Part {k} of {len(parts)} (column {c + 1} of {len(columns)}), run as and at the "
                 "origin marker.", f"{run}:part_{k}"]
         last_of_column = k == len(parts) or parts[k][0] != c
+        if guard and (k == 1 or parts[k - 2][0] != c):  # a column's first part: wait until loaded
+            points = _chunk_points(columns[c], shift)
+            lines[f"run_{k}"] = [
+                f"# Column {c + 1}: build once every chunk of it is loaded, else look again later.",
+            ] + [f"execute as {origin} at @s unless loaded {p} run schedule function "
+                 f"{NAMESPACE}:run_{k} {LOAD_TICKS}t" for p in points] + [
+                f"execute as {origin} at @s" + "".join(f" if loaded {p}" for p in points)
+                + f" run function {NAMESPACE}:go_{k}"]
+            body[0] = body[0].replace("run as and at the origin marker", "run when its chunks are loaded")
+            body[1:2] = [f"function {NAMESPACE}:part_{k}"]
+            name = f"go_{k}"
+        else:
+            name = f"run_{k}"
         if k == len(parts):
             body += [f"{run}:done", f"kill {selector}"]
         elif last_of_column:
@@ -348,7 +367,7 @@ def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str
                 say(f"column {c + 1} of {len(columns)} built")]
         else:
             body.append(f"schedule function {NAMESPACE}:run_{k + 1} 1t")
-        lines[f"run_{k}"] = body
+        lines[name] = body
         files[f"{folder}/part_{k}.mcfunction"] = text[offsets[first]:offsets[stop]]
     if parts:
         lines["done"] = ["# The maze is built: release the chunks.",
@@ -357,6 +376,16 @@ def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str
     for name, body in lines.items():
         files[f"{folder}/{name}.mcfunction"] = ("\n".join(body) + "\n").encode("ascii")
     return files
+
+
+def _chunk_points(column, shift) -> list[str]:
+    """``~x ~y ~z`` points, relative to the marker, one in every chunk the column may touch: every
+    16 blocks along x and z from its first block, and its last."""
+    z0, x0, z1, x1, _ = column
+    y, sz, sx = shift
+    xs = sorted(set(range(x0, x1, 16)) | {x1 - 1})
+    zs = sorted(set(range(z0, z1, 16)) | {z1 - 1})
+    return [f"~{x + sx} ~{y} ~{z + sz}" for z in zs for x in xs]
 
 
 def write_datapack(
