@@ -323,7 +323,7 @@ def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str
         parts += [(c, first, min(first + PART_COMMANDS, line + count))
                   for first in range(line, line + count, PART_COMMANDS)]
         line += count
-    offsets = [0] + [int(e) for e in ends]
+    offsets = np.concatenate([[0], ends]).astype(np.int64)
     run = f"execute as {origin} at @s run function {NAMESPACE}"
     build = [f"# Builds the maze around the executor, who stands outside it, in {len(columns)} "
              f"column(s) of at most {TILE}x{TILE} blocks, {len(parts)} part(s).",
@@ -368,7 +368,7 @@ def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str
         else:
             body.append(f"schedule function {NAMESPACE}:run_{k + 1} 1t")
         lines[name] = body
-        files[f"{folder}/part_{k}.mcfunction"] = text[offsets[first]:offsets[stop]]
+        files[f"{folder}/part_{k}.mcfunction"] = text[int(offsets[first]):int(offsets[stop])]
     if parts:
         lines["done"] = ["# The maze is built: release the chunks.",
                          f"forceload remove {rect(len(columns) - 1)}", "forceload remove ~ ~",
