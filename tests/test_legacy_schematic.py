@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from nbt import nbt
 
 import blockmaze as bm
+from blockmaze.export.minecraft.placement import player_spot
 from blockmaze.export.minecraft import legacy
 from schem_checker import TAG_NAMES, SchemError, parse_nbt
 
@@ -184,7 +185,10 @@ def test_checker_reads_volume(kind):
     """The strict checker accepts the file and reads the 1.12 ids and data back block for block."""
     volume = VOLUMES[kind]()
     schematic = assert_matches(volume, schematic_bytes(volume))
-    assert schematic.we == {f"WE{k}{a}": 0 for k in ("Origin", "Offset") for a in "XYZ"}
+    # WorldEdit pastes the min corner at player + WEOffset: the player stands outside (placement)
+    offset = dict(zip("XYZ", player_spot(volume).offset))
+    assert schematic.we == {f"WE{k}{a}": 0 if k == "Origin" else offset[a]
+                            for k in ("Origin", "Offset") for a in "XYZ"}
     assert not schematic.has_add_blocks
 
 

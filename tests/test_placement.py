@@ -144,6 +144,15 @@ def corner_offset(volume, fmt):
         bm.write(volume, out, format="schem", schem_version=version)
         schem = read_schem(out.getvalue(), version=version)
         return schem.we_offset if version == 2 else schem.offset
+    if fmt == "schematic":  # WorldEdit 6 / MCEdit: the min corner at player + WEOffset
+        from test_legacy_schematic import read_legacy
+
+        theme = parse_theme({"name": "old", "materials": {m: {"minecraft": "minecraft:stone"} for m in
+                                                          ("wall", "floor", "roof", "start", "goal", "path", "light")}
+                             | {"door": {"minecraft": "minecraft:oak_door"}, "stairs": {"minecraft": "minecraft:ladder"}}})
+        bm.write(volume, out, format="schematic", theme=theme)
+        we = read_legacy(out.getvalue()).we
+        return we["WEOffsetX"], we["WEOffsetY"], we["WEOffsetZ"]
     if fmt == "litematic":
         bm.write(volume, out, format="litematic")
         (region,) = read_litematic(out.getvalue()).regions.values()
@@ -163,7 +172,8 @@ def corner_offset(volume, fmt):
     return x, y, z
 
 
-@pytest.mark.parametrize("fmt", ["schem-2", "schem-3", "litematic", "datapack", "structure", "mcstructure"])
+@pytest.mark.parametrize("fmt", ["schem-2", "schem-3", "schematic", "litematic", "datapack", "structure",
+                                 "mcstructure"])
 @pytest.mark.parametrize("case", CASES)
 def test_the_player_stands_outside_in_front_of_the_maze(case, fmt):
     volume = CASES[case]()

@@ -4,7 +4,8 @@ Rules (shared/reference/minecraft-formats.md §0, §2, §10): gzip (mtime 0), ro
 ``Schematic`` holding ``Materials`` = ``"Alpha"``, Short ``Width``/``Height``/``Length``, Byte_Array
 ``Blocks`` (low 8 bits of each id) and ``Data`` (4-bit data value, one a byte), ``AddBlocks`` (the
 high 4 bits of the ids, two a byte, even index in the low nibble) only when an id exceeds 255,
-index ``y*W*L + z*W + x``, all six ``WEOriginX/Y/Z`` and ``WEOffsetX/Y/Z`` Ints, and empty
+index ``y*W*L + z*W + x``, all six ``WEOriginX/Y/Z`` and ``WEOffsetX/Y/Z`` Ints (WorldEdit pastes
+the min corner at player + WEOffset: it is set so the player stands outside, see placement), and empty
 ``TileEntities``/``Entities`` lists typed Compound.
 
 Block states become ids through ``data/legacy_ids.json``. Matching rule: a state is looked up by
@@ -33,6 +34,7 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import Writer, register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
+from .placement import player_spot
 
 MAX_SIDE = 0xFFFF  # unsigned Short
 MAX_BLOCKS = 0x7FFFFFFF  # a Java byte array's length
@@ -161,8 +163,8 @@ def write_schematic(
         root["AddBlocks"] = byte_array(padded[0::2] | (padded[1::2] << 4))
     for axis in "XYZ":
         root[f"WEOrigin{axis}"] = Int(0)
-    for axis in "XYZ":
-        root[f"WEOffset{axis}"] = Int(0)
+    for axis, offset in zip("XYZ", player_spot(blocks).offset):
+        root[f"WEOffset{axis}"] = Int(offset)
     root["TileEntities"] = List[Compound]()
     root["Entities"] = List[Compound]()
     write_gzipped(Compound(root), file, root_name="Schematic")
