@@ -161,3 +161,24 @@ def test_three_levels_are_one_walk_when_built_from_the_datapack(theme):
     (gy, gz, gx), = np.argwhere(volume == Material.GOAL)
     assert region_of(labels, sy + 1, sz, sx) == region_of(labels, gy + 1, gz, gx) != 0
     assert unsupported(blocks) == []
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=12)
+@given(st.integers(2, 3), st.integers(1, 4), st.integers(1, 4), st.integers(0, 10**6),
+       st.sampled_from(theme_names()), st.booleans())
+def test_any_layered_maze_is_one_walk(levels, rows, cols, seed, theme, roof):
+    maze = bm.generate(layered_grid(levels, rows, cols), rng=seed)
+    ends = bm.place_endpoints(maze)
+    volume = stack_levels(maze, HEIGHT, endpoints=ends, solution=True, roof=roof)
+    from blockmaze.export.minecraft.palette import minecraft_palette
+
+    indices, palette = minecraft_palette(volume, bm.load_theme(theme), seed)
+    blocks = np.array(palette, dtype=object)[indices]
+    labels = regions(blocks)
+    found = {region_of(labels, *cell_feet(maze, cell)) for cell in range(maze.grid.size)}
+    assert len(found) == 1 and 0 not in found
+    assert unsupported(blocks) == []
