@@ -407,7 +407,8 @@ def write_datapack(
     >>> out = io.BytesIO()
     >>> write_datapack(np.ones((1, 2, 3), np.uint8), out, load_theme(), mc_version="1.21")
     >>> [name.split("/")[-1] for name in sorted(zipfile.ZipFile(out).namelist())]
-    ['build.mcfunction', 'done.mcfunction', 'part_1.mcfunction', 'run_1.mcfunction', 'pack.mcmeta']
+    ['build.mcfunction', 'done.mcfunction', 'go_1.mcfunction', 'part_1.mcfunction',
+     'run_1.mcfunction', 'pack.mcmeta']
     """
     meta = pack_mcmeta(mc_version)  # refuses unknown formats before any work
     height = blocks.shape[0]
