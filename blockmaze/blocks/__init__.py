@@ -8,7 +8,8 @@ from .sizing import fit_plan, fit_strict, from_runs
 from .strict import strict_layout, strict_plan, strict_volume_3d
 from .volume import extrude, volume_height
 
-__all__ = ["MIN_SCALE", "min_scale", "rasterize", "rasterize_labels", "stack_levels", "stack_dungeon", "stack_plans",
+__all__ = ["MIN_SCALE", "min_scale", "rasterize", "rasterize_labels", "stack_levels",
+           "stack_dungeon", "stack_plans",
            "extrude", "fit_plan", "fit_strict", "from_blocks", "from_runs", "plan_shape",
            "relaxed_layout", "relaxed_plan", "strict_layout", "strict_plan", "strict_volume_3d",
            "to_blocks", "volume_height"]

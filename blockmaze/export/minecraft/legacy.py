@@ -15,9 +15,9 @@ its block name; the data value is the entry's ``data`` plus, for each property t
 recomputed by the game from the neighbours (``in_wall``, ``snowy``, leaves' ``distance``) or do not
 exist in 1.12 (``waterlogged``), and are ignored; a listed property missing from the state adds 0;
 a listed property with a value the table lacks is an error. A door's halves store different
-properties (``half_properties``: the lower half facing and open, the upper half hinge and powered). Blocks 1.12 does not have
-(deepslate, scaffolding...) are an error naming the material and the block, raised before a byte
-is written.
+properties (``half_properties``: the lower half facing and open, the upper half hinge and powered).
+Blocks 1.12 does not have (deepslate, scaffolding...) are an error naming the material and the
+block, raised before a byte is written.
 """
 
 from __future__ import annotations

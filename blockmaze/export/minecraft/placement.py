@@ -111,7 +111,9 @@ def placement_hint(volume: np.ndarray, format_name: str, name: str = "maze") -> 
     >>> v = np.zeros((3, 3, 3), np.uint8)
     >>> v[0], v[1:, :, 0], v[1:, :, 2], v[1:, 2, 1] = 2, 1, 1, 1
     >>> print(placement_hint(v, "structure"))
-    stand where the way in should be, facing south (into the maze), and run /place template minecraft:maze ~-1 ~-1 ~1 (1.19+), or put a structure block under your feet with Relative Position -1, 0, 1
+    stand where the way in should be, facing south (into the maze), and run /place template
+    minecraft:maze ~-1 ~-1 ~1 (1.19+), or put a structure block under your feet with Relative
+    Position -1, 0, 1
     """
     spot = player_spot(volume)
     dx, dy, dz = spot.offset

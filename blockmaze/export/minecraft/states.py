@@ -71,8 +71,8 @@ def parse_state(state: str) -> tuple[str, dict[str, str]]:
 def needs_support(name: str) -> bool:
     """True for blocks that fall or pop off without a block below them.
 
-    >>> needs_support("minecraft:gravel"), needs_support("minecraft:red_carpet"), needs_support("minecraft:stone")
-    (True, True, False)
+    >>> [needs_support(f"minecraft:{name}") for name in ("gravel", "red_carpet", "stone")]
+    [True, True, False]
     """
     return name in STANDS_ALONE or bool(_NEEDS_SUPPORT.match(name))
 
