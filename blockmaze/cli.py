@@ -351,7 +351,8 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
 @click.option("--min-shortcut", type=click.IntRange(min=1), default=None,
               help="Add loops, each only where it shortens a walk by at least this many blocks.")
 @click.option("--levels", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Levels joined by stairs; with -o each level is its own file (name-1, name-2, ...).")
+              help="Levels joined by stairs: one stacked volume in block formats; in tile maps each "
+                   "level is its own file (name-1, name-2, ...).")
 # issue 18: level styles, spawns, lock and key
 @click.option("--style", type=click.Choice(DUNGEON_STYLES), default="rooms-and-mazes", show_default=True,
               help="Level style (the corridor options above shape rooms-and-mazes only).")
@@ -393,6 +394,12 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
     if output is None:
         shown = _plan_style(text_style)
         click.echo("\n\n".join(plan_text(level.plan, style=shown) for level in dungeon.levels))
+        return
+    if levels > 1 and not writer.plan:  # one volume: the levels stacked, joined by their stairs
+        from .blocks import stack_dungeon
+
+        blocks = stack_dungeon(dungeon, settings["height"], settings["floor"], settings["roof"])
+        _save_blocks(blocks, writer, output, seed, f"{levels} levels", f", seed {seed}", **settings)
         return
     target = Path(output)
     suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
@@ -462,10 +469,19 @@ def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, r
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
              "external_tileset": external_tileset, "watertight": not raw_mesh,
              "collision": collision, "block_size": block_size, **(extra or {})}
-    y, z, x = _save(source, writer, output, height=height, floor=floor, roof=roof, lights=lights,
-                    theme=theme, **build, **given)
+    volume = _save(source, writer, output, height=height, floor=floor, roof=roof, lights=lights,
+                   theme=theme, **build, **given)
+    y, z, x = volume.shape
     click.echo(f"wrote {output}: {what}, {x}x{y}x{z} blocks (width x height x length){origin}",
                err=True)
+    from .export.minecraft.placement import placement_hint
+
+    hint = placement_hint(volume, writer.name, Path(output).stem.lower())
+    if hint:
+        click.echo(f"to place it: {hint}", err=True)
+    hint = placement_hint(volume, writer.name, Path(output).stem.lower())
+    if hint:
+        click.echo(f"to place it: {hint}", err=True)
 
 
 def _save(source, writer, output, **given):

@@ -12,7 +12,7 @@ Example
 >>> maze = generate((6, 8), rng=3)
 >>> build(maze, place_endpoints(maze), solution=True, passage=2, roof=True).shape
 (5, 19, 25)
->>> save(maze, io.BytesIO(), format="schem", passage=2, seed=3)   # the (y, z, x) size written
+>>> save(maze, io.BytesIO(), format="schem", passage=2, seed=3).shape   # the volume written
 (4, 19, 25)
 """
 
@@ -114,11 +114,11 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
 
 def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False,
                 wall=1, passage=1, scale: int | None = None, height: int = 3,
-                roof: bool = False) -> np.ndarray:
+                floor: bool = True, roof: bool = False) -> np.ndarray:
     """The blocks of a maze of any kind: a (z, x) plan, or a layered maze's (y, z, x) volume.
 
     Square mazes go through the 2n+1 converter (``wall``, ``passage``), layered ones are stacked
-    level on level (``height``, ``roof``), the other kinds are rasterized at ``scale`` (default
+    level on level (``height``, ``floor``, ``roof``), the other kinds are rasterized at ``scale`` (default
     4, or the kind's least). ``endpoints`` with openings cuts them; ``solution`` marks the path
     (start and goal from ``endpoints``, or the ends of the longest path).
 
@@ -137,7 +137,7 @@ def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: boo
         return to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
     if kind == "layered":
         return stack_levels(maze, height, "convert", wall, passage, endpoints=shown,
-                            solution=solution, roof=roof)
+                            solution=solution, roof=roof, floor=floor)
     if scale is not None and scale < min_scale(kind):
         raise BlockmazeError(f"a {kind} maze needs a scale of {min_scale(kind)} or more, got {scale}")
     return rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
@@ -145,7 +145,8 @@ def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: boo
 
 def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: bool = False,
              lights: bool = False) -> np.ndarray:
-    """A (y, z, x) volume from blocks: a plan is extruded (and lit); a volume is kept as it is.
+    """A (y, z, x) volume from blocks: a plan is extruded; a volume is kept as it is; either is
+    lit with ``lights`` (layer by layer where levels are stacked).
 
     >>> stand_up(np.array([[1, 0, 1]], np.uint8), height=2).shape
     (3, 1, 3)
@@ -154,9 +155,7 @@ def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: b
 
     if lights and not floor:
         raise BlockmazeError("lights go into the floor: keep the floor to place them")
-    if blocks.ndim != 2:
-        return blocks
-    volume = extrude(blocks, height=height, floor=floor, roof=roof)
+    volume = extrude(blocks, height=height, floor=floor, roof=roof) if blocks.ndim == 2 else blocks
     if lights:
         from .blocks.lights import place_lights
 
@@ -185,7 +184,7 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
     (4, 7, 9)
     """
     blocks = maze_blocks(maze, endpoints, solution=solution, wall=wall, passage=passage,
-                         scale=scale, height=height, roof=roof)
+                         scale=scale, height=height, floor=floor, roof=roof)
     return stand_up(blocks, height=height, floor=floor, roof=roof, lights=lights)
 
 
@@ -193,10 +192,10 @@ def save(source: Source, target: Target, format: str | None = None, *,
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=1, passage=1, scale: int | None = None, height: int = 3,
          floor: bool = True, roof: bool = False, lights: bool = False,
-         **options) -> tuple[int, int, int] | None:
+         **options) -> np.ndarray | None:
     """Write a maze, a maze document or blocks to ``target`` (a path or a binary file) in the
-    format its suffix (or ``format``) names; return the (y, z, x) shape of the blocks written
-    (None for pictures and maze documents).
+    format its suffix (or ``format``) names; return the (y, z, x) volume written (None for
+    pictures and maze documents).
 
     A maze is built as :func:`build` does (block formats) or drawn (pictures) or saved whole
     (maze documents, ``.json``). ``options`` are the format's own (``writer_for(...).options``:
@@ -230,10 +229,10 @@ def save(source: Source, target: Target, format: str | None = None, *,
         return None
     if isinstance(source, MazeDocument):
         blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,
-                             passage=passage, scale=scale, height=height, roof=roof)
+                             passage=passage, scale=scale, height=height, floor=floor, roof=roof)
     else:
         blocks = np.asarray(source)
     volume = plan_layer(blocks) if writer.plan else stand_up(blocks, height=height, floor=floor,
                                                              roof=roof, lights=lights)
     write(volume, target, format=writer.name, theme=theme, **options)
-    return volume.shape
+    return volume

@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 
 import blockmaze as bm
 from blockmaze.export.minecraft import datapack
-from mcfunction_checker import CHAIN_LIMIT, FILL_LIMIT, DatapackError, read_datapack
+from blockmaze.export.minecraft.placement import player_spot
+from mcfunction_checker import (CHAIN_LIMIT, FILL_LIMIT, ChunkTracker, DatapackError, chunks_of,
+                                loaded_points, read_datapack)
 
 THEME = bm.load_theme()
 TERRAIN = "minecraft:dirt"
@@ -31,6 +33,11 @@ SPAWN = (0, 0, 0)  # where scheduled functions run (x, y, z)
 # --- building volumes ---------------------------------------------------------------------------
 
 
+# materials whose block state does not depend on the neighbours (a DOOR's facing and half do;
+# tests of oriented states are in test_placement.py)
+FREE_STANDING = [int(m) for m in bm.Material if m != bm.Material.DOOR]
+
+
 def maze_volume(rows: int = 4, cols: int = 5, seed: int = 3, roof: bool = False) -> np.ndarray:
     plan = bm.to_blocks(bm.generate((rows, cols), rng=seed), wall=1, passage=1)
     return bm.extrude(plan, height=3, floor=True, roof=roof)
@@ -38,7 +45,7 @@ def maze_volume(rows: int = 4, cols: int = 5, seed: int = 3, roof: bool = False)
 
 def random_volume(shape: tuple[int, int, int], seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    return rng.integers(0, max(bm.Material) + 1, size=shape, dtype=np.uint8)
+    return rng.choice(FREE_STANDING, size=shape).astype(np.uint8)
 
 
 def expected_states(volume: np.ndarray, theme: bm.Theme = THEME) -> np.ndarray:
@@ -68,6 +75,10 @@ class World:
         self.queue: list[tuple[int, str]] = []
         self.chains: list[tuple[str, int]] = []  # (function starting the chain, commands run)
         self.fills = 0
+        self.chunks = ChunkTracker()
+        self.unloaded_fills = 0  # fills run in chunks not forceloaded on an earlier tick
+        self.messages: list[str] = []
+        self.turned = None
 
     def run(self, pack, function: str, position: tuple[float, float, float]) -> None:
         """A player at ``position`` runs ``function``; then ticks pass until nothing is scheduled."""
@@ -105,6 +116,9 @@ class World:
                 f"{command.text} leaves the loaded world"
             box = tuple(slice(lo, hi + 1) for lo, hi in zip(low, high))
             assert self.blocks[box].size <= FILL_LIMIT
+            origin = (0.0, 0.0, 0.0)  # whole coordinates: chunks_of takes offsets from the origin
+            if not self.chunks.loaded(chunks_of(origin, (low[2], low[1]), (high[2], high[1])), self.tick):
+                self.unloaded_fills += 1
             self.blocks[box] = args[6]
             self.writes[box] += 1
             self.fills += 1
@@ -118,12 +132,28 @@ class World:
             self.entities.append({"type": args[0], "tag": tags, "pos": position})
         elif kind == "kill":
             self.entities = [e for e in self.entities if not _selects(args[0], e)]
+        elif kind == "forceload":
+            self.chunks.run(command, position, self.tick)
+        elif kind == "tellraw":
+            self.messages.append(json.loads(args[0])["text"])
+        elif kind == "tp":
+            self.turned = (float(args[0]), float(args[1]))
         elif kind == "execute":
             chosen = [e for e in self.entities if _selects(args[0], e)]
+            if position == SPAWN:  # from the schedule: the marker is found only in a loaded chunk
+                for entity in chosen:
+                    assert self.chunks.loaded(chunks_of(entity["pos"], (0, 0), (0, 0)), self.tick + 1), \
+                        "the origin marker's chunk is not forceloaded"
             if "limit=1" in args[0]:
                 chosen = chosen[:1]
             for entity in chosen:
-                self._call(pack, args[1], entity["pos"], counter, depth + 1)
+                if self.chunks.loaded(loaded_points(entity["pos"], args[1]), self.tick):
+                    self._call(pack, args[2], entity["pos"], counter, depth + 1)
+        elif kind == "execute-unless":
+            for entity in [e for e in self.entities if _selects(args[0], e)][:1]:
+                if not self.chunks.loaded(loaded_points(entity["pos"], args[1:4]), self.tick):
+                    self.queue = [(t, f) for t, f in self.queue if f != args[4]]
+                    self.queue.append((self.tick + int(args[5]), args[4]))
         else:  # pragma: no cover - the checker admits nothing else
             pytest.fail(f"the simulator cannot run {command.text}")
 
@@ -133,15 +163,18 @@ def _selects(selector: str, entity: dict) -> bool:
     return fields.get("type", entity["type"]) == entity["type"] and fields.get("tag") == entity["tag"]
 
 
-def build_in_world(data: bytes, shape, mc_version="1.20.4", origin=(3, 2, 5), terrain=None):
-    """Check the pack, run ``blockmaze:build`` from ``origin`` (x, y, z) in a world with a margin,
-    and return the world and the maze's region of it (y, z, x)."""
+def build_in_world(data: bytes, shape, mc_version="1.20.4", origin=(3, 2, 5), terrain=None,
+                   spot=(0, 0, 0)):
+    """Check the pack; a player standing at ``spot`` (y, z, x, relative to where the maze's min
+    corner is to go: ``origin`` (x, y, z)) runs ``blockmaze:build`` in a world with a margin.
+    Return the world and the maze's region of it (y, z, x)."""
     pack = read_datapack(data, mc_version)
     height, length, width = shape
     ox, oy, oz = origin
-    world = World((oy + height + 2, oz + length + 2, ox + width + 2), terrain or "minecraft:air")
+    world = World((oy + height + 3, oz + length + 3, ox + width + 3), terrain or "minecraft:air")
     # a fractional position: blocks are counted from the block the executor stands in
-    world.run(pack, "blockmaze:build", (ox + 0.5, oy + 0.25, oz + 0.75))
+    sy, sz, sx = spot
+    world.run(pack, "blockmaze:build", (ox + sx + 0.5, oy + sy + 0.25, oz + sz + 0.75))
     region = (slice(oy, oy + height), slice(oz, oz + length), slice(ox, ox + width))
     return world, region, pack
 
@@ -156,8 +189,9 @@ def assert_same_blocks(found: np.ndarray, expected: np.ndarray) -> None:
 
 
 def assert_built(volume, data, mc_version="1.20.4", keep_terrain=False, theme=THEME):
+    spot = player_spot(volume)[:3]
     world, region, pack = build_in_world(data, volume.shape, mc_version,
-                                         terrain=TERRAIN if keep_terrain else None)
+                                         terrain=TERRAIN if keep_terrain else None, spot=spot)
     expected = expected_states(volume, theme)
     if keep_terrain:
         expected = np.where(volume == bm.Material.AIR, TERRAIN, expected)
@@ -172,6 +206,10 @@ def assert_built(volume, data, mc_version="1.20.4", keep_terrain=False, theme=TH
     else:
         assert (covered == 1).all(), "boxes overlap or miss blocks"
     assert world.entities == [], "the origin marker is left behind"
+    assert world.unloaded_fills == 0, "a fill ran in a chunk that was not forceloaded"
+    if world.fills:
+        assert world.chunks.since == {}, "forceloaded chunks are left behind"
+        assert world.messages and world.messages[-1].endswith("the maze is built")
     return world, pack
 
 
@@ -235,7 +273,8 @@ def test_high_entropy_volume_splits_into_parts():
     assert [name for name, _ in world.chains] == ["blockmaze:build"] + [
         f"blockmaze:run_{k}" for k in range(1, len(parts) + 1)]
     assert max(count for _, count in world.chains) < CHAIN_LIMIT // 2
-    assert world.tick == len(parts)
+    # the first part waits LOAD_TICKS for its forceloaded chunks, the next ones follow a tick apart
+    assert world.tick == datapack.LOAD_TICKS + len(parts) - 1
 
 
 @pytest.mark.parametrize("shape", [(3, 100, 200), (1, 1, 40000), (40, 40, 40)],
@@ -268,7 +307,8 @@ def test_variants_drawn_from_seed_are_built():
 
     volume = maze_volume(8, 8)
     indices, palette = minecraft_palette(volume, THEME, 21)
-    world, region, _ = build_in_world(pack_bytes(volume, seed=21), volume.shape)
+    world, region, _ = build_in_world(pack_bytes(volume, seed=21), volume.shape,
+                                      spot=player_spot(volume)[:3])
     expected = np.array(palette, dtype=object)[indices]
     assert_same_blocks(world.blocks[region], expected)
     assert len(set(expected.ravel())) > len(set(expected_states(volume).ravel()))
@@ -279,6 +319,8 @@ def test_every_shipped_theme_builds(theme):
     """Every shipped theme's states go through the checker and the simulator (seeded variants too)."""
     theme = bm.load_theme(theme)
     volume = random_volume((3, 6, 8), seed=2)
+    # gravel (the hedge's path) over air would stand alone as cobblestone (test_placement.py)
+    volume[:-1][(volume[1:] == bm.Material.PATH) & (volume[:-1] == bm.Material.AIR)] = bm.Material.WALL
     assert_built(volume, pack_bytes(volume, theme=theme), theme=theme)
     read_datapack(pack_bytes(volume, theme=theme, seed=4), "1.20.4")
 
@@ -362,15 +404,18 @@ def test_suffix_picks_the_datapack_writer(tmp_path):
 
 
 def test_commands_use_relative_coordinates_without_slash():
-    """Every fill is relative to the executor, starts at ~0 somewhere and has no leading slash."""
-    data = pack_bytes(maze_volume(3, 3))
+    """Every fill is relative to the executor (the player outside the maze: the min corner is at
+    minus the player's spot) and has no leading slash."""
+    volume = maze_volume(3, 3)
+    data = pack_bytes(volume)
     archive = zipfile.ZipFile(io.BytesIO(data))
     lines = [line for name in archive.namelist() if name.endswith(".mcfunction")
              for line in archive.read(name).decode().splitlines()]
     fills = [line for line in lines if line.startswith("fill ")]
-    assert fills and all(re.fullmatch(r"fill( ~\d+){6} \S+", line) for line in fills)
+    assert fills and all(re.fullmatch(r"fill( ~-?\d+){6} \S+", line) for line in fills)
     assert not any(line.startswith("/") for line in lines)
-    assert "fill ~0 ~0 ~0 " in "\n".join(fills)
+    x, y, z = player_spot(volume).offset
+    assert f"fill ~{x} ~{y} ~{z} " in "\n".join(fills)
 
 
 def test_pack_mcmeta_is_json_with_a_description():
@@ -464,7 +509,7 @@ BROKEN = [
                                               b"function blockmaze:loop\n"}),
                  "calls itself", id="recursion"),
     pytest.param("1.20.4", lambda f: f.update({first_part(f): b"fill ~0 ~0 ~0 ~0 ~0 ~0 minecraft:air\n" * 65537}),
-                 "65537 commands in one chain", id="chain-too-long"),
+                 "runs 6553[79] commands in one chain; the limit is 65536", id="chain-too-long"),
 ]
 
 
@@ -498,3 +543,49 @@ def test_checker_rejects_time_stamps_and_unsorted_entries():
 def test_untampered_rezip_passes():
     """The control case: rewriting a good pack without an edit keeps it valid."""
     read_datapack(rezip(pack_bytes(maze_volume(3, 3)), lambda files: None), "1.20.4")
+
+
+# --- big mazes: columns, forceloads, waiting for chunks -----------------------------------------
+
+
+@pytest.mark.parametrize("mc_version", ["1.18.2", "1.21.4"])
+@pytest.mark.parametrize("origin", [(3, 2, 5), (14, 1, 9)], ids=["aligned-3-5", "aligned-14-9"])
+def test_a_maze_of_several_columns_builds_in_forceloaded_chunks(mc_version, origin):
+    """More than 240 blocks each way: four columns, each forceloaded before its fills and released
+    after, every fill in chunks forceloaded on an earlier tick, from any chunk alignment."""
+    volume = maze_volume(125, 130)  # 251 x 261 blocks
+    data = pack_bytes(volume, mc_version=mc_version)
+    pack = read_datapack(data, mc_version)
+    spot = player_spot(volume)[:3]
+    world, region, _ = build_in_world(data, volume.shape, mc_version, origin=origin, spot=spot)
+    assert_same_blocks(world.blocks[region], expected_states(volume))
+    assert world.unloaded_fills == 0 and world.chunks.since == {}
+    assert 0 < world.chunks.most <= 3 * 256 + 1  # at most three columns and the anchor at once
+    assert sum(m.startswith("[blockmaze] column") for m in world.messages) == 3
+    guards = [c for f in pack.functions.values() for c in f if c.kind == "execute-unless"]
+    assert bool(guards) == (mc_version == "1.21.4")  # execute if loaded exists from 1.19.4
+
+
+def test_from_1_19_4_a_column_waits_for_its_chunks():
+    """Take the forceloads of the second column out of the pack: from 1.19.4 the build waits for
+    its chunks instead of filling unloaded ones (it waits for ever here); before, fills fail."""
+    volume = maze_volume(125, 10)  # 251 blocks long: two columns
+    for mc_version, waits in (("1.21.4", True), ("1.18.2", False)):
+        def drop_second_column(files):  # the last column forceload in build and in next_1
+            for name in list(files):
+                if name.endswith(("/build.mcfunction", "/next_1.mcfunction")):
+                    lines = files[name].decode().splitlines()
+                    rects = [i for i, line in enumerate(lines)
+                             if line.startswith("forceload add") and line.count("~") == 4]
+                    del lines[rects[-1]]
+                    files[name] = ("\n".join(lines) + "\n").encode()
+        data = rezip(pack_bytes(volume, mc_version=mc_version), drop_second_column)
+        spot = player_spot(volume)[:3]
+        if waits:
+            with pytest.raises(pytest.fail.Exception, match="never ends"):
+                build_in_world(data, volume.shape, mc_version, spot=spot)
+        else:
+            pack = read_datapack(data, mc_version)
+            world = World((8, 260, 30))
+            world.run(pack, "blockmaze:build", (3 + spot[2] + 0.5, 2 + spot[0] + 0.25, 5 + spot[1] + 0.75))
+            assert world.unloaded_fills > 0

@@ -24,6 +24,11 @@ from ..materials import SOLID, Material
 LIGHT_LEVEL = 15
 REACH = LIGHT_LEVEL - 2  # the block above the light has 14; 13 more steps leave 1
 
+# blocks a walker stands on (markers and lights lie in floors)
+STANDS_ON = np.zeros(256, dtype=bool)
+STANDS_ON[[Material.WALL, Material.FLOOR, Material.ROOF, Material.PATH, Material.START,
+           Material.GOAL, Material.LIGHT]] = True
+
 
 @kernel
 def _place(walkable, floor_is_plain, reach):
@@ -98,11 +103,14 @@ def _place(walkable, floor_is_plain, reach):
 
 
 def place_lights(volume: np.ndarray, reach: int = REACH) -> np.ndarray:
-    """A copy of an extruded volume (floor at y = 0) with LIGHT blocks set into the floor.
+    """A copy of a volume with LIGHT blocks set into its floors.
 
-    Walkable blocks are the open blocks of layer 1 that stand on the floor. Lights replace plain
-    FLOOR blocks, so the marked solution stays visible; only where no plain floor is within
-    reach (a tiny maze that is all solution) does a light replace a marker.
+    Walkable blocks are the AIR blocks that stand on a block (FLOOR, WALL, a marker...), on any
+    layer: the one walking layer of an extruded maze, every level of a stacked maze, every cell
+    layer of a 3-D blockwise maze. Each layer is lit on its own (light that also reaches other
+    layers only adds). Lights replace plain FLOOR blocks, so the marked solution stays visible;
+    only where no plain floor is within reach (a tiny maze that is all solution) does a light
+    replace a marker.
 
     Example
     -------
@@ -113,12 +121,20 @@ def place_lights(volume: np.ndarray, reach: int = REACH) -> np.ndarray:
     (True, True)
     """
     volume = np.asarray(volume, dtype=np.uint8)
-    if volume.ndim != 3 or volume.shape[0] < 2 or (volume[0] == Material.AIR).any():
-        raise BlockmazeError("lights go into the floor: the volume needs a floor layer (y = 0) and a layer above it")
-    walkable = ~SOLID[volume[1]]
-    lights = _place(walkable, volume[0] == Material.FLOOR, int(reach))
+    if volume.ndim != 3 or volume.shape[0] < 2:
+        raise BlockmazeError("lights go into the floor: the volume needs a floor layer and a layer above it")
     lit = volume.copy()
-    lit[0][lights] = Material.LIGHT
+    found = False
+    for y in range(1, volume.shape[0]):
+        below = volume[y - 1]
+        walkable = (volume[y] == Material.AIR) & STANDS_ON[below]
+        if not walkable.any():
+            continue
+        found = True
+        lights = _place(walkable, below == Material.FLOOR, int(reach))
+        lit[y - 1][lights] = Material.LIGHT
+    if not found:
+        raise BlockmazeError("lights go into the floor: the volume needs a floor under its open blocks")
     return lit
 
 

@@ -31,6 +31,12 @@ NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
 NONE = 255
 NAMES = ("north", "east", "south", "west")
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # (dz, dx) for NORTH, EAST, SOUTH, WEST
+OPPOSITE = (SOUTH, WEST, NORTH, EAST)
+
+# materials that are blocks in a volume (markers lie in the floor, lights are blocks)
+BLOCK = np.zeros(256, dtype=bool)
+BLOCK[[Material.WALL, Material.FLOOR, Material.ROOF, Material.PATH, Material.START, Material.GOAL,
+       Material.LIGHT]] = True
 
 
 def _shifted(mask: np.ndarray, dz: int, dx: int) -> np.ndarray:
@@ -78,3 +84,20 @@ def passage_axis(volume: np.ndarray, material: int) -> np.ndarray:
     axis[here & walls_we] = NORTH
     axis[here & walls_ns & ~walls_we] = EAST
     return axis
+
+
+def ladder_facing(volume: np.ndarray) -> np.ndarray:
+    """uint8 (y, z, x): for STAIRS blocks, the direction a ladder there faces (away from the first
+    block beside it, in the order north, east, south, west); NONE without one.
+
+    >>> v = np.array([[[1, 8, 0]]], np.uint8)   # a wall west of the ladder
+    >>> NAMES[int(ladder_facing(v)[0, 0, 1])]
+    'east'
+    """
+    volume = np.asarray(volume)
+    solid = BLOCK[volume]
+    stairs = volume == Material.STAIRS
+    facing = np.full(volume.shape, NONE, dtype=np.uint8)
+    for direction in (WEST, SOUTH, EAST, NORTH):  # lowest priority first
+        facing[stairs & _shifted(solid, *STEPS[direction])] = OPPOSITE[direction]
+    return facing

@@ -6,7 +6,12 @@ level's floor is the ceiling of the level below; a roof closes the top. An up/do
 cell (level, r, c) and (level + 1, r, c) becomes a shaft: the column at the cell's centre block is
 STAIRS (scaffolding or ladder in a theme) from the lower level's walking layer up through the
 upper level's floor, so a player climbs from one cell into the other. Nowhere else is the floor
-pierced. (A shaft's top takes the place of a solution marker in the upper cell's floor there.)
+pierced. (A shaft's top takes the place of a solution marker in the upper cell's floor there; the
+marker then shows in the floor beside it.) Why a shaft and not a flight of stair blocks: a flight
+rising ``height + 1`` blocks needs as many blocks of run and two blocks of headroom over each step,
+which a one-block cell cannot hold without cutting into its neighbours; a column of scaffolding
+(a ladder before 1.14) fits in the cell's own block, is climbed from inside and stands on the
+floor below it. Multi-level dungeons (:func:`stack_dungeon`) are joined the same way.
 
 Layout of the volume ``(y, z, x)``: level L's floor is layer ``L * (height + 1)``, its walking
 layer the one above; the roof (if any) is the last layer.
@@ -82,13 +87,15 @@ def shaft_columns(maze: Maze, method: str = "convert", wall: Thickness = 1, pass
 
 def stack_levels(maze: Maze, height: int = 3, method: str = "convert", wall: Thickness = 1,
                  passage: Thickness = 1, scale: int = 4, endpoints: Endpoints | None = None,
-                 solution: bool = False, roof: bool = True) -> np.ndarray:
+                 solution: bool = False, roof: bool = True, floor: bool = True) -> np.ndarray:
     """The volume ``(y, z, x)`` of a layered maze: levels stacked, up/down links as STAIRS shafts.
 
     ``method`` "convert" draws each level with the 2n+1 converter (``wall``, ``passage``
     thickness), "raster" rasterizes it at ``scale``. ``endpoints`` cuts openings in the outer walls
     of their levels; with ``solution`` the start-to-goal path is marked in the floors (PATH, START,
-    GOAL), level by level. ``roof`` closes the top level with a ROOF layer.
+    GOAL), level by level; where a shaft's top takes a START or GOAL cell's floor block, the marker
+    shows in the floor beside it (or, in a closed cell, in the walls beside it). ``roof`` closes
+    the top level with a ROOF layer; without ``floor`` the bottom level stands on the ground.
 
     Example
     -------
@@ -126,22 +133,79 @@ def stack_levels(maze: Maze, height: int = 3, method: str = "convert", wall: Thi
     if solution:
         _mark_path(plans, maze, endpoints, openings, draw, per)
 
+    lower = np.flatnonzero(maze.links[:, UP])
+    columns = shaft_columns(maze, method, wall, passage, scale)
+    shafts = [(cell // per, *columns[cell % per]) for cell in lower.tolist()]
+    volume = stack_plans(plans, shafts, height, floor=floor, roof=roof)
+    if solution:  # a shaft's top takes the floor block of its upper cell: show the marker beside it
+        for material, cell in ((Material.START, endpoints.start), (Material.GOAL, endpoints.goal)):
+            floor_layer = (cell // per) * layers - (not floor)
+            if not (volume == material).any() and floor_layer >= 0:
+                z, x = columns[cell % per]
+                _mark_beside(volume, floor_layer, int(z), int(x), material)
+    return volume
+
+
+def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool = True) -> np.ndarray:
+    """Plans (bottom level first) extruded and stacked, joined by STAIRS shafts.
+
+    Each shaft ``(level, z, x)`` is a column of STAIRS from that level's walking layer up through
+    the floor of the level above. Level ``L``'s floor is layer ``L * (height + 1)``; without
+    ``floor`` the bottom level's floor layer is left out (the upper floors stay: they are the
+    ceilings below). ``roof`` closes the top with a ROOF layer.
+
+    >>> plan = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.uint8)
+    >>> v = stack_plans([plan, plan], [(0, 1, 1)], height=2, roof=False)
+    >>> v[:, 1, 1].tolist()   # floor, 2 walking layers, upper floor pierced, 2 upper layers
+    [2, 8, 8, 8, 0, 0]
+    """
+    layers = volume_height(height, floor=True, roof=False)
     depth, width = plans[0].shape
-    total = levels * layers + bool(roof)
+    total = len(plans) * layers + bool(roof)
     ensure_memory(total * depth * width, f"a {width}x{total}x{depth}-block volume")
     volume = np.empty((total, depth, width), dtype=np.uint8)
     for level, plan in enumerate(plans):
         volume[level * layers:(level + 1) * layers] = extrude(plan, height, floor=True, roof=False)
     if roof:
         volume[-1] = Material.ROOF
-    columns = shaft_columns(maze, method, wall, passage, scale)
-    lower = np.flatnonzero(maze.links[:, UP])
-    for cell in lower.tolist():
-        level, index = divmod(cell, per)
-        z, x = columns[index]
+    for level, z, x in shafts:
+        if not 0 <= level < len(plans) - 1:
+            raise BlockmazeError(f"a shaft from level {level} needs a level above it")
         # from the lower level's walking layer up through the upper level's floor
         volume[level * layers + 1:(level + 1) * layers + 1, z, x] = Material.STAIRS
-    return volume
+    return volume if floor else volume[1:]
+
+
+def stack_dungeon(dungeon, height: int = 3, floor: bool = True, roof: bool = True) -> np.ndarray:
+    """One volume of a multi-level dungeon: its levels stacked, the first (top) level on top, each
+    level's down stairs a STAIRS shaft to the level below (whose up stairs are at the same block).
+
+    >>> from blockmaze.dungeon import generate_dungeon
+    >>> d = generate_dungeon((6, 8), rng=4, levels=3)
+    >>> v = stack_dungeon(d, height=3)
+    >>> v.shape, int((v == Material.START).sum()), int((v == Material.GOAL).sum())
+    ((13, 13, 17), 1, 1)
+    """
+    levels = list(dungeon.levels)[::-1]  # bottom first
+    plans = []
+    for level in levels:
+        plan = level.plan.copy()
+        plan[plan == Material.STAIRS] = Material.AIR  # the shafts take their place
+        plans.append(plan)
+    shafts = [(index, *levels[index + 1].goal) for index in range(len(levels) - 1)]
+    return stack_plans(plans, shafts, height, floor=floor, roof=roof)
+
+
+def _mark_beside(volume, floor_layer, z, x, material) -> None:
+    """Mark the floor under the open blocks beside a shaft top; with none, the walls beside it."""
+    depth, width = volume.shape[1:]
+    around = [(z + dz, x + dx) for dz, dx in ((-1, 0), (0, 1), (1, 0), (0, -1))
+              if 0 <= z + dz < depth and 0 <= x + dx < width]
+    walk = floor_layer + 1
+    opened = [(a, b) for a, b in around
+              if volume[walk, a, b] == Material.AIR and volume[floor_layer, a, b] != Material.STAIRS]
+    for a, b in opened or around:
+        volume[floor_layer if opened else walk, a, b] = material
 
 
 def _mark_path(plans, maze, endpoints, openings, draw, per) -> None:

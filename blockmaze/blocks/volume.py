@@ -1,4 +1,18 @@
-"""Extruding a plan (z, x) into a volume (y, z, x): floor, walls of a height, optional roof."""
+"""Extruding a plan (z, x) into a volume (y, z, x): floor, walls of a height, optional roof.
+
+Every material of the plan reaches the volume:
+
+* WALL (and any other solid material) stands ``height`` layers high;
+* PATH, START and GOAL mark the floor beneath them (without a floor, the bottom layer);
+* DOOR is a doorway: a two-block door (its lower and upper half, DOOR both) on the walking
+  layer and the one above, wall over it up to the wall height (a door needs ``height >= 2``:
+  with ``height=1`` the doorway stays open);
+* LIGHT in the open (beside a walkable block) is set into the floor under an open block; LIGHT
+  enclosed by solid blocks on all four sides (a relaxed maze's ``fill``) is a column of light
+  blocks, wall height, like the wall it replaces;
+* STAIRS in the open is one step on the walking layer; enclosed, a column of STAIRS (a shaft of
+  ladders or scaffolding in a theme) wall height.
+"""
 
 from __future__ import annotations
 
@@ -20,17 +34,34 @@ def volume_height(height: int = 3, floor: bool = True, roof: bool = False) -> in
     return int(height) + bool(floor) + bool(roof)
 
 
+def enclosed(plan: np.ndarray) -> np.ndarray:
+    """bool (z, x): blocks with no walkable block (AIR or a marker) among their four neighbours.
+
+    >>> enclosed(np.array([[1, 9, 1], [1, 0, 1]], np.uint8)).tolist()
+    [[True, False, True], [False, True, False]]
+    """
+    plan = np.asarray(plan)
+    walkable = (plan == Material.AIR) | MARKERS[plan]
+    near = np.zeros(plan.shape, dtype=bool)
+    near[1:] |= walkable[:-1]
+    near[:-1] |= walkable[1:]
+    near[:, 1:] |= walkable[:, :-1]
+    near[:, :-1] |= walkable[:, 1:]
+    return ~near
+
+
 def extrude(plan: np.ndarray, height: int = 3, floor: bool = True, roof: bool = False) -> np.ndarray:
     """Stand a plan up: ``height`` layers of its solid blocks, on a FLOOR layer, under a ROOF layer.
 
-    Marker blocks (PATH, START, GOAL) of the plan show in the floor beneath them (without a floor,
-    in the bottom layer).
+    Doors, lights and stairs keep their blocks (see the module docstring).
 
     Example
     -------
     >>> plan = np.array([[1, 0, 1]], dtype=np.uint8)
     >>> extrude(plan, height=2, roof=True)[:, 0].tolist()   # layers bottom to top
     [[2, 2, 2], [1, 0, 1], [1, 0, 1], [3, 3, 3]]
+    >>> extrude(np.array([[1, 7, 1]], np.uint8), height=3)[:, 0, 1].tolist()   # a door, wall above
+    [2, 7, 7, 1]
     """
     plan = np.asarray(plan, dtype=np.uint8)
     if plan.ndim != 2:
@@ -38,14 +69,21 @@ def extrude(plan: np.ndarray, height: int = 3, floor: bool = True, roof: bool = 
     layers = volume_height(height, floor, roof)
     ensure_memory(layers * plan.size, f"a {plan.shape[1]}x{layers}x{plan.shape[0]}-block volume")
     volume = np.empty((layers,) + plan.shape, dtype=np.uint8)
-    walls = np.where(SOLID[plan], plan, np.uint8(Material.AIR))
-    first = 0
+    shut = enclosed(plan)
+    door, light, stairs = (plan == Material.DOOR), (plan == Material.LIGHT), (plan == Material.STAIRS)
+    columns = SOLID[plan] | ((light | stairs) & shut)  # whole-height columns of their material
+    walls = np.where(columns, plan, np.uint8(Material.AIR))
+    first = int(bool(floor))
+    volume[first: first + height] = walls
+    if height >= 2:
+        volume[first: first + 2][:, door] = Material.DOOR
+        volume[first + 2: first + height][:, door] = Material.WALL
+    volume[first][stairs & ~shut] = Material.STAIRS
+    ground = MARKERS[plan] | (light & ~shut)  # what shows in the floor
     if floor:
-        volume[0] = np.where(MARKERS[plan], plan, np.uint8(Material.FLOOR))
-        first = 1
-    volume[first : first + height] = walls
-    if not floor:
-        volume[0] = np.where(MARKERS[plan], plan, volume[0])
+        volume[0] = np.where(ground, plan, np.uint8(Material.FLOOR))
+    else:
+        volume[0] = np.where(ground, plan, volume[0])
     if roof:
         volume[-1] = Material.ROOF
     return volume

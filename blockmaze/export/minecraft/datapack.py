@@ -3,10 +3,11 @@
 How to use the pack
 -------------------
 1. Put the zip in ``<world>/datapacks/`` and run ``/reload`` (or pick it when creating the world).
-2. Stand where the maze's min corner (its north-west bottom block) should be and run
-   ``/function blockmaze:build`` (permission level 2, like ``/fill``). The chunks the maze covers
-   must be loaded: for a large maze use ``/forceload add <x1> <z1> <x2> <z2>`` first.
-3. The maze is built over the next ticks, one part a tick, lowest blocks first.
+2. Stand where the maze's way in should be and run ``/function blockmaze:build`` (permission
+   level 2, like ``/fill``). The maze is built in front of you, you outside it on its floor
+   level (:func:`~.placement.player_spot`), and you are turned to face in.
+3. It is built over the next seconds, column by column, lowest blocks first in each; the chat
+   reports progress. Nothing needs loading by hand: the pack forceloads what it builds in.
 
 What the pack holds (shared/reference/minecraft-formats.md §5)
 -------------------------------------------------------------
@@ -17,18 +18,32 @@ What the pack holds (shared/reference/minecraft-formats.md §5)
 
   - ``build``: removes a previous origin marker, summons a marker entity tagged
     ``blockmaze_origin`` at the executor (an invisible marker armor stand before 1.17, which has
-    no marker entity) and schedules ``run_1`` for the next tick;
-  - ``run_<k>``: runs ``part_<k>`` as and at the marker, then schedules ``run_<k+1>`` (the last one
-    kills the marker instead). ``schedule`` runs a function at world spawn, so the marker carries
-    the executor's position from tick to tick;
-  - ``part_<k>``: at most :data:`PART_COMMANDS` ``fill`` commands, nothing else.
+    no marker entity), turns the executor to face in, forceloads the marker's chunk and the
+    chunks of the first two columns and schedules ``run_1`` :data:`LOAD_TICKS` later (chunks load
+    over the following ticks, not at once);
+  - ``run_<k>``: runs ``part_<k>`` as and at the marker; from 1.19.4, before a column's first
+    part, it first checks with ``execute if loaded`` one point in every chunk the column may
+    touch: if one is not loaded yet it looks again :data:`LOAD_TICKS` later, else it runs
+    ``go_<k>``, which holds the rest (so a chunk that loads late never leaves a hole); after a
+    column's last part it runs
+    ``next_<c>`` and schedules ``run_<k+1>`` :data:`LOAD_TICKS` later, else one tick later; the
+    last one runs ``done`` and kills the marker. ``schedule`` runs a function at world spawn, so
+    the marker carries the executor's position from tick to tick (it stays found because its
+    chunk stays forceloaded);
+  - ``next_<c>``: releases column ``c``'s chunks, forceloads the marker's chunk and those of the
+    next two columns again (chunks shared with the released column stay loaded) and reports;
+  - ``done``: releases the last column's and the marker's chunks and reports;
+  - ``part_<k>``: at most :data:`PART_COMMANDS` ``fill`` commands of one column, nothing else.
 
-  Each scheduled ``run_<k>`` is its own command chain: it and its one part run fewer than
-  ``PART_COMMANDS + 2`` commands, well under ``maxCommandChainLength`` (65536), which counts every
-  command run in one chain including nested function calls. No chain runs two parts.
-* Every command is ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <block state>`` with coordinates relative to
-  the executor (the min corner), one per line, no leading slash. The boxes cover the volume
-  exactly: a greedy 3-D box cover per block state (grow along x, then z, then y), each box at
+  The volume is built in columns of at most :data:`TILE` x :data:`TILE` blocks (full height):
+  wherever the player stands, a column touches at most 16 x 16 = 256 chunks, the most one
+  ``forceload add`` accepts. Each scheduled ``run_<k>`` is its own command chain: it and its one
+  part run fewer than ``PART_COMMANDS + 10`` commands, well under ``maxCommandChainLength``
+  (65536), which counts every command run in one chain including nested function calls. No
+  chain runs two parts.
+* Every fill is ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <block state>`` with coordinates relative to
+  the executor (the player, outside the maze), one per line, no leading slash. The boxes cover
+  each column exactly: a greedy 3-D box cover per block state (grow along x, then z, then y), each box at
   most 32768 blocks (the ``/fill`` limit). Air is filled too, so the maze carves through terrain,
   unless ``keep_terrain=True``.
 
@@ -50,12 +65,16 @@ from ...materials import Material, Theme
 from .. import register_writer
 from .blockdata import for_release
 from .palette import minecraft_palette
+from .placement import YAW, player_spot
 from .versions import DEFAULT_MC_VERSION, release
 
 NAMESPACE = "blockmaze"
 MAX_FILL_VOLUME = 32768  # /fill's limit (commandModificationBlockLimit's default)
 MAX_CHAIN_LENGTH = 65536  # gamerule maxCommandChainLength's default
 PART_COMMANDS = 30000  # fill commands in one part: a chain runs at most this + 2 commands
+TILE = 240  # blocks a side of a column built at once: 16 x 16 chunks (256, /forceload's most)
+LOAD_TICKS = 20  # ticks between forceloading a column's chunks and building in them
+IF_LOADED_FROM = 3337  # DataVersion of 1.19.4, which added /execute if|unless loaded
 LAST_FLAT_FORMAT = 81  # formats above this are declared with min_format/max_format (1.21.9+)
 FUNCTION_FOLDER_FROM = 48  # 1.21 renamed data/<ns>/functions/ to function/
 MARKER_ENTITY_FROM = 7  # 1.17 (pack format 7) added minecraft:marker
@@ -133,7 +152,12 @@ def box_cover(values: np.ndarray, skip: int, max_volume: int) -> np.ndarray:
 
 @kernel
 def _digits(buffer: np.ndarray, at: int, value: int) -> int:
-    """Write ``value`` (>= 0) in decimal into ``buffer`` at ``at``; return the position after it."""
+    """Write ``value`` in decimal (a leading ``-`` if negative) into ``buffer`` at ``at``; return
+    the position after it."""
+    if value < 0:
+        buffer[at] = 45  # -
+        at += 1
+        value = -value
     length = 1
     rest = value // 10
     while rest:
@@ -146,8 +170,9 @@ def _digits(buffer: np.ndarray, at: int, value: int) -> int:
 
 
 @kernel
-def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
-    """ASCII ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <state>`` lines for ``box_cover`` rows.
+def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray, shift: np.ndarray):
+    """ASCII ``fill ~x1 ~y1 ~z1 ~x2 ~y2 ~z2 <state>`` lines for ``box_cover`` rows, each coordinate
+    plus ``shift`` (y, z, x: the volume's min corner relative to the executor).
 
     ``states`` holds the palette's state strings back to back, state ``i`` being
     ``states[starts[i]:starts[i + 1]]``. Returns the text (every line ends in a newline) and the
@@ -157,7 +182,7 @@ def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
     size = 0
     for i in range(n):
         s = boxes[i, 6]
-        size += 5 + 6 * 12 + (starts[s + 1] - starts[s]) + 1
+        size += 5 + 6 * 13 + (starts[s + 1] - starts[s]) + 1
     text = np.empty(size, dtype=np.uint8)
     ends = np.empty(n, dtype=np.int64)
     head = np.array([102, 105, 108, 108], dtype=np.uint8)  # "fill"
@@ -169,7 +194,7 @@ def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
         for column in (2, 0, 1, 5, 3, 4):  # x1 y1 z1 x2 y2 z2
             text[at] = 32  # space
             text[at + 1] = 126  # ~
-            at = _digits(text, at + 2, boxes[i, column])
+            at = _digits(text, at + 2, boxes[i, column] + shift[column % 3])
         text[at] = 32
         at += 1
         s = boxes[i, 6]
@@ -182,23 +207,49 @@ def format_fills(boxes: np.ndarray, states: np.ndarray, starts: np.ndarray):
     return text[:at], ends
 
 
-def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
-              keep_terrain: bool = False) -> tuple[bytes, np.ndarray]:
-    """The ``fill`` commands building a (y, z, x) volume relative to the executor, lowest first.
+def tiles(shape: tuple[int, int, int], size: int = TILE) -> list[tuple[int, int, int, int]]:
+    """``(z0, x0, z1, x1)`` (ends exclusive) of the columns of at most ``size`` x ``size`` blocks the
+    volume is built in, in raster order.
 
-    Returns the text (one command a line) and the end offset of each line in it.
+    >>> tiles((3, 300, 250))
+    [(0, 0, 240, 240), (0, 240, 240, 250), (240, 0, 300, 240), (240, 240, 300, 250)]
+    """
+    _, length, width = shape
+    return [(z, x, min(z + size, length), min(x + size, width))
+            for z in range(0, length, size) for x in range(0, width, size)]
+
+
+def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
+              keep_terrain: bool = False, shift=(0, 0, 0), tile: int | None = None
+              ) -> tuple[bytes, np.ndarray, list]:
+    """The ``fill`` commands building a (y, z, x) volume relative to the executor.
+
+    ``shift`` (y, z, x) is the volume's min corner relative to the executor. The volume is built
+    in columns of ``tile`` x ``tile`` blocks (see :func:`tiles`; None: one column), lowest
+    blocks first in each. Returns the text (one command a line), the end offset of each line and,
+    per column that has commands, ``(z0, x0, z1, x1, commands)``.
     """
     indices, palette = minecraft_palette(blocks, theme, seed)
     values = indices.astype(np.int32)
     skip = -1
     if keep_terrain:
         values[blocks == Material.AIR] = skip
-    boxes = box_cover(np.ascontiguousarray(values), skip, MAX_FILL_VOLUME)
     encoded = [state.encode("ascii") for state in palette]
     starts = np.cumsum([0] + [len(e) for e in encoded]).astype(np.int64)
     states = np.frombuffer(b"".join(encoded) or b" ", dtype=np.uint8)
-    text, ends = format_fills(boxes, states, starts)
-    return text.tobytes(), ends
+    texts, ends, used, offset = [], [], [], 0
+    for z0, x0, z1, x1 in tiles(blocks.shape, tile or max(blocks.shape[1:])):
+        boxes = box_cover(np.ascontiguousarray(values[:, z0:z1, x0:x1]), skip, MAX_FILL_VOLUME)
+        if not len(boxes):
+            continue
+        moved = np.array([shift[0], shift[1] + z0, shift[2] + x0], dtype=np.int64)
+        text, line_ends = format_fills(boxes, states, starts, moved)
+        texts.append(text)
+        ends.append(line_ends + offset)
+        offset += len(text)
+        used.append((z0, x0, z1, x1, len(boxes)))
+    text = b"".join(t.tobytes() for t in texts)
+    return text, (np.concatenate(ends) if ends else np.empty(0, np.int64)), used
 
 
 def fill_commands(blocks: np.ndarray, theme: Theme, seed: int | None = None,
@@ -211,7 +262,7 @@ def fill_commands(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     >>> fill_commands(np.array([[[1, 1, 0]]], np.uint8), load_theme("glass"))
     ['fill ~0 ~0 ~0 ~1 ~0 ~0 minecraft:glass', 'fill ~2 ~0 ~0 ~2 ~0 ~0 minecraft:air']
     """
-    text, _ = fill_text(blocks, theme, seed, keep_terrain)
+    text, _, _ = fill_text(blocks, theme, seed, keep_terrain)
     return text.decode("ascii").splitlines()
 
 
@@ -241,10 +292,13 @@ def pack_mcmeta(mc_version: str) -> dict:
     return {"pack": {"description": description, "pack_format": major}}
 
 
-def function_files(text: bytes, ends: np.ndarray, mc_version: str) -> dict[str, bytes]:
+def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str,
+                   shift=(0, 0, 0), facing: str | None = None) -> dict[str, bytes]:
     """The ``.mcfunction`` files (path in the zip -> bytes) running the lines of ``text`` in parts.
 
-    ``ends`` is the end offset of each line of ``text`` (see :func:`fill_text`).
+    ``ends`` is the end offset of each line of ``text`` and ``columns`` the columns it builds, as
+    :func:`fill_text` returns them; ``shift`` (y, z, x) is the volume's min corner relative to the
+    player; ``facing`` the way the player turns to look into the maze (None: no turn).
     """
     major, _ = release(mc_version).pack_format
     folder = f"data/{NAMESPACE}/{'function' if major >= FUNCTION_FOLDER_FROM else 'functions'}"
@@ -256,28 +310,83 @@ def function_files(text: bytes, ends: np.ndarray, mc_version: str) -> dict[str, 
                   f"NoGravity:1b,Invulnerable:1b}}")
         selector = f"@e[type=minecraft:armor_stand,tag={ORIGIN_TAG}]"
     origin = selector[:-1] + ",limit=1]"
-    bounds = [0] + [int(ends[i - 1]) for i in range(PART_COMMANDS, len(ends), PART_COMMANDS)]
-    bounds.append(len(text))
-    count = len(bounds) - 1 if len(ends) else 0
-    lines = {
-        "build": [
-            f"# Builds the maze with its min corner here, over the next {count} tick(s).",
-            f"kill {selector}",
-            f"summon {marker}",
-            f"schedule function {NAMESPACE}:run_1 1t" if count else f"kill {selector}",
-        ],
-    }
+    _, sz, sx = shift
+
+    def rect(c: int) -> str:  # the chunks of column c, relative to the marker
+        z0, x0, z1, x1, _ = columns[c]
+        return f"~{x0 + sx} ~{z0 + sz} ~{x1 - 1 + sx} ~{z1 - 1 + sz}"
+
+    def say(message: str) -> str:
+        return "tellraw @a " + json.dumps({"text": f"[blockmaze] {message}"})
+
+    parts, line = [], 0  # (column, first line, end line)
+    for c, (*_, count) in enumerate(columns):
+        parts += [(c, first, min(first + PART_COMMANDS, line + count))
+                  for first in range(line, line + count, PART_COMMANDS)]
+        line += count
+    offsets = np.concatenate([[0], ends]).astype(np.int64)
+    run = f"execute as {origin} at @s run function {NAMESPACE}"
+    build = [f"# Builds the maze around the executor, who stands outside it, in {len(columns)} "
+             f"column(s) of at most {TILE}x{TILE} blocks, {len(parts)} part(s).",
+             f"kill {selector}", f"summon {marker}"]
+    if facing is not None:
+        build.append(f"tp @s ~ ~ ~ {YAW[facing]} 0")
+    lines: dict[str, list[str]] = {"build": build}
+    if not parts:
+        build.append(f"kill {selector}")
+    else:
+        build += ["forceload add ~ ~"] + [f"forceload add {rect(c)}" for c in range(min(2, len(columns)))]
+        build += [say(f"building {len(columns)} column(s); keep this area loaded"),
+                  f"schedule function {NAMESPACE}:run_1 {LOAD_TICKS}t"]
     files = {}
-    for k in range(1, count + 1):
-        lines[f"run_{k}"] = [
-            f"# Part {k} of {count}, run as and at the origin marker.",
-            f"execute as {origin} at @s run function {NAMESPACE}:part_{k}",
-            f"kill {selector}" if k == count else f"schedule function {NAMESPACE}:run_{k + 1} 1t",
-        ]
-        files[f"{folder}/part_{k}.mcfunction"] = text[bounds[k - 1]:bounds[k]]
+    guard = release(mc_version).data_version >= IF_LOADED_FROM
+    for k, (c, first, stop) in enumerate(parts, 1):
+        body = [f"# Part {k} of {len(parts)} (column {c + 1} of {len(columns)}), run as and at the "
+                "origin marker.", f"{run}:part_{k}"]
+        last_of_column = k == len(parts) or parts[k][0] != c
+        if guard and (k == 1 or parts[k - 2][0] != c):  # a column's first part: wait until loaded
+            points = _chunk_points(columns[c], shift)
+            lines[f"run_{k}"] = [
+                f"# Column {c + 1}: build once every chunk of it is loaded, else look again later.",
+            ] + [f"execute as {origin} at @s unless loaded {p} run schedule function "
+                 f"{NAMESPACE}:run_{k} {LOAD_TICKS}t" for p in points] + [
+                f"execute as {origin} at @s" + "".join(f" if loaded {p}" for p in points)
+                + f" run function {NAMESPACE}:go_{k}"]
+            body[0] = body[0].replace("run as and at the origin marker", "run when its chunks are loaded")
+            body[1:2] = [f"function {NAMESPACE}:part_{k}"]
+            name = f"go_{k}"
+        else:
+            name = f"run_{k}"
+        if k == len(parts):
+            body += [f"{run}:done", f"kill {selector}"]
+        elif last_of_column:
+            body += [f"{run}:next_{c + 1}", f"schedule function {NAMESPACE}:run_{k + 1} {LOAD_TICKS}t"]
+            lines[f"next_{c + 1}"] = [
+                f"# Column {c + 1} is built: release its chunks, load the next ones.",
+                f"forceload remove {rect(c)}", "forceload add ~ ~",
+            ] + [f"forceload add {rect(n)}" for n in range(c + 1, min(c + 3, len(columns)))] + [
+                say(f"column {c + 1} of {len(columns)} built")]
+        else:
+            body.append(f"schedule function {NAMESPACE}:run_{k + 1} 1t")
+        lines[name] = body
+        files[f"{folder}/part_{k}.mcfunction"] = text[int(offsets[first]):int(offsets[stop])]
+    if parts:
+        lines["done"] = ["# The maze is built: release the chunks.",
+                         f"forceload remove {rect(len(columns) - 1)}", "forceload remove ~ ~",
+                         say("the maze is built")]
     for name, body in lines.items():
         files[f"{folder}/{name}.mcfunction"] = ("\n".join(body) + "\n").encode("ascii")
     return files
+
+
+def _chunk_points(column, shift) -> list[str]:
+    """``~x ~y ~z`` points, relative to the marker, one in every chunk the column may touch: every
+    16 blocks along x and z from its first block, and its last."""
+    z0, x0, z1, x1, _ = column
+    y, sz, sx = shift
+    xs = sorted(set(range(x0, x1, 16)) | {x1 - 1})
+    zs = sorted(set(range(z0, z1, 16)) | {z1 - 1})
+    return [f"~{x + sx} ~{y} ~{z + sz}" for z in zs for x in xs]
 
 
 def write_datapack(
@@ -298,8 +407,9 @@ def write_datapack(
     >>> from blockmaze.materials import load_theme
     >>> out = io.BytesIO()
     >>> write_datapack(np.ones((1, 2, 3), np.uint8), out, load_theme(), mc_version="1.21")
-    >>> sorted(zipfile.ZipFile(out).namelist())[:2]
-    ['data/blockmaze/function/build.mcfunction', 'data/blockmaze/function/part_1.mcfunction']
+    >>> [name.split("/")[-1] for name in sorted(zipfile.ZipFile(out).namelist())]
+    ['build.mcfunction', 'done.mcfunction', 'go_1.mcfunction', 'part_1.mcfunction',
+     'run_1.mcfunction', 'pack.mcmeta']
     """
     meta = pack_mcmeta(mc_version)  # refuses unknown formats before any work
     height = blocks.shape[0]
@@ -309,9 +419,11 @@ def write_datapack(
             f"the maze is {height} blocks high; a Minecraft {mc_version} world is {limit} high"
         )
     theme = for_release(theme, mc_version)  # built-in themes substituted, every state checked
-    text, ends = fill_text(blocks, theme, seed, keep_terrain)
+    spot = player_spot(blocks)
+    shift = (-spot.y, -spot.z, -spot.x)
+    text, ends, columns = fill_text(blocks, theme, seed, keep_terrain, shift, TILE)
     files = {"pack.mcmeta": (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode("ascii")}
-    files.update(function_files(text, ends, mc_version))
+    files.update(function_files(text, ends, columns, mc_version, shift, spot.facing))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in sorted(files):

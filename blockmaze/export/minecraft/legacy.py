@@ -4,7 +4,8 @@ Rules (shared/reference/minecraft-formats.md §0, §2, §10): gzip (mtime 0), ro
 ``Schematic`` holding ``Materials`` = ``"Alpha"``, Short ``Width``/``Height``/``Length``, Byte_Array
 ``Blocks`` (low 8 bits of each id) and ``Data`` (4-bit data value, one a byte), ``AddBlocks`` (the
 high 4 bits of the ids, two a byte, even index in the low nibble) only when an id exceeds 255,
-index ``y*W*L + z*W + x``, all six ``WEOriginX/Y/Z`` and ``WEOffsetX/Y/Z`` Ints, and empty
+index ``y*W*L + z*W + x``, all six ``WEOriginX/Y/Z`` and ``WEOffsetX/Y/Z`` Ints (WorldEdit pastes
+the min corner at player + WEOffset: it is set so the player stands outside, see placement), and empty
 ``TileEntities``/``Entities`` lists typed Compound.
 
 Block states become ids through ``data/legacy_ids.json``. Matching rule: a state is looked up by
@@ -13,7 +14,9 @@ its block name; the data value is the entry's ``data`` plus, for each property t
 ``persistent``), the amount that property's value adds. Properties the entry does not list are
 recomputed by the game from the neighbours (``in_wall``, ``snowy``, leaves' ``distance``) or do not
 exist in 1.12 (``waterlogged``), and are ignored; a listed property missing from the state adds 0;
-a listed property with a value the table lacks is an error. Built-in themes first swap the
+a listed property with a value the table lacks is an error. A door's halves store different
+properties (``half_properties``: the lower half facing and open, the upper half hinge and powered).
+Built-in themes first swap the
 blocks 1.13 lacks for ones it has (``blockdata.substituted``: deepslate -> stone bricks,
 scaffolding -> ladder); in a custom theme, blocks 1.12 does not have are an error naming the
 material and the block, raised before a byte is written.
@@ -33,6 +36,7 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
+from .placement import player_spot
 
 MAX_SIDE = 0xFFFF  # unsigned Short
 MAX_BLOCKS = 0x7FFFFFFF  # a Java byte array's length
@@ -65,6 +69,8 @@ def legacy_id(state: str) -> tuple[int, int]:
 
     >>> legacy_id("minecraft:oak_fence_gate[facing=north,in_wall=false,open=true,powered=false]")
     (107, 6)
+    >>> legacy_id("minecraft:oak_door[facing=north,half=upper,hinge=right,open=false,powered=false]")
+    (64, 9)
     >>> legacy_id("minecraft:deepslate_tiles")
     Traceback (most recent call last):
     ...
@@ -80,8 +86,9 @@ def legacy_id(state: str) -> tuple[int, int]:
             )
         raise BlockmazeError(f"{name} has no Minecraft 1.12 block id in blockmaze's table")
     data = entry["data"]
+    counted = entry.get("half_properties", {}).get(properties.get("half", "lower"))
     for key, values in entry.get("properties", {}).items():
-        if key in properties:
+        if key in properties and (counted is None or key in counted):
             if properties[key] not in values:
                 raise BlockmazeError(
                     f"{state}: {key}={properties[key]} has no Minecraft 1.12 data value "
@@ -160,8 +167,8 @@ def write_schematic(
         root["AddBlocks"] = byte_array(padded[0::2] | (padded[1::2] << 4))
     for axis in "XYZ":
         root[f"WEOrigin{axis}"] = Int(0)
-    for axis in "XYZ":
-        root[f"WEOffset{axis}"] = Int(0)
+    for axis, offset in zip("XYZ", player_spot(blocks).offset):
+        root[f"WEOffset{axis}"] = Int(offset)
     root["TileEntities"] = List[Compound]()
     root["Entities"] = List[Compound]()
     write_gzipped(Compound(root), file, root_name="Schematic")

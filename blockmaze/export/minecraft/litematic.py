@@ -24,6 +24,7 @@ from ...materials import Theme
 from .. import register_writer, size_limits
 from .nbt import write_gzipped
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
+from .placement import player_spot
 from .versions import DEFAULT_MC_VERSION, release
 
 AIR = "minecraft:air"
@@ -41,7 +42,9 @@ def write_litematic(
 ) -> None:
     """Write a (y, z, x) material volume as a one-region Litematica schematic, drawn with ``theme``.
 
-    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`).
+    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`). The region lies
+    so the player who makes the placement stands outside it, in front of the entrance
+    (:func:`~.placement.player_spot`).
 
     Example
     -------
@@ -53,7 +56,7 @@ def write_litematic(
     True
     """
     indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
-    write_indexed(indices, palette, file, mc_version)
+    write_indexed(indices, palette, file, mc_version, position=player_spot(blocks).offset)
 
 
 def write_indexed(
@@ -63,8 +66,12 @@ def write_indexed(
     mc_version: str = DEFAULT_MC_VERSION,
     name: str = "maze",
     description: str = "",
+    position: tuple[int, int, int] = (0, 0, 0),
 ) -> None:
     """Write palette indices (y, z, x) and their block-state strings as a Litematica schematic.
+
+    ``position`` (x, y, z) is the region's min corner relative to the placement origin, which
+    Litematica puts at the player's position when a placement is made.
 
     The palette is reordered so that ``minecraft:air`` comes first (added if absent).
     """
@@ -81,7 +88,7 @@ def write_indexed(
     total_blocks = int(np.count_nonzero(solid[indices]))
     size = Compound({"x": Int(width), "y": Int(height), "z": Int(length)})
     region = Compound({
-        "Position": Compound({"x": Int(0), "y": Int(0), "z": Int(0)}),
+        "Position": Compound({axis: Int(v) for axis, v in zip("xyz", position)}),
         "Size": size,
         "BlockStatePalette": List[Compound]([block_state_tag(state) for state in palette]),
         "BlockStates": LongArray(pack_spanning(indices.ravel(), bits_for(len(palette)))),

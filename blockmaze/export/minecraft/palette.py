@@ -11,6 +11,7 @@ from nbtlib import Compound, String
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .blockdata import check_states, for_release
+from .states import place_states
 
 # States that are air: left out of files that keep terrain, and not counted as blocks.
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
@@ -28,7 +29,9 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     same blocks); without a seed every block takes the main state. The theme is first made fit
     for release ``mc_version`` (built-in themes substituted, every state checked: see
     :func:`~blockmaze.export.minecraft.blockdata.for_release`; None: each state must exist in
-    some release), and the final palette is checked.
+    some release). In a volume, states that depend on the neighbours (doors, gates, stairs,
+    ladders, blocks needing support) are then resolved by
+    :func:`~blockmaze.export.minecraft.states.place_states`, and the final palette is checked.
 
     Example
     -------
@@ -63,6 +66,9 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
         for value, entries, p in drawn:
             where = blocks == value
             indices[where] = np.asarray(entries, np.uint16)[rng.choice(len(entries), size=int(where.sum()), p=p)]
+    if blocks.ndim == 3:  # doors, gates, stairs, ladders facing their way; support where needed
+        floor = theme.minecraft.get(Material.FLOOR, "minecraft:stone")
+        indices, palette = place_states(blocks, indices, palette, floor)
     check_states(palette, mc_version)  # the final states, as written
     dtype = np.uint8 if len(palette) <= 256 else np.uint16
     return indices.astype(dtype, copy=False), palette

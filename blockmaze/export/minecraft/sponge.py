@@ -18,6 +18,7 @@ from ...materials import Theme
 from .. import register_writer, size_limits
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .palette import minecraft_palette
+from .placement import player_spot
 from .varint import encode_varints
 from .versions import DEFAULT_MC_VERSION, data_version
 
@@ -36,7 +37,8 @@ def write_schem(
 ) -> None:
     """Write a (y, z, x) material volume as a Sponge schematic, drawn with ``theme``.
 
-    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`).
+    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`). WorldEdit pastes
+    it with the player outside, in front of the entrance (:func:`~.placement.player_spot`).
 
     Example
     -------
@@ -48,7 +50,7 @@ def write_schem(
     True
     """
     indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
-    write_indexed(indices, palette, file, mc_version, schem_version)
+    write_indexed(indices, palette, file, mc_version, schem_version, player_spot(blocks).offset)
 
 
 def write_indexed(
@@ -57,8 +59,14 @@ def write_indexed(
     file: BinaryIO,
     mc_version: str = DEFAULT_MC_VERSION,
     schem_version: int = 2,
+    paste_offset: tuple[int, int, int] = (0, 0, 0),
 ) -> None:
-    """Write palette indices (y, z, x) and their block-state strings as a Sponge schematic."""
+    """Write palette indices (y, z, x) and their block-state strings as a Sponge schematic.
+
+    ``paste_offset`` (x, y, z) is where WorldEdit pastes the min corner relative to the player:
+    v2 stores it as ``Metadata.WEOffsetX/Y/Z`` (``Offset``, the copy's world position, stays 0),
+    v3 as ``Offset`` (shared/reference/minecraft-formats.md, paste anchors).
+    """
     if schem_version not in SCHEM_VERSIONS:
         raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")
     height, length, width = indices.shape
@@ -76,7 +84,7 @@ def write_indexed(
         "Width": unsigned_short(width),
         "Height": unsigned_short(height),
         "Length": unsigned_short(length),
-        "Offset": IntArray([0, 0, 0]),
+        "Offset": IntArray(list(paste_offset) if schem_version == 3 else [0, 0, 0]),
     }
     palette_tag = Compound({state: Int(i) for i, state in enumerate(palette)})
     if schem_version == 2:
@@ -84,7 +92,7 @@ def write_indexed(
             **common,
             "Metadata": Compound({
                 "Name": String("blockmaze"),
-                "WEOffsetX": Int(0), "WEOffsetY": Int(0), "WEOffsetZ": Int(0),
+                **{f"WEOffset{axis}": Int(v) for axis, v in zip("XYZ", paste_offset)},
             }),
             **size,
             "PaletteMax": Int(len(palette)),

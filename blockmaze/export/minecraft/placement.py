@@ -1,0 +1,126 @@
+"""Where the player stands when a maze is placed: outside it, on its floor level, facing in.
+
+Every Minecraft format places a volume relative to the player (WorldEdit, Litematica, the
+datapack) or to a position the player types (structure blocks, ``/place template``,
+``/structure load``). blockmaze chooses that position so the player who places the maze stands
+*outside* it, in front of its entrance, on the level of its floor, facing in:
+
+* the **walking layer** is the bottom layer if it has open blocks (no floor: the maze stands on
+  the ground), else the first layer with an open block standing on a block (the bottom level's
+  walking layer over its floor);
+* the **entrance** is an open block (air or a door) of the walking layer on the volume's outer
+  edge: the one nearest the START marker if there is one, else the first found going around the
+  north, west, south, then east edge; the player stands on the block just outside it;
+* **no entrance** (an enclosed maze): the player stands outside the edge nearest the START marker
+  (or, without one, the first open block of the walking layer), in line with it.
+
+:func:`player_spot` returns the player's feet block relative to the volume's min corner (its
+north-west bottom block), so the min corner goes at ``player - spot``. Each writer turns that
+into its own field (WorldEdit ``WEOffset``/``Offset``, Litematica's region ``Position``, the
+datapack's relative coordinates); :func:`placement_hint` says what to type for structure blocks.
+
+Example
+-------
+>>> import numpy as np
+>>> v = np.zeros((3, 3, 3), np.uint8)
+>>> v[0], v[1:, :, 0], v[1:, :, 2], v[1:, 2, 1] = 2, 1, 1, 1    # walls but a gap in the north side
+>>> player_spot(v)
+Spot(y=1, z=-1, x=1, facing='south')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ...materials import Material
+
+YAW = {"south": 0, "west": 90, "north": 180, "east": -90}  # Minecraft's yaw of a facing
+
+
+class Spot(NamedTuple):
+    """The player's feet block (y, z, x) relative to the volume's min corner, and the way in."""
+
+    y: int
+    z: int
+    x: int
+    facing: str
+
+    @property
+    def offset(self) -> tuple[int, int, int]:
+        """(x, y, z) of the volume's min corner relative to the player's block.
+
+        >>> Spot(1, -1, 4, "south").offset
+        (-4, -1, 1)
+        """
+        return -self.x, -self.y, -self.z
+
+
+def walking_layer(volume: np.ndarray) -> int:
+    """The layer the player walks in at the bottom of the volume (see the module docstring).
+
+    >>> walking_layer(np.array([[[2, 2]], [[1, 0]]], np.uint8)), walking_layer(np.zeros((2, 1, 2), np.uint8))
+    (1, 0)
+    """
+    volume = np.asarray(volume)
+    if (volume[0] == Material.AIR).any() or volume.shape[0] == 1:
+        return 0
+    standing = ((volume[1:] == Material.AIR) & (volume[:-1] != Material.AIR)).any(axis=(1, 2))
+    return int(np.argmax(standing)) + 1 if standing.any() else 0
+
+
+def player_spot(volume: np.ndarray) -> Spot:
+    """Where the player stands when the volume is placed (see the module docstring)."""
+    volume = np.asarray(volume)
+    _, depth, width = volume.shape
+    y = walking_layer(volume)
+    layer = volume[y]
+    open_ = (layer == Material.AIR) | (layer == Material.DOOR)
+    start = np.argwhere(volume == Material.START)
+    target = tuple(int(v) for v in start[0, 1:]) if len(start) else None
+    # (z, x) of the edge block, the player's (z, x) outside it, and the way in
+    edges = [((0, x), (-1, x), "south") for x in range(width)]
+    edges += [((z, 0), (z, -1), "east") for z in range(depth)]
+    edges += [((depth - 1, x), (depth, x), "north") for x in range(width)]
+    edges += [((z, width - 1), (z, width), "west") for z in range(depth)]
+    gates = [(inside, outside, facing) for inside, outside, facing in edges if open_[inside]]
+    if gates:
+        if target is not None:
+            gates.sort(key=lambda g: abs(g[0][0] - target[0]) + abs(g[0][1] - target[1]))
+        _, (z, x), facing = gates[0]
+        return Spot(y, z, x, facing)
+    if target is None:
+        inner = np.argwhere(open_)
+        target = tuple(int(v) for v in inner[0]) if len(inner) else (0, 0)
+    tz, tx = target
+    sides = [(tz, (-1, tx), "south"), (tx, (tz, -1), "east"),
+             (depth - 1 - tz, (depth, tx), "north"), (width - 1 - tx, (tz, width), "west")]
+    _, (z, x), facing = min(sides, key=lambda s: s[0])
+    return Spot(y, z, x, facing)
+
+
+def placement_hint(volume: np.ndarray, format_name: str, name: str = "maze") -> str | None:
+    """What to type to place the volume with the player outside it, for formats that do not store
+    where the player stands (structure ``.nbt``, Bedrock ``.mcstructure``); None for the others.
+
+    ``name`` is the structure's name: a ``.nbt`` in ``<world>/generated/minecraft/structures/`` is
+    ``minecraft:<name>``; a ``.mcstructure`` in a behaviour pack's ``structures/blockmaze/`` is
+    ``blockmaze:<name>``.
+
+    >>> v = np.zeros((3, 3, 3), np.uint8)
+    >>> v[0], v[1:, :, 0], v[1:, :, 2], v[1:, 2, 1] = 2, 1, 1, 1
+    >>> print(placement_hint(v, "structure"))
+    stand where the way in should be, facing south (into the maze), and run /place template
+    minecraft:maze ~-1 ~-1 ~1 (1.19+), or put a structure block under your feet with Relative
+    Position -1, 0, 1
+    """
+    spot = player_spot(volume)
+    dx, dy, dz = spot.offset
+    where = f"stand where the way in should be, facing {spot.facing} (into the maze), and run"
+    if format_name == "structure":
+        return (f"{where} /place template minecraft:{name} ~{dx} ~{dy} ~{dz} (1.19+), or put a "
+                f"structure block under your feet with Relative Position {dx}, {dy + 1}, {dz}")
+    if format_name == "mcstructure":
+        return f"{where} /structure load blockmaze:{name} ~{dx} ~{dy} ~{dz}"
+    return None
