@@ -17,4 +17,6 @@ def test_format_table_matches_the_writers_modules():
         writer = export.WRITERS.loaded[name]
         assert (writer.name, writer.suffixes, writer.summary) == (row.name, row.suffixes, row.summary)
         assert writer.plan == (row.source == "plan"), name
+        assert writer.bands == (row.source == "bands"), name
+        assert writer.folder == row.folder, name
         assert writer.write.__module__ == f"{export.__name__}.{row.module}", name

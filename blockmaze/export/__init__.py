@@ -35,8 +35,9 @@ class Format:
     """One output as the static table knows it: no import needed.
 
     ``source`` is what the writer takes: ``"volume"`` (a (y, z, x) block volume), ``"plan"`` (the
-    (z, x) plan as a one-layer volume: tile maps) or ``"maze"`` (the maze itself: pictures and
-    maze documents).
+    (z, x) plan as a one-layer volume: tile maps), ``"maze"`` (the maze itself: pictures and
+    maze documents) or ``"bands"`` (the volume as an iterator of 16-row bands along z, so a
+    streamed maze never exists whole: worlds). ``folder``: the output is a folder, not a file.
     """
 
     name: str
@@ -44,6 +45,7 @@ class Format:
     suffixes: tuple[str, ...]
     summary: str
     source: str = "volume"
+    folder: bool = False
 
 
 def _formats(*rows: tuple) -> dict[str, Format]:
@@ -87,6 +89,11 @@ FORMATS: dict[str, Format] = _formats(
      "numpy arrays for python-tcod: walkable, transparent, materials", "plan"),
     ("xp", "tilemaps.rexpaint", (".xp",),
      "REXPaint image (CP437 glyphs, theme colours; REXPaint, libtcod)", "plan"),
+    ("world", "minecraft.world", (),
+     "Java world folder: level.dat + region/*.mca, opens from Singleplayer (1.18-1.21.10)",
+     "bands", True),
+    ("world-zip", "minecraft.world", (),
+     "the Java world folder as one .zip (unzip into .minecraft/saves)", "bands"),
 )
 
 
@@ -97,7 +104,9 @@ class Writer:
     ``write(blocks, file, theme, **options)`` writes a (y, z, x) volume to a binary file;
     ``check_size(shape)`` raises BlockmazeError for a volume the format cannot hold, before any
     work is done; ``plan`` is True for formats that draw the (z, x) plan rather than a volume
-    (tile maps): they receive the plan as a one-layer volume.
+    (tile maps): they receive the plan as a one-layer volume; ``bands``: ``write`` takes an
+    iterator of (y, z<=16, x) bands instead of the volume; ``folder``: ``write`` takes the
+    output folder's path instead of a file (and writes it atomically itself).
     """
 
     name: str
@@ -106,6 +115,8 @@ class Writer:
     check_size: Callable[[tuple[int, int, int]], None]
     summary: str
     plan: bool = False
+    bands: bool = False
+    folder: bool = False
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -217,5 +228,21 @@ def write(
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
     writer.check_size(blocks.shape)
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    source = volume_bands(blocks) if writer.bands else blocks
+    if writer.folder:
+        if hasattr(target, "write"):
+            raise BlockmazeError(f"{writer.name} writes a folder: give its path, not a file")
+        writer.write(source, target, theme, **options)
+        return
     with open_target(target) as file:
-        writer.write(blocks, file, theme, **options)
+        writer.write(source, file, theme, **options)
+
+
+def volume_bands(volume: np.ndarray, rows: int = 16) -> Iterator[np.ndarray]:
+    """Views of a (y, z, x) volume, ``rows`` z-rows at a time (the last band may be shorter).
+
+    >>> [band.shape for band in volume_bands(np.zeros((2, 20, 3), np.uint8))]
+    [(2, 16, 3), (2, 4, 3)]
+    """
+    for z in range(0, volume.shape[1], rows):
+        yield volume[:, z:z + rows]
