@@ -34,6 +34,7 @@ from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .randomness import as_generator
 from .render import maze_text, plan_text
 from .export.pictures import STYLES as PICTURE_STYLES, render_png, render_svg
+from .streaming import in_memory_or_explain, stream_blockers, write_streamed
 from .render.text import STYLES
 
 MAZE_FORMAT = "maze"  # a maze document (.json), not a block file
@@ -227,6 +228,17 @@ def output_options(command):
                      show_default=True, help="How the maze is drawn when no --output is given."),
         click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
                      help="File to write. Without it the maze is printed."),
+        # worlds (--format world / world-zip) and split schematics
+        click.option("--terrain", type=click.Choice(["void", "flat", "grass"]), default="grass",
+                     show_default=True, help="Worlds: the ground around and under the maze."),
+        click.option("--y", "y", type=click.IntRange(-64, 319), default=-60, show_default=True,
+                     help="Worlds: the height of the maze's lowest layer (the grass is at y-1)."),
+        click.option("--mobs/--no-mobs", default=False, show_default=True,
+                     help="Worlds: let mobs spawn (game rule doMobSpawning)."),
+        click.option("--time", type=click.IntRange(min=-1), default=6000, show_default=True,
+                     help="Worlds: fixed time of day in ticks (6000 = noon); -1 lets days pass."),
+        click.option("--split", type=click.IntRange(min=16), default=None, metavar="N",
+                     help=".schem: write tiles of at most NxN blocks (name_x<X>_z<Z>.schem)."),
     ]):
         command = option(command)
     return command
@@ -267,6 +279,11 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
         load_theme(output["theme"])
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
+    if blocks_out and writer.bands:  # worlds: streamed row by row when the options allow it
+        reasons = stream_blockers(kind, mask, algorithm, braid, entrances, output["solution"], output["lights"])
+        if not reasons:
+            return _write_streamed(shape, algorithm, seed, writer, **output)
+        in_memory_or_explain(reasons, int(np.prod(plan_shape(*shape, output["wall"], output["passage"]))) * 4)
     rng = as_generator(seed)
     if mask is None:
         grid = make_grid(shape, kind)
@@ -485,9 +502,19 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scal
                   f"{kind} {'x'.join(map(str, maze.grid.shape))} cells", origin, **settings)
 
 
+def _write_streamed(shape, algorithm, seed, writer, *, output, wall, passage, height, floor, roof,
+                    theme, mc_version, terrain, y, mobs, time, **ignored) -> None:
+    """A square maze generated row by row straight into a band writer (a world)."""
+    layers, z, x = write_streamed(output, *shape, algorithm, seed, writer.name, wall, passage, height,
+                                  floor, roof, theme, mc_version=mc_version, terrain=terrain, y=y,
+                                  mobs=mobs, time=None if time < 0 else time)
+    click.echo(f"wrote {output}: square {'x'.join(map(str, shape))} cells, streamed, {x}x{layers}x{z} "
+               f"blocks (width x height x length), {algorithm}, seed {seed}", err=True)
+
+
 def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, roof, lights, theme,
                   mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                  block_size, raw_mesh, collision, format_) -> None:
+                  block_size, raw_mesh, collision, format_, terrain, y, mobs, time, split) -> None:
     """Stand a plan up (unless it is a volume already or the format draws plans) and write it."""
     if writer.plan:
         volume = blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
@@ -499,7 +526,10 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
         volume = blocks
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
-             "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision}
+             "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision,
+             "terrain": terrain, "y": y, "mobs": mobs, "time": None if time < 0 else time, "split": split}
+    if split is not None and "split" not in writer.options:
+        raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")
     if block_size is not None:
         given["block_size"] = block_size
     write(volume, output, format=writer.name, theme=load_theme(theme),

@@ -294,3 +294,39 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed:
         with open_target(target) as file:
             writer.write(bands, file, theme, **options)
     return shape
+
+
+def stream_blockers(kind: str = "square", mask=None, algorithm: str = "eller", braid: float = 0.0,
+                    entrances: bool = False, solution: bool = False, lights: bool = False) -> list[str]:
+    """Why a maze cannot be generated and written as a stream (none: it can).
+
+    >>> stream_blockers(algorithm="backtracker", solution=True)
+    ['--algorithm backtracker (only eller, sidewinder, binary-tree run row by row)', '--solution (the path needs the whole maze)']
+    """
+    reasons = []
+    if kind != "square":
+        reasons.append(f"a {kind} grid (only square grids stream)")
+    if mask is not None:
+        reasons.append("--mask")
+    if algorithm.partition(":")[0] not in STREAMABLE or ":" in algorithm:
+        reasons.append(f"--algorithm {algorithm} (only {', '.join(STREAMABLE)} run row by row)")
+    if braid:
+        reasons.append("--braid (dead ends are found in the whole maze)")
+    if entrances:
+        reasons.append("--entrances (they are chosen by distances across the whole maze)")
+    if solution:
+        reasons.append("--solution (the path needs the whole maze)")
+    if lights:
+        reasons.append("--lights (placed over the whole floor)")
+    return reasons
+
+
+def in_memory_or_explain(reasons: list[str], blocks: int) -> None:
+    """Refuse, naming ``reasons``, a maze that cannot stream and whose ``blocks`` do not fit memory."""
+    from .resources import available_memory
+
+    needed = 3 * blocks  # the plan, the volume and the palette indices
+    if reasons and needed > available_memory():
+        raise BlockmazeError(
+            f"this maze ({blocks} blocks) does not fit in memory and cannot be streamed because of "
+            f"{'; '.join(reasons)}: drop those or choose a smaller size")

@@ -155,6 +155,9 @@ def write_world(
     layers = terrain_layers(terrain, y)
     temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o777 & ~umask)
         _write_folder(bands, temporary, theme, mc_version, data_version, terrain, layers, y, seed,
                       mobs, time, name or target.name)
         if target.exists():
