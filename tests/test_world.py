@@ -1,0 +1,203 @@
+"""Java world saves: read back by anvil-parser2 (an independent reader) and a strict checker,
+compared block for block with the .schem of the same maze; streamed mazes; level.dat; errors."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import nbtlib
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import blockmaze as bm
+from blockmaze.cli import main
+from blockmaze.errors import BlockmazeError
+from blockmaze.export.minecraft.packing import pack_longs, unpack_longs
+from blockmaze.export.minecraft.world import write_world
+from blockmaze.export.minecraft.worldinfo import summarize_world
+from blockmaze.streaming import maze_rows, write_streamed
+from schem_checker import read_schem
+from world_checker import WorldError, check_region, check_world, unpack
+
+anvil = pytest.importorskip("anvil", reason="anvil-parser2 (the independent world reader) is not installed")
+
+GLASS = bm.load_theme("glass")  # no weighted variants: every block is its material's one state
+
+
+def anvil_blocks(folder: Path, shape: tuple[int, int, int], y: int) -> np.ndarray:
+    """The world's blocks over the maze's box, (y, z, x) block-state names, read by anvil-parser2."""
+    height, length, width = shape
+    out = np.empty(shape, dtype=object)
+    regions = {}
+    for cz in range(-(-length // 16)):
+        for cx in range(-(-width // 16)):
+            key = (cx >> 5, cz >> 5)
+            if key not in regions:
+                regions[key] = anvil.Region.from_file(str(folder / "region" / f"r.{key[0]}.{key[1]}.mca"))
+            chunk = regions[key].get_chunk(cx, cz)
+            for layer in range(height):
+                for z in range(16):
+                    if cz * 16 + z >= length:
+                        break
+                    for x in range(16):
+                        if cx * 16 + x < width:
+                            block = chunk.get_block(x, y + layer, z)
+                            out[layer, cz * 16 + z, cx * 16 + x] = block.name() + (
+                                "[" + ",".join(f"{k}={v}" for k, v in sorted(block.properties.items())) + "]"
+                                if block.properties else "")
+    return out
+
+
+def schem_blocks(volume: np.ndarray, tmp_path: Path, theme=GLASS) -> np.ndarray:
+    path = tmp_path / "same.schem"
+    bm.write(volume, path, theme=theme)
+    return read_schem(path.read_bytes()).blocks
+
+
+def test_world_equals_schem_of_the_same_maze_block_for_block(tmp_path):
+    """A 30x30 maze (61x61 blocks, 4x4 chunks) written as a world and as a .schem."""
+    volume = bm.extrude(bm.to_blocks(bm.generate((30, 30), "backtracker", 5), 1, 1), roof=True)
+    bm.write(volume, tmp_path / "W", format="world", theme=GLASS, y=10, terrain="flat")
+    expected = schem_blocks(volume, tmp_path)
+    found = anvil_blocks(tmp_path / "W", volume.shape, 10)
+    assert (found == expected).all()
+    chunk = anvil.Region.from_file(str(tmp_path / "W/region/r.0.0.mca")).get_chunk(0, 0)
+    assert chunk.get_block(0, 9, 0).name() == "minecraft:stone"  # the flat terrain under the maze
+    assert chunk.get_block(0, -64, 0).name() == "minecraft:bedrock"
+    assert chunk.get_block(0, 10 + volume.shape[0], 0).name() == "minecraft:air"
+
+
+@pytest.mark.parametrize("algorithm", ["eller", "sidewinder", "binary-tree"])
+def test_streamed_world_equals_in_memory_schem(algorithm, tmp_path):
+    """A streamed maze is the in-memory maze of the same seed: its world equals that .schem."""
+    shape = write_streamed(tmp_path / "W", 20, 9, algorithm, seed=11, wall=(1, 2), passage=2,
+                           theme=GLASS, terrain="void", y=0)
+    maze = bm.generate((20, 9), algorithm, 11)
+    volume = bm.extrude(bm.to_blocks(maze, (1, 2), 2))
+    assert shape == volume.shape
+    assert (anvil_blocks(tmp_path / "W", volume.shape, 0) == schem_blocks(volume, tmp_path)).all()
+
+
+def test_variants_are_drawn_from_the_theme(tmp_path):
+    """With a themed seed every block is one of its material's states."""
+    theme = bm.load_theme()
+    volume = bm.extrude(bm.to_blocks(bm.generate((8, 8), rng=2)))
+    bm.write(volume, tmp_path / "W", format="world", theme=theme, seed=4)
+    found = anvil_blocks(tmp_path / "W", volume.shape, -60)
+    for material in np.unique(volume):
+        states = {s for s, _ in theme.minecraft_choices(int(material))}
+        assert set(found[volume == material]) <= states
+
+
+def test_strict_checker_passes_worlds_spanning_regions(tmp_path):
+    """Region files across x and z (a 513-block-wide maze, then a 513-block-long one)."""
+    write_streamed(tmp_path / "wide", 3, 256, "binary-tree", seed=1, mc_version="1.18")
+    write_streamed(tmp_path / "long", 256, 2, "eller", seed=1, mc_version="1.21.10", roof=True)
+    wide = check_world(tmp_path / "wide", 2860)
+    long = check_world(tmp_path / "long", 4556)
+    assert {p.name for p in (tmp_path / "wide/region").iterdir()} == {"r.0.0.mca", "r.1.0.mca"}
+    assert {p.name for p in (tmp_path / "long/region").iterdir()} == {"r.0.0.mca", "r.0.1.mca"}
+    assert set(wide) == {(cx, 0) for cx in range(33)}
+    assert set(long) == {(0, cz) for cz in range(33)}
+
+
+def test_strict_checker_catches_damage(tmp_path):
+    write_streamed(tmp_path / "W", 4, 4, "eller", seed=1)
+    path = tmp_path / "W/region/r.0.0.mca"
+    data = bytearray(path.read_bytes())
+    data[8192 + 4] = 1  # the compression byte: gzip instead of zlib
+    path.write_bytes(bytes(data))
+    with pytest.raises(WorldError, match="compression 1"):
+        check_region(path, 3700)
+    with pytest.raises(WorldError, match="longs"):
+        unpack([0] * 3, 4, 64)
+
+
+def test_level_dat_spawn_rules_and_terrain(tmp_path):
+    write_streamed(tmp_path / "W", 6, 7, "sidewinder", seed=3, y=20, terrain="grass", mobs=False,
+                   time=1000, mc_version="1.21.4")
+    level = nbtlib.load(tmp_path / "W/level.dat")["Data"]
+    assert (int(level["SpawnX"]), int(level["SpawnY"]), int(level["SpawnZ"])) == (1, 21, 1)
+    assert list(level["spawn"]["pos"]) == [1, 21, 1]
+    assert int(level["DataVersion"]) == 4189 and level["Version"]["Name"] == "1.21.4"
+    assert level["GameRules"]["doMobSpawning"] == "false" and level["GameRules"]["doDaylightCycle"] == "false"
+    assert int(level["DayTime"]) == 1000 and int(level["initialized"]) == 1
+    layers = level["WorldGenSettings"]["dimensions"]["minecraft:overworld"]["generator"]["settings"]["layers"]
+    assert [(str(l["block"]), int(l["height"])) for l in layers] == [
+        ("minecraft:bedrock", 1), ("minecraft:dirt", 82), ("minecraft:grass_block", 1)]
+    chunk = anvil.Region.from_file(str(tmp_path / "W/region/r.0.0.mca")).get_chunk(0, 0)
+    assert chunk.get_block(3, 19, 3).name() == "minecraft:grass_block"  # the generator's top layer
+
+
+def test_same_seed_same_bytes(tmp_path):
+    for run in ("1", "2"):
+        (tmp_path / run).mkdir()
+        write_streamed(tmp_path / run / "m.zip", 10, 12, "eller", seed=8, format="world-zip")
+    assert (tmp_path / "1/m.zip").read_bytes() == (tmp_path / "2/m.zip").read_bytes()
+    with zipfile.ZipFile(tmp_path / "1/m.zip") as archive:
+        assert sorted(archive.namelist()) == ["m/level.dat", "m/region/r.0.0.mca"]
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"mc_version": "1.17.1"}, "1.18 to 1.21.10"),
+    ({"mc_version": "1.21.11"}, "1.18 to 1.21.10"),
+    ({"y": 318}, "height"),
+    ({"y": -64, "terrain": "grass"}, "y >= -62"),
+    ({"terrain": "lava"}, "unknown terrain"),
+])
+def test_bad_world_options_are_refused(options, message, tmp_path):
+    with pytest.raises(BlockmazeError, match=message):
+        write_world(np.ones((4, 3, 3), np.uint8), tmp_path / "W", GLASS, **options)
+    assert not (tmp_path / "W").exists() and not list(tmp_path.iterdir())
+
+
+def test_a_world_is_never_written_over(tmp_path):
+    (tmp_path / "W").mkdir()
+    (tmp_path / "W" / "keep.txt").write_text("mine")
+    with pytest.raises(BlockmazeError, match="exists already"):
+        write_world(np.ones((1, 1, 1), np.uint8), tmp_path / "W", GLASS)
+    assert (tmp_path / "W" / "keep.txt").read_text() == "mine"
+
+
+@settings(max_examples=25)
+@given(st.integers(1, 12), st.integers(1, 12), st.sampled_from(["eller", "sidewinder", "binary-tree"]),
+       st.integers(0, 2**32), st.integers(1, 5))
+def test_streamed_rows_are_the_in_memory_maze(rows, cols, algorithm, seed, at_once):
+    links = bm.generate((rows, cols), algorithm, seed).links.reshape(rows, cols, 4)
+    parts = list(maze_rows(rows, cols, algorithm, seed, at_once=at_once))
+    assert (np.concatenate([n for n, _ in parts]) == links[..., 0]).all()
+    assert (np.concatenate([e for _, e in parts]) == links[..., 1]).all()
+
+
+@given(st.integers(1, 16), st.data())
+def test_packing_round_trips_without_spanning(bits, data):
+    values = np.array(data.draw(st.lists(st.integers(0, (1 << bits) - 1), max_size=300)), dtype=np.int64)
+    longs = pack_longs(values, bits)
+    assert unpack_longs(longs, bits, values.size).tolist() == values.tolist()
+    assert unpack([int(v) for v in longs], bits, values.size) == values.tolist()
+
+
+def test_info_summary_of_a_world(tmp_path):
+    write_streamed(tmp_path / "W", 3, 3, "eller", seed=2, theme=GLASS, terrain="void", y=0)
+    lines = summarize_world(tmp_path / "W")
+    assert lines[:3] == ["format: Java world (W)", "minecraft: 1.20.4 (DataVersion 3700)", "spawn: 1, 1, 1"]
+    assert "extent: 1 x 1 chunks (x 0..0, z 0..0): 16 x 16 blocks" in lines
+    volume = bm.extrude(bm.to_blocks(bm.generate((3, 3), "eller", 2)))
+    walls = int((volume == bm.Material.WALL).sum())
+    assert any(line.split() == ["minecraft:glass", str(walls)] for line in lines)
+
+
+def test_cli_streams_a_world_and_refuses_what_needs_the_whole_maze(tmp_path, monkeypatch, capsys):
+    assert main(["generate", "12x10", "-a", "eller", "-s", "4", "-o", str(tmp_path / "W"), "--format", "world",
+                 "--theme", "glass", "--terrain", "void", "--y", "0"]) == 0
+    assert "streamed" in capsys.readouterr().err
+    volume = bm.extrude(bm.to_blocks(bm.generate((12, 10), "eller", 4)))
+    assert (anvil_blocks(tmp_path / "W", volume.shape, 0) == schem_blocks(volume, tmp_path)).all()
+    monkeypatch.setattr("blockmaze.resources.available_memory", lambda: 1000)
+    assert main(["generate", "100x100", "-a", "eller", "--solution", "-o", str(tmp_path / "X"),
+                 "--format", "world"]) == 2
+    assert "cannot be streamed because of --solution" in capsys.readouterr().err
