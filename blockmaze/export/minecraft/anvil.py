@@ -189,23 +189,42 @@ def surface_heights(ids, air, base):
     return out
 
 
-def heightmap_longs(heights: np.ndarray) -> np.ndarray:
-    """A 16x16 heightmap (z, x) as its 37 longs of 9-bit values."""
-    out = np.zeros(long_count(256, HEIGHTMAP_BITS), dtype=np.int64)
-    pack_into(np.ascontiguousarray(heights, dtype=np.int64).ravel(), HEIGHTMAP_BITS, out)
+@numba.njit(cache=True)
+def heightmap_longs(heights):
+    """The 37 longs of 9-bit values of each 16x16 heightmap along a row of chunks: ``heights`` is
+    (16, 16 * chunks) (z, x); returns (chunks, 37)."""
+    chunks = heights.shape[1] // 16
+    out = np.zeros((chunks, 37), dtype=np.int64)
+    values = np.empty(256, dtype=np.int64)
+    for cx in range(chunks):
+        for z in range(16):
+            for x in range(16):
+                values[z * 16 + x] = heights[z, cx * 16 + x]
+        pack_into(values, HEIGHTMAP_BITS, out[cx])
     return out
 
 
-class ChunkBuilder:
-    """Chunk NBT for one world: fixed parts cached once, sections assembled per chunk.
+_Y = _name(BYTE, "Y")
+_BLOCK_STATES = _name(COMPOUND, "block_states")
+_PALETTE = _name(LIST, "palette") + bytes((COMPOUND,))
+_DATA = _name(LONG_ARRAY, "data")
+_SECTIONS = _name(LIST, "sections") + bytes((COMPOUND,))
+_HEIGHTMAPS = _name(COMPOUND, "Heightmaps") + _name(LONG_ARRAY, "WORLD_SURFACE") + struct.pack(">i", 37)
+_END = bytes((END,))
 
-    ``states`` are the global block-state strings (ids index them); ``biome`` the biome of
-    every section.
+
+class ChunkBuilder:
+    """Chunk NBT for one world: fixed parts cached once, a row of chunks assembled per band.
+
+    Global ids index ``states`` (block-state strings, added by :meth:`id_of`); ``biome`` is the
+    biome of every section. Sections that are all air are written only when ``empty_sections``
+    (the game makes missing ones empty, in plains: needed for other biomes).
     """
 
-    def __init__(self, data_version: int, biome: str):
+    def __init__(self, data_version: int, biome: str, empty_sections: bool = True):
         self.data_version = data_version
         self.biome_bytes = nbt_compound("biomes", nbt_list("palette", STRING, [_string(biome)]))
+        self.empty_sections = empty_sections
         self.states: list[str] = []
         self.payloads: list[bytes] = []
         self.index: dict[str, int] = {}
@@ -223,6 +242,7 @@ class ChunkBuilder:
             nbt_string("Status", "minecraft:full"),
             nbt_int("yPos", SECTIONS[0]),
             nbt_int("DataVersion", data_version),
+            _END,
         ))
 
     def id_of(self, state: str) -> int:
@@ -234,24 +254,44 @@ class ChunkBuilder:
             self.payloads.append(state_payload(state))
         return found
 
-    def section(self, y: int, palette, longs) -> bytes:
-        """One section's compound payload: Y, block_states (palette of global ids, packed longs), biomes."""
-        states = [nbt_list("palette", COMPOUND, [self.payloads[g] for g in palette])]
+    def section(self, y: int, palette, longs: bytes | None) -> bytes:
+        """One section's compound payload: Y, block_states (palette of global ids, packed
+        big-endian longs), biomes."""
+        parts = [_Y, struct.pack(">b", y), _BLOCK_STATES, _PALETTE, struct.pack(">i", len(palette))]
+        parts.extend(self.payloads[g] for g in palette)
         if longs is not None:
-            states.append(nbt_longs("data", longs))
-        return nbt_byte("Y", y) + nbt_compound("block_states", *states) + self.biome_bytes + bytes((END,))
+            parts += [_DATA, struct.pack(">i", len(longs) // 8), longs]
+        parts += [_END, self.biome_bytes, _END]
+        return b"".join(parts)
 
-    def chunk(self, cx: int, cz: int, sections: dict[int, bytes], heights: np.ndarray) -> bytes:
-        """The chunk's NBT bytes: ``sections`` maps section y to its payload; the others are empty."""
-        payloads = [sections.get(y) or self.empty[y] for y in SECTIONS]
-        return b"".join((
-            b"\x0a\x00\x00",
-            nbt_int("xPos", cx), nbt_int("zPos", cz),
-            nbt_list("sections", COMPOUND, payloads),
-            nbt_compound("Heightmaps", nbt_longs("WORLD_SURFACE", heightmap_longs(heights))),
-            self.tail,
-            bytes((END,)),
-        ))
+    def row(self, ids: np.ndarray, cz: int):
+        """Yield ``(cx, chunk NBT bytes)`` for a row of chunks: ``ids`` (y, 16, x) holds global ids
+        from y = -64 up to a section boundary, its width a multiple of 16."""
+        air = self.air
+        sizes, palettes, data, lengths = encode_sections(ids, air)
+        data = data.astype(">i8")
+        heights = heightmap_longs(surface_heights(ids, air, 0)).astype(">i8")
+        count = ids.shape[0] // 16
+        head = b"\x0a\x00\x00"
+        for cx in range(ids.shape[2] // 16):
+            parts = []
+            for s in range(count):
+                k = cx * count + s
+                size = sizes[k]
+                if size == 1 and palettes[k, 0] == air:
+                    if self.empty_sections:
+                        parts.append(self.empty[SECTIONS[s]])
+                    continue
+                parts.append(self.section(SECTIONS[s], palettes[k, :size],
+                                          data[k, :lengths[k]].tobytes() if size > 1 else None))
+            if self.empty_sections:
+                parts.extend(self.empty[y] for y in SECTIONS[count:])
+            yield cx, b"".join((
+                head, nbt_int("xPos", cx), nbt_int("zPos", cz),
+                _SECTIONS, struct.pack(">i", len(parts)), *parts,
+                _HEIGHTMAPS, heights[cx].tobytes(), _END,
+                self.tail,
+            ))
 
 
 class RegionWriter:

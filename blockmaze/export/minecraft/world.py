@@ -53,7 +53,7 @@ from nbtlib import Byte, Compound, Float, Int, IntArray, List, Long, String
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import Writer, register_writer, size_limits, volume_bands
-from .anvil import MAX_Y, MIN_Y, SECTIONS, ChunkBuilder, RegionWriter, encode_sections, surface_heights
+from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
 from .nbt import write_gzipped
 from .palette import minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
@@ -209,7 +209,10 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     if isinstance(bands, np.ndarray):
         bands = volume_bands(bands)
     (folder / "region").mkdir()
-    builder = ChunkBuilder(data_version, "minecraft:the_void" if terrain == "void" else "minecraft:plains")
+    # the game fills missing sections with empty plains ones: all-air sections are left out,
+    # except in a void world, whose sections are the_void
+    builder = ChunkBuilder(data_version, "minecraft:the_void" if terrain == "void" else "minecraft:plains",
+                           empty_sections=terrain == "void")
     column = np.full(0, builder.air, dtype=np.uint16)
     spawn = None
     width = height = length = 0
@@ -246,20 +249,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
         ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
         ids[:] = column[:, None, None]
         ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
-        air = builder.air
-        sizes, palettes, data, lengths = encode_sections(ids, air)
-        heights = surface_heights(ids, air, 0)
-        count = column.size // 16
-        for cx in range(padded // 16):
-            sections = {}
-            for s in range(count):
-                k = cx * count + s
-                size = sizes[k]
-                if size == 1 and palettes[k, 0] == air:
-                    continue
-                sections[SECTIONS[s]] = builder.section(SECTIONS[s], palettes[k, :size],
-                                                        data[k, :lengths[k]] if size > 1 else None)
-            nbt = builder.chunk(cx, cz, sections, heights[:, cx * 16:cx * 16 + 16])
+        for cx, nbt in builder.row(ids, cz):
             rx = cx >> 5
             if rx not in regions:
                 handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
