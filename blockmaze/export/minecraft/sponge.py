@@ -8,15 +8,18 @@ are varint palette indices in y, z, x order (x fastest), ``PaletteMax`` (v2) is 
 
 from __future__ import annotations
 
+import io
+import struct
 from typing import BinaryIO
 
+import nbtlib
 import numpy as np
 from nbtlib import Compound, Int, IntArray, List, String
 
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import Writer, register_writer, size_limits
-from .nbt import byte_array, unsigned_short, write_gzipped
+from .nbt import byte_array, gzip_stream, unsigned_short
 from .palette import minecraft_palette
 from .varint import encode_varints
 from .versions import DEFAULT_MC_VERSION, data_version
@@ -57,17 +60,54 @@ def write_indexed(
     file: BinaryIO,
     mc_version: str = DEFAULT_MC_VERSION,
     schem_version: int = 2,
+    offset: tuple[int, int, int] = (0, 0, 0),
 ) -> None:
-    """Write palette indices (y, z, x) and their block-state strings as a Sponge schematic."""
-    if schem_version not in SCHEM_VERSIONS:
-        raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")
+    """Write palette indices (y, z, x) and their block-state strings as a Sponge schematic.
+
+    The varint block data is encoded and compressed a slice at a time (never a second copy of
+    the volume); ``offset`` is the schematic's ``Offset`` (x, y, z), its place in a larger build.
+    """
     height, length, width = indices.shape
     check_size(indices.shape)
     if indices.size and (indices.min() < 0 or indices.max() >= len(palette)):
         raise BlockmazeError("a block index is outside the palette")
-    data = encode_varints(indices)
-    if data.size > MAX_DATA_BYTES:
-        raise BlockmazeError(f"the block data takes {data.size} bytes; a .schem holds at most {MAX_DATA_BYTES}")
+    size = indices.size + int(np.count_nonzero(indices >= 0x80)) + int(np.count_nonzero(indices >= 0x4000))
+    flat = indices.reshape(-1)
+    step = 1 << 22
+    pieces = (encode_varints(flat[at:at + step]) for at in range(0, flat.size, step))
+    write_streamed_data(pieces, size, palette, indices.shape, file, mc_version, schem_version, offset)
+
+
+def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int, int, int],
+                        file: BinaryIO, mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                        offset: tuple[int, int, int] = (0, 0, 0)) -> None:
+    """Write a Sponge schematic whose varint block data (``size`` bytes in all, y-z-x order)
+    arrives as ``pieces`` (uint8 arrays): memory holds one piece and the compressor's buffer.
+
+    The NBT around the data is nbtlib's, cut where the data goes, so the bytes equal those of
+    one document written in one go.
+    """
+    if schem_version not in SCHEM_VERSIONS:
+        raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")
+    check_size(shape)
+    if size > MAX_DATA_BYTES:
+        raise BlockmazeError(f"the block data takes {size} bytes; a .schem holds at most {MAX_DATA_BYTES}")
+    prefix, suffix = _around_data(palette, shape, mc_version, schem_version, offset)
+    written = 0
+    with gzip_stream(file) as stream:
+        stream.write(prefix + struct.pack(">i", size))
+        for piece in pieces:
+            written += len(piece)
+            stream.write(np.ascontiguousarray(piece, dtype=np.uint8).data)
+        stream.write(suffix)
+    if written != size:
+        raise ValueError(f"block data of {written} bytes written where {size} were announced")
+
+
+def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: str,
+                 schem_version: int, offset: tuple[int, int, int]) -> tuple[bytes, bytes]:
+    """The schematic's NBT before its block data's length, and after the data."""
+    height, length, width = shape
     common = {
         "Version": Int(schem_version),
         "DataVersion": Int(data_version(mc_version)),
@@ -76,9 +116,10 @@ def write_indexed(
         "Width": unsigned_short(width),
         "Height": unsigned_short(height),
         "Length": unsigned_short(length),
-        "Offset": IntArray([0, 0, 0]),
+        "Offset": IntArray([int(v) for v in offset]),
     }
     palette_tag = Compound({state: Int(i) for i, state in enumerate(palette)})
+    empty = byte_array(np.zeros(0, np.uint8))
     if schem_version == 2:
         root = Compound({
             **common,
@@ -89,24 +130,30 @@ def write_indexed(
             **size,
             "PaletteMax": Int(len(palette)),
             "Palette": palette_tag,
-            "BlockData": byte_array(data),
+            "BlockData": empty,
             "BlockEntities": List[Compound](),
             "Entities": List[Compound](),
         })
-        write_gzipped(root, file, root_name="Schematic")
+        root_name, data_name = "Schematic", b"BlockData"
     else:
-        schematic = Compound({
+        root = Compound({"Schematic": Compound({
             **common,
             "Metadata": Compound({"Name": String("blockmaze")}),
             **size,
             "Blocks": Compound({
                 "Palette": palette_tag,
-                "Data": byte_array(data),
+                "Data": empty,
                 "BlockEntities": List[Compound](),
             }),
             "Entities": List[Compound](),
-        })
-        write_gzipped(Compound({"Schematic": schematic}), file, root_name="")
+        })})
+        root_name, data_name = "", b"Data"
+    buffer = io.BytesIO()
+    nbtlib.File(root, root_name=root_name).write(buffer)
+    raw = buffer.getvalue()
+    marker = b"\x07" + struct.pack(">H", len(data_name)) + data_name + bytes(4)
+    at = raw.rfind(marker) + len(marker)
+    return raw[:at - 4], raw[at:]
 
 
 check_size = size_limits(".schem", max_side=MAX_SIDE, max_blocks=MAX_DATA_BYTES)
