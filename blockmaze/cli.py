@@ -34,6 +34,7 @@ from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .randomness import as_generator
 from .render import maze_text, plan_text
 from .export.pictures import STYLES as PICTURE_STYLES, render_png, render_svg
+from .export.minecraft.sponge import write_schem_tiles
 from .streaming import in_memory_or_explain, stream_blockers, write_streamed
 from .render.text import STYLES
 
@@ -279,7 +280,7 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
         load_theme(output["theme"])
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
-    if blocks_out and writer.bands:  # worlds: streamed row by row when the options allow it
+    if blocks_out and (writer.bands or writer.name == "schem"):  # streamed row by row if the options allow
         reasons = stream_blockers(kind, mask, algorithm, braid, entrances, output["solution"], output["lights"])
         if not reasons:
             return _write_streamed(shape, algorithm, seed, writer, **output)
@@ -503,12 +504,15 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scal
 
 
 def _write_streamed(shape, algorithm, seed, writer, *, output, wall, passage, height, floor, roof,
-                    theme, mc_version, terrain, y, mobs, time, **ignored) -> None:
-    """A square maze generated row by row straight into a band writer (a world)."""
+                    theme, mc_version, schem_version, terrain, y, mobs, time, split, **ignored) -> None:
+    """A square maze generated row by row straight into a band writer (a world, a .schem)."""
+    given = {"mc_version": mc_version, "terrain": terrain, "y": y, "mobs": mobs,
+             "time": None if time < 0 else time, "schem_version": int(schem_version)}
     layers, z, x = write_streamed(output, *shape, algorithm, seed, writer.name, wall, passage, height,
-                                  floor, roof, theme, mc_version=mc_version, terrain=terrain, y=y,
-                                  mobs=mobs, time=None if time < 0 else time)
-    click.echo(f"wrote {output}: square {'x'.join(map(str, shape))} cells, streamed, {x}x{layers}x{z} "
+                                  floor, roof, theme, split,
+                                  **{k: v for k, v in given.items() if k in writer.options})
+    where = f"tiles of at most {split}x{split} blocks beside {output}" if split else output
+    click.echo(f"wrote {where}: square {'x'.join(map(str, shape))} cells, streamed, {x}x{layers}x{z} "
                f"blocks (width x height x length), {algorithm}, seed {seed}", err=True)
 
 
@@ -528,8 +532,13 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
              "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision,
              "terrain": terrain, "y": y, "mobs": mobs, "time": None if time < 0 else time, "split": split}
-    if split is not None and "split" not in writer.options:
-        raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")
+    if split is not None:
+        if writer.name != "schem":
+            raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")
+        files = write_schem_tiles(volume, output, load_theme(theme), split, mc_version,
+                                  int(schem_version), seed)
+        click.echo(f"wrote {len(files)} tiles {files[0].name} ... {files[-1].name}: {what}{origin}", err=True)
+        return
     if block_size is not None:
         given["block_size"] = block_size
     write(volume, output, format=writer.name, theme=load_theme(theme),

@@ -3,8 +3,8 @@
 Eller's algorithm, sidewinder and binary tree only ever look at one row of cells (and what
 reached it from the row above), so they can run as a stream: :func:`maze_rows` yields the
 passages of a few rows at a time, :func:`plan_bands` turns them into the block plan 16 rows at a
-time, and :func:`write_streamed` extrudes each band and hands it to a band writer (a world, or a
-Sponge schematic). Memory holds one band, whatever the maze's length.
+time, and :func:`write_streamed` extrudes each band and hands it to a band writer (a world, a Sponge
+schematic, or .schem tiles). Memory holds one band, whatever the maze's length.
 
 The streams draw exactly the numbers the in-memory kernels draw, in the same order, so a seed
 gives **the same maze** as ``generate((rows, cols), algorithm, seed)`` (the tests check it link
@@ -260,9 +260,14 @@ def volume_bands(rows: int, cols: int, algorithm: str = "eller", rng=None, wall=
 
 def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed: int | None = None,
                    format: str = "world", wall=1, passage=1, height: int = 3, floor: bool = True,
-                   roof: bool = False, theme: Theme | str | None = None, **options) -> tuple[int, int, int]:
-    """Generate a rows x cols square maze row by row and write it band by band in ``format`` (a
-    writer that takes bands: world, world-zip); returns the volume's (y, z, x) shape.
+                   roof: bool = False, theme: Theme | str | None = None, split: int | None = None,
+                   **options) -> tuple[int, int, int]:
+    """Generate a rows x cols square maze row by row and write it band by band; returns the
+    volume's (y, z, x) shape.
+
+    ``format``: a writer that takes bands (world, world-zip), or schem: one .schem (the maze is
+    generated again for each layer, see :func:`~blockmaze.export.minecraft.sponge.write_schem_bands`)
+    or, with ``split``, tiles of at most split x split blocks.
 
     Example
     -------
@@ -275,24 +280,38 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed:
 
     check_streamable(algorithm)
     writer = writer_for(None, format)
-    if not writer.bands:
-        streams = ", ".join(n for n in ("world", "world-zip") if writer_for(None, n).bands)
-        raise BlockmazeError(f"{format} cannot be written band by band; streamed mazes go to: {streams}")
+    if not writer.bands and writer.name != "schem":
+        raise BlockmazeError(f"{format} cannot be written band by band; streamed mazes go to: "
+                             "world, world-zip, schem")
+    if split is not None and writer.name != "schem":
+        raise BlockmazeError(f"split cuts .schem files into tiles; {writer.name} does not take it")
     unknown = set(options) - set(writer.options)
     if unknown:
         raise BlockmazeError(f"{writer.name} does not take {', '.join(sorted(unknown))}; "
                              f"its options are: {', '.join(writer.options)}")
     shape = (volume_height(height, floor, roof),) + plan_shape(rows, cols, wall, passage)
-    writer.check_size(shape)
+    if split is None:
+        writer.check_size(shape)
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
     if "seed" in writer.options:
         options["seed"] = seed
-    bands = volume_bands(rows, cols, algorithm, as_generator(seed), wall, passage, height, floor, roof)
-    if writer.folder:
-        writer.write(bands, target, theme, **options)
+
+    def bands():
+        return volume_bands(rows, cols, algorithm, as_generator(seed), wall, passage, height, floor, roof)
+
+    if writer.name == "schem":
+        from .export.minecraft.sponge import write_schem_bands, write_schem_tiles
+
+        if split is not None:
+            write_schem_tiles(bands(), target, theme, split, **options)
+        else:
+            with open_target(target) as file:
+                write_schem_bands(bands, file, theme, **options)
+    elif writer.folder:
+        writer.write(bands(), target, theme, **options)
     else:
         with open_target(target) as file:
-            writer.write(bands, file, theme, **options)
+            writer.write(bands(), file, theme, **options)
     return shape
 
 

@@ -201,3 +201,51 @@ def test_cli_streams_a_world_and_refuses_what_needs_the_whole_maze(tmp_path, mon
     assert main(["generate", "100x100", "-a", "eller", "--solution", "-o", str(tmp_path / "X"),
                  "--format", "world"]) == 2
     assert "cannot be streamed because of --solution" in capsys.readouterr().err
+
+
+# -- streamed Sponge schematics and tiles ------------------------------------------------------
+
+@pytest.mark.parametrize("schem_version", [2, 3])
+def test_streamed_schem_is_the_in_memory_file_byte_for_byte(schem_version, tmp_path):
+    """Without theme variants a streamed .schem (data written layer by layer from regenerated
+    bands) is exactly the whole-volume writer's file."""
+    write_streamed(tmp_path / "s.schem", 21, 13, "eller", seed=6, format="schem", theme=GLASS, roof=True,
+                   schem_version=schem_version)
+    volume = bm.extrude(bm.to_blocks(bm.generate((21, 13), "eller", 6)), roof=True)
+    bm.write(volume, tmp_path / "m.schem", theme=GLASS, schem_version=schem_version)
+    assert (tmp_path / "s.schem").read_bytes() == (tmp_path / "m.schem").read_bytes()
+
+
+def test_streamed_schem_draws_variants_from_the_theme(tmp_path):
+    theme = bm.load_theme()
+    write_streamed(tmp_path / "s.schem", 9, 9, "sidewinder", seed=2, format="schem", theme=theme)
+    volume = bm.extrude(bm.to_blocks(bm.generate((9, 9), "sidewinder", 2)))
+    found = read_schem((tmp_path / "s.schem").read_bytes()).blocks
+    for material in np.unique(volume):
+        assert set(found[volume == material]) <= {s for s, _ in theme.minecraft_choices(int(material))}
+
+
+@pytest.mark.parametrize("streamed", [True, False])
+def test_schem_tiles_cover_the_maze_with_their_offsets(streamed, tmp_path):
+    volume = bm.extrude(bm.to_blocks(bm.generate((20, 14), "binary-tree", 3)))
+    if streamed:
+        write_streamed(tmp_path / "m.schem", 20, 14, "binary-tree", seed=3, format="schem", theme=GLASS, split=24)
+    else:
+        from blockmaze.export.minecraft.sponge import write_schem_tiles
+        write_schem_tiles(volume, tmp_path / "m.schem", GLASS, 24)
+    (tmp_path / "whole").mkdir()
+    expected = schem_blocks(volume, tmp_path / "whole")
+    rebuilt = np.empty(volume.shape, dtype=object)
+    names = sorted(p.name for p in tmp_path.glob("m_x*_z*.schem"))
+    assert len(names) == 2 * 2  # 29 x 41 blocks in tiles of 24
+    for name in names:
+        tile = read_schem((tmp_path / name).read_bytes())
+        x, _, z = tile.offset
+        assert name == f"m_x{x}_z{z}.schem" and tile.width <= 24 and tile.length <= 24
+        rebuilt[:, z:z + tile.length, x:x + tile.width] = tile.blocks
+    assert (rebuilt == expected).all()
+
+
+def test_split_is_for_schematics_only(tmp_path, capsys):
+    assert main(["generate", "5x5", "-a", "backtracker", "-o", str(tmp_path / "m.litematic"), "--split", "16"]) == 2
+    assert "--split cuts .schem files" in capsys.readouterr().err

@@ -9,7 +9,10 @@ are varint palette indices in y, z, x order (x fastest), ``PaletteMax`` (v2) is 
 from __future__ import annotations
 
 import io
+import os
 import struct
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import BinaryIO
 
 import nbtlib
@@ -97,8 +100,9 @@ def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int,
     with gzip_stream(file) as stream:
         stream.write(prefix + struct.pack(">i", size))
         for piece in pieces:
-            written += len(piece)
-            stream.write(np.ascontiguousarray(piece, dtype=np.uint8).data)
+            piece = np.ascontiguousarray(piece, dtype=np.uint8)
+            written += piece.size
+            stream.write(piece.data)
         stream.write(suffix)
     if written != size:
         raise ValueError(f"block data of {written} bytes written where {size} were announced")
@@ -154,6 +158,102 @@ def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: st
     marker = b"\x07" + struct.pack(">H", len(data_name)) + data_name + bytes(4)
     at = raw.rfind(marker) + len(marker)
     return raw[:at - 4], raw[at:]
+
+
+def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: BinaryIO, theme: Theme,
+                      mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                      seed: int | None = None) -> tuple[int, int, int]:
+    """A .schem of a maze that exists only as bands (y, z<=16, x): ``make_bands()`` starts the
+    bands over (a streamed maze is generated again, the same for its seed).
+
+    The block data runs layer by layer (y slowest), so the bands are read once for the palette and
+    once per layer; memory holds one band. Theme variants are drawn per layer and band (from
+    ``seed``), so they differ from the whole-volume writer's; the main states are the same, and
+    without variants the file is byte for byte the in-memory writer's. Returns the (y, z, x) shape.
+    """
+    from .world import band_seed
+
+    present = np.zeros(256, dtype=bool)
+    height = length = width = 0
+    for band in make_bands():
+        height, width = band.shape[0], band.shape[2]
+        length += band.shape[1]
+        present[np.unique(band)] = True
+    shape = (height, length, width)
+    check_size(shape)
+    _, palette = minecraft_palette(np.flatnonzero(present).astype(np.uint8), theme, seed)
+    if len(palette) > 0x7F:
+        raise BlockmazeError(f"a streamed .schem takes at most 127 block states, the theme gives {len(palette)}")
+    index = {state: i for i, state in enumerate(palette)}
+
+    def pieces():
+        for layer in range(height):
+            for number, band in enumerate(make_bands()):
+                drawn = None if seed is None else band_seed(seed, layer << 32 | number)
+                indices, states = minecraft_palette(band[layer], theme, drawn)
+                yield np.array([index[state] for state in states], dtype=np.uint8)[indices]
+
+    write_streamed_data(pieces(), height * length * width, palette, shape, file, mc_version, schem_version)
+    return shape
+
+
+def tile_name(path: str | os.PathLike, x: int, z: int) -> Path:
+    """The file of the tile whose north-west corner is block (x, z) of the maze.
+
+    >>> tile_name("out/maze.schem", 256, 0).as_posix()
+    'out/maze_x256_z0.schem'
+    """
+    path = Path(path)
+    return path.with_name(f"{path.stem}_x{x}_z{z}{path.suffix}")
+
+
+def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, theme: Theme, split: int,
+                      mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                      seed: int | None = None) -> list[Path]:
+    """Cut a maze (bands of (y, z, x), or a volume) into .schem tiles of at most ``split`` x
+    ``split`` blocks, written beside ``path`` as ``<stem>_x<X>_z<Z>.schem``, each with its
+    ``Offset`` [X, 0, Z]; memory holds one row of tiles. Returns the files, row by row.
+
+    >>> import tempfile, os
+    >>> from blockmaze.materials import load_theme
+    >>> folder = tempfile.mkdtemp()
+    >>> files = write_schem_tiles(np.ones((2, 40, 30), np.uint8), os.path.join(folder, "m.schem"), load_theme(), 16)
+    >>> [f.name for f in files][:3], len(files)
+    (['m_x0_z0.schem', 'm_x16_z0.schem', 'm_x0_z16.schem'], 6)
+    """
+    from .. import volume_bands
+    from ..target import open_target
+    from .world import band_seed
+
+    if isinstance(split, bool) or not isinstance(split, (int, np.integer)) or split < 1:
+        raise BlockmazeError(f"--split must be a whole number of blocks >= 1, got {split!r}")
+    if isinstance(bands, np.ndarray):
+        bands = volume_bands(bands)
+    written: list[Path] = []
+    pending: list[np.ndarray] = []
+    held = z0 = 0
+
+    def row(block: np.ndarray) -> None:
+        for x0 in range(0, block.shape[2], split):
+            tile = np.ascontiguousarray(block[:, :, x0:x0 + split])
+            drawn = None if seed is None else band_seed(seed, len(written))
+            indices, palette = minecraft_palette(tile, theme, drawn)
+            target = tile_name(path, x0, z0)
+            with open_target(target) as file:
+                write_indexed(indices, palette, file, mc_version, schem_version, offset=(x0, 0, z0))
+            written.append(target)
+
+    for band in bands:
+        pending.append(np.asarray(band))
+        held += band.shape[1]
+        while held >= split:
+            block = np.concatenate(pending, axis=1)
+            row(block[:, :split])
+            z0 += split
+            pending, held = [block[:, split:]], held - split
+    if held:
+        row(np.concatenate(pending, axis=1))
+    return written
 
 
 check_size = size_limits(".schem", max_side=MAX_SIDE, max_blocks=MAX_DATA_BYTES)

@@ -243,7 +243,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
         cz = number
         if cz % 32 == 0:
             _close(regions)
-        indices, palette = minecraft_palette(band, theme, None if seed is None else _band_seed(seed, number))
+        indices, palette = minecraft_palette(band, theme, None if seed is None else band_seed(seed, number))
         states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
         padded = -(-width // 16) * 16
         ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
@@ -270,8 +270,12 @@ def _close(regions: dict) -> None:
     regions.clear()
 
 
-def _band_seed(seed: int, band: int) -> int:
-    """The seed of one band's theme variants (bands draw apart, so a band needs no other band)."""
+def band_seed(seed: int, band: int) -> int:
+    """The seed of one band's theme variants (bands draw apart, so a band needs no other band).
+
+    >>> band_seed(1, 0) != band_seed(1, 1)
+    True
+    """
     return (int(seed) * 1_000_003 + band) % (1 << 63)
 
 
