@@ -20,7 +20,9 @@ spawn it is given instead of searching for one), the spawn as ``SpawnX/Y/Z`` + `
 the three vanilla dimensions (overworld: the flat generator with the layers above; nether and
 end: their vanilla noise generators), so the game neither calls the world experimental nor
 generates normal terrain next to the maze. 1.18 and 1.18.1 read the flat settings' structures
-from ``structures``, later releases from ``structure_overrides``; both are written.
+from ``structures``, later releases from ``structure_overrides``; 1.18.x noise generators and
+the end's biome source carry a ``seed``, later releases dropped it: all are written, since a
+release's codecs ignore fields they do not know.
 
 Releases: 1.18 (the first with the 1.18 chunk layout of :mod:`.anvil`) through 1.21.10.
 1.21.11 renamed every game rule (``minecraft:spawn_mobs``...) and 26.1 moves files around, so
@@ -306,11 +308,11 @@ def _level(name: str, mc_version: str, data_version: int, terrain: str,
     dimensions = Compound({
         "minecraft:overworld": Compound({"type": String("minecraft:overworld"), "generator": flat}),
         "minecraft:the_nether": Compound({"type": String("minecraft:the_nether"), "generator": Compound({
-            "type": String("minecraft:noise"), "settings": String("minecraft:nether"),
+            "type": String("minecraft:noise"), "settings": String("minecraft:nether"), "seed": world_seed,
             "biome_source": Compound({"type": String("minecraft:multi_noise"), "preset": String("minecraft:nether")}),
         })}),
         "minecraft:the_end": Compound({"type": String("minecraft:the_end"), "generator": Compound({
-            "type": String("minecraft:noise"), "settings": String("minecraft:end"),
+            "type": String("minecraft:noise"), "settings": String("minecraft:end"), "seed": world_seed,
             "biome_source": Compound({"type": String("minecraft:the_end"), "seed": world_seed}),
         })}),
     })
