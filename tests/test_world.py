@@ -249,3 +249,20 @@ def test_schem_tiles_cover_the_maze_with_their_offsets(streamed, tmp_path):
 def test_split_is_for_schematics_only(tmp_path, capsys):
     assert main(["generate", "5x5", "-a", "backtracker", "-o", str(tmp_path / "m.litematic"), "--split", "16"]) == 2
     assert "--split cuts .schem files" in capsys.readouterr().err
+
+
+@settings(max_examples=10)
+@given(st.tuples(st.integers(1, 4), st.integers(1, 40), st.integers(1, 40)), st.integers(0, 2**32),
+       st.sampled_from(["void", "flat", "grass"]), st.integers(-62, 300))
+def test_any_volume_reads_back_block_for_block(shape, seed, terrain, y):
+    """Random blocks of every material the glass theme draws, anywhere in the world's height."""
+    import tempfile
+
+    volume = np.random.default_rng(seed).integers(0, 4, size=shape).astype(np.uint8)
+    y = min(y, 319 - shape[0] + 1)
+    with tempfile.TemporaryDirectory() as folder:
+        bm.write(volume, Path(folder) / "W", format="world", theme=GLASS, terrain=terrain, y=y)
+        found = anvil_blocks(Path(folder) / "W", volume.shape, y)
+        (Path(folder) / "s").mkdir()
+        assert (found == schem_blocks(volume, Path(folder) / "s")).all()
+        check_world(Path(folder) / "W", 3700)

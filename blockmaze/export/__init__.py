@@ -180,7 +180,12 @@ def register_writer(writer: Writer) -> None:
 
 
 def writer_for(path: str | os.PathLike | None = None, format: str | None = None) -> Writer:
-    """The writer for a format name, or else for the (longest matching) suffix of ``path``."""
+    """The writer for a format name, or else for the (longest matching) suffix of ``path`` (a
+    path ending in a slash is a folder: a world save).
+
+    >>> writer_for("MyMaze/").name
+    'world'
+    """
     if format is not None:
         try:
             return WRITERS[format]
@@ -188,6 +193,8 @@ def writer_for(path: str | os.PathLike | None = None, format: str | None = None)
             raise BlockmazeError(
                 f"unknown format {format!r}; choose one of: {', '.join(sorted(WRITERS))}"
             ) from None
+    if path is not None and str(path).endswith(("/", os.sep)):
+        return WRITERS["world"]  # "MyMaze/": a folder, so a world save
     name = Path(path).name.lower() if path is not None else ""
     matches = [(len(s), f.name) for f in FORMATS.values() for s in f.suffixes if name.endswith(s)]
     if matches:  # the longest suffix wins: ".tilemap.json" before ".json"
