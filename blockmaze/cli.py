@@ -284,7 +284,8 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
         reasons = stream_blockers(kind, mask, algorithm, braid, entrances, output["solution"], output["lights"])
         if not reasons:
             return _write_streamed(shape, algorithm, seed, writer, **output)
-        in_memory_or_explain(reasons, int(np.prod(plan_shape(*shape, output["wall"], output["passage"]))) * 4)
+        if kind == "square":
+            in_memory_or_explain(reasons, int(np.prod(plan_shape(*shape, output["wall"], output["passage"]))) * 4)
     rng = as_generator(seed)
     if mask is None:
         grid = make_grid(shape, kind)
