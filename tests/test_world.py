@@ -18,7 +18,7 @@ from blockmaze.cli import main
 from blockmaze.errors import BlockmazeError
 from blockmaze.export.minecraft.packing import pack_longs, unpack_longs
 from blockmaze.export.minecraft.world import write_world
-from blockmaze.export.minecraft.worldinfo import summarize_world
+from blockmaze.export.minecraft.worldinfo import is_world, summarize_world
 from blockmaze.streaming import maze_rows, write_streamed
 from schem_checker import read_schem
 from world_checker import WorldError, check_region, check_world, unpack
@@ -189,6 +189,12 @@ def test_info_summary_of_a_world(tmp_path):
     volume = bm.extrude(bm.to_blocks(bm.generate((3, 3), "eller", 2)))
     walls = int((volume == bm.Material.WALL).sum())
     assert any(line.split() == ["minecraft:glass", str(walls)] for line in lines)
+    write_streamed(tmp_path / "w.zip", 3, 3, "eller", seed=2, theme=GLASS, terrain="void", y=0, format="world-zip")
+    assert is_world(tmp_path / "W") and is_world(tmp_path / "w.zip") and not is_world(tmp_path / "W/level.dat")
+    assert summarize_world(tmp_path / "w.zip")[1:] == lines[1:]
+    (tmp_path / "W/region/r.0.0.mca").write_bytes(b"short")
+    with pytest.raises(BlockmazeError, match="shorter than a region header"):
+        summarize_world(tmp_path / "W")
 
 
 def test_cli_streams_a_world_and_refuses_what_needs_the_whole_maze(tmp_path, monkeypatch, capsys):

@@ -102,6 +102,21 @@ def _state(entry: dict) -> str:
     return entry["Name"] + (f"[{inside}]" if inside else "")
 
 
+def is_world(path: str | Path) -> bool:
+    """True for a world folder (it has ``level.dat``) or a .zip holding one.
+
+    >>> is_world("/nonexistent")
+    False
+    """
+    path = Path(path)
+    if path.is_dir():
+        return (path / "level.dat").is_file()
+    if path.is_file() and zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            return any(name.endswith("/level.dat") or name == "level.dat" for name in archive.namelist())
+    return False
+
+
 def summarize_world(path: str | Path) -> list[str]:
     """Text lines describing a world folder or a .zip of one (see the module example)."""
     path = Path(path)
