@@ -272,3 +272,28 @@ def test_any_volume_reads_back_block_for_block(shape, seed, terrain, y):
         (Path(folder) / "s").mkdir()
         assert (found == schem_blocks(volume, Path(folder) / "s")).all()
         check_world(Path(folder) / "W", 3700)
+
+
+@pytest.mark.parametrize("states", [2, 16, 17, 300])
+def test_sections_with_many_states_pack_at_the_release_bit_width(states, tmp_path):
+    """Sections of 2..300 states (4, 4, 5, 9 bits) read back by the checker's own unpacking."""
+    import io as _io
+
+    from nbt import nbt as twoolie
+
+    from blockmaze.export.minecraft.anvil import ChunkBuilder
+    from world_checker import check_chunk, check_section
+
+    builder = ChunkBuilder(3700, "minecraft:plains")
+    ids = [builder.id_of(f"minecraft:block_{i}") for i in range(states - 1)]
+    rng = np.random.default_rng(states)
+    grid = np.array([builder.air] + ids, dtype=np.uint16)[rng.integers(0, states, size=(32, 16, 32))]
+    for cx, raw in builder.row(grid, 5):
+        root = check_chunk(twoolie.NBTFile(buffer=_io.BytesIO(raw)), cx, 5, 3700, "chunk")
+        for section in root["sections"]:
+            y = section["Y"].value
+            if y > -3:
+                continue
+            found = np.array(check_section(section, "section"), dtype=object).reshape(16, 16, 16)
+            want = np.array(builder.states, dtype=object)[grid[(y + 4) * 16:(y + 5) * 16, :, cx * 16:cx * 16 + 16]]
+            assert (found == want).all()

@@ -90,10 +90,6 @@ def nbt_string(name: str, value: str) -> bytes:
     return _name(STRING, name) + _string(value)
 
 
-def nbt_longs(name: str, longs: np.ndarray) -> bytes:
-    return _name(LONG_ARRAY, name) + struct.pack(">i", len(longs)) + longs.astype(">i8").tobytes()
-
-
 def nbt_list(name: str, tag: int, payloads: list[bytes]) -> bytes:
     """A named List of ``tag`` items, each given as its payload bytes (an empty list is typed END)."""
     return _name(LIST, name) + bytes((tag if payloads else END,)) + struct.pack(">i", len(payloads)) + b"".join(payloads)
@@ -125,25 +121,32 @@ def block_bits(palette_size: int) -> int:
     return 0 if palette_size <= 1 else max(4, (palette_size - 1).bit_length())
 
 
-@numba.njit(cache=True)
-def encode_sections(ids, air):
+def encode_sections(ids: np.ndarray, air: int):
     """Palettes and packed data of every 16x16x16 section of ``ids`` (global state ids, axes y, z, x;
     every side a multiple of 16, z exactly 16).
 
     Returns ``(sizes, palettes, data, lengths)`` per section (chunk-major, then y): the palette
-    size, the global ids of the palette (first appearance order, or just ``air`` for an empty
-    section), the packed longs and how many of them there are.
+    size, the global ids of the palette (first appearance order), the packed longs and how many
+    of them there are. Rows are as wide as the most states and longs a section can need here.
+
+    >>> sizes, palettes, data, lengths = encode_sections(np.ones((16, 16, 16), np.uint16), 0)
+    >>> sizes.tolist(), palettes[0, :1].tolist(), lengths.tolist()
+    ([1], [1], [0])
     """
+    states = max(int(ids.max()), air) + 1
+    cap = min(4096, states)
+    return _encode_sections(ids, air, states, cap, long_count(4096, max(4, block_bits(cap))))
+
+
+@numba.njit(cache=True)
+def _encode_sections(ids, air, states, cap, longs):
     height, length, width = ids.shape
     sections, chunks = height // 16, width // 16
     count = chunks * sections
-    most = 0
-    for v in ids.ravel():
-        most = max(most, v)
-    local = np.full(most + 1 if most + 1 > air + 1 else air + 1, -1, dtype=np.int32)
+    local = np.full(states, -1, dtype=np.int32)
     sizes = np.zeros(count, dtype=np.int32)
-    palettes = np.zeros((count, 4096), dtype=np.int32)
-    data = np.zeros((count, 1024), dtype=np.int64)
+    palettes = np.zeros((count, cap), dtype=np.int32)
+    data = np.zeros((count, longs), dtype=np.int64)
     lengths = np.zeros(count, dtype=np.int32)
     values = np.empty(4096, dtype=np.int64)
     for cx in range(chunks):

@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import BlockmazeError
+from .anvil import block_bits
 from .nbtread import NbtError, read_nbt, read_nbt_file
 from .packing import unpack_longs
 from .versions import RELEASES
@@ -85,7 +86,7 @@ def section_counts(section: dict) -> Counter:
     names = [_state(entry) for entry in states["palette"]]
     if len(names) == 1:
         return Counter({names[0]: 4096})
-    bits = max(4, (len(names) - 1).bit_length())
+    bits = block_bits(len(names))
     indices = unpack_longs(np.asarray(states["data"], dtype=np.int64), bits, 4096)
     if indices.max() >= len(names):
         raise BlockmazeError("a section's block index is outside its palette")
