@@ -297,3 +297,18 @@ def test_sections_with_many_states_pack_at_the_release_bit_width(states, tmp_pat
             found = np.array(check_section(section, "section"), dtype=object).reshape(16, 16, 16)
             want = np.array(builder.states, dtype=object)[grid[(y + 4) * 16:(y + 5) * 16, :, cx * 16:cx * 16 + 16]]
             assert (found == want).all()
+
+
+def test_spawn_is_at_the_start_or_at_an_entrance(tmp_path):
+    maze = bm.generate((9, 7), "wilson", 4)
+    ends = bm.place_endpoints(maze, "entrances")
+    for name, solution in (("open", False), ("solved", True)):
+        plan = bm.to_blocks(maze, endpoints=ends, solution=solution)
+        bm.write(bm.extrude(plan), tmp_path / name, format="world", theme=GLASS, y=0, terrain="flat")
+        level = nbtlib.load(tmp_path / name / "level.dat")["Data"]
+        x, y, z = int(level["SpawnX"]), int(level["SpawnY"]), int(level["SpawnZ"])
+        assert y == 1 and plan[z, x] != bm.Material.WALL
+        if solution:  # on the START block
+            assert plan[z, x] == bm.Material.START
+        else:  # in an opening of the outer wall
+            assert z in (0, plan.shape[0] - 1) or x in (0, plan.shape[1] - 1)

@@ -105,26 +105,55 @@ def terrain_layers(terrain: str, y: int) -> list[tuple[str, int]]:
     return [layer for layer in layers if layer[1] > 0]
 
 
-def _spawn_in(band: np.ndarray) -> tuple[int, int, int] | None:
-    """(layer, z, x) of the first place in a band where a player stands: air with air above and a
-    block (or the ground) below, preferring a START block's column."""
-    air = band == Material.AIR
-    headroom = np.ones_like(air)
-    headroom[:-1] = air[1:]
-    ground = np.ones_like(air)
-    ground[1:] = ~air[:-1]
-    stand = air & headroom & ground
-    start = np.argwhere(band == Material.START)
-    if start.size:
-        layer, z, x = start[0]
-        above = np.flatnonzero(stand[layer + 1:, z, x])
-        if above.size:
-            return int(layer + 1 + above[0]), int(z), int(x)
-    found = np.argwhere(stand.transpose(1, 2, 0))
-    if found.size == 0:
-        return None
-    z, x, layer = found[0]
-    return int(layer), int(z), int(x)
+class _Spawn:
+    """Where players appear, looked for band by band: above the START block, else in an opening
+    of the outer wall (an entrance), else on the first place to stand (air with air above and a
+    block or the ground below), each the first in (z, x) order.
+
+    >>> floor, walls = np.full((3, 3), 2, np.uint8), np.ones((3, 3), np.uint8)
+    >>> walls[1, 1] = 0   # one open cell in a ring of wall, on a floor
+    >>> spawn = _Spawn()
+    >>> spawn.look(np.stack([floor, walls]), 0)
+    >>> spawn.place(3, 10, 2)
+    (1, 11, 1)
+    """
+
+    def __init__(self):
+        self.start = self.opening = self.first = self.south = None
+
+    def look(self, band: np.ndarray, z0: int) -> None:
+        air = band == Material.AIR
+        stand = air.copy()
+        stand[:-1] &= air[1:]
+        stand[1:] &= ~air[:-1]
+        if self.start is None:
+            for layer, z, x in np.argwhere(band == Material.START):
+                above = np.flatnonzero(stand[layer + 1:, z, x])
+                if above.size:
+                    self.start = (int(x), int(layer + 1 + above[0]), z0 + int(z))
+                    break
+        columns = stand.any(axis=0)  # (z, x)
+        if self.first is None and columns.any():
+            z, x = np.argwhere(columns)[0]
+            self.first = (int(x), int(np.flatnonzero(stand[:, z, x])[0]), z0 + int(z))
+        edge = np.zeros_like(columns)
+        edge[:, [0, -1]] = True
+        if z0 == 0:
+            edge[0] = True
+        if self.opening is None and (columns & edge).any():
+            z, x = np.argwhere(columns & edge)[0]
+            self.opening = (int(x), int(np.flatnonzero(stand[:, z, x])[0]), z0 + int(z))
+        south = np.flatnonzero(columns[-1])
+        last = band.shape[1] - 1
+        self.south = None if south.size == 0 else (
+            int(south[0]), int(np.flatnonzero(stand[:, last, south[0]])[0]), z0 + last)
+
+    def place(self, width: int, y: int, height: int) -> tuple[int, int, int]:
+        """The spawn (x, y, z) in the world, the maze's lowest layer at ``y``."""
+        found = self.start or self.opening or self.south or self.first
+        if found is None:
+            return width // 2, y + height, 0  # on top of a maze with no place to stand inside
+        return found[0], y + found[1], found[2]
 
 
 def write_world(
@@ -145,8 +174,8 @@ def write_world(
     void, flat or grass; ``y`` the world height of the maze's lowest layer; ``mobs`` allows mob
     spawning; ``time`` fixes the time of day in ticks (None: days pass); ``name`` is the name
     in the world list (default: the folder's name); ``seed`` draws the theme's variants, band by
-    band. The spawn is the maze's START block if the first band has one, else the first open
-    place of the first band (on a square maze: the north-west cell).
+    band. The spawn is above the maze's START block, else in an opening of its outer wall (an
+    entrance), else on the first place to stand (on a square maze: the north-west cell).
     """
     target = Path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
@@ -216,7 +245,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     builder = ChunkBuilder(data_version, "minecraft:the_void" if terrain == "void" else "minecraft:plains",
                            empty_sections=terrain == "void")
     column = np.full(0, builder.air, dtype=np.uint16)
-    spawn = None
+    spawn = _Spawn()
     width = height = length = 0
     regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
     for number, band in enumerate(bands):
@@ -235,12 +264,11 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             for state, thickness in layers:
                 column[at:at + thickness] = builder.id_of(state)
                 at += thickness
-            found = _spawn_in(band)
-            spawn = (width // 2, y + height, 0) if found is None else (found[2], y + found[0], found[1])
         elif band.shape[0] != height or band.shape[2] != width:
             raise BlockmazeError(f"band {number} is {band.shape}; every band needs {height} layers and {width} columns")
         if number and length % BAND:
             raise BlockmazeError(f"only the last band may have fewer than {BAND} rows")
+        spawn.look(band, length)
         length += band.shape[1]
         cz = number
         if cz % 32 == 0:
@@ -261,7 +289,8 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     if length == 0:
         raise BlockmazeError("a world needs at least one band of blocks")
     with open(folder / "level.dat", "wb") as out:
-        write_gzipped(_level(name, mc_version, data_version, terrain, layers, spawn, seed, mobs, time),
+        write_gzipped(_level(name, mc_version, data_version, terrain, layers, spawn.place(width, y, height),
+                             seed, mobs, time),
                       out, root_name="")
 
 
