@@ -116,6 +116,7 @@ Examples:
   blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
+  blockmaze generate 5000x5000 -a eller -o MyMaze/ --format world     a world save, streamed
   blockmaze blockwise 40x30 --seed 5 -o exact.schem     exactly 40x30 blocks
   blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
   blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
