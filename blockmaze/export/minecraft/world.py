@@ -105,6 +105,25 @@ def terrain_layers(terrain: str, y: int) -> list[tuple[str, int]]:
     return [layer for layer in layers if layer[1] > 0]
 
 
+def _stand(blocks: np.ndarray) -> np.ndarray:
+    """Where a player can stand in (y, z, x) blocks: air, air above (or the top), and a block
+    below (or the ground under the lowest layer)."""
+    air = blocks == Material.AIR
+    stand = air.copy()
+    stand[:-1] &= air[1:]
+    stand[1:] &= ~air[:-1]
+    return stand
+
+
+def _first_place(stand: np.ndarray, z0: int, x0: int) -> tuple[int, int, int] | None:
+    """(x, layer, z) of the first column, in (z, x) order, with a place to stand (its lowest)."""
+    columns = stand.any(axis=0)
+    if not columns.any():
+        return None
+    z, x = np.argwhere(columns)[0]
+    return x0 + int(x), int(np.flatnonzero(stand[:, z, x])[0]), z0 + int(z)
+
+
 class _Spawn:
     """Where players appear, looked for band by band: above the START block, else in an opening
     of the outer wall (an entrance), else on the first place to stand (air with air above and a
@@ -122,31 +141,24 @@ class _Spawn:
         self.start = self.opening = self.first = self.south = None
 
     def look(self, band: np.ndarray, z0: int) -> None:
-        air = band == Material.AIR
-        stand = air.copy()
-        stand[:-1] &= air[1:]
-        stand[1:] &= ~air[:-1]
-        if self.start is None:
+        """Look at one band (its first row is row ``z0`` of the maze); only the slices that can
+        still change the answer are examined."""
+        if self.start is None and (band == Material.START).any():
+            stand = _stand(band)
             for layer, z, x in np.argwhere(band == Material.START):
                 above = np.flatnonzero(stand[layer + 1:, z, x])
                 if above.size:
                     self.start = (int(x), int(layer + 1 + above[0]), z0 + int(z))
                     break
-        columns = stand.any(axis=0)  # (z, x)
-        if self.first is None and columns.any():
-            z, x = np.argwhere(columns)[0]
-            self.first = (int(x), int(np.flatnonzero(stand[:, z, x])[0]), z0 + int(z))
-        edge = np.zeros_like(columns)
-        edge[:, [0, -1]] = True
-        if z0 == 0:
-            edge[0] = True
-        if self.opening is None and (columns & edge).any():
-            z, x = np.argwhere(columns & edge)[0]
-            self.opening = (int(x), int(np.flatnonzero(stand[:, z, x])[0]), z0 + int(z))
-        south = np.flatnonzero(columns[-1])
+        if self.first is None:
+            self.first = _first_place(_stand(band), z0, 0)
+        if self.opening is None:
+            if z0 == 0:
+                self.opening = _first_place(_stand(band[:, :1]), 0, 0)
+            for x in (0, band.shape[2] - 1):
+                self.opening = self.opening or _first_place(_stand(band[:, :, x:x + 1]), z0, x)
         last = band.shape[1] - 1
-        self.south = None if south.size == 0 else (
-            int(south[0]), int(np.flatnonzero(stand[:, last, south[0]])[0]), z0 + last)
+        self.south = _first_place(_stand(band[:, last:]), z0 + last, 0)
 
     def place(self, width: int, y: int, height: int) -> tuple[int, int, int]:
         """The spawn (x, y, z) in the world, the maze's lowest layer at ``y``."""
