@@ -34,7 +34,6 @@ from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .randomness import as_generator
 from .render import maze_text, plan_text
 from .export.pictures import STYLES as PICTURE_STYLES, render_png, render_svg
-from .export.minecraft.sponge import write_schem_tiles
 from .streaming import in_memory_or_explain, stream_blockers, write_streamed
 from .render.text import STYLES
 
@@ -533,10 +532,12 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
              "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision,
-             "terrain": terrain, "y": y, "mobs": mobs, "time": None if time < 0 else time, "split": split}
+             "terrain": terrain, "y": y, "mobs": mobs, "time": None if time < 0 else time}
     if split is not None:
         if writer.name != "schem":
             raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")
+        from .export.minecraft.sponge import write_schem_tiles
+
         files = write_schem_tiles(volume, output, load_theme(theme), split, mc_version,
                                   int(schem_version), seed)
         click.echo(f"wrote {len(files)} tiles {files[0].name} ... {files[-1].name}: {what}{origin}", err=True)
