@@ -260,44 +260,46 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     spawn = _Spawn()
     width = height = length = 0
     regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
-    for number, band in enumerate(bands):
-        band = np.asarray(band)
-        if band.ndim != 3 or band.dtype != np.uint8 or band.shape[1] > BAND:
-            raise BlockmazeError(f"a band is a uint8 (y, z, x) array of at most {BAND} z-rows, got {band.dtype} {band.shape}")
-        if number == 0:
-            height, _, width = band.shape
-            size_limits("a world", max_side=WORLD_LIMIT)(band.shape)
-            if y < MIN_Y or y + height - 1 > MAX_Y:
-                raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
-                                     f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to {MAX_Y - height + 1}")
-            top = (y + height - 1 - MIN_Y) // 16 + 1  # sections written, from the lowest
-            column = np.full(top * 16, builder.air, dtype=np.uint16)
-            at = 0
-            for state, thickness in layers:
-                column[at:at + thickness] = builder.id_of(state)
-                at += thickness
-        elif band.shape[0] != height or band.shape[2] != width:
-            raise BlockmazeError(f"band {number} is {band.shape}; every band needs {height} layers and {width} columns")
-        if number and length % BAND:
-            raise BlockmazeError(f"only the last band may have fewer than {BAND} rows")
-        spawn.look(band, length)
-        length += band.shape[1]
-        cz = number
-        if cz % 32 == 0:
-            _close(regions)
-        indices, palette = minecraft_palette(band, theme, None if seed is None else band_seed(seed, number))
-        states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
-        padded = -(-width // 16) * 16
-        ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
-        ids[:] = column[:, None, None]
-        ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
-        for cx, nbt in builder.row(ids, cz):
-            rx = cx >> 5
-            if rx not in regions:
-                handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
-                regions[rx] = (handle, RegionWriter(handle))
-            regions[rx][1].add(cx, cz, nbt)
-    _close(regions)
+    try:
+        for number, band in enumerate(bands):
+            band = np.asarray(band)
+            if band.ndim != 3 or band.dtype != np.uint8 or band.shape[1] > BAND:
+                raise BlockmazeError(f"a band is a uint8 (y, z, x) array of at most {BAND} z-rows, got {band.dtype} {band.shape}")
+            if number == 0:
+                height, _, width = band.shape
+                size_limits("a world", max_side=WORLD_LIMIT)(band.shape)
+                if y < MIN_Y or y + height - 1 > MAX_Y:
+                    raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
+                                         f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to {MAX_Y - height + 1}")
+                top = (y + height - 1 - MIN_Y) // 16 + 1  # sections written, from the lowest
+                column = np.full(top * 16, builder.air, dtype=np.uint16)
+                at = 0
+                for state, thickness in layers:
+                    column[at:at + thickness] = builder.id_of(state)
+                    at += thickness
+            elif band.shape[0] != height or band.shape[2] != width:
+                raise BlockmazeError(f"band {number} is {band.shape}; every band needs {height} layers and {width} columns")
+            if number and length % BAND:
+                raise BlockmazeError(f"only the last band may have fewer than {BAND} rows")
+            spawn.look(band, length)
+            length += band.shape[1]
+            cz = number
+            if cz % 32 == 0:
+                _close(regions)
+            indices, palette = minecraft_palette(band, theme, None if seed is None else band_seed(seed, number))
+            states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
+            padded = -(-width // 16) * 16
+            ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
+            ids[:] = column[:, None, None]
+            ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
+            for cx, nbt in builder.row(ids, cz):
+                rx = cx >> 5
+                if rx not in regions:
+                    handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
+                    regions[rx] = (handle, RegionWriter(handle))
+                regions[rx][1].add(cx, cz, nbt)
+    finally:
+        _close(regions)
     if length == 0:
         raise BlockmazeError("a world needs at least one band of blocks")
     with open(folder / "level.dat", "wb") as out:
