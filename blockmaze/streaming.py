@@ -252,7 +252,11 @@ def plan_bands(rows: int, cols: int, algorithm: str = "eller", rng=None, wall=1,
 def volume_bands(rows: int, cols: int, algorithm: str = "eller", rng=None, wall=1, passage=1,
                  height: int = 3, floor: bool = True, roof: bool = False,
                  band: int = 16) -> Iterator[np.ndarray]:
-    """The extruded maze (y, z, x) in bands of ``band`` z-rows: :func:`plan_bands`, stood up."""
+    """The extruded maze (y, z, x) in bands of ``band`` z-rows: :func:`plan_bands`, stood up.
+
+    >>> [band.shape for band in volume_bands(10, 3, "binary-tree", 1, roof=True)]
+    [(5, 16, 7), (5, 5, 7)]
+    """
     volume_height(height, floor, roof)
     for plan in plan_bands(rows, cols, algorithm, rng, wall, passage, band):
         yield extrude(plan, height, floor, roof)
@@ -341,7 +345,13 @@ def stream_blockers(kind: str = "square", mask=None, algorithm: str = "eller", b
 
 
 def in_memory_or_explain(reasons: list[str], blocks: int) -> None:
-    """Refuse, naming ``reasons``, a maze that cannot stream and whose ``blocks`` do not fit memory."""
+    """Refuse, naming ``reasons``, a maze that cannot stream and whose ``blocks`` do not fit memory.
+
+    >>> in_memory_or_explain(["--solution (the path needs the whole maze)"], 1 << 62)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: this maze (4611686018427387904 blocks) does not fit in memory and cannot be streamed because of --solution (the path needs the whole maze): drop those or choose a smaller size
+    """
     from .resources import available_memory
 
     needed = 3 * blocks  # the plan, the volume and the palette indices

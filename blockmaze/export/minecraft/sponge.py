@@ -89,6 +89,13 @@ def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int,
 
     The NBT around the data is nbtlib's, cut where the data goes, so the bytes equal those of
     one document written in one go.
+
+    >>> import io
+    >>> out = io.BytesIO()
+    >>> write_streamed_data([np.zeros(4, np.uint8), np.ones(2, np.uint8)], 6, ["minecraft:air", "minecraft:stone"],
+    ...                     (1, 2, 3), out)
+    >>> out.getvalue()[:2] == b"\\x1f\\x8b"
+    True
     """
     if schem_version not in SCHEM_VERSIONS:
         raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")
@@ -170,6 +177,12 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
     once per layer; memory holds one band. Theme variants are drawn per layer and band (from
     ``seed``), so they differ from the whole-volume writer's; the main states are the same, and
     without variants the file is byte for byte the in-memory writer's. Returns the (y, z, x) shape.
+
+    >>> import io
+    >>> from blockmaze.materials import load_theme
+    >>> volume = np.ones((2, 20, 3), np.uint8)
+    >>> write_schem_bands(lambda: (volume[:, z:z + 16] for z in (0, 16)), io.BytesIO(), load_theme("glass"))
+    (2, 20, 3)
     """
     from .world import band_seed
 

@@ -229,6 +229,13 @@ def write_world_zip(
 
     Entries are stored (region chunks are compressed already) with a fixed date, so the same
     maze gives the same bytes.
+
+    >>> import io, zipfile
+    >>> from blockmaze.materials import load_theme
+    >>> out = io.BytesIO()
+    >>> write_world_zip(np.ones((2, 3, 4), np.uint8), out, load_theme(), name="Maze")
+    >>> zipfile.ZipFile(out).namelist()
+    ['Maze/level.dat', 'Maze/region/r.0.0.mca']
     """
     data_version = world_release(mc_version)
     layers = terrain_layers(terrain, y)
