@@ -6,7 +6,8 @@ pieces (block-state compounds, empty sections) and one numba kernel that finds e
 section's palette and packs its indices.
 
 Facts relied on (shared/reference/minecraft-formats.md §6, the Minecraft Wiki's "Chunk format"
-and "Region file format" pages, and anvil-parser2's reader, which the tests use):
+and "Region file format" pages, the decompiled 1.20.5-1.21 ``ChunkSerializer`` -- read for
+facts, in extremeheat/extracted_minecraft_data -- and anvil-parser2's reader, which the tests use):
 
 * A region file ``r.<rx>.<rz>.mca`` holds 32x32 chunks: an 8 KiB header of 1024 big-endian
   u32 locations (``sector_offset << 8 | sector_count``, 0 = absent; slot
@@ -24,13 +25,17 @@ and "Region file format" pages, and anvil-parser2's reader, which the tests use)
   ``Properties``}, ``data``: longs} and ``biomes`` {``palette``: a list of biome names,
   ``data``}. Blocks are indexed ``y*256 + z*16 + x``; with one palette entry ``data`` is left
   out; otherwise each index takes ``max(4, bit_length(len(palette) - 1))`` bits, packed without
-  spanning (:mod:`.packing`). One biome per section: a one-entry palette and no data.
-* ``isLightOn`` 0: the game computes block and sky light itself when it loads the chunk, so no
-  light arrays are written (a wrong ``1`` would leave dark patches).
+  spanning (:mod:`.packing`). One biome per section: a one-entry palette and no data. A section
+  missing from the list is made empty by the game (all air, plains), so only void worlds, whose
+  biome is not plains, list their empty sections.
+* ``isLightOn`` 0: the game marks the chunk's light as not correct (``setLightCorrect(false)``) and
+  computes block and sky light itself, so no light arrays are written (a wrong ``1`` would leave
+  dark patches).
 * Heightmaps: ``WORLD_SURFACE`` is written (one more than the highest non-air block of each
   column, counted from y = -64; 0 for an empty column; 256 values of 9 bits). The game computes
-  every heightmap a full chunk lacks when it loads it (``Heightmap.primeHeightmaps``), so the
-  ones that depend on block physics (``MOTION_BLOCKING``...) are left to it.
+  every heightmap a full chunk lacks when it loads it (``Heightmap.primeHeightmaps`` over the
+  types missing from ``Heightmaps``), so the ones that depend on block physics
+  (``MOTION_BLOCKING``...) are left to it.
 * Timestamps are 0, so the same maze gives the same bytes.
 * zlib level 1: a maze chunk compresses to well under one 4 KiB sector at any level, and level 1
   is 2.4x faster than the default 6 (30 against 73 us a chunk), so the files are as large.

@@ -25,8 +25,9 @@ the end's biome source carry a ``seed``, later releases dropped it: all are writ
 release's codecs ignore fields they do not know.
 
 Releases: 1.18 (the first with the 1.18 chunk layout of :mod:`.anvil`) through 1.21.10.
-1.21.11 renamed every game rule (``minecraft:spawn_mobs``...) and 26.1 moves files around, so
-newer releases are refused: write 1.21.10 and let the newer game upgrade the world, as it does
+1.21.11 renamed every game rule (``minecraft:spawn_mobs``...) and 26.1's level.dat drops
+``WorldGenSettings`` and ``GameRules`` (``difficulty_settings``, ``spawn`` only), so newer
+releases are refused: write 1.21.10 and let the newer game upgrade the world, as it does
 any older save.
 
 Example
