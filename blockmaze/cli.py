@@ -95,6 +95,7 @@ Examples:
   blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
+  blockmaze generate 5000x5000 -a eller -o MyMaze/ --format world     a world save, streamed
   blockmaze blockwise 40x30 --seed 5 -o exact.schem     exactly 40x30 blocks
   blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
   blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
@@ -209,6 +210,17 @@ def output_options(command):
                      show_default=True, help="How the maze is drawn when no --output is given."),
         click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
                      help="File to write. Without it the maze is printed."),
+        # worlds (--format world / world-zip) and split schematics
+        click.option("--terrain", type=click.Choice(["void", "flat", "grass"]), default="grass",
+                     show_default=True, help="Worlds: the ground around and under the maze."),
+        click.option("--y", "y", type=click.IntRange(-64, 319), default=-60, show_default=True,
+                     help="Worlds: the height of the maze's lowest layer (the grass is at y-1)."),
+        click.option("--mobs/--no-mobs", default=False, show_default=True,
+                     help="Worlds: let mobs spawn (game rule doMobSpawning)."),
+        click.option("--time", type=click.IntRange(min=-1), default=6000, show_default=True,
+                     help="Worlds: fixed time of day in ticks (6000 = noon); -1 lets days pass."),
+        click.option("--split", type=click.IntRange(min=16), default=None, metavar="N",
+                     help=".schem: write tiles of at most NxN blocks (name_x<X>_z<Z>.schem)."),
     ]):
         command = option(command)
     return command
@@ -234,6 +246,8 @@ def cli():
 def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
     from .pipeline import check_fits, make_maze
+    from .randomness import draw_seed
+    from .streaming import should_stream
 
     shape = grid_shape(kind, size)
     if output["lights"] and not output["floor"]:
@@ -250,6 +264,13 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
                    passage=output["passage"], height=output["height"], floor=output["floor"],
                    roof=output["roof"])
         load_theme(output["theme"])
+    if seed is None:
+        seed = draw_seed()
+    if writer is not None and should_stream(
+            writer, kind, shape, mask=mask, algorithm=algorithm, braid=braid, entrances=entrances,
+            solution=output["solution"], lights=output["lights"], wall=output["wall"],
+            passage=output["passage"], height=output["height"], split=output["split"]):
+        return _write_streamed(shape, algorithm, seed, writer, **output)
     document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask)
     _emit(document, writer, **output)
 
@@ -460,15 +481,47 @@ def _emit(document, writer, *, wall, passage, scale, solution, text_style, outpu
                  passage=passage, scale=scale, solution=solution, **settings)
 
 
+def _write_streamed(shape, algorithm, seed, writer, *, output, wall, passage, height, floor, roof,
+                    theme, mc_version, schem_version, terrain, y, mobs, time, split, **ignored) -> None:
+    """A square maze generated row by row straight into a band writer (a world, a .schem)."""
+    from .streaming import write_streamed
+
+    given = {"mc_version": mc_version, "terrain": terrain, "y": y, "mobs": mobs,
+             "time": None if time < 0 else time, "schem_version": int(schem_version)}
+    layers, z, x = write_streamed(output, *shape, algorithm, seed, writer.name, wall, passage, height,
+                                  floor, roof, theme, split,
+                                  **{k: v for k, v in given.items() if k in writer.options})
+    where = f"tiles of at most {split}x{split} blocks beside {output}" if split else output
+    click.echo(f"wrote {where}: square {'x'.join(map(str, shape))} cells, streamed, {x}x{layers}x{z} "
+               f"blocks (width x height x length), {algorithm}, seed {seed}", err=True)
+
+
 def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, roof, lights,
                  theme, mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                 block_size, raw_mesh, collision, format_, extra=None, **build) -> None:
+                 block_size, raw_mesh, collision, format_, terrain, y, mobs, time, split,
+                 extra=None, **build) -> None:
     """Save blocks (or a maze, built first) in a block format, and say what was written.
     ``extra``: options only some writers take (a dungeon level's entities and metrics)."""
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
              "external_tileset": external_tileset, "watertight": not raw_mesh,
-             "collision": collision, "block_size": block_size, **(extra or {})}
+             "collision": collision, "block_size": block_size, "terrain": terrain, "y": y,
+             "mobs": mobs, "time": None if time < 0 else time, **(extra or {})}
+    if split is not None:
+        if writer.name != "schem":
+            raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")
+        from .export.minecraft.sponge import write_schem_tiles
+        from .pipeline import build as build_volume, stand_up
+
+        volume = (build_volume(source.maze, source.endpoints, height=height, floor=floor, roof=roof,
+                               lights=lights, **build)
+                  if hasattr(source, "maze") else stand_up(source, height=height, floor=floor,
+                                                           roof=roof, lights=lights))
+        files = write_schem_tiles(volume, output, load_theme(theme), split, mc_version,
+                                  int(schem_version), seed)
+        click.echo(f"wrote {len(files)} tiles {files[0].name} ... {files[-1].name}: {what}{origin}",
+                   err=True)
+        return
     volume = _save(source, writer, output, height=height, floor=floor, roof=roof, lights=lights,
                    theme=theme, **build, **given)
     y, z, x = volume.shape

@@ -18,6 +18,7 @@ def test_format_table_matches_the_writers_modules():
     for name, row in export.FORMATS.items():
         writer = export.WRITERS.loaded[name]
         assert writer.format is row
+        assert writer.bands == (row.source == "bands") and writer.folder == row.folder, name
         assert writer.write.__module__ == f"blockmaze.{row.module}", name
 
 

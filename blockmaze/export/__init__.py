@@ -36,8 +36,9 @@ class Format:
     """One output as the static table knows it: no import needed.
 
     ``source`` is what the writer takes: ``"volume"`` (a (y, z, x) block volume), ``"plan"`` (the
-    (z, x) plan as a one-layer volume: tile maps) or ``"maze"`` (the maze itself: pictures and
-    maze documents).
+    (z, x) plan as a one-layer volume: tile maps), ``"maze"`` (the maze itself: pictures and
+    maze documents) or ``"bands"`` (the volume as an iterator of 16-row bands along z, so a
+    streamed maze never exists whole: worlds). ``folder``: the output is a folder, not a file.
     """
 
     name: str
@@ -45,6 +46,7 @@ class Format:
     suffixes: tuple[str, ...]
     summary: str
     source: str = "volume"
+    folder: bool = False
 
 
 def _formats(*rows: tuple) -> dict[str, Format]:
@@ -95,6 +97,11 @@ FORMATS: dict[str, Format] = _formats(
      "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze"),
     ("ldtk", "export.tilemaps.ldtk", (".ldtk",),
      "LDtk project: IntGrid, tile and entity layers (LDtk 1.5, ldtkpy)", "plan"),
+    ("world", "export.minecraft.world", (),
+     "Java world folder: level.dat + region/*.mca, opens from Singleplayer (1.18-1.21.10)",
+     "bands", True),
+    ("world-zip", "export.minecraft.world", (),
+     "the Java world folder as one .zip (unzip into .minecraft/saves)", "bands"),
 )
 
 
@@ -105,7 +112,9 @@ class Writer:
     ``write(source, file, theme, **options)`` writes to a binary file: a (y, z, x) volume (tile
     maps get the (z, x) plan as a one-layer volume), or for ``source == "maze"`` a
     :class:`~blockmaze.documents.MazeDocument`. ``check_size(shape)`` raises BlockmazeError for a
-    volume the format cannot hold, before any work is done (None for maze outputs).
+    volume the format cannot hold, before any work is done (None for maze outputs). ``bands``:
+    ``write`` takes an iterator of (y, z<=16, x) bands instead of the volume; ``folder``: ``write``
+    takes the output folder's path instead of a file (and writes it atomically itself).
     """
 
     format: Format
@@ -117,6 +126,8 @@ class Writer:
     summary = property(lambda self: self.format.summary)
     source = property(lambda self: self.format.source)
     plan = property(lambda self: self.format.source == "plan")
+    bands = property(lambda self: self.format.source == "bands")
+    folder = property(lambda self: self.format.folder)
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -168,7 +179,12 @@ def register_writer(name: str, write: Callable, check_size: Callable | None = No
 
 
 def writer_for(path: str | os.PathLike | None = None, format: str | None = None) -> Writer:
-    """The writer for a format name, or else for the (longest matching) suffix of ``path``."""
+    """The writer for a format name, or else for the (longest matching) suffix of ``path`` (a
+    path ending in a slash is a folder: a world save).
+
+    >>> writer_for("MyMaze/").name
+    'world'
+    """
     if format is not None:
         try:
             return WRITERS[format]
@@ -176,6 +192,8 @@ def writer_for(path: str | os.PathLike | None = None, format: str | None = None)
             raise BlockmazeError(
                 f"unknown format {format!r}; choose one of: {', '.join(sorted(WRITERS))}"
             ) from None
+    if path is not None and str(path).endswith(("/", os.sep)):
+        return WRITERS["world"]  # "MyMaze/": a folder, so a world save
     name = Path(path).name.lower() if path is not None else ""
     matches = [(len(s), f.name) for f in FORMATS.values() for s in f.suffixes if name.endswith(s)]
     if matches:  # the longest suffix wins: ".tilemap.json" before ".json"
@@ -217,5 +235,21 @@ def write(
     from .minecraft.versions import DEFAULT_MC_VERSION
     theme = for_release(theme, options.get("mc_version", DEFAULT_MC_VERSION)
                         if "mc_version" in writer.options else None)
+    source = volume_bands(blocks) if writer.bands else blocks
+    if writer.folder:
+        if hasattr(target, "write"):
+            raise BlockmazeError(f"{writer.name} writes a folder: give its path, not a file")
+        writer.write(source, target, theme, **options)
+        return
     with open_target(target) as file:
-        writer.write(blocks, file, theme, **options)
+        writer.write(source, file, theme, **options)
+
+
+def volume_bands(volume: np.ndarray, rows: int = 16) -> Iterator[np.ndarray]:
+    """Views of a (y, z, x) volume, ``rows`` z-rows at a time (the last band may be shorter).
+
+    >>> [band.shape for band in volume_bands(np.zeros((2, 20, 3), np.uint8))]
+    [(2, 16, 3), (2, 4, 3)]
+    """
+    for z in range(0, volume.shape[1], rows):
+        yield volume[:, z:z + rows]

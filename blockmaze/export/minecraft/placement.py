@@ -70,10 +70,15 @@ def walking_layer(volume: np.ndarray) -> int:
     return int(np.argmax(standing)) + 1 if standing.any() else 0
 
 
-def player_spot(volume: np.ndarray) -> Spot:
-    """Where the player stands when the volume is placed (see the module docstring)."""
+def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
+    """Where the player stands when the volume is placed (see the module docstring).
+
+    ``length``: the whole volume's z size when ``volume`` is only its first rows (a streamed
+    maze's first band); its far (south) edge is then ``length`` away, not the band's end.
+    """
     volume = np.asarray(volume)
-    _, depth, width = volume.shape
+    _, band, width = volume.shape
+    depth = band if length is None else length
     y = walking_layer(volume)
     layer = volume[y]
     open_ = (layer == Material.AIR) | (layer == Material.DOOR)
@@ -81,9 +86,9 @@ def player_spot(volume: np.ndarray) -> Spot:
     target = tuple(int(v) for v in start[0, 1:]) if len(start) else None
     # (z, x) of the edge block, the player's (z, x) outside it, and the way in
     edges = [((0, x), (-1, x), "south") for x in range(width)]
-    edges += [((z, 0), (z, -1), "east") for z in range(depth)]
-    edges += [((depth - 1, x), (depth, x), "north") for x in range(width)]
-    edges += [((z, width - 1), (z, width), "west") for z in range(depth)]
+    edges += [((z, 0), (z, -1), "east") for z in range(band)]
+    edges += [((depth - 1, x), (depth, x), "north") for x in range(width) if depth == band]
+    edges += [((z, width - 1), (z, width), "west") for z in range(band)]
     gates = [(inside, outside, facing) for inside, outside, facing in edges if open_[inside]]
     if gates:
         if target is not None:

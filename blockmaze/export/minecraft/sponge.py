@@ -8,15 +8,21 @@ are varint palette indices in y, z, x order (x fastest), ``PaletteMax`` (v2) is 
 
 from __future__ import annotations
 
+import io
+import os
+import struct
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import BinaryIO
 
+import nbtlib
 import numpy as np
 from nbtlib import Compound, Int, IntArray, List, String
 
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
-from .nbt import byte_array, unsigned_short, write_gzipped
+from .nbt import byte_array, gzip_stream, unsigned_short
 from .palette import minecraft_palette
 from .placement import player_spot
 from .varint import encode_varints
@@ -65,7 +71,8 @@ def write_indexed(
 
     ``paste_offset`` (x, y, z) is where WorldEdit pastes the min corner relative to the player:
     v2 stores it as ``Metadata.WEOffsetX/Y/Z`` (``Offset``, the copy's world position, stays 0),
-    v3 as ``Offset`` (shared/reference/minecraft-formats.md, paste anchors).
+    v3 as ``Offset`` (shared/reference/minecraft-formats.md, paste anchors). The varint block
+    data is encoded and compressed a slice at a time (never a second copy of the volume).
     """
     if schem_version not in SCHEM_VERSIONS:
         raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")
@@ -73,9 +80,52 @@ def write_indexed(
     check_size(indices.shape)
     if indices.size and (indices.min() < 0 or indices.max() >= len(palette)):
         raise BlockmazeError("a block index is outside the palette")
-    data = encode_varints(indices)
-    if data.size > MAX_DATA_BYTES:
-        raise BlockmazeError(f"the block data takes {data.size} bytes; a .schem holds at most {MAX_DATA_BYTES}")
+    size = indices.size + int(np.count_nonzero(indices >= 0x80)) + int(np.count_nonzero(indices >= 0x4000))
+    flat = indices.reshape(-1)
+    step = 1 << 22
+    pieces = (encode_varints(flat[at:at + step]) for at in range(0, flat.size, step))
+    write_streamed_data(pieces, size, palette, indices.shape, file, mc_version, schem_version,
+                        paste_offset)
+
+
+def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int, int, int],
+                        file: BinaryIO, mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                        paste_offset: tuple[int, int, int] = (0, 0, 0)) -> None:
+    """Write a Sponge schematic whose varint block data (``size`` bytes in all, y-z-x order)
+    arrives as ``pieces`` (uint8 arrays): memory holds one piece and the compressor's buffer.
+
+    The NBT around the data is nbtlib's, cut where the data goes, so the bytes equal those of
+    one document written in one go.
+
+    >>> import io
+    >>> out = io.BytesIO()
+    >>> write_streamed_data([np.zeros(4, np.uint8), np.ones(2, np.uint8)], 6, ["minecraft:air", "minecraft:stone"],
+    ...                     (1, 2, 3), out)
+    >>> out.getvalue()[:2] == b"\\x1f\\x8b"
+    True
+    """
+    if schem_version not in SCHEM_VERSIONS:
+        raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")
+    check_size(shape)
+    if size > MAX_DATA_BYTES:
+        raise BlockmazeError(f"the block data takes {size} bytes; a .schem holds at most {MAX_DATA_BYTES}")
+    prefix, suffix = _around_data(palette, shape, mc_version, schem_version, paste_offset)
+    written = 0
+    with gzip_stream(file) as stream:
+        stream.write(prefix + struct.pack(">i", size))
+        for piece in pieces:
+            piece = np.ascontiguousarray(piece, dtype=np.uint8)
+            written += piece.size
+            stream.write(piece.data)
+        stream.write(suffix)
+    if written != size:
+        raise ValueError(f"block data of {written} bytes written where {size} were announced")
+
+
+def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: str,
+                 schem_version: int, paste_offset: tuple[int, int, int]) -> tuple[bytes, bytes]:
+    """The schematic's NBT before its block data's length, and after the data."""
+    height, length, width = shape
     common = {
         "Version": Int(schem_version),
         "DataVersion": Int(data_version(mc_version)),
@@ -84,37 +134,151 @@ def write_indexed(
         "Width": unsigned_short(width),
         "Height": unsigned_short(height),
         "Length": unsigned_short(length),
-        "Offset": IntArray(list(paste_offset) if schem_version == 3 else [0, 0, 0]),
+        "Offset": IntArray([int(v) for v in paste_offset] if schem_version == 3 else [0, 0, 0]),
     }
     palette_tag = Compound({state: Int(i) for i, state in enumerate(palette)})
+    empty = byte_array(np.zeros(0, np.uint8))
     if schem_version == 2:
         root = Compound({
             **common,
             "Metadata": Compound({
                 "Name": String("blockmaze"),
-                **{f"WEOffset{axis}": Int(v) for axis, v in zip("XYZ", paste_offset)},
+                **{f"WEOffset{axis}": Int(int(v)) for axis, v in zip("XYZ", paste_offset)},
             }),
             **size,
             "PaletteMax": Int(len(palette)),
             "Palette": palette_tag,
-            "BlockData": byte_array(data),
+            "BlockData": empty,
             "BlockEntities": List[Compound](),
             "Entities": List[Compound](),
         })
-        write_gzipped(root, file, root_name="Schematic")
+        root_name, data_name = "Schematic", b"BlockData"
     else:
-        schematic = Compound({
+        root = Compound({"Schematic": Compound({
             **common,
             "Metadata": Compound({"Name": String("blockmaze")}),
             **size,
             "Blocks": Compound({
                 "Palette": palette_tag,
-                "Data": byte_array(data),
+                "Data": empty,
                 "BlockEntities": List[Compound](),
             }),
             "Entities": List[Compound](),
-        })
-        write_gzipped(Compound({"Schematic": schematic}), file, root_name="")
+        })})
+        root_name, data_name = "", b"Data"
+    buffer = io.BytesIO()
+    nbtlib.File(root, root_name=root_name).write(buffer)
+    raw = buffer.getvalue()
+    marker = b"\x07" + struct.pack(">H", len(data_name)) + data_name + bytes(4)
+    at = raw.rfind(marker) + len(marker)
+    return raw[:at - 4], raw[at:]
+
+
+def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: BinaryIO, theme: Theme,
+                      mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                      seed: int | None = None) -> tuple[int, int, int]:
+    """A .schem of a maze that exists only as bands (y, z<=16, x): ``make_bands()`` starts the
+    bands over (a streamed maze is generated again, the same for its seed).
+
+    The block data runs layer by layer (y slowest), so the bands are read once for the palette and
+    once per layer; memory holds one band. Theme variants are drawn per layer and band (from
+    ``seed``), so they differ from the whole-volume writer's; the main states are the same, and
+    without variants the file is byte for byte the in-memory writer's. Returns the (y, z, x) shape.
+
+    >>> import io
+    >>> from blockmaze.materials import load_theme
+    >>> volume = np.ones((2, 20, 3), np.uint8)
+    >>> write_schem_bands(lambda: (volume[:, z:z + 16] for z in (0, 16)), io.BytesIO(), load_theme("glass"))
+    (2, 20, 3)
+    """
+    from .world import band_seed
+
+    present = np.zeros(256, dtype=bool)
+    height = length = width = 0
+    first = None
+    for band in make_bands():
+        first = band if first is None else first
+        height, width = band.shape[0], band.shape[2]
+        length += band.shape[1]
+        present[np.unique(band)] = True
+    shape = (height, length, width)
+    spot = player_spot(first, length)  # a streamed maze has no entrance: it lies by the first band
+    check_size(shape)
+    _, palette = minecraft_palette(np.flatnonzero(present).astype(np.uint8), theme, seed, mc_version)
+    if len(palette) > 0x7F:
+        raise BlockmazeError(f"a streamed .schem takes at most 127 block states, the theme gives {len(palette)}")
+    index = {state: i for i, state in enumerate(palette)}
+
+    def pieces():
+        for layer in range(height):
+            for number, band in enumerate(make_bands()):
+                drawn = None if seed is None else band_seed(seed, layer << 32 | number)
+                indices, states = minecraft_palette(band[layer], theme, drawn, mc_version)
+                yield np.array([index[state] for state in states], dtype=np.uint8)[indices]
+
+    write_streamed_data(pieces(), height * length * width, palette, shape, file, mc_version, schem_version,
+                        spot.offset)
+    return shape
+
+
+def tile_name(path: str | os.PathLike, x: int, z: int) -> Path:
+    """The file of the tile whose north-west corner is block (x, z) of the maze.
+
+    >>> tile_name("out/maze.schem", 256, 0).as_posix()
+    'out/maze_x256_z0.schem'
+    """
+    path = Path(path)
+    return path.with_name(f"{path.stem}_x{x}_z{z}{path.suffix}")
+
+
+def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, theme: Theme, split: int,
+                      mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                      seed: int | None = None) -> list[Path]:
+    """Cut a maze (bands of (y, z, x), or a volume) into .schem tiles of at most ``split`` x
+    ``split`` blocks, written beside ``path`` as ``<stem>_x<X>_z<Z>.schem``, each pasting at
+    [X, 0, Z] from the player (v2 ``WEOffset``, v3 ``Offset``), so pasting every tile from one
+    spot assembles the maze; memory holds one row of tiles. Returns the files, row by row.
+
+    >>> import tempfile, os
+    >>> from blockmaze.materials import load_theme
+    >>> folder = tempfile.mkdtemp()
+    >>> files = write_schem_tiles(np.ones((2, 40, 30), np.uint8), os.path.join(folder, "m.schem"), load_theme(), 16)
+    >>> [f.name for f in files][:3], len(files)
+    (['m_x0_z0.schem', 'm_x16_z0.schem', 'm_x0_z16.schem'], 6)
+    """
+    from .. import volume_bands
+    from ..target import open_target
+    from .world import band_seed
+
+    if isinstance(split, bool) or not isinstance(split, (int, np.integer)) or split < 1:
+        raise BlockmazeError(f"--split must be a whole number of blocks >= 1, got {split!r}")
+    if isinstance(bands, np.ndarray):
+        bands = volume_bands(bands)
+    written: list[Path] = []
+    pending: list[np.ndarray] = []
+    held = z0 = 0
+
+    def row(block: np.ndarray) -> None:
+        for x0 in range(0, block.shape[2], split):
+            tile = np.ascontiguousarray(block[:, :, x0:x0 + split])
+            drawn = None if seed is None else band_seed(seed, len(written))
+            indices, palette = minecraft_palette(tile, theme, drawn, mc_version)
+            target = tile_name(path, x0, z0)
+            with open_target(target) as file:
+                write_indexed(indices, palette, file, mc_version, schem_version, (x0, 0, z0))
+            written.append(target)
+
+    for band in bands:
+        pending.append(np.asarray(band))
+        held += band.shape[1]
+        while held >= split:
+            block = np.concatenate(pending, axis=1)
+            row(block[:, :split])
+            z0 += split
+            pending, held = [block[:, split:]], held - split
+    if held:
+        row(np.concatenate(pending, axis=1))
+    return written
 
 
 check_size = size_limits(".schem", max_side=MAX_SIDE, max_blocks=MAX_DATA_BYTES)

@@ -1,0 +1,131 @@
+"""World saves against today's .schem: time, peak memory and disk size; prints a Markdown table.
+
+    python bench/bench_world.py              # 5000x5000 eller: world (streamed) and .schem
+    python bench/bench_world.py --huge       # and 20000x20000 as a world (about 26 GB of disk)
+    python bench/bench_world.py --verify     # and a 500x500 world read back by anvil-parser2,
+                                             # compared block for block with the .schem
+    python bench/bench_world.py --quick      # 300x300 (CI smoke run)
+
+Each run is a fresh process (``blockmaze generate ...``) so its peak memory (ru_maxrss) is its own.
+Targets (issue 19): 5000x5000 world peak <= 1 GiB and time <= 1.5x the .schem's; 20000x20000
+world peak <= 1 GiB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHILD = """
+import json, resource, sys, time
+from blockmaze.cli import main
+start = time.perf_counter()
+code = main(sys.argv[1:])
+print(json.dumps({"code": code, "seconds": time.perf_counter() - start,
+                  "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+"""
+
+# today's .schem: the whole maze, its plan and its volume in memory (the CLI streams row-local
+# mazes now, so this runs the in-memory pipeline through the library)
+IN_MEMORY = """
+import json, resource, sys, time
+import blockmaze as bm
+start = time.perf_counter()
+side, path = int(sys.argv[1]), sys.argv[2]
+bm.write(bm.extrude(bm.to_blocks(bm.generate((side, side), "eller", 1))), path, seed=1)
+print(json.dumps({"code": 0, "seconds": time.perf_counter() - start,
+                  "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+"""
+
+
+def run(args: list[str], child: str = CHILD) -> dict:
+    out = subprocess.run([sys.executable, "-c", child, *args], capture_output=True, text=True, check=True)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if result["code"] != 0:
+        raise SystemExit(f"blockmaze {' '.join(args)} failed: {out.stderr}")
+    return result
+
+
+def disk(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def verify(side: int, folder: Path) -> str:
+    """A side x side world read by anvil-parser2, block for block against the .schem's blocks."""
+    import anvil
+    import numpy as np
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from schem_checker import read_schem
+
+    common = ["generate", f"{side}x{side}", "-a", "eller", "-s", "1", "--theme", "glass"]
+    run(common + ["-o", str(folder / "v.schem")])
+    run(common + ["-o", str(folder / "V"), "--format", "world", "--terrain", "void", "--y", "0"])
+    schem = read_schem((folder / "v.schem").read_bytes())
+    names = np.array(schem.states, dtype=object)
+    height, length, width = schem.indices.shape
+    mismatches = 0
+    for rz in range(-(-length // 512)):
+        for rx in range(-(-width // 512)):
+            region = anvil.Region.from_file(str(folder / "V" / "region" / f"r.{rx}.{rz}.mca"))
+            for cz in range(rz * 32, min(rz * 32 + 32, -(-length // 16))):
+                for cx in range(rx * 32, min(rx * 32 + 32, -(-width // 16))):
+                    chunk = region.get_chunk(cx, cz)
+                    section = [b.name() for b in chunk.stream_blocks(section=0)]
+                    got = np.array(section, dtype=object).reshape(16, 16, 16)[:height]
+                    z1, x1 = min(16, length - cz * 16), min(16, width - cx * 16)
+                    want = names[schem.indices[:, cz * 16:cz * 16 + z1, cx * 16:cx * 16 + x1]]
+                    mismatches += int((got[:, :z1, :x1] != want).sum())
+    return f"{width}x{height}x{length} blocks, {mismatches} differ"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="300x300 only (CI smoke run)")
+    parser.add_argument("--huge", action="store_true", help="also 20000x20000 as a world")
+    parser.add_argument("--verify", action="store_true", help="also read a 500x500 world back")
+    args = parser.parse_args()
+    side = 300 if args.quick else 5000
+    print("| maze | output | seconds | peak memory | on disk | target |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
+        folder = Path(tmp)
+        common = ["generate", f"{side}x{side}", "-a", "eller", "-s", "1"]
+        schem = run([str(side), str(folder / "m.schem")], IN_MEMORY)
+        schem_disk = disk(folder / "m.schem")
+        (folder / "m.schem").unlink()
+        streamed = run(common + ["-o", str(folder / "s.schem")])
+        streamed_disk = disk(folder / "s.schem")
+        (folder / "s.schem").unlink()
+        world = run(common + ["-o", str(folder / "W"), "--format", "world"])
+        world_disk = disk(folder / "W")
+        shutil.rmtree(folder / "W")
+        print(f"| {side}x{side} | .schem in memory (today's) | {schem['seconds']:.1f} | "
+              f"{schem['peak'] / 2**30:.2f} GiB | {schem_disk / 1e6:.0f} MB | |")
+        print(f"| {side}x{side} | .schem streamed | {streamed['seconds']:.1f} | "
+              f"{streamed['peak'] / 2**30:.2f} GiB | {streamed_disk / 1e6:.0f} MB | |")
+        ratio = world["seconds"] / schem["seconds"]
+        print(f"| {side}x{side} | world | {world['seconds']:.1f} ({ratio:.2f}x .schem) | "
+              f"{world['peak'] / 2**30:.2f} GiB | {world_disk / 1e6:.0f} MB | <= 1 GiB, <= 1.5x |", flush=True)
+        if args.huge:
+            huge = run(["generate", "20000x20000", "-a", "eller", "-s", "1", "-o", str(folder / "H"),
+                        "--format", "world"])
+            size = disk(folder / "H")
+            shutil.rmtree(folder / "H")
+            print(f"| 20000x20000 | world | {huge['seconds']:.1f} | {huge['peak'] / 2**30:.2f} GiB | "
+                  f"{size / 1e9:.1f} GB | <= 1 GiB |", flush=True)
+        if args.verify:
+            print(f"\n500x500 world read back by anvil-parser2 against the .schem: {verify(500, folder)}")
+
+
+if __name__ == "__main__":
+    main()

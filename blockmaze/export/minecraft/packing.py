@@ -1,0 +1,63 @@
+"""Long arrays of packed values as Anvil chunks hold them since 1.16: no value spans two longs.
+
+Each 64-bit long holds ``64 // bits`` values, the first in its lowest bits; the unused high
+bits of every long are zero (``SimpleBitStorage``). So 4096 block indices at 4 bits take 256
+longs, 256 heightmap values at 9 bits take 37.
+
+Example
+-------
+>>> longs = pack_longs(np.arange(8), 4)
+>>> hex(int(longs[0]))
+'0x76543210'
+>>> unpack_longs(longs, 4, 8).tolist()
+[0, 1, 2, 3, 4, 5, 6, 7]
+"""
+
+from __future__ import annotations
+
+from ...kernels import kernel
+import numpy as np
+
+
+def long_count(count: int, bits: int) -> int:
+    """Longs needed for ``count`` values of ``bits`` bits, without spanning.
+
+    >>> long_count(4096, 4), long_count(4096, 5), long_count(256, 9)
+    (256, 342, 37)
+    """
+    per = 64 // bits
+    return (count + per - 1) // per
+
+
+@kernel
+def pack_into(values, bits, out):
+    """Pack ``values`` (non-negative, < 2**bits) into ``out`` (int64, zeroed, long enough)."""
+    per = 64 // bits
+    for i in range(values.size):
+        out[i // per] |= np.int64(values[i]) << np.int64((i % per) * bits)
+
+
+@kernel
+def _unpack(longs, bits, count):
+    per = 64 // bits
+    mask = (np.int64(1) << np.int64(bits)) - 1
+    out = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        out[i] = (longs[i // per] >> np.int64((i % per) * bits)) & mask
+    return out
+
+
+def pack_longs(values: np.ndarray, bits: int) -> np.ndarray:
+    """The int64 longs that hold ``values`` at ``bits`` bits each (1 <= bits <= 32)."""
+    values = np.ascontiguousarray(values, dtype=np.int64).ravel()
+    out = np.zeros(long_count(values.size, bits), dtype=np.int64)
+    pack_into(values, bits, out)
+    return out
+
+
+def unpack_longs(longs: np.ndarray, bits: int, count: int) -> np.ndarray:
+    """``count`` values of ``bits`` bits back out of ``longs`` (the inverse of :func:`pack_longs`)."""
+    longs = np.ascontiguousarray(longs, dtype=np.int64)
+    if longs.size < long_count(count, bits):
+        raise ValueError(f"{longs.size} longs hold fewer than {count} values of {bits} bits")
+    return _unpack(longs, bits, count)

@@ -1,0 +1,405 @@
+"""A Java Edition world save (1.18 to 1.21.10): ``level.dat`` and ``region/r.X.Z.mca``, band by band.
+
+The maze's north-west corner is block x = 0, z = 0, its lowest layer at ``y``. It is written one
+*band* at a time (16 block rows along z: one row of chunks), so memory holds one band, one row of
+chunks and the region files' headers, never the whole maze. Around the maze the game's own flat
+generator makes the same terrain as the chunks written here:
+
+* ``void``: no blocks at all, biome ``the_void`` (the flat generator with one layer of air);
+* ``flat``: bedrock at y = -64 and stone up to ``y - 1``;
+* ``grass``: bedrock, dirt, and grass blocks at ``y - 1`` (a classic superflat).
+
+``level.dat`` (gzipped NBT, root compound ``Data``; Minecraft Wiki "Java Edition level format"):
+``DataVersion`` and ``Version`` {``Id``, ``Name``, ``Series``, ``Snapshot``} of the chosen
+release, ``version`` 19133 (the NBT layout of Anvil), ``initialized`` 1 (so the game keeps the
+spawn it is given instead of searching for one), the spawn as ``SpawnX/Y/Z`` + ``SpawnAngle``
+(through 1.21.8) and as ``spawn`` {``dimension``, ``pos``, ``yaw``, ``pitch``} (1.21.9's
+``LevelData.RespawnData``) -- both are written, a release ignores the keys it does not know --
+``GameRules`` as strings (``doMobSpawning``, ``doDaylightCycle``, ``doWeatherCycle``,
+``spawnRadius`` 0 so players appear on the spot), ``DayTime``, and ``WorldGenSettings`` with
+the three vanilla dimensions (overworld: the flat generator with the layers above; nether and
+end: their vanilla noise generators), so the game neither calls the world experimental nor
+generates normal terrain next to the maze. 1.18 and 1.18.1 read the flat settings' structures
+from ``structures``, later releases from ``structure_overrides``; 1.18.x noise generators and
+the end's biome source carry a ``seed``, later releases dropped it: all are written, since a
+release's codecs ignore fields they do not know.
+
+Releases: 1.18 (the first with the 1.18 chunk layout of :mod:`.anvil`) through 1.21.10.
+1.21.11 renamed every game rule (``minecraft:spawn_mobs``...) and 26.1's level.dat drops
+``WorldGenSettings`` and ``GameRules`` (``difficulty_settings``, ``spawn`` only), so newer
+releases are refused: write 1.21.10 and let the newer game upgrade the world, as it does
+any older save.
+
+Example
+-------
+>>> import tempfile, pathlib
+>>> from blockmaze.materials import load_theme
+>>> folder = pathlib.Path(tempfile.mkdtemp()) / "Maze"
+>>> write_world(np.ones((2, 3, 4), np.uint8), folder, load_theme())
+>>> sorted(p.name for p in folder.rglob("*"))
+['level.dat', 'r.0.0.mca', 'region']
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+from nbtlib import Byte, Compound, Float, Int, IntArray, List, Long, String
+
+from ...errors import BlockmazeError
+from ...materials import Material, Theme
+from .. import register_writer, size_limits, volume_bands
+from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
+from .nbt import write_gzipped
+from .palette import minecraft_palette
+from .versions import DEFAULT_MC_VERSION, release
+
+TERRAINS = ("void", "flat", "grass")
+FIRST_RELEASE = 2860  # 1.18
+LAST_RELEASE = 4556  # 1.21.10
+BAND = 16  # block rows per band: one row of chunks
+WORLD_LIMIT = 29_999_984  # the world border's reach from 0
+DEFAULT_Y = -60  # the maze stands on a classic superflat surface (grass at y = -61)
+DEFAULT_TIME = 6000  # noon
+
+
+def world_release(mc_version: str) -> int:
+    """The DataVersion to write for ``mc_version``, or an error for releases outside 1.18-1.21.10.
+
+    >>> world_release("1.20.4")
+    3700
+    """
+    dv = release(mc_version).data_version
+    if not FIRST_RELEASE <= dv <= LAST_RELEASE:
+        raise BlockmazeError(
+            f"world saves are written for Minecraft 1.18 to 1.21.10, not {mc_version}; "
+            "choose one of those (a newer game upgrades the world when it opens it)")
+    return dv
+
+
+def terrain_layers(terrain: str, y: int) -> list[tuple[str, int]]:
+    """The flat generator's layers (block, thickness) from y = -64 up to ``y - 1``.
+
+    >>> terrain_layers("grass", -60)
+    [('minecraft:bedrock', 1), ('minecraft:dirt', 2), ('minecraft:grass_block', 1)]
+    >>> terrain_layers("void", 10)
+    []
+    """
+    if terrain not in TERRAINS:
+        raise BlockmazeError(f"unknown terrain {terrain!r}; choose one of: {', '.join(TERRAINS)}")
+    depth = y - MIN_Y
+    if terrain == "void":
+        return []
+    if depth < 2:
+        raise BlockmazeError(f"--terrain {terrain} needs the maze at y >= {MIN_Y + 2} "
+                             f"(bedrock and ground below it), got y = {y}")
+    if terrain == "flat":
+        return [("minecraft:bedrock", 1), ("minecraft:stone", depth - 1)]
+    layers = [("minecraft:bedrock", 1), ("minecraft:dirt", depth - 2), ("minecraft:grass_block", 1)]
+    return [layer for layer in layers if layer[1] > 0]
+
+
+def _stand(blocks: np.ndarray) -> np.ndarray:
+    """Where a player can stand in (y, z, x) blocks: air, air above (or the top), and a block
+    below (or the ground under the lowest layer)."""
+    air = blocks == Material.AIR
+    stand = air.copy()
+    stand[:-1] &= air[1:]
+    stand[1:] &= ~air[:-1]
+    return stand
+
+
+def _first_place(stand: np.ndarray, z0: int, x0: int) -> tuple[int, int, int] | None:
+    """(x, layer, z) of the first column, in (z, x) order, with a place to stand (its lowest)."""
+    columns = stand.any(axis=0)
+    if not columns.any():
+        return None
+    z, x = np.argwhere(columns)[0]
+    return x0 + int(x), int(np.flatnonzero(stand[:, z, x])[0]), z0 + int(z)
+
+
+class _Spawn:
+    """Where players appear, looked for band by band: above the START block, else in an opening
+    of the outer wall (an entrance), else on the first place to stand (air with air above and a
+    block or the ground below), each the first in (z, x) order.
+
+    >>> floor, walls = np.full((3, 3), 2, np.uint8), np.ones((3, 3), np.uint8)
+    >>> walls[1, 1] = 0   # one open cell in a ring of wall, on a floor
+    >>> spawn = _Spawn()
+    >>> spawn.look(np.stack([floor, walls]), 0)
+    >>> spawn.place(3, 10, 2)
+    (1, 11, 1)
+    """
+
+    def __init__(self):
+        self.start = self.opening = self.first = self.south = None
+
+    def look(self, band: np.ndarray, z0: int) -> None:
+        """Look at one band (its first row is row ``z0`` of the maze); only the slices that can
+        still change the answer are examined."""
+        if self.start is None and (band == Material.START).any():
+            stand = _stand(band)
+            for layer, z, x in np.argwhere(band == Material.START):
+                above = np.flatnonzero(stand[layer + 1:, z, x])
+                if above.size:
+                    self.start = (int(x), int(layer + 1 + above[0]), z0 + int(z))
+                    break
+        if self.first is None:
+            self.first = _first_place(_stand(band), z0, 0)
+        if self.opening is None:
+            if z0 == 0:
+                self.opening = _first_place(_stand(band[:, :1]), 0, 0)
+            for x in (0, band.shape[2] - 1):
+                self.opening = self.opening or _first_place(_stand(band[:, :, x:x + 1]), z0, x)
+        last = band.shape[1] - 1
+        self.south = _first_place(_stand(band[:, last:]), z0 + last, 0)
+
+    def place(self, width: int, y: int, height: int) -> tuple[int, int, int]:
+        """The spawn (x, y, z) in the world, the maze's lowest layer at ``y``."""
+        found = self.start or self.opening or self.south or self.first
+        if found is None:
+            return width // 2, y + height, 0  # on top of a maze with no place to stand inside
+        return found[0], y + found[1], found[2]
+
+
+def write_world(
+    bands: Iterable[np.ndarray] | np.ndarray,
+    target: str | os.PathLike,
+    theme: Theme,
+    mc_version: str = DEFAULT_MC_VERSION,
+    terrain: str = "grass",
+    y: int = DEFAULT_Y,
+    seed: int | None = None,
+    mobs: bool = False,
+    time: int | None = DEFAULT_TIME,
+    name: str | None = None,
+) -> None:
+    """Write a maze (bands of a (y, z, x) volume, or the volume) as a world folder at ``target``.
+
+    The folder must not exist yet (or be empty): a world is never written over. ``terrain`` is
+    void, flat or grass; ``y`` the world height of the maze's lowest layer; ``mobs`` allows mob
+    spawning; ``time`` fixes the time of day in ticks (None: days pass); ``name`` is the name
+    in the world list (default: the folder's name); ``seed`` draws the theme's variants, band by
+    band. The spawn is above the maze's START block, else in an opening of its outer wall (an
+    entrance), else on the first place to stand (on a square maze: the north-west cell).
+    """
+    target = Path(target)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise BlockmazeError(f"{target} exists already; a world is written to a new (or empty) folder")
+    if not target.parent.is_dir():
+        raise BlockmazeError(f"cannot write {target}: the folder {target.parent} does not exist")
+    data_version = world_release(mc_version)
+    layers = terrain_layers(terrain, y)
+    temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o777 & ~umask)
+        _write_folder(bands, temporary, theme, mc_version, data_version, terrain, layers, y, seed,
+                      mobs, time, name or target.name)
+        if target.exists():
+            target.rmdir()
+        os.replace(temporary, target)
+    except BaseException as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        if isinstance(error, OSError):
+            raise BlockmazeError(f"cannot write {target}: {error.strerror or error}") from None
+        raise
+
+
+def write_world_zip(
+    bands: Iterable[np.ndarray] | np.ndarray,
+    file: BinaryIO,
+    theme: Theme,
+    mc_version: str = DEFAULT_MC_VERSION,
+    terrain: str = "grass",
+    y: int = DEFAULT_Y,
+    seed: int | None = None,
+    mobs: bool = False,
+    time: int | None = DEFAULT_TIME,
+    name: str | None = None,
+) -> None:
+    """The world of :func:`write_world` as a .zip holding one folder (unzip it into ``saves/``).
+
+    Entries are stored (region chunks are compressed already) with a fixed date, so the same
+    maze gives the same bytes.
+
+    >>> import io, zipfile
+    >>> from blockmaze.materials import load_theme
+    >>> out = io.BytesIO()
+    >>> write_world_zip(np.ones((2, 3, 4), np.uint8), out, load_theme(), name="Maze")
+    >>> zipfile.ZipFile(out).namelist()
+    ['Maze/level.dat', 'Maze/region/r.0.0.mca']
+    """
+    data_version = world_release(mc_version)
+    layers = terrain_layers(terrain, y)
+    path = getattr(file, "target", None) or getattr(file, "name", None)
+    name = name or (Path(path).stem if isinstance(path, (str, os.PathLike)) else "blockmaze")
+    with tempfile.TemporaryDirectory(prefix=".blockmaze-world.") as folder:
+        _write_folder(bands, Path(folder), theme, mc_version, data_version, terrain, layers, y, seed,
+                      mobs, time, name)
+        with zipfile.ZipFile(file, "w", zipfile.ZIP_STORED) as archive:
+            for member in sorted(Path(folder).rglob("*")):
+                if member.is_file():
+                    info = zipfile.ZipInfo(f"{name}/{member.relative_to(folder).as_posix()}", (1980, 1, 1, 0, 0, 0))
+                    info.external_attr = 0o644 << 16
+                    with member.open("rb") as source, archive.open(info, "w", force_zip64=True) as out:
+                        shutil.copyfileobj(source, out, 1 << 20)
+
+
+def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_version: int,
+                  terrain: str, layers: list[tuple[str, int]], y: int, seed, mobs: bool,
+                  time: int | None, name: str) -> None:
+    if isinstance(bands, np.ndarray):
+        bands = volume_bands(bands)
+    (folder / "region").mkdir()
+    # the game fills missing sections with empty plains ones: all-air sections are left out,
+    # except in a void world, whose sections are the_void
+    builder = ChunkBuilder(data_version, "minecraft:the_void" if terrain == "void" else "minecraft:plains",
+                           empty_sections=terrain == "void")
+    column = np.full(0, builder.air, dtype=np.uint16)
+    spawn = _Spawn()
+    width = height = length = 0
+    regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
+    try:
+        for number, band in enumerate(bands):
+            band = np.asarray(band)
+            if band.ndim != 3 or band.dtype != np.uint8 or band.shape[1] > BAND:
+                raise BlockmazeError(f"a band is a uint8 (y, z, x) array of at most {BAND} z-rows, got {band.dtype} {band.shape}")
+            if number == 0:
+                height, _, width = band.shape
+                size_limits("a world", max_side=WORLD_LIMIT)(band.shape)
+                if y < MIN_Y or y + height - 1 > MAX_Y:
+                    raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
+                                         f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to {MAX_Y - height + 1}")
+                top = (y + height - 1 - MIN_Y) // 16 + 1  # sections written, from the lowest
+                column = np.full(top * 16, builder.air, dtype=np.uint16)
+                at = 0
+                for state, thickness in layers:
+                    column[at:at + thickness] = builder.id_of(state)
+                    at += thickness
+            elif band.shape[0] != height or band.shape[2] != width:
+                raise BlockmazeError(f"band {number} is {band.shape}; every band needs {height} layers and {width} columns")
+            if number and length % BAND:
+                raise BlockmazeError(f"only the last band may have fewer than {BAND} rows")
+            spawn.look(band, length)
+            length += band.shape[1]
+            cz = number
+            if cz % 32 == 0:
+                _close(regions)
+            indices, palette = minecraft_palette(band, theme, None if seed is None else band_seed(seed, number))
+            states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
+            padded = -(-width // 16) * 16
+            ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
+            ids[:] = column[:, None, None]
+            ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
+            for cx, nbt in builder.row(ids, cz):
+                rx = cx >> 5
+                if rx not in regions:
+                    handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
+                    regions[rx] = (handle, RegionWriter(handle))
+                regions[rx][1].add(cx, cz, nbt)
+    finally:
+        _close(regions)
+    if length == 0:
+        raise BlockmazeError("a world needs at least one band of blocks")
+    with open(folder / "level.dat", "wb") as out:
+        write_gzipped(_level(name, mc_version, data_version, terrain, layers, spawn.place(width, y, height),
+                             seed, mobs, time),
+                      out, root_name="")
+
+
+def _close(regions: dict) -> None:
+    for handle, region in regions.values():
+        region.close()
+        handle.close()
+    regions.clear()
+
+
+def band_seed(seed: int, band: int) -> int:
+    """The seed of one band's theme variants (bands draw apart, so a band needs no other band).
+
+    >>> band_seed(1, 0) != band_seed(1, 1)
+    True
+    """
+    return (int(seed) * 1_000_003 + band) % (1 << 63)
+
+
+def _level(name: str, mc_version: str, data_version: int, terrain: str,
+           layers: list[tuple[str, int]], spawn: tuple[int, int, int], seed, mobs: bool,
+           time: int | None) -> Compound:
+    """The level.dat root: see the module docstring for the facts behind each field."""
+    flat_layers = layers or [("minecraft:air", 1)]
+    rules = {
+        "doMobSpawning": mobs, "doPatrolSpawning": mobs, "doTraderSpawning": mobs,
+        "doInsomnia": mobs, "doWardenSpawning": mobs,
+        "doDaylightCycle": time is None, "doWeatherCycle": time is None,
+    }
+    game_rules = {key: String("true" if value else "false") for key, value in rules.items()}
+    game_rules["spawnRadius"] = String("0")
+    flat = Compound({
+        "type": String("minecraft:flat"),
+        "settings": Compound({
+            "biome": String("minecraft:the_void" if terrain == "void" else "minecraft:plains"),
+            "features": Byte(0),
+            "lakes": Byte(0),
+            "layers": List[Compound]([Compound({"block": String(b), "height": Int(h)}) for b, h in flat_layers]),
+            "structure_overrides": List[String](),
+            "structures": Compound({"structures": Compound()}),
+        }),
+    })
+    world_seed = Long(0 if seed is None else int(seed) % (1 << 63))
+    dimensions = Compound({
+        "minecraft:overworld": Compound({"type": String("minecraft:overworld"), "generator": flat}),
+        "minecraft:the_nether": Compound({"type": String("minecraft:the_nether"), "generator": Compound({
+            "type": String("minecraft:noise"), "settings": String("minecraft:nether"), "seed": world_seed,
+            "biome_source": Compound({"type": String("minecraft:multi_noise"), "preset": String("minecraft:nether")}),
+        })}),
+        "minecraft:the_end": Compound({"type": String("minecraft:the_end"), "generator": Compound({
+            "type": String("minecraft:noise"), "settings": String("minecraft:end"), "seed": world_seed,
+            "biome_source": Compound({"type": String("minecraft:the_end"), "seed": world_seed}),
+        })}),
+    })
+    x, sy, z = spawn
+    data = Compound({
+        "DataVersion": Int(data_version),
+        "version": Int(19133),
+        "Version": Compound({"Id": Int(data_version), "Name": String(mc_version),
+                             "Series": String("main"), "Snapshot": Byte(0)}),
+        "LevelName": String(name),
+        "GameType": Int(0),
+        "Difficulty": Byte(1),
+        "hardcore": Byte(0),
+        "allowCommands": Byte(1),
+        "initialized": Byte(1),
+        "SpawnX": Int(x), "SpawnY": Int(sy), "SpawnZ": Int(z), "SpawnAngle": Float(0),
+        "spawn": Compound({"dimension": String("minecraft:overworld"), "pos": IntArray([x, sy, z]),
+                           "yaw": Float(0), "pitch": Float(0)}),
+        "Time": Long(0),
+        "DayTime": Long(DEFAULT_TIME if time is None else time),
+        "LastPlayed": Long(0),
+        "raining": Byte(0), "thundering": Byte(0), "rainTime": Int(0), "thunderTime": Int(0),
+        "clearWeatherTime": Int(0 if time is None else 1_000_000_000),
+        "GameRules": Compound(game_rules),
+        "WorldGenSettings": Compound({
+            "seed": world_seed, "generate_features": Byte(0), "bonus_chest": Byte(0),
+            "dimensions": dimensions,
+        }),
+        "DataPacks": Compound({"Enabled": List[String]([String("vanilla")]), "Disabled": List[String]()}),
+        "ServerBrands": List[String]([String("blockmaze")]),
+        "WasModded": Byte(0),
+    })
+    return Compound({"Data": data})
+
+
+check_size = size_limits("a world", max_side=WORLD_LIMIT)
+
+register_writer("world", write_world, check_size)
+register_writer("world-zip", write_world_zip, check_size)

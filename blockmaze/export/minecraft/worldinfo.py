@@ -1,0 +1,157 @@
+"""What a Java world folder (or a .zip of one) holds: release, spawn, extent and block counts.
+
+Reads ``level.dat`` and every ``region/r.X.Z.mca`` with the checking NBT reader of
+:mod:`.nbtread`; a damaged file gives one BlockmazeError naming it. For ``blockmaze info``.
+
+Example
+-------
+>>> import tempfile, pathlib
+>>> from blockmaze.materials import load_theme
+>>> from blockmaze.export.minecraft.world import write_world
+>>> folder = pathlib.Path(tempfile.mkdtemp()) / "Maze"
+>>> write_world(np.ones((2, 3, 4), np.uint8), folder, load_theme(), terrain="void", y=0)
+>>> print("\\n".join(summarize_world(folder)))
+format: Java world (Maze)
+minecraft: 1.20.4 (DataVersion 3700)
+spawn: 2, 2, 0
+extent: 1 x 1 chunks (x 0..0, z 0..0): 16 x 16 blocks
+palette: 2 block states
+  minecraft:air           98280
+  minecraft:stone_bricks  24
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+import zipfile
+import zlib
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import BlockmazeError
+from .anvil import block_bits
+from .nbtread import NbtError, read_nbt, read_nbt_file
+from .packing import unpack_longs
+from .versions import RELEASES
+
+_REGION = re.compile(r"^r\.(-?\d+)\.(-?\d+)\.mca$")
+MAX_CHUNK = 1 << 26
+
+
+def _files(path: Path) -> dict[str, bytes | Path]:
+    """``level.dat`` and region files by their path inside the world."""
+    if path.is_dir():
+        found = {"level.dat": path / "level.dat"}
+        found.update({f"region/{p.name}": p for p in (path / "region").glob("r.*.mca")})
+        return found
+    with zipfile.ZipFile(path) as archive:
+        names = [n for n in archive.namelist() if n.endswith("level.dat")]
+        if not names:
+            raise BlockmazeError(f"{path}: no level.dat in the zip")
+        root = names[0][: -len("level.dat")]
+        return {n[len(root):]: archive.read(n) for n in archive.namelist()
+                if n.startswith(root) and (n.endswith("level.dat") or n.endswith(".mca"))}
+
+
+def _read(item: bytes | Path) -> bytes:
+    return item if isinstance(item, bytes) else item.read_bytes()
+
+
+def region_chunks(data: bytes, name: str):
+    """Yield ``(slot, chunk root)`` for every chunk of a region file's bytes."""
+    if len(data) < 8192:
+        raise BlockmazeError(f"{name}: shorter than a region header")
+    locations = np.frombuffer(data[:4096], dtype=">u4")
+    for slot in np.flatnonzero(locations):
+        offset, sectors = int(locations[slot]) >> 8, int(locations[slot]) & 0xFF
+        start = offset * 4096
+        if offset < 2 or start + 5 > len(data):
+            raise BlockmazeError(f"{name}: chunk {slot} points outside the file")
+        length, compression = struct.unpack(">IB", data[start:start + 5])
+        if compression != 2 or length < 1 or length + 4 > sectors * 4096:
+            raise BlockmazeError(f"{name}: chunk {slot} has compression {compression} / length {length}")
+        try:
+            raw = zlib.decompressobj().decompress(data[start + 5:start + 4 + length], MAX_CHUNK)
+            yield int(slot), read_nbt(raw)[1]
+        except (zlib.error, NbtError) as error:
+            raise BlockmazeError(f"{name}: chunk {slot}: {error}") from None
+
+
+def section_counts(section: dict) -> Counter:
+    """Block-state counts of one section compound."""
+    states = section["block_states"]
+    names = [_state(entry) for entry in states["palette"]]
+    if len(names) == 1:
+        return Counter({names[0]: 4096})
+    bits = block_bits(len(names))
+    indices = unpack_longs(np.asarray(states["data"], dtype=np.int64), bits, 4096)
+    if indices.max() >= len(names):
+        raise BlockmazeError("a section's block index is outside its palette")
+    counts = np.bincount(indices, minlength=len(names))
+    out = Counter()
+    for name, count in zip(names, counts):
+        out[name] += int(count)
+    return out
+
+
+def _state(entry: dict) -> str:
+    properties = entry.get("Properties") or {}
+    inside = ",".join(f"{k}={v}" for k, v in properties.items())
+    return entry["Name"] + (f"[{inside}]" if inside else "")
+
+
+def is_world(path: str | Path) -> bool:
+    """True for a world folder (it has ``level.dat``) or a .zip holding one.
+
+    >>> is_world("/nonexistent")
+    False
+    """
+    path = Path(path)
+    if path.is_dir():
+        return (path / "level.dat").is_file()
+    if path.is_file() and zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            return any(name.endswith("/level.dat") or name == "level.dat" for name in archive.namelist())
+    return False
+
+
+def summarize_world(path: str | Path) -> list[str]:
+    """Text lines describing a world folder or a .zip of one (see the module example)."""
+    path = Path(path)
+    try:
+        files = _files(path)
+        if "level.dat" not in files or (isinstance(files["level.dat"], Path) and not files["level.dat"].is_file()):
+            raise BlockmazeError("no level.dat: not a world folder")
+        data = read_nbt_file(_read(files["level.dat"]))[1]["Data"]
+        dv = int(data["DataVersion"])
+        names = [r.name for r in RELEASES.values() if r.data_version == dv]
+        counts: Counter = Counter()
+        chunks = []
+        for member, item in sorted(files.items()):
+            match = _REGION.match(member.rpartition("/")[2])
+            if not match:
+                continue
+            for slot, chunk in region_chunks(_read(item), member):
+                chunks.append((int(chunk["xPos"]), int(chunk["zPos"])))
+                for section in chunk["sections"]:
+                    counts.update(section_counts(section))
+        lines = [f"format: Java world ({data.get('LevelName', path.name)})",
+                 f"minecraft: {names[-1] if names else 'unknown release'} (DataVersion {dv})",
+                 f"spawn: {data['SpawnX']}, {data['SpawnY']}, {data['SpawnZ']}"]
+        if chunks:
+            xs, zs = [c[0] for c in chunks], [c[1] for c in chunks]
+            cw, cl = max(xs) - min(xs) + 1, max(zs) - min(zs) + 1
+            lines.append(f"extent: {cw} x {cl} chunks (x {min(xs)}..{max(xs)}, z {min(zs)}..{max(zs)}): "
+                         f"{cw * 16} x {cl * 16} blocks")
+        lines.append(f"palette: {len(counts)} block states")
+        width = max((len(name) for name in counts), default=0)
+        lines.extend(f"  {name:<{width}}  {count}" for name, count in
+                     sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+        return lines
+    except BlockmazeError as error:
+        raise BlockmazeError(f"{path}: {error}") from None
+    except (KeyError, TypeError, ValueError, IndexError, OSError, zipfile.BadZipFile) as error:
+        raise BlockmazeError(f"{path}: not a readable world ({type(error).__name__}: {error})") from None

@@ -1,0 +1,390 @@
+"""Mazes larger than memory: square mazes generated row by row and written band by band.
+
+Eller's algorithm, sidewinder and binary tree only ever look at one row of cells (and what
+reached it from the row above), so they can run as a stream: :func:`maze_rows` yields the
+passages of a few rows at a time, :func:`plan_bands` turns them into the block plan 16 rows at a
+time, and :func:`write_streamed` extrudes each band and hands it to a band writer (a world, a Sponge
+schematic, or .schem tiles). Memory holds one band, whatever the maze's length.
+
+The streams draw exactly the numbers the in-memory kernels draw, in the same order, so a seed
+gives **the same maze** as ``generate((rows, cols), algorithm, seed)`` (the tests check it link
+for link). Eller here keeps its sets as a union-find over the positions of one row, relabelled
+for each new row; the in-memory kernel keeps one over all cells; both only ask whether two cells
+share a set, so they make the same choices.
+
+Options that need the whole maze are refused for streams: a solution path, start and goal at
+the ends of the longest path or at entrances chosen by distance, braiding, masks, lights.
+
+Example
+-------
+>>> from blockmaze import generate
+>>> north, east = next(maze_rows(3, 4, "eller", 7))
+>>> links = generate((3, 4), "eller", 7).links.reshape(3, 4, 4)
+>>> bool((north == links[..., 0]).all() and (east == links[..., 1]).all())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .kernels import kernel
+import numpy as np
+
+from .algorithms.common import join, root
+from .blocks.convert import per_axis, plan_shape, thickness_runs
+from .blocks.volume import extrude, volume_height
+from .errors import BlockmazeError
+from .materials import Material, Theme, load_theme
+from .randomness import as_generator
+
+STREAMABLE = ("eller", "sidewinder", "binary-tree")
+ROWS_AT_ONCE = 64
+
+
+@kernel
+def eller_rows(first_row, rows, setid, south, rng, north_out, east_out):
+    """Eller over rows ``first_row..`` (as many as ``north_out`` has), continuing from ``setid``
+    (each cell's set label: its set's root position in the row above, or ``cols + c`` for a new
+    set) and ``south`` (the passages down from the row above). Updates both in place."""
+    count, cols = north_out.shape
+    parent = np.empty(cols, dtype=np.int32)
+    first_of = np.full(2 * cols, -1, dtype=np.int32)
+    seen = np.zeros(cols, dtype=np.int32)
+    chosen = np.zeros(cols, dtype=np.int32)
+    roots = np.empty(cols, dtype=np.int32)
+    for i in range(count):
+        r = first_row + i
+        last = r == rows - 1
+        for c in range(cols):
+            north_out[i, c] = south[c]
+            parent[c] = -1
+        for c in range(cols):
+            s = setid[c]
+            if first_of[s] < 0:
+                first_of[s] = c
+            else:
+                a = root(parent, first_of[s])
+                b = root(parent, c)
+                if a != b:
+                    join(parent, a, b)
+        for c in range(cols):
+            first_of[setid[c]] = -1
+        for c in range(cols - 1):
+            a = root(parent, c)
+            b = root(parent, c + 1)
+            east_out[i, c] = False
+            if a != b and (last or rng.random() < 0.5):
+                east_out[i, c] = True
+                join(parent, a, b)
+        east_out[i, cols - 1] = False
+        if last:
+            for c in range(cols):
+                south[c] = False
+            continue
+        for c in range(cols):
+            a = root(parent, c)
+            roots[c] = a
+            seen[a] += 1
+            if seen[a] == 1 or rng.random() * seen[a] < 1.0:
+                chosen[a] = c
+        for c in range(cols):
+            south[c] = chosen[roots[c]] == c or rng.random() < 0.5
+        for c in range(cols):
+            seen[roots[c]] = 0
+            setid[c] = roots[c] if south[c] else cols + c
+
+
+@kernel
+def sidewinder_rows(first_row, state, rng, north_out, east_out):
+    """Sidewinder over rows ``first_row..``; ``state`` carries the shared draws between calls
+    (bits, bits left, u, bits of u spent) exactly as the in-memory kernel keeps them."""
+    count, cols = north_out.shape
+    bits, left, u, spent = np.int64(state[0]), np.int64(state[1]), state[2], np.int64(state[3])
+    for i in range(count):
+        has_north = first_row + i > 0
+        first = 0
+        for c in range(cols):
+            north_out[i, c] = False
+            east_out[i, c] = False
+        for c in range(cols):
+            right = c < cols - 1
+            go_on = not has_north
+            if right and has_north:
+                if left == 0:
+                    bits, left = np.int64(rng.random() * 4503599627370496.0), 52
+                go_on = (bits & 1) == 1
+                bits >>= 1
+                left -= 1
+            if right and go_on:
+                east_out[i, c] = True
+                continue
+            if has_north:
+                size = c - first + 1
+                need = 0
+                while (1 << need) < size:
+                    need += 1
+                if spent + need > 40:
+                    u, spent = rng.random(), 0
+                u *= size
+                north_out[i, first + int(u)] = True
+                u -= int(u)
+                spent += need
+            first = c + 1
+    state[0], state[1], state[2], state[3] = bits, left, u, spent
+
+
+@kernel
+def binary_tree_rows(first_row, state, rng, north_out, east_out):
+    """Binary tree over rows ``first_row..``; ``state`` carries the coin tosses left (bits, count)."""
+    count, cols = north_out.shape
+    bits, left = np.int64(state[0]), np.int64(state[1])
+    for i in range(count):
+        up = first_row + i > 0
+        for c in range(cols):
+            right = c < cols - 1
+            north_out[i, c] = False
+            east_out[i, c] = False
+            if up and right:
+                if left == 0:
+                    bits, left = np.int64(rng.random() * 4503599627370496.0), 52
+                if bits & 1:
+                    north_out[i, c] = True
+                else:
+                    east_out[i, c] = True
+                bits >>= 1
+                left -= 1
+            elif up:
+                north_out[i, c] = True
+            elif right:
+                east_out[i, c] = True
+    state[0], state[1] = bits, left
+
+
+def check_streamable(algorithm: str) -> str:
+    """The algorithm's name if it can stream, else a BlockmazeError naming the ones that can.
+
+    >>> check_streamable("eller")
+    'eller'
+    """
+    name, _, option = algorithm.partition(":")
+    if name not in STREAMABLE or option:
+        raise BlockmazeError(f"only {', '.join(STREAMABLE)} generate row by row (streamed); got {algorithm!r}")
+    return name
+
+
+def maze_rows(rows: int, cols: int, algorithm: str = "eller", rng=None,
+              at_once: int = ROWS_AT_ONCE) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The passages of a rows x cols square maze, ``at_once`` rows at a time: ``(north, east)``,
+    bool arrays (k, cols), True where a cell opens to its north / east neighbour.
+
+    The same seed gives the same maze as :func:`blockmaze.generate` (see the module docstring).
+    """
+    name = check_streamable(algorithm)
+    if rows < 1 or cols < 1:
+        raise BlockmazeError(f"a maze needs at least one row and one column, got {rows}x{cols}")
+    rng = as_generator(rng)
+    setid = np.arange(cols, 2 * cols, dtype=np.int32)
+    south = np.zeros(cols, dtype=np.bool_)
+    state = np.zeros(4, dtype=np.float64)
+    state[3] = 53  # sidewinder's u starts spent
+    for first in range(0, rows, at_once):
+        count = min(at_once, rows - first)
+        north = np.empty((count, cols), dtype=np.bool_)
+        east = np.empty((count, cols), dtype=np.bool_)
+        if name == "eller":
+            eller_rows(first, rows, setid, south, rng, north, east)
+        elif name == "sidewinder":
+            sidewinder_rows(first, state, rng, north, east)
+        else:
+            binary_tree_rows(first, state, rng, north, east)
+        yield north, east
+
+
+def plan_rows(north: np.ndarray, east: np.ndarray, wall=1, passage=1, last: bool = False) -> np.ndarray:
+    """The block-plan rows of some cell rows (as :func:`blockmaze.to_blocks` draws them): for each
+    row the wall above it, then the cells; with ``last`` the closing south wall too.
+
+    >>> plan_rows(np.array([[False, False]]), np.array([[True, False]]), last=True).tolist()
+    [[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]
+    """
+    (wz, wx), (pz, px) = per_axis(wall, "wall"), per_axis(passage, "passage")
+    count, cols = north.shape
+    wall_, air = np.uint8(Material.WALL), np.uint8(Material.AIR)
+    unit = np.full((2 * count + last, 2 * cols + 1), wall_, dtype=np.uint8)
+    unit[0:2 * count:2, 1::2] = np.where(north, air, wall_)
+    unit[1:2 * count:2, 1::2] = air
+    unit[1:2 * count:2, 2:-1:2] = np.where(east[:, :-1], air, wall_)
+    if (wz, pz) != (1, 1):
+        runs = np.tile(np.array([wz, pz]), count)
+        unit = np.repeat(unit, np.append(runs, np.full(int(last), wz)), axis=0)
+    if (wx, px) != (1, 1):
+        unit = np.repeat(unit, thickness_runs(cols, wx, px), axis=1)
+    return unit
+
+
+def plan_bands(rows: int, cols: int, algorithm: str = "eller", rng=None, wall=1, passage=1,
+               band: int = 16) -> Iterator[np.ndarray]:
+    """The maze's block plan, ``band`` rows (z) at a time; the whole plan is :func:`blockmaze.to_blocks`'s.
+
+    >>> from blockmaze import generate, to_blocks
+    >>> plan = np.concatenate(list(plan_bands(5, 4, "sidewinder", 3, band=4)))
+    >>> bool((plan == to_blocks(generate((5, 4), "sidewinder", 3))).all())
+    True
+    """
+    pending: list[np.ndarray] = []
+    held = 0
+    done = 0
+    for north, east in maze_rows(rows, cols, algorithm, rng):
+        done += north.shape[0]
+        pending.append(plan_rows(north, east, wall, passage, last=done == rows))
+        held += pending[-1].shape[0]
+        if held >= band:
+            joined = np.concatenate(pending)
+            whole = held - held % band
+            for z in range(0, whole, band):
+                yield joined[z:z + band]
+            pending, held = ([joined[whole:]], held - whole) if held > whole else ([], 0)
+    if held:
+        yield np.concatenate(pending)
+
+
+def volume_bands(rows: int, cols: int, algorithm: str = "eller", rng=None, wall=1, passage=1,
+                 height: int = 3, floor: bool = True, roof: bool = False,
+                 band: int = 16) -> Iterator[np.ndarray]:
+    """The extruded maze (y, z, x) in bands of ``band`` z-rows: :func:`plan_bands`, stood up.
+
+    >>> [band.shape for band in volume_bands(10, 3, "binary-tree", 1, roof=True)]
+    [(5, 16, 7), (5, 5, 7)]
+    """
+    volume_height(height, floor, roof)
+    for plan in plan_bands(rows, cols, algorithm, rng, wall, passage, band):
+        yield extrude(plan, height, floor, roof)
+
+
+def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed: int | None = None,
+                   format: str = "world", wall=1, passage=1, height: int = 3, floor: bool = True,
+                   roof: bool = False, theme: Theme | str | None = None, split: int | None = None,
+                   **options) -> tuple[int, int, int]:
+    """Generate a rows x cols square maze row by row and write it band by band; returns the
+    volume's (y, z, x) shape.
+
+    ``format``: a writer that takes bands (world, world-zip), or schem: one .schem (the maze is
+    generated again for each layer, see :func:`~blockmaze.export.minecraft.sponge.write_schem_bands`)
+    or, with ``split``, tiles of at most split x split blocks.
+
+    Example
+    -------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp()) / "Maze"
+    >>> write_streamed(folder, 20, 30, "eller", seed=1, terrain="void", y=0)
+    (4, 41, 61)
+    """
+    from .export import open_target, writer_for
+
+    check_streamable(algorithm)
+    writer = writer_for(None, format)
+    if not writer.bands and writer.name != "schem":
+        raise BlockmazeError(f"{format} cannot be written band by band; streamed mazes go to: "
+                             "world, world-zip, schem")
+    if split is not None and writer.name != "schem":
+        raise BlockmazeError(f"split cuts .schem files into tiles; {writer.name} does not take it")
+    unknown = set(options) - set(writer.options)
+    if unknown:
+        raise BlockmazeError(f"{writer.name} does not take {', '.join(sorted(unknown))}; "
+                             f"its options are: {', '.join(writer.options)}")
+    shape = (volume_height(height, floor, roof),) + plan_shape(rows, cols, wall, passage)
+    if split is None:
+        writer.check_size(shape)
+    theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    if "seed" in writer.options:
+        options["seed"] = seed
+
+    def bands():
+        return volume_bands(rows, cols, algorithm, as_generator(seed), wall, passage, height, floor, roof)
+
+    if writer.name == "schem":
+        from .export.minecraft.sponge import write_schem_bands, write_schem_tiles
+
+        if split is not None:
+            write_schem_tiles(bands(), target, theme, split, **options)
+        else:
+            with open_target(target) as file:
+                write_schem_bands(bands, file, theme, **options)
+    elif writer.folder:
+        writer.write(bands(), target, theme, **options)
+    else:
+        with open_target(target) as file:
+            writer.write(bands(), file, theme, **options)
+    return shape
+
+
+def stream_blockers(kind: str = "square", mask=None, algorithm: str = "eller", braid: float = 0.0,
+                    entrances: bool = False, solution: bool = False, lights: bool = False) -> list[str]:
+    """Why a maze cannot be generated and written as a stream (none: it can).
+
+    >>> stream_blockers(algorithm="backtracker", solution=True)
+    ['--algorithm backtracker (only eller, sidewinder, binary-tree run row by row)', '--solution (the path needs the whole maze)']
+    """
+    reasons = []
+    if kind != "square":
+        reasons.append(f"a {kind} grid (only square grids stream)")
+    if mask is not None:
+        reasons.append("--mask")
+    if algorithm.partition(":")[0] not in STREAMABLE or ":" in algorithm:
+        reasons.append(f"--algorithm {algorithm} (only {', '.join(STREAMABLE)} run row by row)")
+    if braid:
+        reasons.append("--braid (dead ends are found in the whole maze)")
+    if entrances:
+        reasons.append("--entrances (they are chosen by distances across the whole maze)")
+    if solution:
+        reasons.append("--solution (the path needs the whole maze)")
+    if lights:
+        reasons.append("--lights (placed over the whole floor)")
+    return reasons
+
+
+def in_memory_or_explain(reasons: list[str], blocks: int) -> None:
+    """Refuse, naming ``reasons``, a maze that cannot stream and whose ``blocks`` do not fit memory.
+
+    >>> in_memory_or_explain(["--solution (the path needs the whole maze)"], 1 << 62)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: this maze (4611686018427387904 blocks) does not fit in memory and cannot be streamed because of --solution (the path needs the whole maze): drop those or choose a smaller size
+    """
+    from .resources import available_memory
+
+    needed = 3 * blocks  # the plan, the volume and the palette indices
+    if reasons and needed > available_memory():
+        raise BlockmazeError(
+            f"this maze ({blocks} blocks) does not fit in memory and cannot be streamed because of "
+            f"{'; '.join(reasons)}: drop those or choose a smaller size")
+
+
+def should_stream(writer, kind: str, shape, *, mask=None, algorithm: str = "eller",
+                  braid: float = 0.0, entrances: bool = False, solution: bool = False,
+                  lights: bool = False, wall=1, passage=1, height: int = 3,
+                  split: int | None = None) -> bool:
+    """Whether ``blockmaze generate`` streams this maze into ``writer``: a band writer (a world)
+    streams whenever the options allow; a ``.schem`` when it is split into tiles or would not
+    fit in memory (otherwise it is written whole, the same bytes as :func:`blockmaze.save`).
+    Options that need the whole maze keep it in memory, refused at once if it cannot fit.
+
+    >>> from blockmaze.export import writer_for
+    >>> should_stream(writer_for(format="world"), "square", (100, 100))
+    True
+    >>> should_stream(writer_for(format="schem"), "square", (100, 100))
+    False
+    """
+    from .blocks import plan_shape
+    from .resources import available_memory
+
+    if not (writer.bands or writer.name == "schem"):
+        return False
+    reasons = stream_blockers(kind, mask, algorithm, braid, entrances, solution, lights)
+    blocks = int(np.prod(plan_shape(*shape, wall, passage))) * (height + 2) if kind == "square" else 0
+    if reasons:
+        if kind == "square":
+            in_memory_or_explain(reasons, blocks)
+        return False
+    return writer.bands or split is not None or 3 * blocks > available_memory()
