@@ -106,22 +106,27 @@ def _grow(buffer, count):
 
 
 @numba.njit(cache=True, nogil=True)
-def _greedy_axis(volume, axis, buffer, count):
-    """Greedy rectangles of one axis; ``volume`` is (axis, b, c), a view of the (y, z, x) array."""
-    n, p_size, q_size = volume.shape
+def _greedy_axis(volume, axis, lo, hi, buffer, count):
+    """Greedy rectangles of one axis; ``volume`` is (axis, b, c), a view of the (y, z, x) array.
+
+    Only blocks inside the box ``[lo, hi)`` (in the view's axes) emit faces; blocks outside it
+    are its neighbours (a chunk's halo). Rectangles are in coordinates relative to ``lo``.
+    """
+    n = volume.shape[0]
+    p_size, q_size = hi[1] - lo[1], hi[2] - lo[2]
     mask = np.empty((p_size, q_size), dtype=np.uint8)
     for sign in (-1, 1):
-        for i in range(n):
+        for i in range(lo[0], hi[0]):
             j = i + sign
             outside = j < 0 or j >= n
             for p in range(p_size):
                 for q in range(q_size):
-                    m = volume[i, p, q]
-                    if m != 0 and (outside or volume[j, p, q] == 0):
+                    m = volume[i, lo[1] + p, lo[2] + q]
+                    if m != 0 and (outside or volume[j, lo[1] + p, lo[2] + q] == 0):
                         mask[p, q] = m
                     else:
                         mask[p, q] = 0
-            plane = i + 1 if sign > 0 else i
+            plane = i + 1 - lo[0] if sign > 0 else i - lo[0]
             for p in range(p_size):
                 q = 0
                 while q < q_size:
@@ -160,19 +165,28 @@ def _greedy_axis(volume, axis, buffer, count):
     return buffer, count
 
 
-def greedy_quads(blocks: np.ndarray) -> Quads:
+def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | None = None) -> Quads:
     """The surface of a (y, z, x) volume as maximal rectangles per material, slice and direction.
+
+    ``box`` = ``(y0, z0, x0, y1, z1, x1)`` keeps the faces of the blocks inside it (a chunk; the
+    blocks around it only hide faces), in coordinates relative to its corner.
 
     >>> quads = greedy_quads(np.ones((1, 1, 5), np.uint8))   # a 5x1x1 bar: one rectangle per side
     >>> len(quads)
     6
+    >>> len(greedy_quads(np.ones((1, 1, 5), np.uint8), box=(0, 0, 1, 1, 1, 3)))   # its middle
+    4
     """
     blocks = np.asarray(blocks, dtype=np.uint8)
+    if box is None:
+        box = (0, 0, 0) + tuple(blocks.shape)
+    low, high = np.array(box[:3], np.int64), np.array(box[3:], np.int64)
 
     def one_axis(axis_order):
         axis, order = axis_order
         view = np.ascontiguousarray(blocks.transpose(order))
-        buffer, count = _greedy_axis(view, axis, np.empty((1024, 8), dtype=np.int32), 0)
+        buffer, count = _greedy_axis(view, axis, low[list(order)], high[list(order)],
+                                     np.empty((1024, 8), dtype=np.int32), 0)
         return buffer[:count]
 
     # axis x: (x, y, z); axis y: (y, z, x); axis z: (z, x, y) -- b, c cyclic after the axis.
@@ -184,10 +198,11 @@ def greedy_quads(blocks: np.ndarray) -> Quads:
     else:
         parts = {task[0]: one_axis(task) for task in tasks}
     buffer = np.concatenate([parts[0], parts[1], parts[2]])
-    return Quads(_sort_by_material(buffer, len(buffer)), tuple(blocks.shape))
+    shape = tuple(int(h - l) for l, h in zip(low, high))
+    return Quads(_sort_by_material(buffer, len(buffer)), shape)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _sort_by_material(buffer, count):
     """The first ``count`` rows, stably sorted by material (a counting sort)."""
     starts = np.zeros(257, dtype=np.int64)
@@ -206,19 +221,43 @@ def _sort_by_material(buffer, count):
 # --- 2. triangles ------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
-def _corner_lattice(quads, size_x, size_y, size_z):
-    """uint8 (X+1, Y+1, Z+1): 1 where some rectangle has a corner."""
+@numba.njit(cache=True, nogil=True)
+def _on_cut(cuts, size, axis, value):
+    return (value == 0 and cuts[2 * axis] != 0) or (value == size[axis] and cuts[2 * axis + 1] != 0)
+
+
+@numba.njit(cache=True, nogil=True)
+def _corner_lattice(quads, size_x, size_y, size_z, cuts):
+    """uint8 (X+1, Y+1, Z+1): 1 where some rectangle has a corner, and at every lattice point of
+    a rectangle edge that lies in a cut face of the box (``cuts``: x0, x1, y0, y1, z0, z1), so
+    that a chunk and its neighbour split their shared edges alike."""
     lattice = np.zeros((size_x + 1, size_y + 1, size_z + 1), dtype=np.uint8)
+    size = np.array([size_x, size_y, size_z], dtype=np.int64)
     point = np.empty(3, dtype=np.int64)
     for r in range(quads.shape[0]):
         a = quads[r, 0]
-        point[a] = quads[r, 2]
-        for b in (quads[r, 3], quads[r, 5]):
-            for c in (quads[r, 4], quads[r, 6]):
-                point[(a + 1) % 3] = b
-                point[(a + 2) % 3] = c
+        ab, ac = (a + 1) % 3, (a + 2) % 3
+        k = quads[r, 2]
+        b0, c0, b1, c1 = quads[r, 3], quads[r, 4], quads[r, 5], quads[r, 6]
+        point[a] = k
+        for b in (b0, b1):
+            for c in (c0, c1):
+                point[ab] = b
+                point[ac] = c
                 lattice[point[0], point[1], point[2]] = 1
+        in_cut = _on_cut(cuts, size, a, k)
+        for c in (c0, c1):  # edges along b
+            if in_cut or _on_cut(cuts, size, ac, c):
+                point[ac] = c
+                for b in range(b0, b1 + 1):
+                    point[ab] = b
+                    lattice[point[0], point[1], point[2]] = 1
+        for b in (b0, b1):  # edges along c
+            if in_cut or _on_cut(cuts, size, ab, b):
+                point[ab] = b
+                for c in range(c0, c1 + 1):
+                    point[ac] = c
+                    lattice[point[0], point[1], point[2]] = 1
     return lattice
 
 
@@ -281,7 +320,7 @@ def _chains(quads, r, lattice, split, chain1, chain2):
     return n1, n2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _longest(quads):
     longest = 1
     for r in range(quads.shape[0]):
@@ -413,8 +452,11 @@ def _put(faces, f, tri, sign):
         faces[f, 2] = tri[1]
 
 
-def triangulate(quads: Quads, watertight: bool = True) -> Surface:
+def triangulate(quads: Quads, watertight: bool = True, cuts: tuple[bool, ...] = (False,) * 6) -> Surface:
     """Triangles of greedy rectangles; ``watertight`` splits every edge at the vertices on it.
+
+    ``cuts`` (x0, x1, y0, y1, z0, z1) marks the box's faces where a chunk meets its neighbour:
+    edges lying in them are split at every lattice point, so neighbours' edges match.
 
     >>> quads = greedy_quads(np.array([[[1, 1]], [[1, 0]]], np.uint8))   # an L of three blocks
     >>> len(triangulate(quads, watertight=False).faces), len(triangulate(quads).faces)
@@ -423,7 +465,7 @@ def triangulate(quads: Quads, watertight: bool = True) -> Surface:
     data = quads.data
     size_y, size_z, size_x = quads.shape
     if watertight and len(data):
-        lattice = _corner_lattice(data, size_x, size_y, size_z)
+        lattice = _corner_lattice(data, size_x, size_y, size_z, np.array(cuts, dtype=np.uint8))
     else:
         lattice = np.zeros((1, 1, 1), dtype=np.uint8)
     counts, longest = _count(data, lattice, bool(watertight))
