@@ -213,6 +213,15 @@ def output_options(command):
         click.option("--collision/--no-collision", default=False, show_default=True,
                      help="glTF: add a collision node of merged boxes (Godot imports it by its "
                           "-colonly name)."),
+        click.option("--chunk", type=click.IntRange(min=0), default=64, show_default=True,
+                     help="glTF: a node per chunk of this many blocks a side and material (0: none)."),
+        click.option("--quantize/--no-quantize", default=True, show_default=True,
+                     help="glTF: integer vertices (KHR_mesh_quantization); --no-quantize: floats."),
+        click.option("--compress", type=click.Choice(["none", "meshopt"]), default="none",
+                     show_default=True, help="glTF: EXT_meshopt_compression (pip install "
+                                             "'blockmaze[meshopt]')."),
+        click.option("--uv/--no-uv", default=False, show_default=True,
+                     help="glTF: world-space UVs in blocks, for a tiling texture."),
         click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
                      help="Output format; by default the suffix of --output decides "
                           "(.json: a maze document)."),
@@ -487,7 +496,7 @@ def _emit(document: MazeDocument, writer, openings: bool, *, wall, passage, scal
 
 def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, roof, lights, theme,
                   mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                  block_size, raw_mesh, collision, format_) -> None:
+                  block_size, raw_mesh, collision, chunk, quantize, compress, uv, format_) -> None:
     """Stand a plan up (unless it is a volume already or the format draws plans) and write it."""
     if writer.plan:
         volume = blocks[np.newaxis] if blocks.ndim == 2 else blocks[1:2]
@@ -499,7 +508,9 @@ def _write_blocks(blocks, writer, output, seed, what, origin, *, height, floor, 
         volume = blocks
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
-             "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision}
+             "external_tileset": external_tileset, "watertight": not raw_mesh, "collision": collision,
+             "chunk": chunk, "quantize": quantize, "compress": None if compress == "none" else compress,
+             "uv": uv}
     if block_size is not None:
         given["block_size"] = block_size
     write(volume, output, format=writer.name, theme=load_theme(theme),
