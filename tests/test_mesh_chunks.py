@@ -1,0 +1,131 @@
+"""Chunked, shared-vertex parts (blockmaze.export.meshes.chunks) and stair steps."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+import trimesh
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import blockmaze as bm
+from blockmaze.blocks.orientation import NONE, stair_facing
+from blockmaze.export.meshes import mesh_blocks
+from blockmaze.export.meshes.chunks import chunk_parts
+
+
+def maze(rows, cols, seed, height=3, roof=False):
+    return bm.extrude(bm.to_blocks(bm.generate((rows, cols), rng=seed)), height=height, roof=roof)
+
+
+def triangles_of(parts):
+    return np.concatenate([p.points()[p.faces.astype(np.int64)] for p in parts])
+
+
+def canonical(triangles):
+    """Each triangle rotated to start at its smallest corner (winding kept), rows sorted."""
+    t = np.round(np.asarray(triangles, np.float64) * 2).astype(np.int64)
+    rolls = np.stack([np.roll(t, -k, axis=1).reshape(len(t), 9) for k in range(3)], axis=1)
+    return sorted(min(map(tuple, r)) for r in rolls)
+
+
+def welded(triangles):
+    mesh = trimesh.Trimesh(triangles.reshape(-1, 3), np.arange(3 * len(triangles)).reshape(-1, 3),
+                           process=False)
+    mesh.merge_vertices()
+    return mesh
+
+
+@pytest.mark.parametrize("watertight", [True, False])
+def test_unchunked_parts_hold_the_same_triangles_as_the_surface(watertight):
+    volume = maze(5, 4, 2)
+    surface = mesh_blocks(volume, watertight=watertight)
+    parts = list(chunk_parts(volume, chunk=0, watertight=watertight))
+    assert canonical(triangles_of(parts)) == canonical(surface.vertices[surface.faces.astype(np.int64)])
+    assert sum(len(p.positions) for p in parts) < len(surface.vertices)  # shared
+
+
+def test_glb_holds_the_same_triangles_as_the_surface():
+    """The written .glb (quantized, chunk 0), decoded, is the greedy surface triangle for triangle."""
+    from test_mesh_formats import gltf_parts
+
+    volume = maze(4, 6, 8)
+    surface = mesh_blocks(volume)
+    out = io.BytesIO()
+    bm.write(volume, out, format="glb", chunk=0)
+    ours = np.concatenate([pos[tri] for _, pos, _, _, tri, _ in gltf_parts(out.getvalue())])
+    assert canonical(ours) == canonical(surface.vertices[surface.faces.astype(np.int64)])
+
+
+@settings(max_examples=15, deadline=None)
+@given(rows=st.integers(1, 6), cols=st.integers(1, 6), seed=st.integers(0, 99),
+       chunk=st.integers(1, 9), roof=st.booleans())
+def test_chunks_together_are_closed_and_manifold(rows, cols, seed, chunk, roof):
+    volume = maze(rows, cols, seed, roof=roof)
+    parts = list(chunk_parts(volume, chunk=chunk))
+    mesh = welded(triangles_of(parts))
+    assert mesh.is_watertight and mesh.is_winding_consistent and mesh.is_volume
+    assert mesh.volume == pytest.approx(np.count_nonzero(volume))
+    for part in parts:  # each part stays inside its chunk, indices local
+        points = part.points()
+        assert np.all(points >= part.origin) and np.all(points <= np.add(part.origin, chunk))
+        assert part.faces.max() < len(part.positions)
+
+
+def test_parts_share_vertices_only_where_position_and_normal_agree():
+    for part in chunk_parts(maze(4, 4, 1), chunk=5):
+        keys = np.column_stack([part.positions, part.normals])
+        assert len(np.unique(keys, axis=0)) == len(keys)
+
+
+def test_refuses_a_bad_chunk():
+    with pytest.raises(bm.BlockmazeError, match="chunk must be"):
+        list(chunk_parts(maze(2, 2, 1), chunk=-1))
+    with pytest.raises(bm.BlockmazeError, match="chunk must be"):
+        bm.write(maze(2, 2, 1), io.BytesIO(), format="glb", chunk=2.5)
+    with pytest.raises(bm.BlockmazeError, match="compress must be one of"):
+        bm.write(maze(2, 2, 1), io.BytesIO(), format="glb", compress="draco")
+
+
+def test_missing_meshoptimizer_is_named(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "meshoptimizer", None)
+    with pytest.raises(bm.BlockmazeError, match=r"blockmaze\[meshopt\]"):
+        bm.write(maze(2, 2, 1), io.BytesIO(), format="glb", compress="meshopt")
+
+
+# --- stairs ----------------------------------------------------------------------------------
+
+
+def stairway():
+    """A corridor with two steps rising east onto a wall block."""
+    volume = maze(3, 3, 1)
+    volume[1, 1, 2] = volume[2, 1, 3] = bm.Material.STAIRS
+    volume[1, 1, 3] = volume[1:3, 1, 4] = bm.Material.WALL
+    return volume
+
+
+@pytest.mark.parametrize("chunk", [0, 2, 64])
+def test_stairs_are_steps_and_the_mesh_stays_closed(chunk):
+    volume = stairway()
+    facing = stair_facing(volume)
+    assert facing[1, 1, 2] != NONE and facing[2, 1, 3] != NONE
+    parts = list(chunk_parts(volume, chunk=chunk))
+    assert {p.scale for p in parts} == {2}
+    mesh = welded(triangles_of(parts))
+    assert mesh.is_watertight and mesh.is_volume
+    assert mesh.volume == pytest.approx(np.count_nonzero(volume) - 0.25 * 2)  # two faced stairs
+    stairs = triangles_of([p for p in parts if p.material == bm.Material.STAIRS])
+    tops = stairs[np.all(stairs[:, :, 1] == stairs[:, :1, 1], axis=1)][:, 0, 1]
+    assert 1.5 in tops and 2.0 in tops  # the tread of the lower step, and the top
+    low = stairs[np.all(stairs[:, :, 1] == 1.5, axis=1)]  # the lower tread: the west half
+    assert low[:, :, 0].min() == 2.0 and low[:, :, 0].max() == 2.5
+
+
+def test_a_stair_without_facing_is_a_full_block():
+    volume = np.full((1, 1, 1), bm.Material.STAIRS, np.uint8)
+    mesh = welded(triangles_of(chunk_parts(volume, chunk=0)))
+    assert mesh.volume == pytest.approx(1.0) and len(mesh.faces) == 12
