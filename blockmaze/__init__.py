@@ -32,6 +32,15 @@ from .render import maze_text, plan_text
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    # imported on first use: the mesher and trimesh stay out of ``import blockmaze``
+    if name == "to_trimesh":
+        from .export.meshes.scene import to_trimesh
+
+        return to_trimesh
+    raise AttributeError(f"module 'blockmaze' has no attribute {name!r}")
+
 __all__ = [
     "ALGORITHMS", "GRID_KINDS", "WRITERS", "BlockmazeError", "BlockmazeWarning", "Endpoints", "Grid", "Material", "Maze",
     "MazeDocument", "Theme", "algorithm_specs", "braid", "extrude", "from_blocks", "generate",
@@ -40,4 +49,5 @@ __all__ = [
     "writer_for", "hex_grid", "layered_grid", "polar_grid", "triangle_grid", "upsilon_grid",
     "cell_shapes", "mask_from_image", "mask_from_text", "masked_grid", "regions",
     "fit_strict", "rasterize", "stack_levels", "relaxed_plan", "strict_plan", "strict_volume_3d", "Dungeon", "generate_dungeon",
+    "to_trimesh",
 ]

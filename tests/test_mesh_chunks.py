@@ -129,3 +129,40 @@ def test_a_stair_without_facing_is_a_full_block():
     volume = np.full((1, 1, 1), bm.Material.STAIRS, np.uint8)
     mesh = welded(triangles_of(chunk_parts(volume, chunk=0)))
     assert mesh.volume == pytest.approx(1.0) and len(mesh.faces) == 12
+
+
+# --- trimesh for Python users ------------------------------------------------------------------
+
+
+def test_to_trimesh_holds_the_glb_triangles():
+    from test_mesh_formats import gltf_meshes
+
+    volume = maze(4, 5, 6)
+    volume[1, 1, 1] = bm.Material.START
+    scene = bm.to_trimesh(volume, block_size=0.5)
+    out = io.BytesIO()
+    bm.write(volume, out, format="glb", chunk=0, block_size=0.5)
+    written = gltf_meshes(out.getvalue())
+    assert list(scene.geometry) == list(written) == ["wall", "floor", "start"]
+    for name, geometry in scene.geometry.items():
+        positions, normals, _, triangles, _ = written[name]
+        assert canonical(geometry.triangles) == canonical(positions[triangles])
+        np.testing.assert_allclose(geometry.vertex_normals[geometry.faces[:, 0]], geometry.face_normals)
+    assert bm.load_theme().color(bm.Material.START) == tuple(scene.geometry["start"].visual.face_colors[0][:3])
+
+
+def test_to_trimesh_names_the_missing_package(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "trimesh", None)
+    with pytest.raises(bm.BlockmazeError, match=r"blockmaze\[trimesh\]"):
+        bm.to_trimesh(maze(2, 2, 1))
+
+
+def test_import_blockmaze_loads_neither_trimesh_nor_the_mesher():
+    import subprocess
+    import sys
+
+    code = "import sys, blockmaze; print('trimesh' in sys.modules, 'blockmaze.export.meshes.chunks' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False"]

@@ -20,9 +20,9 @@ half-block lattice (``Part.scale`` 2); the others on the block lattice (scale 1)
 Example
 -------
 >>> import numpy as np
->>> parts = list(chunk_parts(np.ones((1, 1, 4), np.uint8), chunk=2))
+>>> parts = list(chunk_parts(np.ones((1, 1, 4), np.uint8), chunk=2))   # two halves, open at the cut
 >>> [(p.origin, len(p.faces), len(p.positions)) for p in parts]
-[((0, 0, 0), 12, 12), ((2, 0, 0), 12, 12)]
+[((0, 0, 0), 10, 20), ((2, 0, 0), 10, 20)]
 """
 
 from __future__ import annotations
