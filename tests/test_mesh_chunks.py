@@ -166,3 +166,46 @@ def test_import_blockmaze_loads_neither_trimesh_nor_the_mesher():
     code = "import sys, blockmaze; print('trimesh' in sys.modules, 'blockmaze.export.meshes.chunks' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False"]
+
+
+# --- blockmaze info for meshes -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["glb", "gltf", "obj", "ply", "stl", "3mf"])
+def test_summary_counts_what_the_readers_read(fmt, tmp_path):
+    from blockmaze.export.meshes.inspect import summarize
+    from test_mesh_formats import gltf_parts
+
+    volume = maze(4, 5, 3)
+    path = tmp_path / f"maze.{fmt}"
+    bm.write(volume, path, **({"chunk": 4, "collision": True} if fmt == "glb" else {}))
+    lines = dict(line.split(": ", 1) for line in summarize(path))
+    if fmt in ("glb", "gltf"):
+        parts = gltf_parts(path.read_bytes())
+        meshes = [p for p in parts if not p[0][-1].endswith("colonly")]
+        assert int(lines["triangles"]) == sum(len(p[4]) for p in meshes)
+        assert int(lines["vertices"]) == sum(len(p[1]) for p in meshes)
+        chunks = {p[0][-1].partition("_")[2] for p in meshes}  # node names: material_x_y_z
+        assert lines["chunks"].startswith(f"{len(chunks)} ") and len(chunks) == (9 if fmt == "glb" else 1)
+        height, depth, width = volume.shape
+        assert lines["size"].startswith(f"{width}x{height}x{depth} blocks")
+        assert ("collision" in lines) == (fmt == "glb")
+    elif fmt == "3mf":
+        from test_mesh_formats import read_3mf
+
+        objects = read_3mf(path)
+        assert int(lines["triangles"]) == sum(len(o[3]) for o in objects)
+        assert int(lines["objects"]) == len(objects)
+    else:
+        loaded = trimesh.load(path, process=False, force="mesh")
+        assert int(lines["triangles"]) == len(loaded.faces)
+
+
+def test_summary_refuses_what_is_not_a_mesh(tmp_path):
+    from blockmaze.export.meshes.inspect import summarize
+
+    (tmp_path / "x.glb").write_bytes(b"glTF\x02\0\0\0")
+    with pytest.raises(bm.BlockmazeError, match="cannot read this .glb"):
+        summarize(tmp_path / "x.glb")
+    with pytest.raises(bm.BlockmazeError, match="not a mesh file suffix"):
+        summarize(b"", ".png")
