@@ -286,6 +286,11 @@ def test_gltf_collision_node_of_boxes():
     assert np.all(boxes.max(axis=1) > boxes.min(axis=1))
     assert len(triangles) < 2 * 2 * culled_face_count(volume)
     assert "collision-colonly" not in gltf_meshes(file_bytes(volume, "glb"))
+    document = json.loads(file_bytes(volume, "gltf", collision=True))
+    (node,) = [n for n in document["nodes"] if n["name"] == "collision-colonly"]
+    assert node["extensions"] == {"KHR_node_visibility": {"visible": False}}  # hidden (Godot, three.js)
+    assert "KHR_node_visibility" in document["extensionsUsed"]
+    assert "KHR_node_visibility" not in document["extensionsRequired"]  # others show it
 
 
 def test_glb_and_gltf_hold_the_same_scene():

@@ -270,16 +270,20 @@ def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=Fals
             "indices": buffer.accessor(_index_array(box_faces, len(box_vertices)), "SCALAR",
                                        indices=True),
             "mode": 4}]})
-        extra.append({"name": COLLISION_NODE, "mesh": len(meshes) - 1})
+        # hidden where the importer knows KHR_node_visibility (Godot, three.js); Godot's -colonly
+        # import makes it a collision shape either way
+        extra.append({"name": COLLISION_NODE, "mesh": len(meshes) - 1,
+                      "extensions": {"KHR_node_visibility": {"visible": False}}})
     root = {"name": "maze", "children": list(range(1, 1 + len(groups)))
             + list(range(head + len(nodes), head + len(nodes) + len(extra)))}
     if block_size != 1:
         root["scale"] = [block_size] * 3
-    used = (["KHR_mesh_quantization"] if quantize else []) + (["EXT_meshopt_compression"] if compress else [])
+    required = (["KHR_mesh_quantization"] if quantize else []) + (["EXT_meshopt_compression"] if compress else [])
     document = {"asset": {"version": "2.0", "generator": "blockmaze"}}
-    if used:
-        document["extensionsUsed"] = used
-        document["extensionsRequired"] = used
+    if required or collision:
+        document["extensionsUsed"] = required + (["KHR_node_visibility"] if collision else [])
+    if required:
+        document["extensionsRequired"] = required
     y, z, x = blocks.shape
     document.update({
         "scene": 0,
