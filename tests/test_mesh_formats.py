@@ -633,3 +633,13 @@ def test_3mf_is_an_object_per_material_each_a_manifold_solid(tmp_path, rows, col
     height, length, width = volume.shape
     np.testing.assert_allclose(np.concatenate(everything).max(axis=0),
                                [2.0 * width, 2.0 * length, 2.0 * height])  # Z-up
+
+
+def test_glass_is_translucent_with_alpha_blend():
+    volume = maze_volume(2, 2)
+    meshes = gltf_meshes(file_bytes(volume, "glb", theme=bm.load_theme("glass")))
+    wall, floor = meshes["wall"][4], meshes["floor"][4]
+    assert wall.alphaMode == "BLEND" and wall.pbrMetallicRoughness.baseColorFactor[3] < 1
+    assert floor.alphaMode in (None, "OPAQUE") and floor.pbrMetallicRoughness.baseColorFactor[3] == 1
+    mtl = file_bytes(volume, "mtl", theme=bm.load_theme("glass")).decode()
+    assert "\nd 0.35\n" in mtl and "\nd 1\n" in mtl
