@@ -13,8 +13,10 @@ The steps, each a numba kernel over plain arrays:
    materials, are interior and never emitted.
 2. :func:`triangulate` -- each rectangle becomes triangles. With ``watertight=True`` every mesh
    vertex lying on a rectangle's edge is inserted into that edge (no T-junctions), and the polygon
-   is triangulated by zipping its two monotone chains (n vertices -> n - 2 triangles, none
-   degenerate), so the surface is closed edge for edge. With ``watertight=False`` each rectangle is
+   is triangulated by zipping two chains between the corners of its most split side, always along
+   the shorter diagonal (n vertices -> n - 2 triangles, none degenerate; fans over split points
+   come from both far corners, so no sliver spans a whole long side), so the surface is closed
+   edge for edge. With ``watertight=False`` each rectangle is
    two triangles (the raw greedy mesh: fewer triangles, for rendering only).
 
 Every rectangle gets its own vertices (flat shading), an axis-aligned normal and world-space UVs in
@@ -364,6 +366,12 @@ def _emit(quads, lattice, split, vertex_offsets, face_offsets, longest,
     chain2 = np.empty((longest + 2, 2), dtype=np.int64)
     index1 = np.empty(longest + 2, dtype=np.int64)
     index2 = np.empty(longest + 2, dtype=np.int64)
+    cycle = np.empty((2 * longest + 4, 2), dtype=np.int64)
+    cycle_index = np.empty(2 * longest + 4, dtype=np.int64)
+    side1 = np.empty((2 * longest + 4, 2), dtype=np.int64)
+    side_index1 = np.empty(2 * longest + 4, dtype=np.int64)
+    side2 = np.empty((2 * longest + 4, 2), dtype=np.int64)
+    side_index2 = np.empty(2 * longest + 4, dtype=np.int64)
     tri_a = np.empty(3, dtype=np.int64)
     for r in range(start, stop):
         a, sign, k = quads[r, 0], quads[r, 1], quads[r, 2]
@@ -405,40 +413,103 @@ def _emit(quads, lattice, split, vertex_offsets, face_offsets, longest,
             else:
                 uv[v + t, 0] = x
                 uv[v + t, 1] = -z if sign > 0 else z
-        # zip the chains: n1 + n2 - 2 triangles, counter-clockwise in (b, c)
-        f = face_offsets[r]
-        tri_a[0] = index1[0]
-        tri_a[1] = index1[1]
-        tri_a[2] = index2[1]
-        _put(faces, f, tri_a, sign)
-        f += 1
-        i, j = 1, 1
-        width = b1 - b0
-        height = c1 - c0
-        while i < n1 - 1 or j < n2 - 1:
+        # triangulate: n1 + n2 - 2 triangles, counter-clockwise in (b, c)
+        _triangulate_polygon(faces, face_offsets[r], chain1, index1, n1, chain2, index2, n2,
+                             b0, c0, b1, c1, sign, cycle, cycle_index, side1, side_index1,
+                             side2, side_index2, tri_a)
+
+
+@numba.njit(cache=True, nogil=True)
+def _triangulate_polygon(faces, f, chain1, index1, n1, chain2, index2, n2, b0, c0, b1, c1, sign,
+                         cycle, cycle_index, side1, side_index1, side2, side_index2, tri):
+    """Triangulate a rectangle's polygon (its corners and the split points on its edges).
+
+    The polygon is zipped between two chains from a start to an end point, always taking the
+    shorter new diagonal. Start and end are the corners of the side with the most split points,
+    so the fans over those points come from both corners across and split where they meet: no
+    fan reaches from one end of a long side to the other (no slivers of a rectangle's length
+    squared). A rectangle without split points is two triangles.
+    """
+    count = n1 + n2  # points on the cycle: chain1 (BL .. TR), then chain2's inner points backwards
+    for t in range(n1 + 1):
+        cycle[t, 0] = chain1[t, 0]
+        cycle[t, 1] = chain1[t, 1]
+        cycle_index[t] = index1[t]
+    for t in range(1, n2):
+        cycle[count - t, 0] = chain2[t, 0]
+        cycle[count - t, 1] = chain2[t, 1]
+        cycle_index[count - t] = index2[t]
+    corners = np.empty(5, dtype=np.int64)  # BL, BR, TR, TL, BL again, as cycle positions
+    corners[0] = 0
+    corners[2] = n1
+    corners[4] = count
+    for t in range(count):
+        if cycle[t, 0] == b1 and cycle[t, 1] == c0:
+            corners[1] = t
+        if cycle[t, 0] == b0 and cycle[t, 1] == c1:
+            corners[3] = t
+    start, stop, most = 0, n1, 0
+    for side in range(4):
+        inner = corners[side + 1] - corners[side] - 1
+        if inner > most:
+            most = inner
+            start, stop = corners[side], corners[side + 1] % count
+    # chain 1: forward (counter-clockwise) from start to stop; chain 2: backward
+    m1 = (stop - start) % count
+    for t in range(m1 + 1):
+        p = (start + t) % count
+        side1[t, 0] = cycle[p, 0]
+        side1[t, 1] = cycle[p, 1]
+        side_index1[t] = cycle_index[p]
+    m2 = count - m1
+    for t in range(m2 + 1):
+        p = (start - t) % count
+        side2[t, 0] = cycle[p, 0]
+        side2[t, 1] = cycle[p, 1]
+        side_index2[t] = cycle_index[p]
+    _zip(faces, f, side1, side_index1, m1, side2, side_index2, m2, sign, tri)
+
+
+@numba.njit(cache=True, nogil=True)
+def _dist2(p, i, q, j):
+    db = p[i, 0] - q[j, 0]
+    dc = p[i, 1] - q[j, 1]
+    return db * db + dc * dc
+
+
+@numba.njit(cache=True, nogil=True)
+def _zip(faces, f, chain1, index1, n1, chain2, index2, n2, sign, tri):
+    """Triangulate the polygon of two chains from a shared start to a shared end (points
+    0..n1 and 0..n2), always taking the shorter new diagonal (fans split where they meet)."""
+    tri[0] = index1[0]
+    tri[1] = index1[1]
+    tri[2] = index2[1]
+    _put(faces, f, tri, sign)
+    f += 1
+    i, j = 1, 1
+    while i < n1 - 1 or j < n2 - 1:
+        if j == n2 - 1:
+            advance_first = True
+        elif i == n1 - 1:
             advance_first = False
-            if j == n2 - 1:
-                advance_first = True
-            elif i < n1 - 1:
-                p1 = (chain1[i + 1, 0] - b0) * height + (chain1[i + 1, 1] - c0) * width
-                p2 = (chain2[j + 1, 0] - b0) * height + (chain2[j + 1, 1] - c0) * width
-                advance_first = p1 <= p2
-            if advance_first:
-                tri_a[0] = index1[i]
-                tri_a[1] = index1[i + 1]
-                tri_a[2] = index2[j]
-                i += 1
-            else:
-                tri_a[0] = index1[i]
-                tri_a[1] = index2[j + 1]
-                tri_a[2] = index2[j]
-                j += 1
-            _put(faces, f, tri_a, sign)
-            f += 1
-        tri_a[0] = index1[i]
-        tri_a[1] = index1[n1]
-        tri_a[2] = index2[j]
-        _put(faces, f, tri_a, sign)
+        else:
+            advance_first = _dist2(chain1, i + 1, chain2, j) <= _dist2(chain1, i, chain2, j + 1)
+        if advance_first:
+            tri[0] = index1[i]
+            tri[1] = index1[i + 1]
+            tri[2] = index2[j]
+            i += 1
+        else:
+            tri[0] = index1[i]
+            tri[1] = index2[j + 1]
+            tri[2] = index2[j]
+            j += 1
+        _put(faces, f, tri, sign)
+        f += 1
+    tri[0] = index1[i]
+    tri[1] = index1[n1]
+    tri[2] = index2[j]
+    _put(faces, f, tri, sign)
 
 
 @numba.njit(cache=True, nogil=True)
