@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2, help="timed writes per row (best kept)")
     args = parser.parse_args()
     meshopt = {"compress": "meshopt"}
-    rows = [(100, {}, "GLB (default: quantized, chunk 64)", "<= 2.0 MB"),
+    rows = [(100, {}, "GLB (default: quantized, chunk 128)", "<= 2.0 MB"),
             (100, meshopt, "GLB --compress meshopt", "<= 0.39 MB"),
             (100, {"quantize": False, "chunk": 0}, "GLB --no-quantize --chunk 0", ""),
             (100, {"uv": True}, "GLB --uv", "")]

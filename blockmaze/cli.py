@@ -213,7 +213,7 @@ def output_options(command):
         click.option("--collision/--no-collision", default=False, show_default=True,
                      help="glTF: add a collision node of merged boxes (Godot imports it by its "
                           "-colonly name)."),
-        click.option("--chunk", type=click.IntRange(min=0), default=64, show_default=True,
+        click.option("--chunk", type=click.IntRange(min=0), default=128, show_default=True,
                      help="glTF: a node per chunk of this many blocks a side and material (0: none)."),
         click.option("--quantize/--no-quantize", default=True, show_default=True,
                      help="glTF: integer vertices (KHR_mesh_quantization); --no-quantize: floats."),

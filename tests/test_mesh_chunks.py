@@ -209,3 +209,17 @@ def test_summary_refuses_what_is_not_a_mesh(tmp_path):
         summarize(tmp_path / "x.glb")
     with pytest.raises(bm.BlockmazeError, match="not a mesh file suffix"):
         summarize(b"", ".png")
+
+
+def test_welding_by_sorting_gives_the_table_s_result(monkeypatch):
+    """Boxes too big for the weld table (a whole big volume, chunk 0) weld by sorting: same parts."""
+    from blockmaze.export.meshes import chunks
+
+    volume = maze(6, 7, 5)
+    by_table = list(chunk_parts(volume, chunk=0))
+    monkeypatch.setattr(chunks, "_TABLE_LIMIT", 0)
+    by_sorting = list(chunk_parts(volume, chunk=0))
+    assert len(by_table) == len(by_sorting)
+    for a, b in zip(by_table, by_sorting):
+        for name in ("positions", "normals", "faces"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))

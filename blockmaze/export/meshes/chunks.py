@@ -42,9 +42,11 @@ from .greedy import greedy_quads, triangulate
 
 __all__ = ["Part", "chunk_parts", "check_chunk", "step_scale", "uv_of", "DEFAULT_CHUNK"]
 
-# Blocks per chunk side by default: measured on 100x100 and 1000x1000 mazes (bench/bench_mesh.py),
-# 64 keeps every part's indices 16-bit and costs a few per cent more triangles than no chunks.
-DEFAULT_CHUNK = 64
+# Blocks per chunk side by default, by measurement (100x100 and 1000x1000 mazes, walls 3 high):
+# chunk 32 / 64 / 96 / 128 / 256 / none gave 2.08 / 1.87 / 1.81 / 1.74 / 2.01 / 2.01 MB and
+# 3.9 / 2.9 / 2.4 / 2.3 / 2.2 / 4.2 CPU s: 128 is the smallest file (parts of a maze chunk still
+# fit 16-bit indices; 256 does not), at a few per cent more triangles than no chunks.
+DEFAULT_CHUNK = 128
 
 
 @dataclass(frozen=True)
@@ -119,46 +121,73 @@ def _steps(blocks: np.ndarray, facing: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
-def _weld(vertices, normals, faces, v_bounds, f_bounds, size_x, size_y, size_z, table):
+def _weld(vertices, normals, faces, v_bounds, f_bounds, size_x, size_y, size_z, table, stamps, stamp):
     """Share vertices with the same position and normal within each group: the new positions
-    (int32), normals (int8), faces (indices from each group's first vertex) and group bounds."""
+    (int32), normals (int8), faces (indices from each group's first vertex) and group bounds.
+    ``table``/``stamps`` are scratch (an entry counts where its stamp is this group's); returns
+    the next free stamp too."""
     n = vertices.shape[0]
     positions = np.empty((n, 3), dtype=np.int32)
     out_normals = np.empty((n, 3), dtype=np.int8)
     remap = np.empty(n, dtype=np.int64)
-    keys = np.empty(n, dtype=np.int64)
     out_faces = np.empty_like(faces)
-    starts = np.empty(len(v_bounds) + 1, dtype=np.int64)
+    starts = np.empty(len(v_bounds), dtype=np.int64)
     count = 0
     for g in range(len(v_bounds) - 1):
         base = count
         starts[g] = base
+        stamp += 1
         for v in range(v_bounds[g], v_bounds[g + 1]):
             x, y, z = int(vertices[v, 0]), int(vertices[v, 1]), int(vertices[v, 2])
-            code = 0
-            for a in range(3):
-                if normals[v, a] != 0:
-                    code = 2 * a + (1 if normals[v, a] > 0 else 0)
+            nx, ny, nz = normals[v, 0], normals[v, 1], normals[v, 2]
+            if nx != 0:
+                code = 1 if nx > 0 else 0
+            elif ny != 0:
+                code = 3 if ny > 0 else 2
+            else:
+                code = 5 if nz > 0 else 4
             key = ((code * (size_y + 1) + y) * (size_z + 1) + z) * (size_x + 1) + x
-            keys[v] = key
-            t = table[key]
-            if t < 0:
-                t = count - base
-                table[key] = t
+            if stamps[key] != stamp:
+                stamps[key] = stamp
+                table[key] = count - base
                 positions[count, 0] = x
                 positions[count, 1] = y
                 positions[count, 2] = z
-                for a in range(3):
-                    out_normals[count, a] = np.int8(normals[v, a])
+                out_normals[count, 0] = np.int8(nx)
+                out_normals[count, 1] = np.int8(ny)
+                out_normals[count, 2] = np.int8(nz)
                 count += 1
-            remap[v] = t
-        for v in range(v_bounds[g], v_bounds[g + 1]):
-            table[keys[v]] = -1
+            remap[v] = table[key]
         for f in range(f_bounds[g], f_bounds[g + 1]):
             for k in range(3):
                 out_faces[f, k] = remap[faces[f, k]]
     starts[len(v_bounds) - 1] = count
-    return positions[:count], out_normals[:count], out_faces, starts[:len(v_bounds)]
+    return positions[:count], out_normals[:count], out_faces, starts, stamp
+
+
+def _weld_sorted(vertices, normals, faces, v_bounds, f_bounds, size_x, size_y, size_z):
+    """:func:`_weld` by sorting keys, for boxes too big for its table: the same result (vertices in
+    first-use order), memory by the vertices, not the box."""
+    axis = np.argmax(np.abs(normals), axis=1)
+    code = 2 * axis + (normals[np.arange(len(normals)), axis] > 0)
+    xyz = vertices.astype(np.int64)
+    keys = ((code * (size_y + 1) + xyz[:, 1]) * (size_z + 1) + xyz[:, 2]) * (size_x + 1) + xyz[:, 0]
+    positions, out_normals, out_faces = [], [], np.empty_like(faces)
+    starts = np.zeros(len(v_bounds), dtype=np.int64)
+    for g in range(len(v_bounds) - 1):
+        v0, v1, f0, f1 = v_bounds[g], v_bounds[g + 1], f_bounds[g], f_bounds[g + 1]
+        _, first, inverse = np.unique(keys[v0:v1], return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        out_faces[f0:f1] = rank[inverse.reshape(-1)][faces[f0:f1].astype(np.int64) - v0]
+        positions.append(xyz[v0 + first[order]].astype(np.int32))
+        out_normals.append(normals[v0 + first[order]].astype(np.int8))
+        starts[g + 1] = starts[g] + len(order)
+    return np.concatenate(positions), np.concatenate(out_normals), out_faces, starts
+
+
+_TABLE_LIMIT = 1 << 22  # weld through a table of at most this many entries, else by sorting
 
 
 def _boxes(shape: tuple[int, int, int], chunk: int):
@@ -172,7 +201,8 @@ def _boxes(shape: tuple[int, int, int], chunk: int):
 
 
 _local = threading.local()
-_WINDOW = 8  # chunks meshed ahead of the one being written (on two threads)
+_WINDOW = 8  # chunks meshed ahead of the one being written
+_THREADS = 2  # threads meshing chunks (1: in the caller's thread)
 
 
 def _mesh_box(blocks, facing, scale, chunk, step, box) -> list[Part]:
@@ -192,14 +222,21 @@ def _mesh_box(blocks, facing, scale, chunk, step, box) -> list[Part]:
     surface = triangulate(quads, watertight=_local.watertight, cuts=cuts)
     sy, sz, sx = quads.shape
     needed = 6 * (sx + 1) * (sy + 1) * (sz + 1)
-    table = getattr(_local, "table", None)
-    if table is None or len(table) < needed:
-        table = _local.table = np.full(needed, -1, dtype=np.int64)
     groups = surface.groups
     v_bounds = np.array([g.vertex_start for g in groups] + [groups[-1].vertex_stop], np.int64)
     f_bounds = np.array([g.face_start for g in groups] + [groups[-1].face_stop], np.int64)
-    positions, normals, faces, starts = _weld(surface.vertices, surface.normals, surface.faces,
-                                              v_bounds, f_bounds, sx, sy, sz, table)
+    if needed > _TABLE_LIMIT:
+        positions, normals, faces, starts = _weld_sorted(
+            surface.vertices, surface.normals, surface.faces, v_bounds, f_bounds, sx, sy, sz)
+    else:
+        table = getattr(_local, "table", None)
+        if table is None or len(table) < needed:
+            table = _local.table = np.empty(needed, dtype=np.int64)
+            _local.stamps = np.zeros(needed, dtype=np.int64)
+            _local.stamp = 0
+        positions, normals, faces, starts, _local.stamp = _weld(
+            surface.vertices, surface.normals, surface.faces, v_bounds, f_bounds, sx, sy, sz,
+            table, _local.stamps, _local.stamp)
     index = (x0 // step, y0 // step, z0 // step)
     return [Part(group.material, index, (x0, y0, z0), scale,
                  positions[starts[g]:starts[g + 1]], normals[starts[g]:starts[g + 1]],
@@ -232,11 +269,11 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
         _local.watertight = bool(watertight)
         return _mesh_box(blocks, facing, scale, chunk, step, box)
 
-    if len(boxes) < 4:
+    if len(boxes) < 4 or _THREADS < 2:
         for box in boxes:
             yield from work(box)
         return
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
         pending = deque(pool.submit(work, box) for box in boxes[:_WINDOW])
         for box in boxes[_WINDOW:]:
             done = pending.popleft().result()

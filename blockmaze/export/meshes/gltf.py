@@ -4,7 +4,8 @@ Layout: a root node ``maze`` whose scale is the block size in metres; under it o
 material (``floor``, ``wall``, ``path``, ...; toggle a material in the engine's tree), and under
 each of those one node per chunk holding that chunk's part (``wall_3_0_5``: chunk x 3, y 0, z 5),
 translated to the chunk's corner in blocks (:mod:`.chunks`). Chunks let an engine cull what is off
-screen and keep every part's indices 16-bit (chunks up to 64 blocks always fit).
+screen and keep parts small: 16-bit indices wherever a part has at most 65535 vertices (a maze's
+parts of the default 128-block chunks do).
 
 Vertices are shared where position and normal agree. By default they are quantized with
 ``KHR_mesh_quantization``: positions are unsigned 16-bit lattice points of the chunk, normals

@@ -55,6 +55,7 @@ AXIS, SIGN, PLANE, B0, C0, B1, C1, MATERIAL = range(8)
 # Volumes from this many blocks up (rectangles x 16 for the triangle kernels) are meshed on two
 # threads: the kernels release the GIL and write disjoint rows, so the output does not depend on it.
 _PARALLEL_BLOCKS = 1 << 20
+_CHECKED_BYTES = 64 << 20  # arrays from this size up are checked against the memory available
 
 
 @dataclass(frozen=True)
@@ -547,8 +548,9 @@ def triangulate(quads: Quads, watertight: bool = True, cuts: tuple[bool, ...] = 
     n_vertices, n_faces = int(vertex_offsets[-1]), int(face_offsets[-1])
     if n_vertices >= 2**32:
         raise BlockmazeError(f"the mesh would have {n_vertices} vertices; at most 2**32 - 1 fit")
-    ensure_memory(n_vertices * 32 + n_faces * 12,
-                  f"a mesh of {n_faces} triangles and {n_vertices} vertices")
+    if n_vertices * 32 + n_faces * 12 > _CHECKED_BYTES:  # (a chunk's small arrays need no check)
+        ensure_memory(n_vertices * 32 + n_faces * 12,
+                      f"a mesh of {n_faces} triangles and {n_vertices} vertices")
     vertices = np.empty((n_vertices, 3), dtype=np.float32)
     normals = np.empty((n_vertices, 3), dtype=np.float32)
     uv = np.empty((n_vertices, 2), dtype=np.float32)

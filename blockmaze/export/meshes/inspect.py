@@ -9,7 +9,7 @@ Example
 >>> out = io.BytesIO()
 >>> bm.write(np.ones((2, 3, 130), np.uint8), out, format="glb")
 >>> summarize(out.getvalue(), ".glb")[:3]
-['triangles: 52', 'vertices: 80', 'chunks: 3 (64 blocks a side), 1 material: wall']
+['triangles: 32', 'vertices: 52', 'chunks: 2 (128 blocks a side), 1 material: wall']
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ __all__ = ["summarize", "SUFFIXES"]
 SUFFIXES = (".glb", ".gltf", ".obj", ".ply", ".stl", ".3mf")
 
 
-def _gltf_document(data: bytes) -> dict:
-    if data[:4] == b"glTF":
-        length = struct.unpack_from("<I", data, 12)[0]
-        return json.loads(data[20:20 + length])
-    return json.loads(data)
+def _gltf_document(file) -> dict:
+    head = file.read(20)
+    if head[:4] == b"glTF":  # only the JSON chunk is read, not the binary one
+        return json.loads(file.read(struct.unpack_from("<I", head, 12)[0]))
+    return json.loads(head + file.read())
 
 
 def _gltf_lines(document: dict) -> list[str]:
@@ -67,33 +67,40 @@ def _gltf_lines(document: dict) -> list[str]:
 
 
 def summarize(source: str | Path | bytes, suffix: str | None = None) -> list[str]:
-    """Lines describing a mesh file (a path, or its bytes with its ``suffix``)."""
+    """Lines describing a mesh file (a path, or its bytes with its ``suffix``); a big file is
+    read only as far as needed (a .glb's JSON, an .stl's count, a .ply's header)."""
     if isinstance(source, (str, Path)):
         suffix = suffix or Path(source).suffix
-        data = Path(source).read_bytes()
-    else:
-        data = bytes(source)
     suffix = (suffix or "").lower()
     if suffix not in SUFFIXES:
         raise BlockmazeError(f"not a mesh file suffix: {suffix!r}; mesh files are {', '.join(SUFFIXES)}")
+    file = open(source, "rb") if isinstance(source, (str, Path)) else BytesIO(bytes(source))
     try:
-        if suffix in (".glb", ".gltf"):
-            return _gltf_lines(_gltf_document(data))
-        if suffix == ".stl":
-            (count,) = struct.unpack_from("<I", data, 80)
-            return [f"triangles: {count}", f"vertices: {3 * count} (STL repeats corners)"]
-        if suffix == ".ply":
-            header = data[:data.index(b"end_header")].decode("ascii")
-            counts = dict(re.findall(r"element (\w+) (\d+)", header))
-            return [f"triangles: {counts.get('face', 0)}", f"vertices: {counts.get('vertex', 0)}"]
-        if suffix == ".obj":
-            text = data.decode("ascii")
-            groups = len(re.findall(r"^o ", text, re.M))
-            return [f"triangles: {len(re.findall(r'^f ', text, re.M))}",
-                    f"vertices: {len(re.findall(r'^v ', text, re.M))}", f"groups: {groups}"]
-        with zipfile.ZipFile(BytesIO(data)) as archive:
-            model = archive.read("3D/3dmodel.model").decode("utf-8")
-        return [f"triangles: {model.count('<triangle ')}", f"vertices: {model.count('<vertex ')}",
-                f"objects: {model.count('<object ')}"]
+        with file:
+            return _summary(file, suffix)
     except (ValueError, KeyError, IndexError, struct.error, zipfile.BadZipFile, UnicodeDecodeError) as error:
         raise BlockmazeError(f"cannot read this {suffix} file: {error}") from None
+
+
+def _summary(file, suffix: str) -> list[str]:
+    if suffix in (".glb", ".gltf"):
+        return _gltf_lines(_gltf_document(file))
+    if suffix == ".stl":
+        (count,) = struct.unpack_from("<I", file.read(84), 80)
+        return [f"triangles: {count}", f"vertices: {3 * count} (STL repeats corners)"]
+    if suffix == ".ply":
+        head = file.read(1 << 16)
+        header = head[:head.index(b"end_header")].decode("ascii")
+        counts = dict(re.findall(r"element (\w+) (\d+)", header))
+        return [f"triangles: {counts.get('face', 0)}", f"vertices: {counts.get('vertex', 0)}"]
+    if suffix == ".obj":
+        counts = {b"f": 0, b"v": 0, b"o": 0}
+        for line in file:
+            tag = line.split(b" ", 1)[0]
+            if tag in counts:
+                counts[tag] += 1
+        return [f"triangles: {counts[b'f']}", f"vertices: {counts[b'v']}", f"groups: {counts[b'o']}"]
+    with zipfile.ZipFile(file) as archive:
+        model = archive.read("3D/3dmodel.model").decode("utf-8")
+    return [f"triangles: {model.count('<triangle ')}", f"vertices: {model.count('<vertex ')}",
+            f"objects: {model.count('<object ')}"]
