@@ -40,7 +40,7 @@ def bpy_python() -> str:
 
 
 def blender(paths) -> dict:
-    probe = Path(__file__).parent / "blender" / "probe.py"
+    probe = Path(__file__).parent / "blender" / "probe.bpy.txt"  # Python for bpy, not collected
     done = subprocess.run([bpy_python(), str(probe), "--", *map(str, paths)], capture_output=True,
                           text=True, timeout=300)
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
