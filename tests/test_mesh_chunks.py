@@ -223,3 +223,32 @@ def test_welding_by_sorting_gives_the_table_s_result(monkeypatch):
     for a, b in zip(by_table, by_sorting):
         for name in ("positions", "normals", "faces"):
             np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+
+@pytest.mark.parametrize("fmt", ["glb", "obj", "ply", "stl", "3mf"])
+def test_every_format_draws_stairs_as_steps(fmt, tmp_path):
+    from stl import mesh as stl_mesh
+
+    from test_mesh_formats import gltf_meshes, read_3mf, signed_volume
+
+    volume = stairway()
+    expected = np.count_nonzero(volume) - 0.25 * 2  # two faced stairs
+    path = tmp_path / f"steps.{fmt}"
+    bm.write(volume, path, block_size=1.0)
+    if fmt == "glb":
+        meshes = gltf_meshes(path.read_bytes())
+        vertices = np.concatenate([m[0] for m in meshes.values()])
+        offsets = np.cumsum([0] + [len(m[0]) for m in meshes.values()])
+        faces = np.concatenate([m[3] + o for m, o in zip(meshes.values(), offsets)])
+        assert signed_volume(vertices, faces) == pytest.approx(expected)
+    elif fmt == "stl":
+        assert stl_mesh.Mesh.from_file(str(path)).get_mass_properties()[0] == pytest.approx(expected)
+    elif fmt == "3mf":
+        objects = read_3mf(path)
+        assert sum(signed_volume(o[2], o[3]) for o in objects) == pytest.approx(expected)
+        # every object closed and oriented except the flight of steps alone: two steps in a
+        # flight touch along an edge only (the wall under the upper one is another object)
+        assert [o[0] for o in objects if not o[1].IsManifoldAndOriented()] == ["stairs"]
+    else:
+        loaded = trimesh.load(path, process=False, force="mesh")
+        assert welded(loaded.triangles).volume == pytest.approx(expected)

@@ -245,10 +245,11 @@ def _mesh_box(blocks, facing, scale, chunk, step, box) -> list[Part]:
 
 
 def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool = True,
-                scale: int | None = None) -> Iterator[Part]:
+                scale: int | None = None, facing: np.ndarray | None = None) -> Iterator[Part]:
     """The parts of a (y, z, x) volume, chunk by chunk (x fastest, then z, then y), each chunk's
     parts in material order (see the module's description). ``scale`` defaults to
-    :func:`step_scale`. Chunks are meshed on two threads a few ahead of the one yielded (the
+    :func:`step_scale`; ``facing`` (the stairs' facings) to ``stair_facing(blocks)`` -- pass the
+    whole volume's when meshing a part of it. Chunks are meshed on two threads a few ahead of the one yielded (the
     kernels release the GIL); the order, and so the output, does not depend on it.
 
     >>> [p.material for p in chunk_parts(np.array([[[1, 2]]], np.uint8), chunk=0)]
@@ -257,8 +258,7 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
     blocks = np.asarray(blocks, dtype=np.uint8)
     chunk = check_chunk(chunk)
     scale = step_scale(blocks) if scale is None else scale
-    facing = None
-    if scale == 2:
+    if scale == 2 and facing is None:
         from ...blocks.orientation import stair_facing
 
         facing = stair_facing(blocks)

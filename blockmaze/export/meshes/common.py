@@ -13,7 +13,6 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import size_limits
-from .greedy import Surface, mesh_blocks
 
 # float32 holds every integer up to 2**24 exactly: block coordinates stay exact.
 MAX_SIDE = 2**24
@@ -83,15 +82,6 @@ def check_flag(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise BlockmazeError(f"{name} must be true or false, got {value!r}")
     return bool(value)
-
-
-def surface(blocks: np.ndarray, watertight: bool) -> Surface:
-    """The whole volume's surface (one piece), refusing a volume with nothing solid."""
-    check_flag("watertight", watertight)
-    result = mesh_blocks(blocks, watertight=bool(watertight))
-    if not result.groups:
-        raise BlockmazeError("the volume has no solid block: there is no surface to write")
-    return result
 
 
 def z_up(vertices: np.ndarray, depth: float) -> np.ndarray:

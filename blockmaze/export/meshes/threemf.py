@@ -32,7 +32,8 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import Writer, register_writer
-from .chunks import chunk_parts
+from ...blocks.orientation import stair_facing
+from .chunks import chunk_parts, step_scale
 from .common import check_block_size, check_size, material_color, material_name, z_up
 
 __all__ = ["write_3mf"]
@@ -73,10 +74,12 @@ def write_3mf(
                 'xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">\n'
                 '<metadata name="Application">blockmaze</metadata>\n<resources>\n'
                 f'<basematerials id="1">{colors}</basematerials>\n')
+    scale = step_scale(blocks)  # stairs are steps, facing as in the whole volume
+    facing = stair_facing(blocks) if scale == 2 else None
     for index, material in enumerate(materials):
         alone = np.where(blocks == material, blocks, 0).astype(np.uint8)
         positions, faces, offset = [], [], 0
-        for part in chunk_parts(alone, chunk=0, watertight=True):
+        for part in chunk_parts(alone, chunk=0, watertight=True, scale=scale, facing=facing):
             points, point_of = np.unique(part.points(), axis=0, return_inverse=True)
             positions.append(points)
             faces.append(point_of.reshape(-1)[part.faces.astype(np.int64)] + offset)
