@@ -252,3 +252,19 @@ def test_every_format_draws_stairs_as_steps(fmt, tmp_path):
     else:
         loaded = trimesh.load(path, process=False, force="mesh")
         assert welded(loaded.triangles).volume == pytest.approx(expected)
+
+
+def test_cli_mesh_options(tmp_path, capsys):
+    from blockmaze.cli import main
+    from blockmaze.export.meshes.inspect import summarize
+
+    path = tmp_path / "m.glb"
+    assert main(["generate", "4x4", "--seed", "2", "-o", str(path), "--chunk", "3",
+                 "--compress", "meshopt", "--no-quantize", "--uv"]) == 0
+    lines = summarize(path)
+    assert lines[2].startswith("chunks: 18 (3 blocks a side)")  # 9x4x9 blocks: 3 x 2 x 3
+    assert lines[-1] == "encoding: EXT_meshopt_compression"
+    assert main(["generate", "4x4", "--seed", "2", "-o", str(path)]) == 0
+    assert summarize(path)[2].startswith("chunks: 1 (128 blocks a side)")
+    assert main(["generate", "4x4", "-o", str(path), "--compress", "zip"]) == 2
+    assert "--compress" in capsys.readouterr().err
