@@ -216,7 +216,8 @@ def output_options(command):
         click.option("--chunk", type=click.IntRange(min=0), default=128, show_default=True,
                      help="glTF: a node per chunk of this many blocks a side and material (0: none)."),
         click.option("--quantize/--no-quantize", default=True, show_default=True,
-                     help="glTF: integer vertices (KHR_mesh_quantization); --no-quantize: floats."),
+                     help="glTF: integer vertices (KHR_mesh_quantization); --no-quantize: floats "
+                          "(Godot 4 reads only these)."),
         click.option("--compress", type=click.Choice(["none", "meshopt"]), default="none",
                      show_default=True, help="glTF: EXT_meshopt_compression (pip install "
                                              "'blockmaze[meshopt]')."),
