@@ -268,3 +268,18 @@ def test_cli_mesh_options(tmp_path, capsys):
     assert summarize(path)[2].startswith("chunks: 1 (128 blocks a side)")
     assert main(["generate", "4x4", "-o", str(path), "--compress", "zip"]) == 2
     assert "--compress" in capsys.readouterr().err
+
+
+def test_threads_do_not_change_the_bytes(monkeypatch):
+    from blockmaze.export.meshes import chunks
+
+    volume = maze(7, 6, 4)
+
+    def glb():
+        out = io.BytesIO()
+        bm.write(volume, out, format="glb", chunk=3)  # dozens of chunks: meshed on two threads
+        return out.getvalue()
+
+    threaded = glb()
+    monkeypatch.setattr(chunks, "_THREADS", 1)
+    assert glb() == threaded
