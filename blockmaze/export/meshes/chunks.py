@@ -13,6 +13,12 @@ T-junction and, merged by position, form the same closed, manifold surface as th
 surface is cut open where the solid continues into the next chunk (or where another material
 takes over), as any render chunk is.
 
+Where two solid blocks touch along an edge only (the two blocks beside that edge open), four
+faces meet at the edge: the surface is closed but not 2-manifold there, as the solid itself is not.
+Mazes on a 2n+1 grid never have such contacts; a STAIRS column in a passage cell whose two side
+neighbours are open touches the diagonal pillar so (layered mazes); the layout, not the mesher,
+can avoid it (an edge-only contact cannot be meshed 2-manifold without changing the solid).
+
 STAIRS blocks with a facing (:func:`blockmaze.blocks.orientation.stair_facing`) are drawn as steps:
 a lower half slab and an upper half toward the facing. Volumes with such stairs are meshed on a
 half-block lattice (``Part.scale`` 2); the others on the block lattice (scale 1).
