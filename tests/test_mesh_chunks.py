@@ -283,3 +283,12 @@ def test_threads_do_not_change_the_bytes(monkeypatch):
     threaded = glb()
     monkeypatch.setattr(chunks, "_THREADS", 1)
     assert glb() == threaded
+
+
+def test_quantized_chunks_must_fit_16_bits():
+    bar = np.ones((1, 1, 40000), np.uint8)
+    with pytest.raises(bm.BlockmazeError, match="smaller chunk or no quantization"):
+        bm.write(bar, io.BytesIO(), format="glb", chunk=0)
+    out = io.BytesIO()
+    bm.write(bar, out, format="glb", chunk=0, quantize=False)  # floats hold it
+    bm.write(bar, io.BytesIO(), format="glb")  # chunks of 128 blocks: quantized
