@@ -328,7 +328,7 @@ def test_glb_loads_in_trimesh_with_the_same_triangles(options):
     parts = gltf_parts(data)
     assert sorted(scene.geometry) == sorted(path[-1] for path, *_ in parts)
     ours = np.concatenate([positions[triangles] for _, positions, _, _, triangles, _ in parts])
-    theirs = scene.dump(concatenate=True)
+    theirs = scene.to_geometry()
     assert len(theirs.faces) == len(ours)
     np.testing.assert_allclose(np.sort(theirs.triangles.reshape(-1, 9), axis=0),
                                np.sort(ours.reshape(-1, 9), axis=0))
