@@ -625,7 +625,7 @@ def test_3mf_is_an_object_per_material_each_a_manifold_solid(tmp_path, rows, col
     bm.write(volume, path, block_size=2.0)
     objects = read_3mf(path)
     assert [name for name, *_ in objects] == ["wall", "floor", "path", "start", "goal"]
-    total, everything = 0.0, []
+    everything = []
     for name, mesh, vertices, triangles, colour in objects:
         assert colour == name
         assert mesh.IsManifoldAndOriented()

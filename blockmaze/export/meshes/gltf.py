@@ -219,7 +219,7 @@ def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=Fals
         try:
             import meshoptimizer  # noqa: F401
         except ImportError:
-            raise BlockmazeError("--compress meshopt needs the meshoptimizer package: "
+            raise BlockmazeError("meshopt compression (--compress meshopt) needs the meshoptimizer package: "
                                  "pip install 'blockmaze[meshopt]'") from None
     blocks = np.asarray(blocks)
     buffer = _Buffer(compress)
