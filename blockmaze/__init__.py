@@ -46,6 +46,7 @@ _EXPORTS = {
     "theme_names": "materials",
     "Maze": "maze",
     "build": "pipeline", "save": "pipeline",
+    "to_trimesh": "export.meshes.scene",
     "maze_text": "render", "plan_text": "render",
 }
 

@@ -196,6 +196,16 @@ def output_options(command):
         click.option("--collision/--no-collision", default=False, show_default=True,
                      help="glTF: add a collision node of merged boxes (Godot imports it by its "
                           "-colonly name)."),
+        click.option("--chunk", type=click.IntRange(min=0), default=128, show_default=True,
+                     help="glTF: a node per chunk of this many blocks a side and material (0: none)."),
+        click.option("--quantize/--no-quantize", default=True, show_default=True,
+                     help="glTF: integer vertices (KHR_mesh_quantization); --no-quantize: floats "
+                          "(Godot 4 reads only these)."),
+        click.option("--compress", type=click.Choice(["none", "meshopt"]), default="none",
+                     show_default=True, help="glTF: EXT_meshopt_compression (pip install "
+                                             "'blockmaze[meshopt]')."),
+        click.option("--uv/--no-uv", default=False, show_default=True,
+                     help="glTF: world-space UVs in blocks, for a tiling texture."),
         click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
                      help="Output format; by default the suffix of --output decides "
                           "(.json: a maze document)."),
@@ -498,15 +508,17 @@ def _write_streamed(shape, algorithm, seed, writer, *, output, wall, passage, he
 
 def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, roof, lights,
                  theme, mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                 block_size, raw_mesh, collision, format_, terrain, y, mobs, time, split,
-                 extra=None, **build) -> None:
+                 block_size, raw_mesh, collision, chunk, quantize, compress, uv, format_, terrain,
+                 y, mobs, time, split, extra=None, **build) -> None:
     """Save blocks (or a maze, built first) in a block format, and say what was written.
     ``extra``: options only some writers take (a dungeon level's entities and metrics)."""
     given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
              "keep_terrain": keep_terrain, "encoding": tile_encoding,
              "external_tileset": external_tileset, "watertight": not raw_mesh,
              "collision": collision, "block_size": block_size, "terrain": terrain, "y": y,
-             "mobs": mobs, "time": None if time < 0 else time, **(extra or {})}
+             "mobs": mobs, "time": None if time < 0 else time, "chunk": chunk,
+             "quantize": quantize, "compress": None if compress == "none" else compress, "uv": uv,
+             **(extra or {})}
     if split is not None:
         if writer.name != "schem":
             raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")

@@ -49,7 +49,7 @@ DEFAULT_GLYPHS = {
 DEFAULT_COLORS = {
     Material.AIR: "#1a1a1a", Material.WALL: "#7f7f7f", Material.FLOOR: "#c8c3b4",
     Material.ROOF: "#5a4a3a", Material.PATH: "#e6b422", Material.START: "#2e9e4f",
-    Material.GOAL: "#c0392b", Material.DOOR: "#8b5a2b", Material.STAIRS: "#b07d3a",
+    Material.GOAL: "#c0392b", Material.DOOR: "#8b5a2b", Material.STAIRS: "#4f86c6",
     Material.LIGHT: "#fff2a8",
 }
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")

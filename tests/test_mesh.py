@@ -329,3 +329,27 @@ def test_two_threads_give_the_same_mesh(monkeypatch):
         for name in ("vertices", "normals", "uv", "faces"):
             np.testing.assert_array_equal(getattr(threaded, name), getattr(surface, name))
         assert threaded.groups == surface.groups
+
+
+def test_no_fan_reaches_across_a_long_side():
+    """A 40-long side face whose top edge is split at every block (pillars stand on it): the fans
+    over the split points come from both bottom corners and meet in the middle, so no triangle
+    spans the whole side (a sliver of angle ~ 1/40^2 radians)."""
+    volume = np.zeros((2, 40, 1), np.uint8)  # a bar along z
+    volume[0] = bm.Material.WALL
+    volume[1, ::2, 0] = bm.Material.WALL  # pillars on every other block
+    surface = mesh_blocks(volume)
+    corners = surface.vertices[surface.faces.astype(np.int64)]
+    side = corners[np.all(corners[:, :, 0] == 0, axis=1) & np.all(corners[:, :, 1] <= 1, axis=1)]
+    assert len(side) == (41 + 2) - 2  # the polygon: 41 points on top, 2 corners below
+    a, b, c = (side[:, k].astype(np.float64) for k in range(3))
+
+    def angle(p, q, r):
+        u, w = q - p, r - p
+        return np.degrees(np.arccos(np.einsum("ij,ij->i", u, w)
+                                    / np.linalg.norm(u, axis=1) / np.linalg.norm(w, axis=1)))
+
+    smallest = np.minimum.reduce([angle(a, b, c), angle(b, c, a), angle(c, a, b)])
+    # fans of 20 from each corner: the last angle atan(1/19) - atan(1/20) = 0.15 degrees; one
+    # fan of 40 would give atan(1/39) - atan(1/40) = 0.037
+    assert smallest.min() > 0.14

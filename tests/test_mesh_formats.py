@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from stl import mesh as stl_mesh
 
 import blockmaze as bm
-from blockmaze.export.meshes.writers import material_name
+from blockmaze.export.meshes.common import material_name
 from blockmaze.export.meshes import culled_face_count
 
 FORMATS = ["glb", "gltf", "obj", "ply", "stl", "3mf"]
@@ -65,9 +65,10 @@ def closed_mesh(vertices, faces):
     return mesh
 
 
-# --- a glTF reader: pygltflib for the structure, numpy for the accessors ------------------------
+# --- a glTF reader: pygltflib for the structure, numpy (and meshopt's decoder) for the accessors --
 
-COMPONENTS = {5126: np.float32, 5125: np.uint32, 5123: np.uint16, 5121: np.uint8}
+COMPONENTS = {5126: np.float32, 5125: np.uint32, 5123: np.uint16, 5122: np.int16, 5121: np.uint8,
+              5120: np.int8}
 WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
 
 
@@ -78,52 +79,103 @@ def load_gltf(data: bytes):
     else:
         gltf = pygltflib.GLTF2.from_json(data.decode("utf-8"))
         blob = gltf.get_data_from_buffer_uri(gltf.buffers[0].uri)
-    assert len(gltf.buffers) == 1 and gltf.buffers[0].byteLength == len(blob)
+    assert gltf.buffers[0].byteLength == len(blob)
     return gltf, blob
+
+
+def view_bytes(gltf, blob, index):
+    """A buffer view's bytes, decoded with meshoptimizer's decoder when it is compressed."""
+    view = gltf.bufferViews[index]
+    meshopt = (view.extensions or {}).get("EXT_meshopt_compression")
+    if meshopt is None:
+        assert view.buffer == 0
+        return blob[view.byteOffset or 0:(view.byteOffset or 0) + view.byteLength], view.byteStride
+    import meshoptimizer
+
+    data = blob[meshopt["byteOffset"]:meshopt["byteOffset"] + meshopt["byteLength"]]
+    stride, count = meshopt["byteStride"], meshopt["count"]
+    if meshopt["mode"] == "ATTRIBUTES":
+        decoded = meshoptimizer.decode_vertex_buffer(count, stride, data)
+    else:
+        assert meshopt["mode"] == "TRIANGLES"
+        decoded = meshoptimizer.decode_index_buffer(count, stride, data)
+    decoded = np.asarray(decoded).tobytes()[:count * stride]  # (its array type ignores the size)
+    assert len(decoded) == count * stride == view.byteLength
+    return decoded, view.byteStride
 
 
 def accessor_array(gltf, blob, index):
     accessor = gltf.accessors[index]
-    view = gltf.bufferViews[accessor.bufferView]
+    data, stride = view_bytes(gltf, blob, accessor.bufferView)
     dtype = np.dtype(COMPONENTS[accessor.componentType])
     width = WIDTH[accessor.type]
-    # tightly packed: a vertex view states its stride (glTF requires it when views are shared),
-    # an index view has none
-    assert view.byteStride in (None, width * dtype.itemsize)
-    assert (view.byteStride is None) == (view.target == pygltflib.ELEMENT_ARRAY_BUFFER)
-    start = (view.byteOffset or 0) + (accessor.byteOffset or 0)
-    assert start % dtype.itemsize == 0
-    end = start + accessor.count * width * dtype.itemsize
-    assert end <= (view.byteOffset or 0) + view.byteLength
-    array = np.frombuffer(blob, dtype=dtype, count=accessor.count * width, offset=start)
-    return array.reshape(-1, width) if width > 1 else array
+    stride = stride or width * dtype.itemsize
+    assert stride % 4 == 0 or accessor.type == "SCALAR"
+    rows = np.frombuffer(data, np.uint8, count=accessor.count * stride,
+                         offset=accessor.byteOffset or 0).reshape(accessor.count, stride)
+    array = rows[:, :width * dtype.itemsize].copy().view(dtype).reshape(accessor.count, width)
+    if accessor.normalized:
+        array = np.maximum(array / np.iinfo(dtype).max, -1.0)
+    return array if width > 1 else array.reshape(-1)
+
+
+def gltf_parts(data: bytes):
+    """[(node path, positions in metres, normals, uv, triangles, material)] of a blockmaze glTF,
+    node transforms applied (translation and uniform scale only)."""
+    gltf, blob = load_gltf(data)
+    assert gltf.asset.version == "2.0"
+    out = []
+
+    def walk(index, path, offset, scale):
+        node = gltf.nodes[index]
+        assert node.matrix is None and node.rotation is None
+        if node.scale is not None:
+            assert len(set(node.scale)) == 1
+        translation = np.array(node.translation or [0, 0, 0], np.float64)
+        offset = offset + scale * translation
+        scale = scale * (node.scale[0] if node.scale else 1.0)
+        path = path + [node.name]
+        if node.mesh is not None:
+            mesh = gltf.meshes[node.mesh]
+            assert mesh.name == node.name
+            (primitive,) = mesh.primitives
+            assert primitive.mode in (None, 4)  # triangles
+            attributes = primitive.attributes
+            raw = accessor_array(gltf, blob, attributes.POSITION)
+            accessor = gltf.accessors[attributes.POSITION]
+            assert accessor.min == raw.min(axis=0).tolist()
+            assert accessor.max == raw.max(axis=0).tolist()
+            positions = offset + scale * raw.astype(np.float64)
+            normals = accessor_array(gltf, blob, attributes.NORMAL) if attributes.NORMAL is not None else None
+            uv = accessor_array(gltf, blob, attributes.TEXCOORD_0) if attributes.TEXCOORD_0 is not None else None
+            indices = accessor_array(gltf, blob, primitive.indices)
+            assert indices.max() < len(raw)
+            if len(raw) <= 65535:
+                assert gltf.accessors[primitive.indices].componentType == 5123  # 16-bit
+            material = gltf.materials[primitive.material] if primitive.material is not None else None
+            out.append((path, positions, normals, uv, indices.reshape(-1, 3).astype(np.int64), material))
+        for child in node.children or []:
+            walk(child, path, offset, scale)
+
+    for index in gltf.scenes[gltf.scene].nodes:
+        walk(index, [], np.zeros(3), 1.0)
+    return out
 
 
 def gltf_meshes(data: bytes):
-    """{node name: (positions, normals, uv, triangles, material)} of a blockmaze glTF."""
-    gltf, blob = load_gltf(data)
-    assert gltf.asset.version == "2.0"
-    scene = gltf.scenes[gltf.scene]
+    """{material node name: (positions, normals, uv, triangles, material)}: a material's chunks
+    joined (the collision node by its name)."""
     out = {}
-    for node_index in scene.nodes:
-        node = gltf.nodes[node_index]
-        assert node.matrix is None and node.translation is None and node.rotation is None
-        mesh = gltf.meshes[node.mesh]
-        assert mesh.name == node.name
-        (primitive,) = mesh.primitives
-        assert primitive.mode in (None, 4)  # triangles
-        attributes = primitive.attributes
-        positions = accessor_array(gltf, blob, attributes.POSITION)
-        accessor = gltf.accessors[attributes.POSITION]
-        assert accessor.min == positions.min(axis=0).tolist()
-        assert accessor.max == positions.max(axis=0).tolist()
-        normals = accessor_array(gltf, blob, attributes.NORMAL) if attributes.NORMAL is not None else None
-        uv = accessor_array(gltf, blob, attributes.TEXCOORD_0) if attributes.TEXCOORD_0 is not None else None
-        indices = accessor_array(gltf, blob, primitive.indices)
-        assert indices.max() < len(positions)
-        material = gltf.materials[primitive.material] if primitive.material is not None else None
-        out[node.name] = (positions, normals, uv, indices.reshape(-1, 3), material)
-    return out
+    for path, positions, normals, uv, triangles, material in gltf_parts(data):
+        name = path[1] if len(path) > 2 else path[-1]
+        out.setdefault(name, []).append((positions, normals, uv, triangles, material))
+    joined = {}
+    for name, parts in out.items():
+        offsets = np.cumsum([0] + [len(p[0]) for p in parts])
+        cat = (lambda k: None if parts[0][k] is None else np.concatenate([p[k] for p in parts]))
+        joined[name] = (cat(0), cat(1), cat(2),
+                        np.concatenate([p[3] + o for p, o in zip(parts, offsets)]), parts[0][4])
+    return joined
 
 
 def srgb(theme, material):
@@ -147,11 +199,20 @@ def combined(meshes):
 # --- glTF ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("fmt", ["glb", "gltf"])
-@pytest.mark.parametrize("block_size", [1.0, 0.25, 2.5])
-def test_gltf_scene_has_a_node_per_material_and_the_exact_volume(fmt, block_size):
+GLTF_VARIANTS = [{}, {"quantize": False}, {"compress": "meshopt"}, {"chunk": 4}, {"chunk": 0},
+                 {"uv": True}, {"chunk": 5, "quantize": False, "uv": True, "compress": "meshopt"}]
+
+
+# every variant as .glb in three block sizes; the .gltf (the same code) in a few
+GLTF_CASES = ([("glb", size, options) for size in (1.0, 0.25, 2.5) for options in GLTF_VARIANTS]
+              + [("gltf", 1.0, options) for options in GLTF_VARIANTS]
+              + [("gltf", size, {}) for size in (0.25, 2.5)])
+
+
+@pytest.mark.parametrize("fmt, block_size, options", GLTF_CASES)
+def test_gltf_scene_has_a_node_per_material_and_the_exact_volume(fmt, block_size, options):
     volume = maze_volume(5, 6, 3, solution=True)
-    meshes = gltf_meshes(file_bytes(volume, fmt, block_size=block_size))
+    meshes = gltf_meshes(file_bytes(volume, fmt, block_size=block_size, **options))
     assert list(meshes) == ["wall", "floor", "path", "start", "goal"]  # material order
     vertices, faces = combined(meshes.values())
     solid = np.count_nonzero(volume)
@@ -172,19 +233,33 @@ def test_gltf_scene_has_a_node_per_material_and_the_exact_volume(fmt, block_size
         cross = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
         np.testing.assert_allclose(cross / np.linalg.norm(cross, axis=1)[:, None],
                                    normals[triangles[:, 0]], atol=1e-6)
-        assert uv.shape == (len(positions), 2)
+        if options.get("uv"):
+            assert uv.shape == (len(positions), 2)
+        else:
+            assert uv is None  # no texture: no UVs unless asked (as gltfpack drops unused ones)
 
 
-def test_gltf_uvs_are_world_space_block_coordinates():
-    """UVs count blocks in the face's plane, whatever the block size: textures tile per block."""
+@pytest.mark.parametrize("chunk", [0, 2])
+def test_gltf_uvs_are_world_space_block_coordinates(chunk):
+    """UVs count blocks in the face's plane, whatever the block size: textures tile per block
+    (in a chunk, UVs start at the chunk's corner: whole blocks apart, the same tiling)."""
     volume = np.full((1, 1, 3), bm.Material.WALL, np.uint8)  # a 3x1x1 bar
-    positions, normals, uv, _, _ = gltf_meshes(file_bytes(volume, "glb", block_size=0.5))["wall"]
+    positions, normals, uv, _, _ = gltf_meshes(
+        file_bytes(volume, "glb", block_size=0.5, uv=True, chunk=chunk))["wall"]
     top = normals[:, 1] == 1
-    np.testing.assert_allclose(uv[top, 0], positions[top, 0] / 0.5)   # u = x in blocks
+    shift = np.array([0.0, 0.0]) if chunk == 0 else None
+
+    def same_tiling(a, b):
+        difference = np.asarray(a, np.float64) - np.asarray(b, np.float64)
+        np.testing.assert_allclose(difference, np.round(difference))
+        if shift is not None:
+            np.testing.assert_allclose(difference, 0)
+
+    same_tiling(uv[top, 0], positions[top, 0] / 0.5)   # u = x in blocks
     side = normals[:, 2] == 1
-    np.testing.assert_allclose(uv[side, 0], positions[side, 0] / 0.5)
-    np.testing.assert_allclose(uv[side, 1], -positions[side, 1] / 0.5)  # v down the image = -y
-    assert np.ptp(uv[top, 0]) == 3
+    same_tiling(uv[side, 0], positions[side, 0] / 0.5)
+    same_tiling(uv[side, 1], -positions[side, 1] / 0.5)  # v down the image = -y
+    assert np.ptp(uv[top, 0]) == (3 if chunk == 0 else 2)
 
 
 def test_gltf_axes_are_a_rotation_not_a_mirror():
@@ -213,6 +288,11 @@ def test_gltf_collision_node_of_boxes():
     assert np.all(boxes.max(axis=1) > boxes.min(axis=1))
     assert len(triangles) < 2 * 2 * culled_face_count(volume)
     assert "collision-colonly" not in gltf_meshes(file_bytes(volume, "glb"))
+    document = json.loads(file_bytes(volume, "gltf", collision=True))
+    (node,) = [n for n in document["nodes"] if n["name"] == "collision-colonly"]
+    assert node["extensions"] == {"KHR_node_visibility": {"visible": False}}  # hidden (Godot, three.js)
+    assert "KHR_node_visibility" in document["extensionsUsed"]
+    assert "KHR_node_visibility" not in document["extensionsRequired"]  # others show it
 
 
 def test_glb_and_gltf_hold_the_same_scene():
@@ -239,13 +319,19 @@ def test_glb_chunks_are_aligned():
     assert int(np.frombuffer(data[bin_header:bin_header + 4], "<u4")[0]) % 4 == 0
 
 
-def test_glb_loads_in_trimesh_with_the_same_triangles():
+@pytest.mark.parametrize("options", [{"quantize": False}, {"quantize": False, "chunk": 3}])
+def test_glb_loads_in_trimesh_with_the_same_triangles(options):
+    """trimesh reads the float glTF (it knows no KHR_mesh_quantization) with our node transforms."""
     volume = maze_volume(4, 4, 4, solution=True)
-    scene = trimesh.load(io.BytesIO(file_bytes(volume, "glb")), file_type="glb")
-    meshes = gltf_meshes(file_bytes(volume, "glb"))
-    assert sorted(scene.geometry) == sorted(meshes)
-    for name, geometry in scene.geometry.items():
-        assert len(geometry.faces) == len(meshes[name][3])
+    data = file_bytes(volume, "glb", block_size=2.0, **options)
+    scene = trimesh.load(io.BytesIO(data), file_type="glb")
+    parts = gltf_parts(data)
+    assert sorted(scene.geometry) == sorted(path[-1] for path, *_ in parts)
+    ours = np.concatenate([positions[triangles] for _, positions, _, _, triangles, _ in parts])
+    theirs = scene.to_geometry()
+    assert len(theirs.faces) == len(ours)
+    np.testing.assert_allclose(np.sort(theirs.triangles.reshape(-1, 9), axis=0),
+                               np.sort(ours.reshape(-1, 9), axis=0))
 
 
 def test_raw_mesh_has_fewer_triangles_and_the_same_volume():
@@ -300,29 +386,32 @@ def test_stl_z_up_is_a_rotation():
 # --- OBJ, MTL, PLY -----------------------------------------------------------------------------
 
 
-def test_obj_reads_back_in_meshio_and_trimesh(tmp_path):
+def test_obj_reads_back_in_trimesh_with_shared_positions(tmp_path):
+    """Positions are shared within a material's group (one connected surface per material, closed
+    together), normals are the six axis ``vn`` lines, faces ``v/vt/vn`` (meshio cannot read that
+    layout: it wants one vt and vn per v; trimesh, Blender, Godot and assimp can)."""
     volume = maze_volume(4, 5, 2, solution=True)
     path = tmp_path / "maze.obj"
     bm.write(volume, path, block_size=0.5)  # writes maze.mtl beside it
     assert (tmp_path / "maze.mtl").read_bytes() == file_bytes(volume, "mtl")
-    tight = gltf_meshes(file_bytes(volume, "glb", block_size=0.5))
-    vertices, faces = combined(tight.values())
-    read = meshio.read(path)
-    assert len(read.points) == len(vertices)
-    assert sum(len(block.data) for block in read.cells if block.type == "triangle") == len(faces)
-    np.testing.assert_allclose(read.points, vertices)
+    tight = gltf_meshes(file_bytes(volume, "glb", block_size=0.5, chunk=0))
     text = path.read_text()
     assert "mtllib maze.mtl" in text.splitlines()[:3]
     assert [line[2:] for line in text.splitlines() if line.startswith("o ")] == list(tight)
-    assert text.count("\nvn ") == len(vertices)
-    normals = np.concatenate([m[1] for m in tight.values()])
-    np.testing.assert_array_equal(read.point_data["obj:vn"], normals)
-    loaded = trimesh.load(path, force="mesh")  # finds maze.mtl beside it
-    loaded = closed_mesh(loaded.vertices, loaded.faces)
-    assert loaded.is_watertight and loaded.is_volume
-    assert loaded.volume == pytest.approx(np.count_nonzero(volume) * 0.125)
-    groups = np.concatenate(read.cell_data["obj:group_ids"])
-    assert len(np.unique(groups)) == len(tight)
+    assert text.count("\nvn ") == 6
+    for group in text.split("\no ")[1:]:
+        points = [line for line in group.splitlines() if line.startswith("v ")]
+        assert len(points) == len(set(points))  # each position once per group
+    loaded = trimesh.load(path, process=False)  # a scene: a geometry per material
+    assert sorted(loaded.geometry) == sorted(tight)
+    for name, geometry in loaded.geometry.items():
+        assert len(geometry.faces) == len(tight[name][3])
+        normals = geometry.vertex_normals[geometry.faces[:, 0]]
+        np.testing.assert_allclose(normals, geometry.face_normals, atol=1e-6)  # flat, outward
+    whole = closed_mesh(*combined([(g.vertices, None, None, g.faces, None)
+                                   for g in loaded.geometry.values()]))
+    assert whole.is_watertight and whole.is_volume
+    assert whole.volume == pytest.approx(np.count_nonzero(volume) * 0.125)
 
 
 def test_mtl_names_each_material_present_with_its_colour():
@@ -331,7 +420,8 @@ def test_mtl_names_each_material_present_with_its_colour():
     names = [line.split()[1] for line in text.splitlines() if line.startswith("newmtl")]
     assert names == ["wall", "floor", "path", "start", "goal"]
     kd = [line for line in text.splitlines() if line.startswith("Kd")]
-    expected = srgb(bm.load_theme(), bm.Material.GOAL)
+    expected = [srgb_to_linear(c) for c in srgb(bm.load_theme(), bm.Material.GOAL)]  # linear
+    assert not any(line.startswith("Ka") for line in text.splitlines())  # Godot warns on Ka
     np.testing.assert_allclose([float(v) for v in kd[-1].split()[1:]], expected, atol=1e-6)
 
 
@@ -345,7 +435,7 @@ def test_theme_colours_reach_glb_ply_and_mtl():
                                [1.0, srgb_to_linear(128 / 255), 0.0, 1.0], atol=1e-6)
     out = io.BytesIO()
     bm.write(volume, out, format="mtl", theme=theme)
-    assert "Kd 1.000000 0.501961 0.000000" in out.getvalue().decode()
+    assert f"Kd 1.000000 {srgb_to_linear(128 / 255):.6f} 0.000000" in out.getvalue().decode()
     out = io.BytesIO()
     bm.write(volume, out, format="ply", theme=theme)
     ply = meshio.read(io.BytesIO(out.getvalue()), file_format="ply")
@@ -354,13 +444,17 @@ def test_theme_colours_reach_glb_ply_and_mtl():
     assert [255, 128, 0] in colours.tolist()
 
 
-def test_ply_reads_back_in_meshio(tmp_path):
+def test_ply_reads_back_in_meshio_z_up(tmp_path):
+    """The glTF's vertices (chunk 0: the same parts), rotated Y-up -> Z-up: the maze lies flat."""
     volume = maze_volume(4, 3, 5, solution=True)
     path = tmp_path / "maze.ply"
     bm.write(volume, path)
     read = meshio.read(path)
-    vertices, faces = combined(gltf_meshes(file_bytes(volume, "glb")).values())
-    np.testing.assert_allclose(read.points, vertices)
+    vertices, faces = combined(gltf_meshes(file_bytes(volume, "glb", chunk=0)).values())
+    height, depth, width = volume.shape
+    np.testing.assert_allclose(read.points, np.column_stack(
+        [vertices[:, 0], depth - vertices[:, 2], vertices[:, 1]]))
+    np.testing.assert_allclose(read.points.max(axis=0), [width, depth, height])
     triangles = np.concatenate([b.data for b in read.cells if b.type == "triangle"])
     np.testing.assert_array_equal(triangles, faces)
     normals = np.column_stack([read.point_data[k] for k in ("nx", "ny", "nz")])
@@ -405,7 +499,8 @@ def test_volume_without_solid_blocks_is_refused(fmt):
 
 
 def test_options_are_per_format():
-    assert bm.writer_for(format="glb").options == ("block_size", "watertight", "collision")
+    assert bm.writer_for(format="glb").options == (
+        "block_size", "watertight", "collision", "chunk", "quantize", "compress", "uv")
     assert bm.writer_for(format="stl").options == ("block_size", "watertight")
     with pytest.raises(bm.BlockmazeError, match="stl does not take collision"):
         file_bytes(maze_volume(2, 2), "stl", collision=True)
@@ -434,7 +529,7 @@ def test_random_volumes_keep_their_volume_in_every_format(shape, seed, block_siz
 
 
 def test_stl_written_in_chunks_is_the_same(monkeypatch):
-    from blockmaze.export.meshes import writers as meshes
+    from blockmaze.export.meshes import stl as meshes
 
     volume = maze_volume(4, 4, 3)
     whole = file_bytes(volume, "stl")
@@ -464,22 +559,32 @@ def test_khronos_validator_finds_no_error_or_warning(tmp_path):
     if not folder or not shutil.which("node"):
         pytest.skip("GLTF_VALIDATOR (a folder with node_modules/gltf-validator) and node not set up")
     volume = maze_volume(6, 6, 3, solution=True)
+    stairs = maze_volume(3, 3, 1)
+    stairs[1, 1, 2:4] = bm.Material.STAIRS  # steps, on a half-block lattice
+    stairs[2, 1, 4] = bm.Material.STAIRS
+    glass = bm.load_theme("glass")
     files = []
-    for name, fmt, options in [("a.glb", "glb", {"collision": True}),
-                               ("b.gltf", "gltf", {"block_size": 0.5}),
-                               ("c.glb", "glb", {"watertight": False})]:
-        bm.write(volume, tmp_path / name, format=fmt, **options)
+    for name, fmt, blocks, options in [
+            ("a.glb", "glb", volume, {"collision": True}),
+            ("b.gltf", "gltf", volume, {"block_size": 0.5, "uv": True}),
+            ("c.glb", "glb", volume, {"watertight": False, "chunk": 5}),
+            ("d.glb", "glb", volume, {"compress": "meshopt", "uv": True, "theme": glass}),
+            ("e.gltf", "gltf", volume, {"compress": "meshopt", "quantize": False, "chunk": 4}),
+            ("f.glb", "glb", volume, {"quantize": False, "chunk": 0, "uv": True}),
+            ("g.glb", "glb", stairs, {"uv": True}),
+            ("h.glb", "glb", stairs, {"compress": "meshopt", "chunk": 3})]:
+        bm.write(blocks, tmp_path / name, format=fmt, **options)
         files.append(str(tmp_path / name))
     result = subprocess.run(["node", "-e", VALIDATE, *files], cwd=folder, capture_output=True,
                             text=True, check=True, timeout=120)
     reports = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(reports) == 3
+    assert len(reports) == len(files)
     for report in reports:
         assert (report["numErrors"], report["numWarnings"]) == (0, 0), report["messages"][:5]
 
 
 def test_obj_written_in_slices_is_the_same(monkeypatch):
-    from blockmaze.export.meshes import writers as meshes
+    from blockmaze.export.meshes import obj as meshes
 
     volume = maze_volume(4, 4, 3, solution=True)
     whole = file_bytes(volume, "obj")
@@ -491,33 +596,52 @@ def test_obj_written_in_slices_is_the_same(monkeypatch):
 
 
 def read_3mf(path):
+    """[(name, mesh, vertices, triangles, colour name)] of the file's objects, by lib3mf."""
     import lib3mf  # a test dependency: the 3MF Consortium's reader
 
     model = lib3mf.get_wrapper().CreateModel()
     model.QueryReader("3mf").ReadFromFile(str(path))
-    objects = model.GetMeshObjects()
-    assert objects.MoveNext()
-    mesh = objects.GetCurrentMeshObject()
-    assert not objects.MoveNext()  # one object
-    vertices = np.array([v.Coordinates[0:3] for v in mesh.GetVertices()], np.float64)
-    triangles = np.array([t.Indices[0:3] for t in mesh.GetTriangleIndices()], np.int64)
-    materials = [p.PropertyIDs[0] for p in mesh.GetAllTriangleProperties()]
     groups = model.GetBaseMaterialGroups()
     assert groups.MoveNext()
     group = groups.GetCurrentBaseMaterialGroup()
-    names = {pid: group.GetName(pid) for pid in group.GetAllPropertyIDs()}
-    return mesh, vertices, triangles, [names[m] for m in materials]
+    assert not groups.MoveNext()
+    objects, out = model.GetMeshObjects(), []
+    while objects.MoveNext():
+        mesh = objects.GetCurrentMeshObject()
+        vertices = np.array([v.Coordinates[0:3] for v in mesh.GetVertices()], np.float64)
+        triangles = np.array([t.Indices[0:3] for t in mesh.GetTriangleIndices()], np.int64)
+        resource, colour, present = mesh.GetObjectLevelProperty()
+        assert present and resource == group.GetUniqueResourceID()
+        out.append((mesh.GetName(), mesh, vertices, triangles, group.GetName(colour)))
+    return out
 
 
 @pytest.mark.parametrize("rows, cols, seed", [(3, 4, 1), (6, 5, 9)])
-def test_3mf_is_a_manifold_print_with_exact_volume(tmp_path, rows, cols, seed):
+def test_3mf_is_an_object_per_material_each_a_manifold_solid(tmp_path, rows, cols, seed):
+    """Slicers give each object its own filament: an object per material, each closed and
+    oriented on its own, together the maze's exact volume, coloured by its base material."""
     volume = maze_volume(rows, cols, seed, solution=True)
     path = tmp_path / "maze.3mf"
     bm.write(volume, path, block_size=2.0)
-    mesh, vertices, triangles, names = read_3mf(path)
-    assert mesh.IsManifoldAndOriented()
-    assert signed_volume(vertices, triangles) == pytest.approx(np.count_nonzero(volume) * 8.0)
+    objects = read_3mf(path)
+    assert [name for name, *_ in objects] == ["wall", "floor", "path", "start", "goal"]
+    everything = []
+    for name, mesh, vertices, triangles, colour in objects:
+        assert colour == name
+        assert mesh.IsManifoldAndOriented()
+        value = bm.Material[name.upper()]
+        assert signed_volume(vertices, triangles) == pytest.approx(np.count_nonzero(volume == value) * 8.0)
+        everything.append(vertices)
     height, length, width = volume.shape
-    np.testing.assert_allclose(vertices.max(axis=0), [2.0 * width, 2.0 * length, 2.0 * height])  # Z-up
-    assert set(names) == {"wall", "floor", "path", "start", "goal"}
-    assert len(triangles) == len(names)
+    np.testing.assert_allclose(np.concatenate(everything).max(axis=0),
+                               [2.0 * width, 2.0 * length, 2.0 * height])  # Z-up
+
+
+def test_glass_is_translucent_with_alpha_blend():
+    volume = maze_volume(2, 2)
+    meshes = gltf_meshes(file_bytes(volume, "glb", theme=bm.load_theme("glass")))
+    wall, floor = meshes["wall"][4], meshes["floor"][4]
+    assert wall.alphaMode == "BLEND" and wall.pbrMetallicRoughness.baseColorFactor[3] < 1
+    assert floor.alphaMode in (None, "OPAQUE") and floor.pbrMetallicRoughness.baseColorFactor[3] == 1
+    mtl = file_bytes(volume, "mtl", theme=bm.load_theme("glass")).decode()
+    assert "\nd 0.35\n" in mtl and "\nd 1\n" in mtl

@@ -38,6 +38,11 @@ TILED = ["tmx", "tmj"]
 FLAG_BITS = 0xF0000000  # Tiled's flip/rotation bits on a GID
 
 # What a roguelike may walk on and see through: this test's own statement of the contract.
+def tile_color(material):
+    """A tile's colour: its material's, the floor's for air (open ground at walking height)."""
+    return THEME.color(Material.FLOOR if material == Material.AIR else material)
+
+
 WALKABLE_NAMES = {"air", "floor", "path", "start", "goal", "door", "stairs", "light"}
 TRANSPARENT_NAMES = WALKABLE_NAMES - {"door"}
 WALKABLE = np.array([m.name.lower() in WALKABLE_NAMES for m in Material])
@@ -259,8 +264,8 @@ def test_tileset_image_beside_map(format, tmp_path):
     with Image.open(image_path) as image:
         assert image.size == (12 * len(Material), 12) and image.mode == "RGB"
         for material in Material:
-            assert image.getpixel((12 * int(material), 0)) == THEME.color(material)  # a corner
-            assert image.getpixel((12 * int(material) + 11, 11)) == THEME.color(material)
+            assert image.getpixel((12 * int(material), 0)) == tile_color(material)  # a corner
+            assert image.getpixel((12 * int(material) + 11, 11)) == tile_color(material)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, "level-tiles.png"])
 
 
@@ -272,7 +277,7 @@ def test_tileset_image_draws_glyphs(tmp_path):
     for material in Material:
         tile = pixels[:, 32 * int(material): 32 * int(material) + 32].reshape(-1, 3)
         colours = {tuple(int(c) for c in p) for p in tile}
-        assert colours == {THEME.color(material), black_or_white(THEME.color(material))}
+        assert colours == {tile_color(material), black_or_white(tile_color(material))}
 
 
 @pytest.mark.parametrize("format", TILED)
@@ -520,8 +525,8 @@ def test_xp_read_by_tcod_and_by_hand(kind, tmp_path):
     path = tmp_path / "level.xp"
     bm.write(plan, path)
     glyph_codes = np.array([ord(THEME.glyph(m)) for m in Material])
-    colors = np.array([THEME.color(m) for m in Material], np.uint8)
-    contrast = np.array([black_or_white(THEME.color(m)) for m in Material], np.uint8)
+    colors = np.array([tile_color(m) for m in Material], np.uint8)
+    contrast = np.array([black_or_white(tile_color(m)) for m in Material], np.uint8)
     (console,) = tcod.console.load_xp(path, order="C")
     assert (console.width, console.height) == (plan.shape[1], plan.shape[0])
     np.testing.assert_array_equal(console.ch, glyph_codes[plan])
@@ -649,3 +654,15 @@ def test_dungeon_levels_doors_and_stairs():
         tcod.path.dijkstra2d(distance, walkable.astype(np.int32), 1, 0, out=distance)
         assert (distance[walkable] < np.iinfo(np.int32).max).all()
     assert any((np.asarray(level.plan) == Material.STAIRS).any() for level in levels)
+
+
+def test_doors_stairs_and_open_ground_are_told_apart():
+    """Open ground (air at walking height) looks like floor, not like empty space; doors and
+    stairs have colours of their own."""
+    from blockmaze.export.tilemaps.tiles import tile_kinds
+
+    for name in bm.theme_names():
+        kinds = tile_kinds(bm.load_theme(name))
+        assert kinds[Material.AIR].color == kinds[Material.FLOOR].color
+        door, stairs = (np.array(kinds[m].color, float) for m in (Material.DOOR, Material.STAIRS))
+        assert np.abs(door - stairs).sum() > 150

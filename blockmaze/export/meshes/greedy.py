@@ -13,8 +13,10 @@ The steps, each a numba kernel over plain arrays:
    materials, are interior and never emitted.
 2. :func:`triangulate` -- each rectangle becomes triangles. With ``watertight=True`` every mesh
    vertex lying on a rectangle's edge is inserted into that edge (no T-junctions), and the polygon
-   is triangulated by zipping its two monotone chains (n vertices -> n - 2 triangles, none
-   degenerate), so the surface is closed edge for edge. With ``watertight=False`` each rectangle is
+   is triangulated by zipping two chains between the corners of its most split side, always along
+   the shorter diagonal (n vertices -> n - 2 triangles, none degenerate; fans over split points
+   come from both far corners, so no sliver spans a whole long side), so the surface is closed
+   edge for edge. With ``watertight=False`` each rectangle is
    two triangles (the raw greedy mesh: fewer triangles, for rendering only).
 
 Every rectangle gets its own vertices (flat shading), an axis-aligned normal and world-space UVs in
@@ -53,6 +55,7 @@ AXIS, SIGN, PLANE, B0, C0, B1, C1, MATERIAL = range(8)
 # Volumes from this many blocks up (rectangles x 16 for the triangle kernels) are meshed on two
 # threads: the kernels release the GIL and write disjoint rows, so the output does not depend on it.
 _PARALLEL_BLOCKS = 1 << 20
+_CHECKED_BYTES = 64 << 20  # arrays from this size up are checked against the memory available
 
 
 @dataclass(frozen=True)
@@ -106,22 +109,27 @@ def _grow(buffer, count):
 
 
 @kernel(nogil=True)
-def _greedy_axis(volume, axis, buffer, count):
-    """Greedy rectangles of one axis; ``volume`` is (axis, b, c), a view of the (y, z, x) array."""
-    n, p_size, q_size = volume.shape
+def _greedy_axis(volume, axis, lo, hi, buffer, count):
+    """Greedy rectangles of one axis; ``volume`` is (axis, b, c), a view of the (y, z, x) array.
+
+    Only blocks inside the box ``[lo, hi)`` (in the view's axes) emit faces; blocks outside it
+    are its neighbours (a chunk's halo). Rectangles are in coordinates relative to ``lo``.
+    """
+    n = volume.shape[0]
+    p_size, q_size = hi[1] - lo[1], hi[2] - lo[2]
     mask = np.empty((p_size, q_size), dtype=np.uint8)
     for sign in (-1, 1):
-        for i in range(n):
+        for i in range(lo[0], hi[0]):
             j = i + sign
             outside = j < 0 or j >= n
             for p in range(p_size):
                 for q in range(q_size):
-                    m = volume[i, p, q]
-                    if m != 0 and (outside or volume[j, p, q] == 0):
+                    m = volume[i, lo[1] + p, lo[2] + q]
+                    if m != 0 and (outside or volume[j, lo[1] + p, lo[2] + q] == 0):
                         mask[p, q] = m
                     else:
                         mask[p, q] = 0
-            plane = i + 1 if sign > 0 else i
+            plane = i + 1 - lo[0] if sign > 0 else i - lo[0]
             for p in range(p_size):
                 q = 0
                 while q < q_size:
@@ -160,19 +168,28 @@ def _greedy_axis(volume, axis, buffer, count):
     return buffer, count
 
 
-def greedy_quads(blocks: np.ndarray) -> Quads:
+def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | None = None) -> Quads:
     """The surface of a (y, z, x) volume as maximal rectangles per material, slice and direction.
+
+    ``box`` = ``(y0, z0, x0, y1, z1, x1)`` keeps the faces of the blocks inside it (a chunk; the
+    blocks around it only hide faces), in coordinates relative to its corner.
 
     >>> quads = greedy_quads(np.ones((1, 1, 5), np.uint8))   # a 5x1x1 bar: one rectangle per side
     >>> len(quads)
     6
+    >>> len(greedy_quads(np.ones((1, 1, 5), np.uint8), box=(0, 0, 1, 1, 1, 3)))   # its middle
+    4
     """
     blocks = np.asarray(blocks, dtype=np.uint8)
+    if box is None:
+        box = (0, 0, 0) + tuple(blocks.shape)
+    low, high = np.array(box[:3], np.int64), np.array(box[3:], np.int64)
 
     def one_axis(axis_order):
         axis, order = axis_order
         view = np.ascontiguousarray(blocks.transpose(order))
-        buffer, count = _greedy_axis(view, axis, np.empty((1024, 8), dtype=np.int32), 0)
+        buffer, count = _greedy_axis(view, axis, low[list(order)], high[list(order)],
+                                     np.empty((1024, 8), dtype=np.int32), 0)
         return buffer[:count]
 
     # axis x: (x, y, z); axis y: (y, z, x); axis z: (z, x, y) -- b, c cyclic after the axis.
@@ -184,10 +201,11 @@ def greedy_quads(blocks: np.ndarray) -> Quads:
     else:
         parts = {task[0]: one_axis(task) for task in tasks}
     buffer = np.concatenate([parts[0], parts[1], parts[2]])
-    return Quads(_sort_by_material(buffer, len(buffer)), tuple(blocks.shape))
+    shape = tuple(int(h - l) for l, h in zip(low, high))
+    return Quads(_sort_by_material(buffer, len(buffer)), shape)
 
 
-@kernel
+@kernel(nogil=True)
 def _sort_by_material(buffer, count):
     """The first ``count`` rows, stably sorted by material (a counting sort)."""
     starts = np.zeros(257, dtype=np.int64)
@@ -206,19 +224,43 @@ def _sort_by_material(buffer, count):
 # --- 2. triangles ------------------------------------------------------------------------------
 
 
-@kernel
-def _corner_lattice(quads, size_x, size_y, size_z):
-    """uint8 (X+1, Y+1, Z+1): 1 where some rectangle has a corner."""
+@kernel(nogil=True)
+def _on_cut(cuts, size, axis, value):
+    return (value == 0 and cuts[2 * axis] != 0) or (value == size[axis] and cuts[2 * axis + 1] != 0)
+
+
+@kernel(nogil=True)
+def _corner_lattice(quads, size_x, size_y, size_z, cuts):
+    """uint8 (X+1, Y+1, Z+1): 1 where some rectangle has a corner, and at every lattice point of
+    a rectangle edge that lies in a cut face of the box (``cuts``: x0, x1, y0, y1, z0, z1), so
+    that a chunk and its neighbour split their shared edges alike."""
     lattice = np.zeros((size_x + 1, size_y + 1, size_z + 1), dtype=np.uint8)
+    size = np.array([size_x, size_y, size_z], dtype=np.int64)
     point = np.empty(3, dtype=np.int64)
     for r in range(quads.shape[0]):
         a = quads[r, 0]
-        point[a] = quads[r, 2]
-        for b in (quads[r, 3], quads[r, 5]):
-            for c in (quads[r, 4], quads[r, 6]):
-                point[(a + 1) % 3] = b
-                point[(a + 2) % 3] = c
+        ab, ac = (a + 1) % 3, (a + 2) % 3
+        k = quads[r, 2]
+        b0, c0, b1, c1 = quads[r, 3], quads[r, 4], quads[r, 5], quads[r, 6]
+        point[a] = k
+        for b in (b0, b1):
+            for c in (c0, c1):
+                point[ab] = b
+                point[ac] = c
                 lattice[point[0], point[1], point[2]] = 1
+        in_cut = _on_cut(cuts, size, a, k)
+        for c in (c0, c1):  # edges along b
+            if in_cut or _on_cut(cuts, size, ac, c):
+                point[ac] = c
+                for b in range(b0, b1 + 1):
+                    point[ab] = b
+                    lattice[point[0], point[1], point[2]] = 1
+        for b in (b0, b1):  # edges along c
+            if in_cut or _on_cut(cuts, size, ab, b):
+                point[ab] = b
+                for c in range(c0, c1 + 1):
+                    point[ac] = c
+                    lattice[point[0], point[1], point[2]] = 1
     return lattice
 
 
@@ -281,7 +323,7 @@ def _chains(quads, r, lattice, split, chain1, chain2):
     return n1, n2
 
 
-@kernel
+@kernel(nogil=True)
 def _longest(quads):
     longest = 1
     for r in range(quads.shape[0]):
@@ -325,6 +367,12 @@ def _emit(quads, lattice, split, vertex_offsets, face_offsets, longest,
     chain2 = np.empty((longest + 2, 2), dtype=np.int64)
     index1 = np.empty(longest + 2, dtype=np.int64)
     index2 = np.empty(longest + 2, dtype=np.int64)
+    cycle = np.empty((2 * longest + 4, 2), dtype=np.int64)
+    cycle_index = np.empty(2 * longest + 4, dtype=np.int64)
+    side1 = np.empty((2 * longest + 4, 2), dtype=np.int64)
+    side_index1 = np.empty(2 * longest + 4, dtype=np.int64)
+    side2 = np.empty((2 * longest + 4, 2), dtype=np.int64)
+    side_index2 = np.empty(2 * longest + 4, dtype=np.int64)
     tri_a = np.empty(3, dtype=np.int64)
     for r in range(start, stop):
         a, sign, k = quads[r, 0], quads[r, 1], quads[r, 2]
@@ -366,40 +414,103 @@ def _emit(quads, lattice, split, vertex_offsets, face_offsets, longest,
             else:
                 uv[v + t, 0] = x
                 uv[v + t, 1] = -z if sign > 0 else z
-        # zip the chains: n1 + n2 - 2 triangles, counter-clockwise in (b, c)
-        f = face_offsets[r]
-        tri_a[0] = index1[0]
-        tri_a[1] = index1[1]
-        tri_a[2] = index2[1]
-        _put(faces, f, tri_a, sign)
-        f += 1
-        i, j = 1, 1
-        width = b1 - b0
-        height = c1 - c0
-        while i < n1 - 1 or j < n2 - 1:
+        # triangulate: n1 + n2 - 2 triangles, counter-clockwise in (b, c)
+        _triangulate_polygon(faces, face_offsets[r], chain1, index1, n1, chain2, index2, n2,
+                             b0, c0, b1, c1, sign, cycle, cycle_index, side1, side_index1,
+                             side2, side_index2, tri_a)
+
+
+@kernel(nogil=True)
+def _triangulate_polygon(faces, f, chain1, index1, n1, chain2, index2, n2, b0, c0, b1, c1, sign,
+                         cycle, cycle_index, side1, side_index1, side2, side_index2, tri):
+    """Triangulate a rectangle's polygon (its corners and the split points on its edges).
+
+    The polygon is zipped between two chains from a start to an end point, always taking the
+    shorter new diagonal. Start and end are the corners of the side with the most split points,
+    so the fans over those points come from both corners across and split where they meet: no
+    fan reaches from one end of a long side to the other (no slivers of a rectangle's length
+    squared). A rectangle without split points is two triangles.
+    """
+    count = n1 + n2  # points on the cycle: chain1 (BL .. TR), then chain2's inner points backwards
+    for t in range(n1 + 1):
+        cycle[t, 0] = chain1[t, 0]
+        cycle[t, 1] = chain1[t, 1]
+        cycle_index[t] = index1[t]
+    for t in range(1, n2):
+        cycle[count - t, 0] = chain2[t, 0]
+        cycle[count - t, 1] = chain2[t, 1]
+        cycle_index[count - t] = index2[t]
+    corners = np.empty(5, dtype=np.int64)  # BL, BR, TR, TL, BL again, as cycle positions
+    corners[0] = 0
+    corners[2] = n1
+    corners[4] = count
+    for t in range(count):
+        if cycle[t, 0] == b1 and cycle[t, 1] == c0:
+            corners[1] = t
+        if cycle[t, 0] == b0 and cycle[t, 1] == c1:
+            corners[3] = t
+    start, stop, most = 0, n1, 0
+    for side in range(4):
+        inner = corners[side + 1] - corners[side] - 1
+        if inner > most:
+            most = inner
+            start, stop = corners[side], corners[side + 1] % count
+    # chain 1: forward (counter-clockwise) from start to stop; chain 2: backward
+    m1 = (stop - start) % count
+    for t in range(m1 + 1):
+        p = (start + t) % count
+        side1[t, 0] = cycle[p, 0]
+        side1[t, 1] = cycle[p, 1]
+        side_index1[t] = cycle_index[p]
+    m2 = count - m1
+    for t in range(m2 + 1):
+        p = (start - t) % count
+        side2[t, 0] = cycle[p, 0]
+        side2[t, 1] = cycle[p, 1]
+        side_index2[t] = cycle_index[p]
+    _zip(faces, f, side1, side_index1, m1, side2, side_index2, m2, sign, tri)
+
+
+@kernel(nogil=True)
+def _dist2(p, i, q, j):
+    db = p[i, 0] - q[j, 0]
+    dc = p[i, 1] - q[j, 1]
+    return db * db + dc * dc
+
+
+@kernel(nogil=True)
+def _zip(faces, f, chain1, index1, n1, chain2, index2, n2, sign, tri):
+    """Triangulate the polygon of two chains from a shared start to a shared end (points
+    0..n1 and 0..n2), always taking the shorter new diagonal (fans split where they meet)."""
+    tri[0] = index1[0]
+    tri[1] = index1[1]
+    tri[2] = index2[1]
+    _put(faces, f, tri, sign)
+    f += 1
+    i, j = 1, 1
+    while i < n1 - 1 or j < n2 - 1:
+        if j == n2 - 1:
+            advance_first = True
+        elif i == n1 - 1:
             advance_first = False
-            if j == n2 - 1:
-                advance_first = True
-            elif i < n1 - 1:
-                p1 = (chain1[i + 1, 0] - b0) * height + (chain1[i + 1, 1] - c0) * width
-                p2 = (chain2[j + 1, 0] - b0) * height + (chain2[j + 1, 1] - c0) * width
-                advance_first = p1 <= p2
-            if advance_first:
-                tri_a[0] = index1[i]
-                tri_a[1] = index1[i + 1]
-                tri_a[2] = index2[j]
-                i += 1
-            else:
-                tri_a[0] = index1[i]
-                tri_a[1] = index2[j + 1]
-                tri_a[2] = index2[j]
-                j += 1
-            _put(faces, f, tri_a, sign)
-            f += 1
-        tri_a[0] = index1[i]
-        tri_a[1] = index1[n1]
-        tri_a[2] = index2[j]
-        _put(faces, f, tri_a, sign)
+        else:
+            advance_first = _dist2(chain1, i + 1, chain2, j) <= _dist2(chain1, i, chain2, j + 1)
+        if advance_first:
+            tri[0] = index1[i]
+            tri[1] = index1[i + 1]
+            tri[2] = index2[j]
+            i += 1
+        else:
+            tri[0] = index1[i]
+            tri[1] = index2[j + 1]
+            tri[2] = index2[j]
+            j += 1
+        _put(faces, f, tri, sign)
+        f += 1
+    tri[0] = index1[i]
+    tri[1] = index1[n1]
+    tri[2] = index2[j]
+    _put(faces, f, tri, sign)
 
 
 @kernel(nogil=True)
@@ -413,8 +524,11 @@ def _put(faces, f, tri, sign):
         faces[f, 2] = tri[1]
 
 
-def triangulate(quads: Quads, watertight: bool = True) -> Surface:
+def triangulate(quads: Quads, watertight: bool = True, cuts: tuple[bool, ...] = (False,) * 6) -> Surface:
     """Triangles of greedy rectangles; ``watertight`` splits every edge at the vertices on it.
+
+    ``cuts`` (x0, x1, y0, y1, z0, z1) marks the box's faces where a chunk meets its neighbour:
+    edges lying in them are split at every lattice point, so neighbours' edges match.
 
     >>> quads = greedy_quads(np.array([[[1, 1]], [[1, 0]]], np.uint8))   # an L of three blocks
     >>> len(triangulate(quads, watertight=False).faces), len(triangulate(quads).faces)
@@ -423,7 +537,7 @@ def triangulate(quads: Quads, watertight: bool = True) -> Surface:
     data = quads.data
     size_y, size_z, size_x = quads.shape
     if watertight and len(data):
-        lattice = _corner_lattice(data, size_x, size_y, size_z)
+        lattice = _corner_lattice(data, size_x, size_y, size_z, np.array(cuts, dtype=np.uint8))
     else:
         lattice = np.zeros((1, 1, 1), dtype=np.uint8)
     counts, longest = _count(data, lattice, bool(watertight))
@@ -434,8 +548,9 @@ def triangulate(quads: Quads, watertight: bool = True) -> Surface:
     n_vertices, n_faces = int(vertex_offsets[-1]), int(face_offsets[-1])
     if n_vertices >= 2**32:
         raise BlockmazeError(f"the mesh would have {n_vertices} vertices; at most 2**32 - 1 fit")
-    ensure_memory(n_vertices * 32 + n_faces * 12,
-                  f"a mesh of {n_faces} triangles and {n_vertices} vertices")
+    if n_vertices * 32 + n_faces * 12 > _CHECKED_BYTES:  # (a chunk's small arrays need no check)
+        ensure_memory(n_vertices * 32 + n_faces * 12,
+                      f"a mesh of {n_faces} triangles and {n_vertices} vertices")
     vertices = np.empty((n_vertices, 3), dtype=np.float32)
     normals = np.empty((n_vertices, 3), dtype=np.float32)
     uv = np.empty((n_vertices, 2), dtype=np.float32)

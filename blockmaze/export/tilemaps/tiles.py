@@ -10,7 +10,7 @@ What a material means to a roguelike (the plan is what stands at walking height)
 =========  ========  ===========  ==========================================
 material   walkable  transparent  why
 =========  ========  ===========  ==========================================
-air        yes       yes          open passage (a 2n+1 plan's cells)
+air        yes       yes          open passage (a 2n+1 plan's cells): floor, drawn so
 wall       no        no
 floor      yes       yes          ground (roguelike ``.``)
 roof       no        no           a roof seen from above covers the tile
@@ -77,9 +77,17 @@ class TileKind:
 
 
 def tile_kinds(theme: Theme) -> list[TileKind]:
-    """Every tile of the tile set, ordered by id (= material value)."""
+    """Every tile of the tile set, ordered by id (= material value). The air tile is open ground
+    at walking height, so it takes the floor's colour (not the dark of empty space).
+
+    >>> from blockmaze.materials import load_theme
+    >>> kinds = tile_kinds(load_theme())
+    >>> kinds[Material.AIR].color == kinds[Material.FLOOR].color
+    True
+    """
     return [
-        TileKind(int(m), m.name.lower(), theme.glyph(m), tuple(theme.color(m)),
+        TileKind(int(m), m.name.lower(), theme.glyph(m),
+                 tuple(theme.color(Material.FLOOR if m == Material.AIR else m)),
                  bool(WALKABLE[m]), bool(TRANSPARENT[m]))
         for m in Material
     ]

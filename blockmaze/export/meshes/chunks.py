@@ -1,0 +1,303 @@
+"""A volume's surface as chunks of shared-vertex meshes: one :class:`Part` per chunk and material.
+
+The volume is cut into boxes of ``chunk`` blocks along each axis (0: one box, the whole volume).
+Each box is meshed on its own -- its neighbours' blocks only hide faces -- so memory is bounded by
+the box, and every part is written as soon as it is made. Vertices are shared where position and
+normal agree (and so the UV, a function of both): flat shading stays exact, and each flat region
+of a part is one connected piece.
+
+Watertightness with chunks: in a watertight mesh, edges lying in a face where two chunks meet are
+split at every lattice point, on both sides, so the parts of all chunks together have no
+T-junction and, merged by position, form the same closed, manifold surface as the unchunked mesh
+(of more triangles: rectangles end at chunk borders). A single part is not closed on its own: its
+surface is cut open where the solid continues into the next chunk (or where another material
+takes over), as any render chunk is.
+
+Where two solid blocks touch along an edge only (the two blocks beside that edge open), four
+faces meet at the edge: the surface is closed but not 2-manifold there, as the solid itself is not.
+Mazes on a 2n+1 grid never have such contacts; a STAIRS column in a passage cell whose two side
+neighbours are open touches the diagonal pillar so (layered mazes); the layout, not the mesher,
+can avoid it (an edge-only contact cannot be meshed 2-manifold without changing the solid).
+
+STAIRS blocks with a facing (:func:`blockmaze.blocks.orientation.stair_facing`) are drawn as steps:
+a lower half slab and an upper half toward the facing. Volumes with such stairs are meshed on a
+half-block lattice (``Part.scale`` 2); the others on the block lattice (scale 1).
+
+Example
+-------
+>>> import numpy as np
+>>> parts = list(chunk_parts(np.ones((1, 1, 4), np.uint8), chunk=2))   # two halves, open at the cut
+>>> [(p.origin, len(p.faces), len(p.positions)) for p in parts]
+[((0, 0, 0), 10, 20), ((2, 0, 0), 10, 20)]
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Iterator
+
+from ...kernels import kernel
+import numpy as np
+
+from ...errors import BlockmazeError
+from ...materials import Material
+from .greedy import greedy_quads, triangulate
+
+__all__ = ["Part", "chunk_parts", "check_chunk", "step_scale", "uv_of", "DEFAULT_CHUNK"]
+
+# Blocks per chunk side by default, by measurement (100x100 and 1000x1000 mazes, walls 3 high):
+# chunk 32 / 64 / 96 / 128 / 256 / none gave 2.08 / 1.87 / 1.81 / 1.74 / 2.01 / 2.01 MB and
+# 3.9 / 2.9 / 2.4 / 2.3 / 2.2 / 4.2 CPU s: 128 is the smallest file (parts of a maze chunk still
+# fit 16-bit indices; 256 does not), at a few per cent more triangles than no chunks.
+DEFAULT_CHUNK = 128
+
+
+@dataclass(frozen=True)
+class Part:
+    """One material of one chunk, vertices shared.
+
+    ``positions`` int32 (V, 3): lattice points (x, y, z) relative to ``origin``, in 1/``scale``
+    blocks; ``normals`` int8 (V, 3), axis-aligned unit vectors; ``faces`` uint32 (F, 3),
+    counter-clockwise seen from outside, indices into this part's vertices. ``chunk`` is the chunk's
+    index (x, y, z), ``origin`` its corner in blocks.
+    """
+
+    material: int
+    chunk: tuple[int, int, int]
+    origin: tuple[int, int, int]
+    scale: int
+    positions: np.ndarray
+    normals: np.ndarray
+    faces: np.ndarray
+
+    def points(self) -> np.ndarray:
+        """float64 (V, 3): the vertices in blocks, in the volume's frame."""
+        return self.positions / self.scale + np.array(self.origin, np.float64)
+
+
+def check_chunk(chunk) -> int:
+    """A chunk size (blocks, >= 1; 0 for none), else a BlockmazeError.
+
+    >>> check_chunk(64), check_chunk(0)
+    (64, 0)
+    """
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 0:
+        raise BlockmazeError(f"chunk must be a whole number of blocks >= 1 (or 0: no chunks), got {chunk!r}")
+    if chunk > 16384:
+        raise BlockmazeError(f"chunk must be at most 16384 blocks (16-bit vertex positions), got {chunk}")
+    return int(chunk)
+
+
+def step_scale(blocks: np.ndarray) -> int:
+    """2 where the volume holds a STAIRS block (drawn as a step on a half-block lattice), else 1.
+
+    >>> step_scale(np.ones((1, 1, 1), np.uint8)), step_scale(np.full((1, 1, 1), Material.STAIRS, np.uint8))
+    (1, 2)
+    """
+    return 2 if _has(np.asarray(blocks, np.uint8), np.uint8(Material.STAIRS)) else 1
+
+
+@kernel
+def _has(blocks, value):
+    for v in blocks.ravel():
+        if v == value:
+            return True
+    return False
+
+
+def _steps(blocks: np.ndarray, facing: np.ndarray) -> np.ndarray:
+    """The volume on a half-block lattice (each block 2x2x2), stair blocks cut into steps."""
+    from ...blocks.orientation import EAST, NORTH, SOUTH, WEST
+
+    fine = blocks.repeat(2, 0).repeat(2, 1).repeat(2, 2)
+    # the upper half of a stair, on the side away from its facing, is open
+    for direction, (dz, dx) in ((NORTH, (1, None)), (SOUTH, (0, None)),
+                                (EAST, (None, 0)), (WEST, (None, 1))):
+        y, z, x = np.nonzero(facing == direction)
+        if len(y):
+            zs = [2 * z + dz] if dz is not None else [2 * z, 2 * z + 1]
+            xs = [2 * x + dx] if dx is not None else [2 * x, 2 * x + 1]
+            for zz in zs:
+                for xx in xs:
+                    fine[2 * y + 1, zz, xx] = 0
+    return fine
+
+
+@kernel(nogil=True)
+def _weld(vertices, normals, faces, v_bounds, f_bounds, size_x, size_y, size_z, table, stamps, stamp):
+    """Share vertices with the same position and normal within each group: the new positions
+    (int32), normals (int8), faces (indices from each group's first vertex) and group bounds.
+    ``table``/``stamps`` are scratch (an entry counts where its stamp is this group's); returns
+    the next free stamp too."""
+    n = vertices.shape[0]
+    positions = np.empty((n, 3), dtype=np.int32)
+    out_normals = np.empty((n, 3), dtype=np.int8)
+    remap = np.empty(n, dtype=np.int64)
+    out_faces = np.empty_like(faces)
+    starts = np.empty(len(v_bounds), dtype=np.int64)
+    count = 0
+    for g in range(len(v_bounds) - 1):
+        base = count
+        starts[g] = base
+        stamp += 1
+        for v in range(v_bounds[g], v_bounds[g + 1]):
+            x, y, z = int(vertices[v, 0]), int(vertices[v, 1]), int(vertices[v, 2])
+            nx, ny, nz = normals[v, 0], normals[v, 1], normals[v, 2]
+            if nx != 0:
+                code = 1 if nx > 0 else 0
+            elif ny != 0:
+                code = 3 if ny > 0 else 2
+            else:
+                code = 5 if nz > 0 else 4
+            key = ((code * (size_y + 1) + y) * (size_z + 1) + z) * (size_x + 1) + x
+            if stamps[key] != stamp:
+                stamps[key] = stamp
+                table[key] = count - base
+                positions[count, 0] = x
+                positions[count, 1] = y
+                positions[count, 2] = z
+                out_normals[count, 0] = np.int8(nx)
+                out_normals[count, 1] = np.int8(ny)
+                out_normals[count, 2] = np.int8(nz)
+                count += 1
+            remap[v] = table[key]
+        for f in range(f_bounds[g], f_bounds[g + 1]):
+            for k in range(3):
+                out_faces[f, k] = remap[faces[f, k]]
+    starts[len(v_bounds) - 1] = count
+    return positions[:count], out_normals[:count], out_faces, starts, stamp
+
+
+def _weld_sorted(vertices, normals, faces, v_bounds, f_bounds, size_x, size_y, size_z):
+    """:func:`_weld` by sorting keys, for boxes too big for its table: the same result (vertices in
+    first-use order), memory by the vertices, not the box."""
+    axis = np.argmax(np.abs(normals), axis=1)
+    code = 2 * axis + (normals[np.arange(len(normals)), axis] > 0)
+    xyz = vertices.astype(np.int64)
+    keys = ((code * (size_y + 1) + xyz[:, 1]) * (size_z + 1) + xyz[:, 2]) * (size_x + 1) + xyz[:, 0]
+    positions, out_normals, out_faces = [], [], np.empty_like(faces)
+    starts = np.zeros(len(v_bounds), dtype=np.int64)
+    for g in range(len(v_bounds) - 1):
+        v0, v1, f0, f1 = v_bounds[g], v_bounds[g + 1], f_bounds[g], f_bounds[g + 1]
+        _, first, inverse = np.unique(keys[v0:v1], return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        out_faces[f0:f1] = rank[inverse.reshape(-1)][faces[f0:f1].astype(np.int64) - v0]
+        positions.append(xyz[v0 + first[order]].astype(np.int32))
+        out_normals.append(normals[v0 + first[order]].astype(np.int8))
+        starts[g + 1] = starts[g] + len(order)
+    return np.concatenate(positions), np.concatenate(out_normals), out_faces, starts
+
+
+_TABLE_LIMIT = 1 << 22  # weld through a table of at most this many entries, else by sorting
+
+
+def _boxes(shape: tuple[int, int, int], chunk: int):
+    size_y, size_z, size_x = shape
+    step = chunk or max(shape)
+    for y0 in range(0, size_y, step):
+        for z0 in range(0, size_z, step):
+            for x0 in range(0, size_x, step):
+                yield (y0, z0, x0, min(y0 + step, size_y), min(z0 + step, size_z),
+                       min(x0 + step, size_x))
+
+
+_local = threading.local()
+_WINDOW = 8  # chunks meshed ahead of the one being written
+_THREADS = 2  # threads meshing chunks (1: in the caller's thread)
+
+
+def _mesh_box(blocks, facing, scale, chunk, step, box) -> list[Part]:
+    """The parts of one chunk box ``(y0, z0, x0, y1, z1, x1)``, in material order."""
+    y0, z0, x0, y1, z1, x1 = box
+    size_y, size_z, size_x = blocks.shape
+    low = (max(y0 - 1, 0), max(z0 - 1, 0), max(x0 - 1, 0))
+    sub = blocks[low[0]:y1 + 1, low[1]:z1 + 1, low[2]:x1 + 1]
+    inner = (y0 - low[0], z0 - low[1], x0 - low[2], y1 - low[0], z1 - low[1], x1 - low[2])
+    if scale == 2:
+        sub = _steps(sub, facing[low[0]:y1 + 1, low[1]:z1 + 1, low[2]:x1 + 1])
+        inner = tuple(2 * b for b in inner)
+    quads = greedy_quads(sub, inner)
+    if not len(quads):
+        return []
+    cuts = (x0 > 0, x1 < size_x, y0 > 0, y1 < size_y, z0 > 0, z1 < size_z) if chunk else (False,) * 6
+    surface = triangulate(quads, watertight=_local.watertight, cuts=cuts)
+    sy, sz, sx = quads.shape
+    needed = 6 * (sx + 1) * (sy + 1) * (sz + 1)
+    groups = surface.groups
+    v_bounds = np.array([g.vertex_start for g in groups] + [groups[-1].vertex_stop], np.int64)
+    f_bounds = np.array([g.face_start for g in groups] + [groups[-1].face_stop], np.int64)
+    if needed > _TABLE_LIMIT:
+        positions, normals, faces, starts = _weld_sorted(
+            surface.vertices, surface.normals, surface.faces, v_bounds, f_bounds, sx, sy, sz)
+    else:
+        table = getattr(_local, "table", None)
+        if table is None or len(table) < needed:
+            table = _local.table = np.empty(needed, dtype=np.int64)
+            _local.stamps = np.zeros(needed, dtype=np.int64)
+            _local.stamp = 0
+        positions, normals, faces, starts, _local.stamp = _weld(
+            surface.vertices, surface.normals, surface.faces, v_bounds, f_bounds, sx, sy, sz,
+            table, _local.stamps, _local.stamp)
+    index = (x0 // step, y0 // step, z0 // step)
+    return [Part(group.material, index, (x0, y0, z0), scale,
+                 positions[starts[g]:starts[g + 1]], normals[starts[g]:starts[g + 1]],
+                 faces[group.face_start:group.face_stop])
+            for g, group in enumerate(groups)]
+
+
+def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool = True,
+                scale: int | None = None, facing: np.ndarray | None = None) -> Iterator[Part]:
+    """The parts of a (y, z, x) volume, chunk by chunk (x fastest, then z, then y), each chunk's
+    parts in material order (see the module's description). ``scale`` defaults to
+    :func:`step_scale`; ``facing`` (the stairs' facings) to ``stair_facing(blocks)`` -- pass the
+    whole volume's when meshing a part of it. Chunks are meshed on two threads a few ahead of the one yielded (the
+    kernels release the GIL); the order, and so the output, does not depend on it.
+
+    >>> [p.material for p in chunk_parts(np.array([[[1, 2]]], np.uint8), chunk=0)]
+    [1, 2]
+    """
+    blocks = np.asarray(blocks, dtype=np.uint8)
+    chunk = check_chunk(chunk)
+    scale = step_scale(blocks) if scale is None else scale
+    if scale == 2 and facing is None:
+        from ...blocks.orientation import stair_facing
+
+        facing = stair_facing(blocks)
+    step = chunk or max(blocks.shape)
+    boxes = list(_boxes(blocks.shape, chunk))
+
+    def work(box):
+        _local.watertight = bool(watertight)
+        return _mesh_box(blocks, facing, scale, chunk, step, box)
+
+    if len(boxes) < 4 or _THREADS < 2:
+        for box in boxes:
+            yield from work(box)
+        return
+    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
+        pending = deque(pool.submit(work, box) for box in boxes[:_WINDOW])
+        for box in boxes[_WINDOW:]:
+            done = pending.popleft().result()
+            pending.append(pool.submit(work, box))
+            yield from done
+        while pending:
+            yield from pending.popleft().result()
+
+
+def uv_of(positions: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    """World-space UVs (float32 (V, 2)) of lattice points by their normals: u, v are the point's
+    coordinates in the face's plane, unmirrored seen from outside, v up (OpenGL convention).
+
+    >>> uv_of(np.array([[1, 2, 3]]), np.array([[0, 0, 1]])).tolist()
+    [[1.0, 2.0]]
+    """
+    x, y, z = (positions[:, k].astype(np.float32) for k in range(3))
+    nx, ny, nz = (normals[:, k] for k in range(3))
+    u = np.where(nx > 0, -z, np.where(nx < 0, z, np.where(nz < 0, -x, x)))
+    v = np.where(ny > 0, -z, np.where(ny < 0, z, y))
+    return np.ascontiguousarray(np.column_stack([u, v]), dtype=np.float32)
