@@ -19,7 +19,7 @@ from .braid import braid
 from .documents import MazeDocument, load_maze, save_maze
 from .dungeon import Dungeon, generate_dungeon
 from .endpoints import Endpoints, place_endpoints
-from .errors import BlockmazeError, BlockmazeWarning
+from .errors import BadFileError, BlockmazeError, BlockmazeWarning
 from .export import WRITERS, write, writer_for
 from .generation import generate, make_grid
 from .grids import (GRID_KINDS, Grid, hex_grid, layered_grid, polar_grid, square_grid,
@@ -33,7 +33,7 @@ from .render import maze_text, plan_text
 __version__ = "0.1.0"
 
 __all__ = [
-    "ALGORITHMS", "GRID_KINDS", "WRITERS", "BlockmazeError", "BlockmazeWarning", "Endpoints", "Grid", "Material", "Maze",
+    "ALGORITHMS", "GRID_KINDS", "WRITERS", "BadFileError", "BlockmazeError", "BlockmazeWarning", "Endpoints", "Grid", "Material", "Maze",
     "MazeDocument", "Theme", "algorithm_specs", "braid", "extrude", "from_blocks", "generate",
     "load_maze", "load_theme", "make_grid", "maze_text", "place_endpoints", "plan_shape",
     "plan_text", "save_maze", "square_grid", "theme_names", "to_blocks", "volume_height", "write",

@@ -7,6 +7,22 @@ import os
 from .errors import BlockmazeError
 
 GIB = 1 << 30
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_bytes(text: str, what: str) -> int:
+    """A byte count written as a whole number with an optional K, M, G or T (powers of 1024).
+
+    >>> parse_bytes("512M", "--memory-limit"), parse_bytes("2g", "x"), parse_bytes("1000", "x")
+    (536870912, 2147483648, 1000)
+    """
+    raw = str(text).strip().upper().removesuffix("IB").removesuffix("B")
+    unit = raw[-1:] if raw[-1:] in _UNITS and raw[-1:] else ""
+    number = raw[: len(raw) - len(unit)].strip()
+    if not number.isascii() or not number.isdigit() or len(number) > 20 or int(number) < 1:
+        raise BlockmazeError(f"{what} must be a whole number of bytes >= 1, optionally with K, M, G "
+                             f"or T (e.g. 512M, 8G); got {text!r}")
+    return int(number) * _UNITS[unit]
 
 
 def available_memory() -> int:
