@@ -105,6 +105,8 @@ def candidates(head: bytes, name: str) -> list[str]:
 
     >>> candidates(b"\\x89PNG\\r\\n\\x1a\\n", "x.bin")
     ['PNG (.png)']
+    >>> candidates(b"\\x1f\\x8b\\x08", "x.bin"), candidates(b"\\x1f\\x8b\\x08", "x.xp")
+    (['Minecraft NBT (.schem, .litematic, .nbt, .schematic, .mcstructure)', 'REXPaint (.xp)'], ['REXPaint (.xp)'])
     """
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     by_magic = []
@@ -133,8 +135,7 @@ def candidates(head: bytes, name: str) -> list[str]:
     order = by_magic[:]
     hint = _BY_SUFFIX.get(_suffix(name))
     if hint and hint in order:
-        order.remove(hint)
-        order.insert(0, hint)
+        order = [hint]  # name and first bytes agree: that format alone
     elif hint and not by_magic:
         order = [hint]
     if not order and len(head) >= 84:

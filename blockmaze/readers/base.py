@@ -15,7 +15,7 @@ from typing import BinaryIO
 
 from ..errors import BadFileError
 
-TEXT_SHARE = 64  # whole-file reads (JSON, XML headers) get the info limit / TEXT_SHARE bytes
+TEXT_SHARE = 32  # whole-file reads (JSON, XML, text maps) get the info limit / TEXT_SHARE bytes
 
 
 @dataclass
@@ -50,7 +50,7 @@ class FileInfo:
 
 def text_limit() -> int:
     """The most bytes ``info`` reads whole from a text format (JSON, SVG): the inflate limit
-    (``BLOCKMAZE_INFO_LIMIT``) / 64, 64 MiB by default."""
+    (``BLOCKMAZE_INFO_LIMIT``) / 32, 8 MiB by default."""
     from ..export.minecraft.nbtread import inflate_limit
 
     return inflate_limit() // TEXT_SHARE
@@ -74,6 +74,8 @@ def load_json(data: bytes, what: str):
         raise BadFileError(f"not valid JSON for {what}: {error}") from None
     except RecursionError:
         raise BadFileError(f"JSON nested too deeply for {what}") from None
+    except ValueError as error:  # e.g. an integer of more digits than Python converts
+        raise BadFileError(f"not usable JSON for {what}: {error}") from None
 
 
 def need(mapping: object, key: str, kind, where: str = ""):

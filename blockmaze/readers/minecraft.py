@@ -2,8 +2,9 @@
 by the streaming :mod:`blockmaze.export.minecraft.nbtread`) and datapacks (zip, read member by
 member in pieces).
 
-Block data too long to keep is counted on a second pass over the file (:func:`_recount`), so
-memory stays bounded whatever the file declares.
+Block data too long to keep is counted as it streams by, or, when a Litematica region's palette
+comes after its block states, on a second pass over the file (:func:`_recount`), so memory stays
+bounded whatever the file declares.
 
 Example
 -------
@@ -16,7 +17,6 @@ Example
 
 from __future__ import annotations
 
-import json
 import re
 import zipfile
 import zlib
@@ -31,7 +31,8 @@ from ..export.minecraft.nbtread import (GZIP_MAGIC, NbtError, Skipped, Tally, in
 from .base import FileInfo, load_json, need
 
 Opener = Callable[[], BinaryIO]
-MAX_LINE = 1 << 20  # a datapack line longer than this is refused (ours are < 200 bytes)
+MAX_LINE = 1 << 15  # a datapack line longer than this is refused (ours are < 200 bytes)
+MAX_COMMANDS = 65536  # maxCommandChainLength: blockmaze's functions hold far fewer
 
 
 def _recount(opener: Opener, little: bool, skipped: Skipped, make_feed) -> None:
@@ -57,7 +58,12 @@ def _varints(data, volume: int, palette_size: int, opener: Opener) -> np.ndarray
             raise BadFileError(f"the block data has {STATUS[status]}")
 
     if isinstance(data, Skipped):
-        _recount(opener, False, data, feed)
+        if data.varints is None:
+            raise BadFileError("the block data is not a run of varints")
+        if data.varints[palette_size:].any():
+            raise BadFileError(f"the block data has {STATUS[-2]}")
+        counts = data.varints[:max(palette_size, 1)]
+        state[2] = counts.sum()
     else:
         feed(data.tobytes())
     if state[1] or state[2] != volume:
@@ -125,7 +131,7 @@ def _structure(root: dict) -> FileInfo:
 
 
 def _litematic(root: dict, opener: Opener) -> FileInfo:
-    from ..export.minecraft.nbtscan import STATUS, packed_tally
+    from ..export.minecraft.nbtscan import STATUS, PackedCounter
 
     counter: Counter = Counter()
     regions = need(root, "Regions", dict)
@@ -141,21 +147,26 @@ def _litematic(root: dict, opener: Opener) -> FileInfo:
         if len(longs) != -(-volume * bits // 64):
             raise BadFileError(f"{where}BlockStates has {len(longs)} longs; {volume} blocks need "
                                f"{-(-volume * bits // 64)}")
-        counts, state = np.zeros(max(len(palette), 1), np.int64), np.zeros(3, np.int64)
-        carry = [b""]
-
-        def feed(piece) -> None:
-            piece = carry[0] + bytes(piece)
-            cut = len(piece) - len(piece) % 8
-            carry[0] = piece[cut:]
-            words = np.frombuffer(piece[:cut], ">u8").astype(np.uint64)
-            if packed_tally(words, bits, volume, counts, state):
-                raise BadFileError(f"{where}BlockStates has {STATUS[-2]}")
-
-        if isinstance(longs, Skipped):
-            _recount(opener, False, longs, feed)
+        if isinstance(longs, Skipped) and longs.packed is not None:
+            counts = longs.packed
         else:
-            feed(longs.astype(">i8").tobytes())
+            packed = PackedCounter(bits, volume, len(palette))
+            carry = [b""]
+
+            def feed(piece) -> None:
+                piece = carry[0] + bytes(piece)
+                cut = len(piece) - len(piece) % 8
+                carry[0] = piece[cut:]
+                packed.feed(np.frombuffer(piece[:cut], ">u8").astype(np.uint64))
+
+            if isinstance(longs, Skipped):
+                _recount(opener, False, longs, feed)
+            else:
+                feed(longs.astype(">i8").tobytes())
+            try:
+                counts = packed.finish()
+            except ValueError:
+                raise BadFileError(f"{where}BlockStates has {STATUS[-2]}") from None
         counter.update(_named(palette, counts))
         total = [max(t, s) for t, s in zip(total, size)]
     return FileInfo(f"Litematica schematic v{root.get('Version')}", tuple(total),
@@ -169,7 +180,7 @@ def _byte_counts(array, opener: Opener) -> np.ndarray:
         counts[:] += np.bincount(np.frombuffer(piece, np.uint8), minlength=256)
 
     if isinstance(array, Skipped):
-        _recount(opener, False, array, feed)
+        return array.bytes
     else:
         feed(array.tobytes())
     return counts
@@ -243,7 +254,7 @@ _FIRST_WORDS = re.compile(rb"^[ \t]*([a-z][a-z_:]*)", re.M)
 
 def _commands(member: BinaryIO, commands: Counter, budget: list[int]) -> None:
     """Count the first word of each command line of an open .mcfunction, piece by piece."""
-    carry = b""
+    carry, lines = b"", [0]
     while True:
         try:
             piece = member.read(1 << 20)
@@ -258,8 +269,12 @@ def _commands(member: BinaryIO, commands: Counter, budget: list[int]) -> None:
         carry = text[cut:]
         if len(carry) > MAX_LINE:
             raise BadFileError(f"a function has a line longer than {MAX_LINE} bytes")
-        for word in _FIRST_WORDS.findall(text, 0, cut):
-            commands[word.decode("ascii")] += 1
+        words = _FIRST_WORDS.findall(text, 0, cut)
+        lines[0] += len(words)
+        if lines[0] > MAX_COMMANDS:
+            raise BadFileError(f"a function of more than {MAX_COMMANDS} commands (maxCommandChainLength): "
+                               "not a datapack blockmaze writes")
+        commands.update(word.decode("ascii") for word in words)
         if not piece:
             return
 
@@ -273,7 +288,7 @@ def read_datapack_info(file: BinaryIO) -> FileInfo:
         if "pack.mcmeta" not in names:
             raise BadFileError("a zip, but not a datapack: no pack.mcmeta at its top")
         with archive.open("pack.mcmeta") as meta_file:
-            meta = load_json(meta_file.read(MAX_LINE + 1)[:MAX_LINE + 1], "pack.mcmeta")
+            meta = load_json(meta_file.read(1 << 20), "pack.mcmeta")
         functions = [m for m in members if m.filename.endswith(".mcfunction")]
         commands: Counter = Counter()
         budget = [inflate_limit()]

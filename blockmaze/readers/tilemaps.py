@@ -12,6 +12,7 @@ Example
 from __future__ import annotations
 
 import base64
+import io
 import re
 import zipfile
 import zlib
@@ -22,7 +23,7 @@ import numpy as np
 
 from ..errors import BadFileError
 from ..materials import Material
-from .base import FileInfo, load_json, need, read_whole
+from .base import FileInfo, load_json, need, read_whole, text_limit
 
 FIRST_GID = 1
 _XP_CELL = np.dtype([("glyph", "<i4"), ("colours", "u1", 6)])  # 10 bytes a cell
@@ -43,37 +44,46 @@ def _tile_info(name: str, width: int, height: int, counts: dict[str, int]) -> Fi
                     unit="tiles")
 
 
-def _gid_counts(gids: np.ndarray) -> dict[str, int]:
-    found, counts = np.unique(gids, return_counts=True)
-    if found.size and found.min() < FIRST_GID:
-        raise BadFileError("a tile with no tile (GID 0) or a negative GID")
-    return {_material_name(int(g) - FIRST_GID): int(c) for g, c in zip(found, counts)}
+def _gid_counts(gids: np.ndarray, width: int, height: int) -> dict[str, int]:
+    if gids.size != width * height:
+        raise BadFileError(f"{gids.size} tiles for a {width}x{height} map")
+    counts = np.zeros(1 << 16, np.int64)
+    for start in range(0, gids.size, 1 << 20):  # in slices: no int64 copy of a whole big map
+        piece = gids[start:start + (1 << 20)]
+        if piece.min() < FIRST_GID or piece.max() >= 1 << 16:
+            raise BadFileError(f"a GID outside {FIRST_GID}..65535 (0 is no tile; blockmaze writes a tile everywhere)")
+        counts += np.bincount(piece.astype(np.int64), minlength=1 << 16)
+    return {_material_name(g - FIRST_GID): int(c) for g, c in enumerate(counts.tolist()) if c}
 
 
-def _decode_data(text: bytes | str, encoding: str | None, compression: str | None) -> np.ndarray:
+def _decode_data(text: bytes | str, encoding: str | None, compression: str | None, tiles: int) -> np.ndarray:
+    """The GIDs of a Tiled layer's data: CSV, or base64 of little-endian uint32 (maybe zlib or
+    gzip compressed); ``tiles`` is how many the map's size says, checked before inflating."""
+    from ..export.minecraft.nbtread import NbtError, Source
+
+    if isinstance(text, str):
+        text = text.encode("ascii", "replace")
+    if tiles * 4 > 4 * text_limit():
+        raise BadFileError(f"a map of {tiles} tiles is more than info reads (set BLOCKMAZE_INFO_LIMIT to raise it)")
     try:
         if encoding in (None, "csv"):
-            if isinstance(text, str):
-                text = text.encode("ascii")
-            return np.array(text.replace(b"\n", b"").split(b","), dtype=np.int64) if text.strip() else \
-                np.zeros(0, np.int64)
+            text = text.replace(b"\n", b" ").strip()
+            return np.fromstring(text, dtype=np.int64, sep=",") if text else np.zeros(0, np.int64)
         if encoding != "base64":
             raise BadFileError(f"tile data encoding {encoding!r} is not csv or base64")
         raw = base64.b64decode(text, validate=False)
-        limit = 1 << 31
         if compression == "zlib":
             stream = zlib.decompressobj()
-            raw = stream.decompress(raw, limit)
+            raw = stream.decompress(raw, tiles * 4 + 1)
         elif compression == "gzip":
-            from ..export.minecraft.nbtread import inflate
-
-            raw = inflate(raw)
+            source = Source(io.BytesIO(raw), tiles * 4 + 1)
+            raw = source.take(min(tiles * 4, source.left_at_most()))
         elif compression:
             raise BadFileError(f"tile data compression {compression!r} is not zlib or gzip")
-        if len(raw) % 4:
-            raise BadFileError("base64 tile data is not whole 4-byte GIDs")
-        return np.frombuffer(raw, "<u4").astype(np.int64)
-    except (ValueError, zlib.error, base64.binascii.Error) as error:
+        if len(raw) != tiles * 4:
+            raise BadFileError(f"base64 tile data holds {len(raw)} bytes; {tiles} tiles need {tiles * 4}")
+        return np.frombuffer(raw, "<u4")
+    except (ValueError, zlib.error, base64.binascii.Error, NbtError) as error:
         raise BadFileError(f"tile data cannot be decoded: {error}") from None
 
 
@@ -97,8 +107,8 @@ def read_tmx(file: BinaryIO) -> FileInfo:
     except (KeyError, ValueError):
         raise BadFileError("the <map> element needs whole-number width and height") from None
     how = {k.decode(): v.decode() for k, v in _ATTR.findall(data.group(1))}
-    gids = _decode_data(data.group(2), how.get("encoding"), how.get("compression"))
-    return _tile_info("Tiled map (.tmx)", width, height, _gid_counts(gids))
+    gids = _decode_data(data.group(2), how.get("encoding"), how.get("compression"), width * height)
+    return _tile_info("Tiled map (.tmx)", width, height, _gid_counts(gids, width, height))
 
 
 def read_tmj(file: BinaryIO) -> FileInfo:
@@ -119,8 +129,8 @@ def tmj_summary(document: dict) -> FileInfo:
             raise BadFileError("layers[0].data must hold whole-number GIDs")
         gids = np.array(data, np.int64)
     else:
-        gids = _decode_data(data, layers[0].get("encoding"), layers[0].get("compression"))
-    return _tile_info("Tiled map (.tmj)", width, height, _gid_counts(gids))
+        gids = _decode_data(data, layers[0].get("encoding"), layers[0].get("compression"), width * height)
+    return _tile_info("Tiled map (.tmj)", width, height, _gid_counts(gids, width, height))
 
 
 def read_ascii(file: BinaryIO) -> FileInfo:
@@ -187,6 +197,9 @@ def read_xp(file: BinaryIO) -> FileInfo:
         version, layers, width, height = np.frombuffer(source.take(16), "<i4").tolist()
         if layers < 1 or width < 1 or height < 1:
             raise BadFileError(f"a REXPaint image of {layers} layers of {width}x{height} cells")
+        if width * height * 10 > source.left_at_most():
+            raise BadFileError(f"a REXPaint layer of {width}x{height} cells is more than info reads "
+                               "(set BLOCKMAZE_INFO_LIMIT to raise it)")
         glyphs, carry = Counter(), b""
         for piece in source.pieces(width * height * 10):
             piece = carry + bytes(piece)

@@ -2,8 +2,9 @@
 
 The bytes are inflated piece by piece (gzip is detected by its magic bytes) and never held
 whole; at most ``limit`` inflated bytes are read (:func:`inflate_limit`: env
-``BLOCKMAZE_INFO_LIMIT``, default 4 GiB, past the largest file blockmaze writes: a 2**31-block
-Sponge schematic). Every declared length is checked against what the limit leaves, nesting is
+``BLOCKMAZE_INFO_LIMIT``, default 256 MiB: a 268-million-block Sponge schematic or Litematica
+file, far past what WorldEdit or Litematica paste at once, or a 6-million-block structure file,
+130 times what a structure block loads; raise it for bigger files). Every declared length is checked against what the limit leaves, nesting is
 limited to Minecraft's 512, and the bulk of a file — arrays and lists longer than ``KEEP``
 bytes, and long lists of block Compounds — is not kept but counted as it streams by (numba
 kernels in :mod:`.nbtscan`) into a :class:`Tally`, or skipped as a :class:`Skipped` placeholder
@@ -28,11 +29,12 @@ import numpy as np
 from ...errors import BadFileError
 
 MAX_DEPTH = 512  # Minecraft's own limit
-DEFAULT_LIMIT = 1 << 32
+DEFAULT_LIMIT = 1 << 28  # 256 MiB: a 268M-block .schem or .litematic, a 6M-block structure file
 GZIP_MAGIC = b"\x1f\x8b"
 PIECE = 1 << 20
-KEEP = 1 << 23  # arrays up to this many bytes are kept whole
-MAX_VALUES = 1 << 20  # Python values (tags outside the bulk) one file may hold
+RAW_PIECE = 1 << 16  # compressed bytes read at a time: small, so a bomb's unconsumed tail is cheap
+KEEP = 1 << 22  # arrays up to this many bytes are kept whole
+MAX_VALUES = 1 << 17  # Python values (tags outside the bulk) one file may hold
 
 _SCALARS = {1: ("b", 1), 2: ("h", 2), 3: ("i", 4), 4: ("q", 8), 5: ("f", 4), 6: ("d", 8)}
 _NUMPY = {1: "i1", 2: "i2", 3: "i4", 4: "i8", 5: "f4", 6: "f8", 7: "i1", 11: "i4", 12: "i8"}
@@ -47,7 +49,7 @@ def inflate_limit() -> int:
     """The most inflated bytes ``info`` reads from one file: env ``BLOCKMAZE_INFO_LIMIT`` (bytes,
     or with a K/M/G suffix), else :data:`DEFAULT_LIMIT`.
 
-    >>> inflate_limit() >= 1 << 31
+    >>> inflate_limit() == DEFAULT_LIMIT or "BLOCKMAZE_INFO_LIMIT" in os.environ
     True
     """
     from ...resources import parse_bytes
@@ -78,17 +80,73 @@ class Tally:
             self.counts[int(value)] = self.counts.get(int(value), 0) + int(count)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Skipped:
-    """A long array tag that was read past, not kept: its tag id, length and place in the file
-    (``ordinal``: the how-manieth skipped array), so a second pass can count it."""
+    """A long array tag that was not kept: its tag id, length and place in the file (``ordinal``:
+    the how-manieth skipped array, so a second pass can count it), and what was counted on the
+    way: for a ByteArray, ``bytes`` (how often each byte value occurs) and ``varints`` (how often
+    each varint value < 2**16 occurs, None if the bytes are not such varints); for a Litematica
+    ``BlockStates`` read after its region's size and palette, ``packed`` (per palette index)."""
 
     tag: int
     length: int
     ordinal: int
+    bytes: np.ndarray | None = None
+    varints: np.ndarray | None = None
+    packed: np.ndarray | None = None
 
     def __len__(self) -> int:
         return self.length
+
+
+def _region_layout(context: dict | None) -> tuple[int, int, int] | None:
+    """(bits, blocks, palette size) of a Litematica region whose Size and palette are read."""
+    if not isinstance(context, dict):
+        return None
+    size, palette = context.get("Size"), context.get("BlockStatePalette")
+    if not isinstance(size, dict) or not isinstance(palette, list) or not palette:
+        return None
+    sides = [size.get(k) for k in "xyz"]
+    if not all(isinstance(v, int) for v in sides):
+        return None
+    return max(2, (len(palette) - 1).bit_length()), abs(sides[0] * sides[1] * sides[2]), len(palette)
+
+
+class _Counting:
+    """Counts a skipped array's pieces as they stream by (see :class:`Skipped`)."""
+
+    def __init__(self, skipped: Skipped, layout):
+        from .nbtscan import PackedCounter, varint_tally
+
+        self.skipped, self.varint_tally = skipped, varint_tally
+        self.state, self.carry = np.zeros(3, np.int64), b""
+        self.packed = None
+        if skipped.tag == 7:
+            skipped.bytes, skipped.varints = np.zeros(256, np.int64), np.zeros(1 << 16, np.int64)
+        elif layout is not None:
+            self.packed = PackedCounter(*layout)
+
+    def __call__(self, piece) -> None:
+        skipped = self.skipped
+        if skipped.tag == 7:
+            values = np.frombuffer(piece, np.uint8)
+            skipped.bytes += np.bincount(values, minlength=256)
+            if skipped.varints is not None and self.varint_tally(values, skipped.varints, self.state):
+                skipped.varints = None
+        elif self.packed is not None:
+            piece = self.carry + bytes(piece)
+            cut = len(piece) - len(piece) % 8
+            self.carry = piece[cut:]
+            self.packed.feed(np.frombuffer(piece[:cut], ">u8").astype(np.uint64))
+
+    def finish(self) -> None:
+        if self.skipped.varints is not None and self.state[1]:
+            self.skipped.varints = None  # ends inside a varint
+        if self.packed is not None:
+            try:
+                self.skipped.packed = self.packed.finish()
+            except ValueError:
+                raise NbtError("BlockStates has an index outside the palette") from None
 
 
 class Source:
@@ -106,7 +164,7 @@ class Source:
         if self.pending:
             data, self.pending = self.pending, b""
             return data
-        return self.file.read(PIECE)
+        return self.file.read(RAW_PIECE if self.gz else PIECE)
 
     def _more(self) -> bytes:
         """The next piece of inflated bytes; b"" at the end."""
@@ -116,15 +174,15 @@ class Source:
             piece = b""
             while not piece:
                 z = self.z
-                if z.unconsumed_tail:
-                    data = z.unconsumed_tail
-                elif z.eof:
+                if z.eof:  # (at the end of a member, unconsumed_tail also holds what follows)
                     data = z.unused_data or self._raw()
                     if not data:
                         return b""
                     if not data.startswith(GZIP_MAGIC[: len(data)]):
                         return b""  # trailing bytes after the gzip stream: ignored, as gzip does
                     self.z = z = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                elif z.unconsumed_tail:
+                    data = z.unconsumed_tail
                 else:
                     data = self._raw()
                     if not data:
@@ -207,7 +265,7 @@ class _Reader:
             raise NbtError(f"an NBT length of {n} exceeds what the file can hold")
         return n
 
-    def numbers(self, tag: int, n: int, size: int, name: str):
+    def numbers(self, tag: int, n: int, size: int, name: str, context: dict | None = None):
         dtype = np.dtype(_NUMPY[tag]).newbyteorder(self.order)
         if n * size <= KEEP:
             return np.frombuffer(self.src.take(n * size), dtype=dtype)
@@ -215,9 +273,16 @@ class _Reader:
             skipped = Skipped(tag, n, self.skipped)
             self.skipped += 1
             feed = self.count.get(skipped.ordinal)
+            counting = None
+            if tag == 7 or (tag == 12 and name == "BlockStates" and _region_layout(context)):
+                counting = _Counting(skipped, _region_layout(context) if tag == 12 else None)
             for piece in self.src.pieces(n * size):
                 if feed is not None:
                     feed(piece)
+                if counting is not None:
+                    counting(piece)
+            if counting is not None:
+                counting.finish()
             return skipped
         tally = Tally(0)  # a long List of numbers: counted as it goes by
         if tag > 4:
@@ -254,7 +319,7 @@ class _Reader:
             want = 1 << 12
         return tally
 
-    def payload(self, tag: int, depth: int, name: str = ""):
+    def payload(self, tag: int, depth: int, name: str = "", context: dict | None = None):
         if depth > MAX_DEPTH:
             raise NbtError(f"NBT nested deeper than {MAX_DEPTH}")
         self.values += 1
@@ -265,7 +330,7 @@ class _Reader:
             return self.number(*_SCALARS[tag])
         if tag in _ARRAYS:
             size = _ARRAYS[tag]
-            return self.numbers(tag, self.length(size), size, name)
+            return self.numbers(tag, self.length(size), size, name, context)
         if tag == 8:
             return self.string()
         if tag == 9:
@@ -286,7 +351,7 @@ class _Reader:
                 if inner == 0:
                     return compound
                 key = self.string()
-                compound[key] = self.payload(inner, depth + 1, key)
+                compound[key] = self.payload(inner, depth + 1, key, compound)
         raise NbtError(f"unknown NBT tag id {tag}")
 
 

@@ -196,3 +196,57 @@ def compound_states(buf, pos, end, wanted, out):
         done += 1
         pos = p
     return pos, done, 0
+
+
+class PackedCounter:
+    """Counts Litematica's bit-packed entries fed as uint64 words, piece by piece. For 2, 4 or 8
+    bits no entry spans two words: whole words are counted by their bytes (a 256-bin histogram,
+    numpy's bincount), and only the last word — which may hold padding — entry by entry.
+
+    The words must be exactly as many as ``total`` entries need (the caller checks).
+
+    >>> counter = PackedCounter(bits=2, total=33, palette_size=4)   # 32 entries a word
+    >>> counter.feed(np.array([0b11_10_01_00, 0b01], np.uint64)); counter.finish().tolist()
+    [29, 2, 1, 1]
+    """
+
+    def __init__(self, bits: int, total: int, palette_size: int):
+        self.bits, self.total = bits, total
+        self.counts = np.zeros(max(palette_size, 1), np.int64)
+        self.state = np.zeros(3, np.int64)
+        self.by_bytes = bits in (2, 4, 8)
+        self.histogram = np.zeros(256, np.int64)
+        self.last = np.zeros(0, np.uint64)
+        self.words_done = 0
+
+    def feed(self, words: np.ndarray) -> None:
+        if not self.by_bytes:
+            self._exact(words)
+            return
+        words = np.concatenate([self.last, words]) if self.last.size else words
+        if not words.size:
+            return
+        whole, self.last = words[:-1], words[-1:]
+        self.histogram += np.bincount(whole.astype("<u8").view(np.uint8), minlength=256)
+        self.words_done += whole.size
+
+    def _exact(self, words: np.ndarray) -> None:
+        if packed_tally(words, self.bits, self.total, self.counts, self.state):
+            raise ValueError("an index outside the palette")
+
+    def finish(self) -> np.ndarray:
+        """The counts per palette index; ValueError if an entry is outside the palette."""
+        if self.by_bytes:
+            per_byte = 8 // self.bits
+            mask = (1 << self.bits) - 1
+            values = np.arange(256)
+            found = np.zeros(1 << self.bits, np.int64)
+            for k in range(per_byte):
+                np.add.at(found, (values >> (k * self.bits)) & mask, self.histogram)
+            if found[self.counts.size:].any():
+                raise ValueError("an index outside the palette")
+            self.counts += found[: self.counts.size]
+            self.state[2] = self.words_done * (64 // self.bits)
+            self._exact(self.last)
+            self.last = np.zeros(0, np.uint64)
+        return self.counts
