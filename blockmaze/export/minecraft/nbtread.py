@@ -302,7 +302,11 @@ class _Reader:
 
         if self.order == "<":
             raise NbtError(f"a List of {n} Compounds is more than info reads")
+        first = self.payload(10, 1)  # the first in Python: a hostile list fails before the JIT starts
+        if not isinstance(first.get("state"), int) or first["state"] < 0:
+            raise NbtError(f"a List of Compounds holds {STATUS[-5]}")
         tally, out, want = Tally(0), np.empty(1 << 16, np.int64), 1 << 12
+        tally.add(np.array([first["state"]]))
         while tally.length < n:
             buf, pos = self.src.window(want)
             view = np.frombuffer(buf, np.uint8)

@@ -246,7 +246,13 @@ class PackedCounter:
             if found[self.counts.size:].any():
                 raise ValueError("an index outside the palette")
             self.counts += found[: self.counts.size]
-            self.state[2] = self.words_done * (64 // self.bits)
-            self._exact(self.last)
+            done = self.words_done * (64 // self.bits)
+            if self.last.size:  # the last word, in plain Python: no JIT start-up for a few entries
+                word = int(self.last[0])
+                for k in range(min(64 // self.bits, self.total - done)):
+                    value = (word >> (k * self.bits)) & mask
+                    if value >= self.counts.size:
+                        raise ValueError("an index outside the palette")
+                    self.counts[value] += 1
             self.last = np.zeros(0, np.uint64)
         return self.counts
