@@ -137,14 +137,29 @@ def render_png(maze: Maze, target: Target, **options) -> None:
     >>> out = io.BytesIO(); render_png(generate((2, 2), rng=0), out); out.getvalue()[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
     """
+    from .pngbands import BAND_PIXELS, can_band, write_png_bands
+
+    if can_band(maze, options) and _pixels(maze, options) > BAND_PIXELS:  # big: band by band
+        with open_target(target) as file:
+            write_png_bands(maze, file, **options)
+        return
     image = render_image(maze, **options)
     with open_target(target) as file:
         image.save(file, format="PNG", optimize=False, compress_level=_compress_level(image))
 
 
-def _compress_level(image) -> int:
+def _pixels(maze: Maze, options: dict) -> float:
+    """About how many pixels a square maze's picture has (cells x cell size squared)."""
+    return maze.grid.size * float(options.get("cell_size", 16)) ** 2
+
+
+def _compress_level_for(pixels: int) -> int:
     """zlib level 6, or 3 for pictures over 4 megapixels (four times faster, a third larger)."""
-    return 6 if image.size[0] * image.size[1] <= 4_000_000 else 3
+    return 6 if pixels <= 4_000_000 else 3
+
+
+def _compress_level(image) -> int:
+    return _compress_level_for(image.size[0] * image.size[1])
 
 
 def svg_text(maze: Maze, **options) -> str:
@@ -211,13 +226,13 @@ def _ramp(stops: Sequence[tuple[int, int, int]], steps: int) -> list[tuple[int, 
 
 # -- scene ------------------------------------------------------------------------------------
 
-def _scene(maze: Maze, *, style: str = "walls", cell_size: float = 16,
+def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
            wall_width: float | None = None, endpoints: Endpoints | None = None,
            solution: bool = False, shade: bool | Sequence[Colour] = False,
            theme: Theme | str | None = None, background: Colour | None = None,
            wall: Colour | None = None, path: Colour | None = None,
-           solution_color: Colour | None = None) -> _Scene:
-    """Check the options (the same for every format) and lay out the picture.""" 
+           solution_color: Colour | None = None) -> dict:
+    """Check the options (the same for every format): what :class:`_Builder` takes.""" 
     if not isinstance(maze, Maze):
         raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
     if style not in STYLES:
@@ -245,7 +260,15 @@ def _scene(maze: Maze, *, style: str = "walls", cell_size: float = 16,
         if isinstance(shade, (str, bytes)) or not hasattr(shade, "__len__") or len(shade) < 2:
             raise BlockmazeError("shade must be True, False or a sequence of two or more colours")
         stops = [_colour(c, "shade") for c in shade]
-    return _Builder(maze, style, s, wall_width, endpoints, solution, stops, palette).scene()
+    return {"style": style, "s": s, "wall_width": wall_width, "endpoints": endpoints,
+            "solution": solution, "stops": stops, "palette": palette}
+
+
+def _scene(maze: Maze, **options) -> _Scene:
+    """Check the options and lay out the picture."""
+    c = _checked_options(maze, **options)
+    return _Builder(maze, c["style"], c["s"], c["wall_width"], c["endpoints"], c["solution"],
+                    c["stops"], c["palette"]).scene()
 
 
 class _Builder:
