@@ -47,6 +47,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
+import numba
 import numpy as np
 
 from ..endpoints import Endpoints
@@ -272,7 +273,10 @@ def _scene(maze: Maze, **options) -> _Scene:
 
 
 class _Builder:
-    """Turns a maze and the checked options into layers in pixel coordinates."""
+    """Turns a maze and the checked options into layers in pixel coordinates (``segments``: walls
+    as single edges, drawn without Pillow where they are axis-aligned; the banded PNG sets it)."""
+
+    segments = False
 
     def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette):
         grid = self.grid = maze.grid
@@ -466,7 +470,12 @@ class _Builder:
 
     def _walls(self) -> list[_Layer]:
         layers = self.shade_layers()
-        layers.append(_Layer("lines", "walls", WALL, self.chains(self.wall_mask())[0], self.line))
+        if self.segments and self.line < 3:  # no joints or caps: the edges themselves (PNG only)
+            cell, j = np.nonzero(self.wall_mask())
+            items = [self.points[cell, j], self.next_points[cell, j]]
+            layers.append(_Layer("segments", "walls", WALL, items, self.line, svg=False))
+        else:
+            layers.append(_Layer("lines", "walls", WALL, self.chains(self.wall_mask())[0], self.line))
         layers += self.markers(WALL)
         layers += self.solution_layers(max(1.0, float(round(self.s / 5))))
         return layers
@@ -595,6 +604,9 @@ def _draw_png(scene: _Scene):
         elif layer.kind == "dots":
             if layer.items:
                 _dots(draw, np.asarray(layer.items), layer.width, colour)
+        elif layer.kind == "segments":
+            image = _segments(image, *layer.items, int(round(layer.width)), colour)
+            draw = ImageDraw.Draw(image)
         elif layer.kind == "plan":
             ids, xs, ys = layer.items
             xe, ye = np.rint(xs).astype(np.int64), np.rint(ys).astype(np.int64)
@@ -606,6 +618,48 @@ def _draw_png(scene: _Scene):
             image.putpalette(palette)
             draw = ImageDraw.Draw(image)
     return image
+
+
+def _segments(image, starts: np.ndarray, ends: np.ndarray, width: int, colour: int):
+    """Straight lines of width 1 or 2 from ``starts`` to ``ends``, as Pillow draws them: the
+    axis-aligned ones by a numba kernel (a width-2 line adds the row below a rightward line, above
+    a leftward one; the column right of a downward line, left of an upward one), the rest by
+    Pillow. Returns the image (a new one when the kernel drew)."""
+    from PIL import Image, ImageDraw
+
+    a, b = np.rint(starts).astype(np.int64), np.rint(ends).astype(np.int64)
+    other = ~(((a[:, 1] == b[:, 1]) & (a[:, 0] != b[:, 0])) | ((a[:, 0] == b[:, 0]) & (a[:, 1] != b[:, 1])))
+    if other.any():
+        draw = ImageDraw.Draw(image)
+        for p, q in zip(a[other].tolist(), b[other].tolist()):
+            draw.line(p + q, fill=colour, width=width)
+    canvas = np.asarray(image).copy()
+    _axis_lines(canvas, a[~other], b[~other], width, colour)
+    palette = image.getpalette()
+    image = Image.fromarray(canvas, mode="P")
+    image.putpalette(palette)
+    return image
+
+
+@numba.njit(cache=True)
+def _axis_lines(canvas, a, b, width, colour):
+    height, wide = canvas.shape
+    for k in range(a.shape[0]):
+        x0, y0, x1, y1 = a[k, 0], a[k, 1], b[k, 0], b[k, 1]
+        if y0 == y1:  # across: row y0 (and the row below a rightward line / above a leftward one)
+            lo, hi = max(min(x0, x1), 0), min(max(x0, x1), wide - 1)
+            for extra in range(width):
+                y = y0 + (extra if x1 > x0 else -extra)
+                if 0 <= y < height:
+                    for x in range(lo, hi + 1):
+                        canvas[y, x] = colour
+        else:  # down: column x0 (and the one right of a downward line / left of an upward one)
+            lo, hi = max(min(y0, y1), 0), min(max(y0, y1), height - 1)
+            for extra in range(width):
+                x = x0 + (extra if y1 > y0 else -extra)
+                if 0 <= x < wide:
+                    for y in range(lo, hi + 1):
+                        canvas[y, x] = colour
 
 
 def _dots(draw, centres: np.ndarray, diameter: float, colour: int) -> None:

@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..maze import Maze
 
-BAND_PIXELS = 1 << 22  # pixels drawn at a time (about 4 MB of palette indices)
+BAND_PIXELS = 1 << 21  # pixels drawn at a time (2 MB of palette indices; some 30 MB of work arrays)
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -120,6 +120,7 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
         sub, cells = _sub_maze(maze, lo, hi)
         band_ends = _band_endpoints(ends, int(cells[0]), int(cells[-1]) + 1)
         builder = pictures._Builder(sub, style, s, line, band_ends, False, None, list(palette))
+        builder.segments = True
         if levels is not None:
             builder.levels, builder.ramp_base = levels[cells], ramp_base
         if path is not None:
