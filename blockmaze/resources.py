@@ -47,7 +47,8 @@ def available_memory() -> int:
 
 
 def ensure_memory(nbytes: int, what: str) -> None:
-    """Raise BlockmazeError if ``nbytes`` for ``what`` exceed the memory available.
+    """Raise BlockmazeError if ``nbytes`` for ``what`` exceed the memory limit
+    (:func:`memory_limit`), saying how much is needed and how to raise the limit.
 
     Example
     -------
@@ -56,9 +57,77 @@ def ensure_memory(nbytes: int, what: str) -> None:
     ...
     blockmaze.errors.BlockmazeError: a huge maze needs about 1099511627776.0 GiB of memory; ...
     """
-    available = available_memory()
-    if nbytes > available:
+    limit, source = memory_limit()
+    if nbytes > limit:
         raise BlockmazeError(
-            f"{what} needs about {nbytes / GIB:.1f} GiB of memory; "
-            f"only {available / GIB:.1f} GiB is available: choose a smaller size"
+            f"{what} needs about {nbytes / GIB:.1f} GiB of memory; {source} is {limit / GIB:.1f} GiB: "
+            "choose a smaller size, or raise the limit with --memory-limit (env BLOCKMAZE_MEMORY_LIMIT) "
+            "if the machine has the memory"
         )
+
+
+# -- measured memory per unit of work ---------------------------------------------------------
+
+# Peak memory above the input, per unit, measured by bench/bench_memory.py (slope between two
+# sizes; ``fixed`` is the intercept, at least 0): what each step really takes on top of what it is
+# given. Units: "block" of the volume written, "tile" of a plan, "cell" of the maze, "pixel".
+MEASURED: dict[str, tuple[str, float, int]] = {}
+
+
+def units_of(kind: str, *, maze=None, cell_size: float = 16, data=None) -> int:
+    """How many units of ``kind``'s measure a job has (see :data:`MEASURED`).
+
+    >>> units_of("schem", data=__import__("numpy").zeros((2, 3, 4)))
+    24
+    """
+    if kind in ("png",):
+        return int(maze.grid.size * float(cell_size) ** 2)
+    if maze is not None:
+        return int(maze.grid.size)
+    return int(data.size)
+
+
+def estimate(kind: str, units: int) -> int:
+    """Bytes ``kind`` needs for ``units`` units, from :data:`MEASURED` (0 if not measured).
+
+    >>> estimate("no such step", 10)
+    0
+    """
+    if kind not in MEASURED:
+        return 0
+    _, per_unit, fixed = MEASURED[kind]
+    return int(fixed + per_unit * units)
+
+
+def memory_limit() -> tuple[int, str]:
+    """The memory a run may use and where that figure comes from: env ``BLOCKMAZE_MEMORY_LIMIT``
+    (bytes, or with K/M/G/T; the CLI's ``--memory-limit`` sets it), else the memory available.
+
+    >>> memory_limit()[0] > 0
+    True
+    """
+    raw = os.environ.get("BLOCKMAZE_MEMORY_LIMIT")
+    if raw:
+        return parse_bytes(raw, "BLOCKMAZE_MEMORY_LIMIT (--memory-limit)"), "the limit set"
+    return available_memory(), "the memory available"
+
+
+def set_memory_limit(limit: str | int | None) -> None:
+    """What the CLI's ``--memory-limit`` calls: checks ``limit`` and sets it for this run.
+
+    >>> set_memory_limit("64G"); memory_limit()
+    (68719476736, 'the limit set')
+    >>> set_memory_limit(None)
+    """
+    if limit is None:
+        os.environ.pop("BLOCKMAZE_MEMORY_LIMIT", None)
+        return
+    os.environ["BLOCKMAZE_MEMORY_LIMIT"] = str(parse_bytes(str(limit), "--memory-limit"))
+
+
+def ensure_step_memory(kind: str, units: int, what: str) -> None:
+    """:func:`ensure_memory` for a measured step: ``units`` of ``kind`` (see :data:`MEASURED`).
+
+    >>> ensure_step_memory("generate", 10, "a small maze")
+    """
+    ensure_memory(estimate(kind, units), what)

@@ -56,7 +56,7 @@ from .target import Target, open_target
 from ..grids.geometry import cell_shapes
 from ..materials import Material, Theme, load_theme
 from ..maze import Maze
-from ..resources import ensure_memory
+from ..resources import ensure_memory, ensure_step_memory
 
 STYLES = ("walls", "paths", "blocks")
 # the built-in distance ramp (near -> far), interpolated to at most RAMP_STEPS colours
@@ -140,18 +140,24 @@ def render_png(maze: Maze, target: Target, **options) -> None:
     """
     from .pngbands import BAND_PIXELS, can_band, write_png_bands
 
-    if can_band(maze, options) and _pixels(maze, options) > BAND_PIXELS:  # big: band by band
+    pixels = _pixels(maze, options)
+    if can_band(maze, options) and pixels > BAND_PIXELS:  # big: band by band
         with open_target(target) as file:
             write_png_bands(maze, file, **options)
         return
+    ensure_step_memory("png", int(pixels), f"a picture of about {pixels:.0f} pixels")
     image = render_image(maze, **options)
     with open_target(target) as file:
         image.save(file, format="PNG", optimize=False, compress_level=_compress_level(image))
 
 
 def _pixels(maze: Maze, options: dict) -> float:
-    """About how many pixels a square maze's picture has (cells x cell size squared)."""
-    return maze.grid.size * float(options.get("cell_size", 16)) ** 2
+    """About how many pixels a maze's picture has (cells x cell size squared; 0 for a bad cell
+    size, which the option checks then refuse)."""
+    try:
+        return maze.grid.size * float(options.get("cell_size", 16)) ** 2
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
 
 
 def _compress_level_for(pixels: int) -> int:
@@ -181,6 +187,7 @@ def render_svg(maze: Maze, target: Target, **options) -> None:
     >>> out = io.BytesIO(); render_svg(generate((2, 2), rng=0), out); out.getvalue()[:4]
     b'<svg'
     """
+    ensure_step_memory("svg", maze.grid.size, f"an SVG picture of {maze.grid.size} cells")
     data = svg_text(maze, **options).encode("utf-8")
     with open_target(target) as file:
         file.write(data)
