@@ -69,3 +69,14 @@ def measure(kind: str, n: int) -> tuple[int, int]:
         raise RuntimeError(out.stderr[-2000:])
     result = json.loads(out.stdout.strip().splitlines()[-1])
     return result["units"], result["peak"]
+
+
+# n for each kind: (fit, check, check); big enough that the peak is tens of MB (tile maps and
+# cells cost few bytes each), small enough to run in seconds
+_BIG = (1200, 800, 1680)
+SIZES = {"default": (300, 200, 420), "generate": _BIG, "document": _BIG,
+         **{name: _BIG for name in ("tmx", "tmj", "ascii", "tilemap", "npz", "xp")}}
+
+
+def sizes(kind: str) -> tuple[int, int, int]:
+    return SIZES.get(kind, SIZES["default"])

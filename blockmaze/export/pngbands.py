@@ -69,6 +69,24 @@ def _sub_maze(maze: Maze, lo: int, hi: int) -> tuple[Maze, np.ndarray]:
     return Maze(sub, links, validate=False), cells
 
 
+_CORNERS = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float64)  # a square cell's, in order
+
+
+def _square_walls(sub: Maze, ends, s: int, margin: float) -> list[np.ndarray]:
+    """The walls style's wall edges of a square maze in pixels, as the scene builder finds them:
+    edge j of cell (r, c) runs from corner j to corner j + 1 (north, east, south, west), drawn by
+    an enabled cell where not linked or opened, and by the lower cell of two."""
+    grid = sub.grid
+    cols = grid.shape[1]
+    index = np.arange(grid.size)[:, None]
+    wall = grid.enabled[:, None] & ~sub.links & ((grid.neighbors < 0) | (grid.neighbors > index))
+    for cell, direction in (ends.openings if ends is not None else ()):
+        wall[cell, direction] = False
+    cell, j = np.nonzero(wall)
+    corner = np.stack([cell % cols, cell // cols], axis=1).astype(np.float64)
+    return [(corner + _CORNERS[j]) * s + margin, (corner + _CORNERS[(j + 1) % 4]) * s + margin]
+
+
 def _band_endpoints(endpoints, lo_cell: int, hi_cell: int):
     """The endpoints as a band sees them: its own cell ids; start/goal -1 when elsewhere."""
     if endpoints is None:
@@ -113,12 +131,35 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
     file.write(SIGNATURE + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
                + _chunk(b"PLTE", bytes(v for rgb in palette for v in rgb)))
     done, pending = 0, []
+    plain = style == "walls" and levels is None and path is None and probe.line < 3
+    lo = r1 = 0
+
+    def _emit(scene) -> None:
+        nonlocal done, pending
+        image = np.asarray(pictures._draw_png(scene))
+        offset = lo * s  # the band image's row 0 is this row of the whole picture
+        stop = height if r1 == rows else int(round(top + r1 * s))
+        band = np.zeros((stop - done, width + 1), np.uint8)  # filter byte 0, then the row
+        band[:, 1:] = image[done - offset:stop - offset]
+        pending.append(compressor.compress(band.tobytes()))
+        if sum(map(len, pending)) >= 1 << 16:
+            file.write(_chunk(b"IDAT", b"".join(pending)))
+            pending = []
+        done = stop
+
     for r0 in range(0, rows, band_rows):
         r1 = min(rows, r0 + band_rows)
         lo, hi = max(0, r0 - 1), min(rows, r1 + 1)
         lo -= (lo * s) % 2  # an even pixel shift: rounding halves to even is unchanged by it
         sub, cells = _sub_maze(maze, lo, hi)
         band_ends = _band_endpoints(ends, int(cells[0]), int(cells[-1]) + 1)
+        if plain:  # the default walls: their edges straight from the links, no scene builder
+            scene = pictures._Scene(width, int(np.ceil((hi - lo) * s + 2 * probe.margin)), palette,
+                                    [pictures._Layer("segments", "walls", pictures.WALL,
+                                                     _square_walls(sub, band_ends, s, probe.margin),
+                                                     probe.line, svg=False)])
+            _emit(scene)
+            continue
         builder = pictures._Builder(sub, style, s, line, band_ends, False, None, list(palette))
         builder.segments = True
         if levels is not None:
@@ -134,15 +175,6 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
                         if not (layer.kind == "dots" and layer.name in ("start", "goal")
                                 and getattr(band_ends, layer.name) < 0)]
         scene.palette = palette
-        image = np.asarray(pictures._draw_png(scene))
-        offset = lo * s  # the band image's row 0 is this row of the whole picture
-        stop = height if r1 == rows else int(round(top + r1 * s))
-        band = np.zeros((stop - done, width + 1), np.uint8)  # filter byte 0, then the row
-        band[:, 1:] = image[done - offset:stop - offset]
-        pending.append(compressor.compress(band.tobytes()))
-        if sum(map(len, pending)) >= 1 << 16:
-            file.write(_chunk(b"IDAT", b"".join(pending)))
-            pending = []
-        done = stop
+        _emit(scene)
     pending.append(compressor.flush())
     file.write(_chunk(b"IDAT", b"".join(pending)) + _chunk(b"IEND", b""))
