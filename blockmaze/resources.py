@@ -68,10 +68,36 @@ def ensure_memory(nbytes: int, what: str) -> None:
 
 # -- measured memory per unit of work ---------------------------------------------------------
 
-# Peak memory above the input, per unit, measured by bench/bench_memory.py (slope between two
-# sizes; ``fixed`` is the intercept, at least 0): what each step really takes on top of what it is
-# given. Units: "block" of the volume written, "tile" of a plan, "cell" of the maze, "pixel".
-MEASURED: dict[str, tuple[str, float, int]] = {}
+# Peak memory above the input per unit of work, measured by bench/bench_memory.py (n x n square
+# mazes; within some 15 % over n = 150..1680, see that script), as (unit, bytes per unit, fixed
+# bytes): what each step takes on top of what it is given. Units: "block" of the volume written,
+# "tile" of a plan, "cell" of the maze, "pixel" of a picture drawn whole (big square-maze PNGs are
+# drawn in bands, in bounded memory). "generate" is a square maze by the backtracker.
+MEASURED: dict[str, tuple[str, float, int]] = {
+    "generate": ("cell", 24.9, 0),
+    "document": ("cell", 64.0, 0),
+    "png": ("pixel", 139.4, 0),
+    "svg": ("cell", 787.1, 0),
+    "schem": ("block", 7.8, 0),
+    "litematic": ("block", 22.2, 0),
+    "structure": ("block", 7.7, 0),
+    "datapack": ("block", 16.3, 0),
+    "schematic": ("block", 7.9, 0),
+    "mcstructure": ("block", 14.3, 0),
+    "glb": ("block", 46.7, 0),
+    "gltf": ("block", 195.5, 0),
+    "obj": ("block", 119.9, 0),
+    "mtl": ("block", 7.9, 0),
+    "ply": ("block", 113.3, 0),
+    "3mf": ("block", 215.3, 0),
+    "stl": ("block", 102.0, 0),
+    "tmx": ("tile", 21.0, 0),
+    "tmj": ("tile", 21.0, 0),
+    "ascii": ("tile", 9.0, 0),
+    "tilemap": ("tile", 9.0, 0),
+    "npz": ("tile", 4.0, 0),
+    "xp": ("tile", 31.0, 0),
+}
 
 
 def units_of(kind: str, *, maze=None, cell_size: float = 16, data=None) -> int:
@@ -90,8 +116,8 @@ def units_of(kind: str, *, maze=None, cell_size: float = 16, data=None) -> int:
 def estimate(kind: str, units: int) -> int:
     """Bytes ``kind`` needs for ``units`` units, from :data:`MEASURED` (0 if not measured).
 
-    >>> estimate("no such step", 10)
-    0
+    >>> estimate("no such step", 10), estimate("schem", 1_000_000)
+    (0, 7800000)
     """
     if kind not in MEASURED:
         return 0
