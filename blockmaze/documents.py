@@ -121,7 +121,7 @@ def load_maze(source: str | Path | object) -> MazeDocument:
         if hasattr(source, "read"):
             raw = source.read()
         else:
-            if not Path(source).is_file():
+            if Path(source).exists() and not Path(source).is_file():
                 raise BadFileError(f"{name}: not a regular file; a maze document is a .json file")
             raw = Path(source).read_bytes()
     except OSError as error:

@@ -148,7 +148,7 @@ def _image_array(source) -> np.ndarray:
         image = source
     else:
         name = getattr(source, "name", source)
-        if not hasattr(source, "read") and not Path(source).is_file():
+        if not hasattr(source, "read") and Path(source).exists() and not Path(source).is_file():
             raise BadFileError(f"{name}: not a regular file; a mask image is a picture file (PNG, ...)")
         try:
             with warnings.catch_warnings():  # Pillow's bomb warning, as an error: no huge images
