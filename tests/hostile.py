@@ -41,7 +41,7 @@ def gz(raw: bytes) -> bytes:
 
 
 def _palette_entry(name: str) -> bytes:
-    return tag(8, "Name", _name(name)[0:2] + name.encode()[0:0] + name.encode()) + b"\x00"
+    return tag(8, "Name", _name(name)) + b"\x00"
 
 
 def _litematic(size: tuple[int, int, int], longs_declared: int, body: bytes) -> bytes:

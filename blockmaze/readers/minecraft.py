@@ -47,7 +47,7 @@ def _palette_indices(palette: dict) -> None:
         raise BadFileError("the palette's indices are not 0..n-1 without repeats")
 
 
-def _varints(data, volume: int, palette_size: int, opener: Opener) -> np.ndarray:
+def _varints(data, volume: int, palette_size: int) -> np.ndarray:
     from ..export.minecraft.nbtscan import STATUS, varint_tally
 
     counts, state = np.zeros(max(palette_size, 1), np.int64), np.zeros(3, np.int64)
@@ -94,7 +94,7 @@ def _sponge(root: dict, version: int, opener: Opener) -> FileInfo:
     palette = need(blocks, "Palette", dict, where if version == 2 else where + "Blocks.")
     data = need(blocks, "BlockData" if version == 2 else "Data", (np.ndarray, Skipped), where)
     _palette_indices(palette)
-    counts = _varints(data, size[0] * size[1] * size[2], len(palette), opener)
+    counts = _varints(data, size[0] * size[1] * size[2], len(palette))
     details = {"PaletteMax": body.get("PaletteMax")} if version == 2 else {}
     return FileInfo(f"Sponge schematic v{version}", size, need(body, "DataVersion", int, where),
                     _named(palette, counts), details)
@@ -173,17 +173,11 @@ def _litematic(root: dict, opener: Opener) -> FileInfo:
                     root.get("MinecraftDataVersion"), dict(counter), {"regions": len(regions)})
 
 
-def _byte_counts(array, opener: Opener) -> np.ndarray:
-    counts = np.zeros(256, np.int64)
-
-    def feed(piece) -> None:
-        counts[:] += np.bincount(np.frombuffer(piece, np.uint8), minlength=256)
-
+def _byte_counts(array) -> np.ndarray:
+    """How often each byte value occurs in a kept or a streamed ByteArray."""
     if isinstance(array, Skipped):
         return array.bytes
-    else:
-        feed(array.tobytes())
-    return counts
+    return np.bincount(array.view(np.uint8), minlength=256)
 
 
 def _legacy(root: dict, opener: Opener) -> FileInfo:
@@ -198,7 +192,7 @@ def _legacy(root: dict, opener: Opener) -> FileInfo:
         keys = blocks.view(np.uint8).astype(np.int64) * 16 + (data.view(np.uint8) & 15)
         counts = {f"{k // 16}:{k % 16}": int(c) for k, c in zip(*np.unique(keys, return_counts=True))}
     else:  # too long to pair up in memory: ids alone
-        ids = _byte_counts(blocks, opener)
+        ids = _byte_counts(blocks)
         counts = {f"{k}:*": int(c) for k, c in enumerate(ids) if c}
         details["data values"] = "not paired with ids (too many blocks to hold)"
     return FileInfo("MCEdit schematic (legacy, numeric ids)", size, None, counts, details)
