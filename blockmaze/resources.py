@@ -80,7 +80,7 @@ MEASURED: dict[str, tuple[str, float, int]] = {
     "svg": ("cell", 787.1, 0),
     "schem": ("block", 7.8, 0),
     "litematic": ("block", 22.2, 0),
-    "structure": ("block", 7.7, 0),
+    "structure": ("block", 6.9, 2_000_000),
     "datapack": ("block", 16.3, 0),
     "schematic": ("block", 7.9, 0),
     "mcstructure": ("block", 14.3, 0),
