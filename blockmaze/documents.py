@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .endpoints import Endpoints
-from .errors import BadFileError, BlockmazeError
+from .errors import BadFileError, BlockmazeError, shown
 from .export.target import Target, open_target
 from .generation import make_grid
 from .grids import GRID_KINDS
@@ -143,15 +143,6 @@ def load_maze(source: str | Path | object) -> MazeDocument:
         raise BadFileError(f"{name}: maze document describes a maze larger than memory allows") from None
 
 
-def _short(value: object) -> str:
-    """A value for a message: its repr, at most 60 characters (never failing on huge ints)."""
-    try:
-        text = repr(value)
-    except ValueError:
-        text = "a number of too many digits"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _field(data: dict, name: str, kind, where: str = "", optional: bool = False):
     value = data.get(name)
     if value is None and optional:
@@ -159,7 +150,7 @@ def _field(data: dict, name: str, kind, where: str = "", optional: bool = False)
     ok = isinstance(value, kind) and not (isinstance(value, bool) and kind in (int, (int, float)))
     if not ok:
         expected = getattr(kind, "__name__", None) or " or ".join(k.__name__ for k in kind)
-        raise BlockmazeError(f"maze document: {where}{name} must be {expected}, got {_short(value)}")
+        raise BlockmazeError(f"maze document: {where}{name} must be {expected}, got {shown(value)}")
     return value
 
 
@@ -169,21 +160,21 @@ def parse_maze(data: object) -> MazeDocument:
         raise BlockmazeError(f"not a maze document: its 'type' must be {DOCUMENT_TYPE!r}")
     if data.get("version") != DOCUMENT_VERSION:
         raise BlockmazeError(
-            f"maze document: version {_short(data.get('version'))} is not supported (this blockmaze reads {DOCUMENT_VERSION})"
+            f"maze document: version {shown(data.get('version'))} is not supported (this blockmaze reads {DOCUMENT_VERSION})"
         )
     grid_data = _field(data, "grid", dict)
     kind = _field(grid_data, "kind", str, "grid.")
     if kind not in GRID_KINDS:
-        raise BlockmazeError(f"maze document: grid.kind {_short(kind)} is unknown; known: {', '.join(GRID_KINDS)}")
+        raise BlockmazeError(f"maze document: grid.kind {shown(kind)} is unknown; known: {', '.join(GRID_KINDS)}")
     shape = _field(grid_data, "shape", list, "grid.")
     if not shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape):
-        raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {_short(shape)}")
+        raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {shown(shape)}")
     try:
         grid = make_grid(shape, kind)
     except (TypeError, ValueError, IndexError, OverflowError) as error:
         if isinstance(error, BlockmazeError):
             raise BlockmazeError(f"maze document: grid.shape: {error}") from None
-        raise BlockmazeError(f"maze document: grid.shape {_short(shape)} does not fit a {kind} grid") from None
+        raise BlockmazeError(f"maze document: grid.shape {shown(shape)} does not fit a {kind} grid") from None
     disabled = _field(grid_data, "disabled", list, "grid.", optional=True) or []
     if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < grid.size for c in disabled):
         raise BlockmazeError(f"maze document: grid.disabled must list cells 0..{grid.size - 1}")
@@ -198,10 +189,10 @@ def parse_maze(data: object) -> MazeDocument:
         raise BlockmazeError(f"maze document: links: {error}") from None
     seed = _field(data, "seed", int, optional=True)
     if seed is not None and not 0 <= seed < MAX_SEED:
-        raise BlockmazeError(f"maze document: seed must be a whole number 0..2**128-1, got {_short(seed)}")
+        raise BlockmazeError(f"maze document: seed must be a whole number 0..2**128-1, got {shown(seed)}")
     braid = float(_field(data, "braid", (int, float), optional=True) or 0.0)
     if not 0.0 <= braid <= 1.0:  # NaN fails too
-        raise BlockmazeError(f"maze document: braid must be a share from 0 to 1, got {_short(braid)}")
+        raise BlockmazeError(f"maze document: braid must be a share from 0 to 1, got {shown(braid)}")
     return MazeDocument(
         maze,
         _parse_endpoints(data, maze),
@@ -220,14 +211,14 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
     grid = maze.grid
     for name, cell in (("start", start), ("goal", goal)):
         if cell is None or not (0 <= cell < grid.size) or not grid.enabled[cell]:
-            raise BlockmazeError(f"maze document: {name} must be an enabled cell 0..{grid.size - 1}, got {_short(cell)}")
+            raise BlockmazeError(f"maze document: {name} must be an enabled cell 0..{grid.size - 1}, got {shown(cell)}")
     parsed = []
     for item in openings:
         if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
                 or not 0 <= item[0] < grid.size or item[1] not in grid.directions):
             raise BlockmazeError(
                 f"maze document: each opening must be [cell, direction] with a direction of "
-                f"{', '.join(grid.directions)}; got {_short(item)}"
+                f"{', '.join(grid.directions)}; got {shown(item)}"
             )
         parsed.append((item[0], grid.directions.index(item[1])))
     return Endpoints(start, goal, tuple(parsed))

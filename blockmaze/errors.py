@@ -26,6 +26,21 @@ class BadFileError(BlockmazeError):
     """
 
 
+def shown(value: object, limit: int = 60) -> str:
+    """A value as a message shows it: its repr, at most ``limit`` characters, on one line (never
+    failing, even on an int of too many digits to print).
+
+    >>> shown("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."
+    """
+    try:
+        text = repr(value)
+    except ValueError:
+        text = "a number of too many digits"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 class BlockmazeWarning(UserWarning):
     """Something a user should know about a file that was still written (the CLI prints it).
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import BadFileError, BlockmazeError
+from .errors import BadFileError, BlockmazeError, shown
 
 
 class Material(IntEnum):
@@ -170,7 +170,7 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
     for key, entry in materials.items():
         if key not in known:
             raise BlockmazeError(
-                f"{source}: unknown material {key!r}; materials are: {', '.join(known)}"
+                f"{source}: unknown material {shown(key)}; materials are: {', '.join(known)}"
             )
         if not isinstance(entry, dict) or "minecraft" not in entry:
             raise BlockmazeError(f"{source}: materials.{key}.minecraft is missing")
@@ -178,12 +178,12 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
         minecraft[known[key]] = main
         if "color" in entry:
             if not isinstance(entry["color"], str) or not _COLOR.match(entry["color"]):
-                raise BlockmazeError(f"{source}: materials.{key}.color must be like '#7f7f7f', got {entry['color']!r}")
+                raise BlockmazeError(f"{source}: materials.{key}.color must be like '#7f7f7f', got {shown(entry['color'])}")
             colors[known[key]] = entry["color"]
         if "glyph" in entry:
             glyph = entry["glyph"]
             if not isinstance(glyph, str) or len(glyph) != 1 or not glyph.isprintable():
-                raise BlockmazeError(f"{source}: materials.{key}.glyph must be one printable character, got {glyph!r}")
+                raise BlockmazeError(f"{source}: materials.{key}.glyph must be one printable character, got {shown(glyph)}")
             glyphs[known[key]] = glyph
         extra = entry.get("variants", [])
         if not isinstance(extra, list):
@@ -206,12 +206,12 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
 def _block_state(state: object, where: str) -> str:
     if not isinstance(state, str) or not _BLOCK_STATE.match(state):
         raise BlockmazeError(
-            f"{where} must be a block state like 'minecraft:oak_log[axis=z]', got {state!r}"
+            f"{where} must be a block state like 'minecraft:oak_log[axis=z]', got {shown(state)}"
         )
     return state
 
 
 def _weight(value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise BlockmazeError(f"{where} must be a number > 0, got {value!r}")
+        raise BlockmazeError(f"{where} must be a number > 0, got {shown(value)}")
     return float(value)
