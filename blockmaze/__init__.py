@@ -33,7 +33,7 @@ _EXPORTS = {
     "MazeDocument": "documents", "load_maze": "documents", "save_maze": "documents",
     "Dungeon": "dungeon", "generate_dungeon": "dungeon",
     "Endpoints": "endpoints", "place_endpoints": "endpoints",
-    "BlockmazeError": "errors", "BlockmazeWarning": "errors",
+    "BadFileError": "errors", "BlockmazeError": "errors", "BlockmazeWarning": "errors",
     "FORMATS": "export", "WRITERS": "export", "write": "export", "writer_for": "export",
     "generate": "generation", "make_grid": "generation",
     "GRID_KINDS": "grids", "Grid": "grids", "hex_grid": "grids", "layered_grid": "grids",

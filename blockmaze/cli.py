@@ -12,7 +12,7 @@ import click
 
 from . import __version__
 from .algorithms import ALGORITHMS, get_algorithm
-from .errors import BlockmazeError
+from .errors import BadFileError, BlockmazeError
 from .export import FORMATS, writer_for
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
@@ -300,10 +300,19 @@ def export_command(document, **output):
 
 
 @cli.command("info", epilog=EXAMPLES)
-@click.argument("path", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
+@click.argument("path", type=click.Path(exists=True), metavar="FILE|WORLD")
 def info_command(path):
-    """Show what a file blockmaze wrote holds: format, Minecraft version, size, block counts."""
+    """Show what a file blockmaze wrote holds: format, size, and blocks, tiles or triangles.
+
+    Reads every format blockmaze writes, in bounded memory and time (at most 256 MiB of
+    inflated data; env BLOCKMAZE_INFO_LIMIT raises it). A world save (folder or .zip) is
+    summarised too: release, spawn, extent and blocks."""
+    from .export.minecraft.worldinfo import is_world, summarize_world
     from .info import inspect_file
+
+    if is_world(path):
+        click.echo("\n".join(summarize_world(path)))
+        return
 
     click.echo("\n".join(inspect_file(path).lines()))
 
@@ -563,7 +572,8 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit code (2 for bad input, with one ``Error:`` line)."""
+    """Run the command line; return the exit code (2 for bad usage, 1 for a bad input file, each
+    with one ``Error:`` line)."""
     warnings.showwarning = _show_warning
     try:
         result = cli.main(args=argv, prog_name="blockmaze", standalone_mode=False)
@@ -576,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
     except (click.ClickException, BlockmazeError) as error:
         message = error.format_message() if isinstance(error, click.ClickException) else str(error)
         click.echo("Error: " + " ".join(message.split()), err=True)
-        return 2
+        return 1 if isinstance(error, BadFileError) else 2
     except MemoryError:
         click.echo("Error: not enough memory for a maze this large; choose a smaller size", err=True)
         return 2

@@ -13,16 +13,18 @@ from pathlib import Path
 import numpy as np
 
 from .endpoints import Endpoints
-from .errors import BlockmazeError
+from .errors import BadFileError, BlockmazeError, shown
 from .export import register_writer
 from .export.target import Target, open_target
 from .generation import make_grid
 from .grids import GRID_KINDS
 from .masks import mask_shape
+from .resources import ensure_step_memory
 from .maze import Maze
 
 DOCUMENT_TYPE = "blockmaze-maze"
 DOCUMENT_VERSION = 1
+MAX_SEED = 1 << 128
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ def save_maze(document: MazeDocument, target: Target) -> None:
     """Write a maze document as JSON to a path (atomically) or a binary file."""
     maze, ends = document.maze, document.endpoints
     grid = maze.grid
+    ensure_step_memory("document", grid.size, f"a maze document of {grid.size} cells")
     data = {
         "type": DOCUMENT_TYPE,
         "version": DOCUMENT_VERSION,
@@ -112,19 +115,33 @@ def save_maze(document: MazeDocument, target: Target) -> None:
 
 
 def load_maze(source: str | Path | object) -> MazeDocument:
-    """Read a maze document from a path or a binary file, with an error naming any bad field."""
+    """Read a maze document from a path or a binary file; a bad one raises BadFileError naming the
+    file and the field that was wrong."""
+    name = str(getattr(source, "name", None) or ("maze document" if hasattr(source, "read") else source))
     try:
         if hasattr(source, "read"):
             raw = source.read()
         else:
+            if Path(source).exists() and not Path(source).is_file():
+                raise BadFileError(f"{name}: not a regular file; a maze document is a .json file")
             raw = Path(source).read_bytes()
     except OSError as error:
-        raise BlockmazeError(f"cannot read maze document {source}: {error.strerror or error}") from None
+        raise BadFileError(f"cannot read maze document {name}: {error.strerror or error}") from None
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BlockmazeError(f"maze document is not valid JSON: {error}") from None
-    return parse_maze(data)
+        raise BadFileError(f"{name}: maze document is not valid JSON: {error}") from None
+    except (ValueError, RecursionError) as error:  # a number of too many digits, deep nesting
+        raise BadFileError(f"{name}: maze document is not usable JSON: "
+                           f"{'nested too deeply' if isinstance(error, RecursionError) else error}") from None
+    try:
+        return parse_maze(data)
+    except BlockmazeError as error:
+        raise BadFileError(f"{name}: {error}") from None
+    except (RecursionError, TypeError, ValueError, KeyError, IndexError, OverflowError) as error:
+        raise BadFileError(f"{name}: maze document is malformed ({type(error).__name__})") from None
+    except MemoryError:
+        raise BadFileError(f"{name}: maze document describes a maze larger than memory allows") from None
 
 
 def _field(data: dict, name: str, kind, where: str = "", optional: bool = False):
@@ -134,7 +151,7 @@ def _field(data: dict, name: str, kind, where: str = "", optional: bool = False)
     ok = isinstance(value, kind) and not (isinstance(value, bool) and kind in (int, (int, float)))
     if not ok:
         expected = getattr(kind, "__name__", None) or " or ".join(k.__name__ for k in kind)
-        raise BlockmazeError(f"maze document: {where}{name} must be {expected}, got {value!r}")
+        raise BlockmazeError(f"maze document: {where}{name} must be {expected}, got {shown(value)}")
     return value
 
 
@@ -144,16 +161,21 @@ def parse_maze(data: object) -> MazeDocument:
         raise BlockmazeError(f"not a maze document: its 'type' must be {DOCUMENT_TYPE!r}")
     if data.get("version") != DOCUMENT_VERSION:
         raise BlockmazeError(
-            f"maze document: version {data.get('version')!r} is not supported (this blockmaze reads {DOCUMENT_VERSION})"
+            f"maze document: version {shown(data.get('version'))} is not supported (this blockmaze reads {DOCUMENT_VERSION})"
         )
     grid_data = _field(data, "grid", dict)
     kind = _field(grid_data, "kind", str, "grid.")
     if kind not in GRID_KINDS:
-        raise BlockmazeError(f"maze document: grid.kind {kind!r} is unknown; known: {', '.join(GRID_KINDS)}")
+        raise BlockmazeError(f"maze document: grid.kind {shown(kind)} is unknown; known: {', '.join(GRID_KINDS)}")
     shape = _field(grid_data, "shape", list, "grid.")
     if not shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape):
-        raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {shape!r}")
-    grid = make_grid(shape, kind)
+        raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {shown(shape)}")
+    try:
+        grid = make_grid(shape, kind)
+    except (TypeError, ValueError, IndexError, OverflowError) as error:
+        if isinstance(error, BlockmazeError):
+            raise BlockmazeError(f"maze document: grid.shape: {error}") from None
+        raise BlockmazeError(f"maze document: grid.shape {shown(shape)} does not fit a {kind} grid") from None
     disabled = _field(grid_data, "disabled", list, "grid.", optional=True) or []
     if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < grid.size for c in disabled):
         raise BlockmazeError(f"maze document: grid.disabled must list cells 0..{grid.size - 1}")
@@ -166,12 +188,18 @@ def parse_maze(data: object) -> MazeDocument:
         maze = Maze(grid, links)
     except BlockmazeError as error:
         raise BlockmazeError(f"maze document: links: {error}") from None
+    seed = _field(data, "seed", int, optional=True)
+    if seed is not None and not 0 <= seed < MAX_SEED:
+        raise BlockmazeError(f"maze document: seed must be a whole number 0..2**128-1, got {shown(seed)}")
+    braid = float(_field(data, "braid", (int, float), optional=True) or 0.0)
+    if not 0.0 <= braid <= 1.0:  # NaN fails too
+        raise BlockmazeError(f"maze document: braid must be a share from 0 to 1, got {shown(braid)}")
     return MazeDocument(
         maze,
         _parse_endpoints(data, maze),
         _field(data, "algorithm", str, optional=True),
-        _field(data, "seed", int, optional=True),
-        float(_field(data, "braid", (int, float), optional=True) or 0.0),
+        seed,
+        braid,
     )
 
 
@@ -184,14 +212,14 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
     grid = maze.grid
     for name, cell in (("start", start), ("goal", goal)):
         if cell is None or not (0 <= cell < grid.size) or not grid.enabled[cell]:
-            raise BlockmazeError(f"maze document: {name} must be an enabled cell 0..{grid.size - 1}, got {cell!r}")
+            raise BlockmazeError(f"maze document: {name} must be an enabled cell 0..{grid.size - 1}, got {shown(cell)}")
     parsed = []
     for item in openings:
         if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
                 or not 0 <= item[0] < grid.size or item[1] not in grid.directions):
             raise BlockmazeError(
                 f"maze document: each opening must be [cell, direction] with a direction of "
-                f"{', '.join(grid.directions)}; got {item!r}"
+                f"{', '.join(grid.directions)}; got {shown(item)}"
             )
         parsed.append((item[0], grid.directions.index(item[1])))
     return Endpoints(start, goal, tuple(parsed))

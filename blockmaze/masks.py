@@ -34,19 +34,22 @@ Grid(hex, 3x4, 2 masked)
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import struct
+import warnings
+import zlib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import BinaryIO
 
 from .kernels import kernel
 import numpy as np
 
-from .errors import BlockmazeError
+from .errors import BadFileError, BlockmazeError
 from .grids import GRID_KINDS, Grid
 from .grids.geometry import cell_shapes
 
 OFF = "X"
+MAX_MASK_PIXELS = 1 << 26  # 67 M pixels (8192 x 8192): a mask has a pixel per cell at most, or a picture
 FITS = ("cells", "picture")
 ARRAY_KINDS = frozenset({"square", "hex", "upsilon", "triangle", "layered"})  # mask shape = grid shape
 
@@ -144,11 +147,26 @@ def _image_array(source) -> np.ndarray:
     if isinstance(source, Image.Image):
         image = source
     else:
+        name = getattr(source, "name", source)
+        if not hasattr(source, "read") and Path(source).exists() and not Path(source).is_file():
+            raise BadFileError(f"{name}: not a regular file; a mask image is a picture file (PNG, ...)")
         try:
-            image = Image.open(source)
-            image.load()
-        except (OSError, UnidentifiedImageError) as error:
-            raise BlockmazeError(f"cannot read the mask image {source!r}: {error}") from None
+            with warnings.catch_warnings():  # Pillow's bomb warning, as an error: no huge images
+                warnings.simplefilter("error", Image.DecompressionBombWarning)
+                image = Image.open(source)
+                if image.width * image.height > MAX_MASK_PIXELS:
+                    raise BadFileError(f"{name}: a {image.width}x{image.height}-pixel mask image is more "
+                                       f"than the {MAX_MASK_PIXELS} pixels a mask may have")
+                image.load()
+        except BadFileError:
+            raise
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+            raise BadFileError(f"{name}: refused as a decompression bomb: {error}") from None
+        except (OSError, UnidentifiedImageError, ValueError, SyntaxError, EOFError, IndexError,
+                TypeError, struct.error, zlib.error) as error:
+            raise BadFileError(f"{name}: cannot read the mask image: {error}") from None
+        except MemoryError:
+            raise BadFileError(f"{name}: the mask image needs more memory than is available") from None
     if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
         rgba = image.convert("RGBA")
         white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import BlockmazeError
+from .errors import BadFileError, BlockmazeError, shown
 
 
 class Material(IntEnum):
@@ -38,6 +38,7 @@ MARKERS = np.zeros(256, dtype=bool)
 MARKERS[[Material.PATH, Material.START, Material.GOAL]] = True
 
 DEFAULT_THEME = "stone-bricks"
+MAX_THEME_BYTES = 1 << 20  # a theme file is a few kB; more is refused unread
 
 # What a material looks like where a theme does not say: a tile glyph (roguelike convention) and
 # an sRGB colour (pictures, meshes, tile sets).
@@ -126,15 +127,29 @@ def load_theme(name_or_path: str | Path | None = None) -> Theme:
                 f"no theme {str(name_or_path)!r}: give a theme file or one of: {', '.join(theme_names())}"
             )
         try:
-            text = path.read_text("utf-8")
+            with open(path, "rb") as file:
+                raw = file.read(MAX_THEME_BYTES + 1)
+            if len(raw) > MAX_THEME_BYTES:
+                raise BadFileError(f"theme file {path} is larger than {MAX_THEME_BYTES} bytes; a theme is a few kB")
+            text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            raise BlockmazeError(f"cannot read theme file {path}: {error}") from None
+            raise BadFileError(f"cannot read theme file {path}: {error}") from None
         source = f"theme file {path}"
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        raise BlockmazeError(f"{source} is not valid JSON: {error}") from None
-    return parse_theme(document, source)
+        raise BadFileError(f"{source} is not valid JSON: {error}") from None
+    except (ValueError, RecursionError) as error:
+        raise BadFileError(f"{source} is not usable JSON: "
+                           f"{'nested too deeply' if isinstance(error, RecursionError) else error}") from None
+    try:
+        return parse_theme(document, source)
+    except BadFileError:
+        raise
+    except BlockmazeError as error:
+        raise BadFileError(str(error)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as error:
+        raise BadFileError(f"{source}: malformed theme ({type(error).__name__}: {error})") from None
 
 
 def parse_theme(document: object, source: str = "theme") -> Theme:
@@ -155,7 +170,7 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
     for key, entry in materials.items():
         if key not in known:
             raise BlockmazeError(
-                f"{source}: unknown material {key!r}; materials are: {', '.join(known)}"
+                f"{source}: unknown material {shown(key)}; materials are: {', '.join(known)}"
             )
         if not isinstance(entry, dict) or "minecraft" not in entry:
             raise BlockmazeError(f"{source}: materials.{key}.minecraft is missing")
@@ -163,12 +178,12 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
         minecraft[known[key]] = main
         if "color" in entry:
             if not isinstance(entry["color"], str) or not _COLOR.match(entry["color"]):
-                raise BlockmazeError(f"{source}: materials.{key}.color must be like '#7f7f7f', got {entry['color']!r}")
+                raise BlockmazeError(f"{source}: materials.{key}.color must be like '#7f7f7f', got {shown(entry['color'])}")
             colors[known[key]] = entry["color"]
         if "glyph" in entry:
             glyph = entry["glyph"]
             if not isinstance(glyph, str) or len(glyph) != 1 or not glyph.isprintable():
-                raise BlockmazeError(f"{source}: materials.{key}.glyph must be one printable character, got {glyph!r}")
+                raise BlockmazeError(f"{source}: materials.{key}.glyph must be one printable character, got {shown(glyph)}")
             glyphs[known[key]] = glyph
         extra = entry.get("variants", [])
         if not isinstance(extra, list):
@@ -191,12 +206,12 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
 def _block_state(state: object, where: str) -> str:
     if not isinstance(state, str) or not _BLOCK_STATE.match(state):
         raise BlockmazeError(
-            f"{where} must be a block state like 'minecraft:oak_log[axis=z]', got {state!r}"
+            f"{where} must be a block state like 'minecraft:oak_log[axis=z]', got {shown(state)}"
         )
     return state
 
 
 def _weight(value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise BlockmazeError(f"{where} must be a number > 0, got {value!r}")
+        raise BlockmazeError(f"{where} must be a number > 0, got {shown(value)}")
     return float(value)

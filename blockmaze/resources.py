@@ -7,6 +7,22 @@ import os
 from .errors import BlockmazeError
 
 GIB = 1 << 30
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_bytes(text: str, what: str) -> int:
+    """A byte count written as a whole number with an optional K, M, G or T (powers of 1024).
+
+    >>> parse_bytes("512M", "--memory-limit"), parse_bytes("2g", "x"), parse_bytes("1000", "x")
+    (536870912, 2147483648, 1000)
+    """
+    raw = str(text).strip().upper().removesuffix("IB").removesuffix("B")
+    unit = raw[-1:] if raw[-1:] in _UNITS and raw[-1:] else ""
+    number = raw[: len(raw) - len(unit)].strip()
+    if not number.isascii() or not number.isdigit() or len(number) > 20 or int(number) < 1:
+        raise BlockmazeError(f"{what} must be a whole number of bytes >= 1, optionally with K, M, G "
+                             f"or T (e.g. 512M, 8G); got {text!r}")
+    return int(number) * _UNITS[unit]
 
 
 def available_memory() -> int:
@@ -31,7 +47,8 @@ def available_memory() -> int:
 
 
 def ensure_memory(nbytes: int, what: str) -> None:
-    """Raise BlockmazeError if ``nbytes`` for ``what`` exceed the memory available.
+    """Raise BlockmazeError if ``nbytes`` for ``what`` exceed the memory limit
+    (:func:`memory_limit`), saying how much is needed and how to raise the limit.
 
     Example
     -------
@@ -40,9 +57,117 @@ def ensure_memory(nbytes: int, what: str) -> None:
     ...
     blockmaze.errors.BlockmazeError: a huge maze needs about 1099511627776.0 GiB of memory; ...
     """
-    available = available_memory()
-    if nbytes > available:
+    limit, source = memory_limit()
+    if nbytes > limit:
         raise BlockmazeError(
-            f"{what} needs about {nbytes / GIB:.1f} GiB of memory; "
-            f"only {available / GIB:.1f} GiB is available: choose a smaller size"
+            f"{what} needs about {nbytes / GIB:.1f} GiB of memory; {source} is {limit / GIB:.1f} GiB: "
+            "choose a smaller size, or raise the limit with --memory-limit (env BLOCKMAZE_MEMORY_LIMIT) "
+            "if the machine has the memory"
         )
+
+
+# -- measured memory per unit of work ---------------------------------------------------------
+
+# Peak memory above the input per unit of work, measured by bench/bench_memory.py (n x n square
+# mazes; within some 15 % over n = 150..1680, see that script), as (unit, bytes per unit, fixed
+# bytes): what each step takes on top of what it is given. Units: "block" of the volume written,
+# "tile" of a plan, "cell" of the maze, "pixel" of a picture drawn whole (big square-maze PNGs are
+# drawn in bands, in bounded memory). "generate" is a square maze by the backtracker.
+MEASURED: dict[str, tuple[str, float, int]] = {
+    "generate": ("cell", 24.9, 0),
+    "document": ("cell", 64.0, 0),
+    "png": ("pixel", 139.4, 0),
+    "svg": ("cell", 787.1, 0),
+    "schem": ("block", 7.8, 0),
+    "litematic": ("block", 22.2, 0),
+    "structure": ("block", 6.9, 2_000_000),
+    "datapack": ("block", 16.3, 0),
+    "schematic": ("block", 7.9, 0),
+    "mcstructure": ("block", 14.3, 0),
+    "glb": ("block", 46.7, 0),
+    "gltf": ("block", 195.5, 0),
+    "obj": ("block", 119.9, 0),
+    "mtl": ("block", 7.9, 0),
+    "ply": ("block", 113.3, 0),
+    "3mf": ("block", 215.3, 0),
+    "stl": ("block", 102.0, 0),
+    "tmx": ("tile", 21.0, 0),
+    "tmj": ("tile", 21.0, 0),
+    "ascii": ("tile", 9.0, 0),
+    "tilemap": ("tile", 9.0, 0),
+    "npz": ("tile", 4.0, 0),
+    "xp": ("tile", 31.0, 0),
+    "ldtk": ("tile", 21.5, 0),
+}
+
+
+def units_of(kind: str, *, maze=None, cell_size: float = 16, data=None) -> int:
+    """How many units of ``kind``'s measure a job has (see :data:`MEASURED`).
+
+    >>> units_of("schem", data=__import__("numpy").zeros((2, 3, 4)))
+    24
+    """
+    if kind in ("png",):
+        return int(maze.grid.size * float(cell_size) ** 2)
+    if maze is not None:
+        return int(maze.grid.size)
+    return int(data.size)
+
+
+def estimate(kind: str, units: int) -> int:
+    """Bytes ``kind`` needs for ``units`` units, from :data:`MEASURED` (0 if not measured).
+
+    >>> estimate("no such step", 10), estimate("schem", 1_000_000)
+    (0, 7800000)
+    """
+    if kind not in MEASURED:
+        return 0
+    _, per_unit, fixed = MEASURED[kind]
+    return int(fixed + per_unit * units)
+
+
+def memory_limit() -> tuple[int, str]:
+    """The memory a run may use and where that figure comes from: env ``BLOCKMAZE_MEMORY_LIMIT``
+    (bytes, or with K/M/G/T; the CLI's ``--memory-limit`` sets it), else the memory available.
+
+    >>> memory_limit()[0] > 0
+    True
+    """
+    raw = os.environ.get("BLOCKMAZE_MEMORY_LIMIT")
+    if raw:
+        return parse_bytes(raw, "BLOCKMAZE_MEMORY_LIMIT (--memory-limit)"), "the limit set"
+    return available_memory(), "the memory available"
+
+
+def set_memory_limit(limit: str | int | None) -> None:
+    """What the CLI's ``--memory-limit`` calls: checks ``limit`` and sets it for this run.
+
+    >>> set_memory_limit("64G"); memory_limit()
+    (68719476736, 'the limit set')
+    >>> set_memory_limit(None)
+    """
+    if limit is None:
+        os.environ.pop("BLOCKMAZE_MEMORY_LIMIT", None)
+        return
+    os.environ["BLOCKMAZE_MEMORY_LIMIT"] = str(parse_bytes(str(limit), "--memory-limit"))
+
+
+def ensure_step_memory(kind: str, units: int, what: str) -> None:
+    """:func:`ensure_memory` for a measured step: ``units`` of ``kind`` (see :data:`MEASURED`).
+
+    >>> ensure_step_memory("generate", 10, "a small maze")
+    """
+    ensure_memory(estimate(kind, units), what)
+
+
+def ensure_job_memory(steps: list[tuple[str, int]], what: str) -> None:
+    """Before a whole run (generate, then write): the sum of its steps' measured costs, checked
+    at once, so a run that cannot fit is refused before it starts rather than half-way.
+
+    >>> ensure_job_memory([("generate", 10**6), ("document", 10**6)], "a 1000x1000 maze as .json")
+    >>> ensure_job_memory([("generate", 4 * 10**18)], "a vast maze")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a vast maze needs about ...
+    """
+    ensure_memory(sum(estimate(kind, units) for kind, units in steps), what)

@@ -128,7 +128,7 @@ def test_export_refuses_a_broken_document(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"type": "blockmaze-maze", "version": 1}')
     code, _, err = run(capsys, "export", str(bad), "-o", str(tmp_path / "x.schem"))
-    assert code == 2 and err.startswith("Error: maze document: grid must be")
+    assert code == 1 and err.startswith(f"Error: {bad}: maze document: grid must be")
     assert not (tmp_path / "x.schem").exists()
 
 

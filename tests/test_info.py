@@ -116,7 +116,7 @@ def test_random_bytes_never_crash(blob):
 def test_hostile_lengths_and_bombs_are_refused_quickly():
     # a root compound holding a List of 2**31 - 1 compounds, with no bytes behind it
     huge_list = b"\x0a\x00\x00" + b"\x09\x00\x01x" + b"\x0a" + struct.pack(">i", 2**31 - 1)
-    with pytest.raises(bm.BlockmazeError, match="exceeds the file"):
+    with pytest.raises(bm.BlockmazeError, match="exceeds|truncated"):
         inspect_bytes(regzip(huge_list), "hostile")
     deep = b"\x0a\x00\x00" + (b"\x0a\x00\x01a") * 5000
     with pytest.raises(bm.BlockmazeError, match="deep|truncated"):
@@ -133,6 +133,6 @@ def test_cli_info_and_errors(tmp_path, capsys):
     assert main(["info", str(path)]) == 0
     assert "Sponge schematic v2" in capsys.readouterr().out
     path.write_bytes(written("schem")[:50])
-    assert main(["info", str(path)]) == 2
+    assert main(["info", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("Error: m.schem:") and err.count("\n") == 1

@@ -173,13 +173,14 @@ def test_import_blockmaze_loads_neither_trimesh_nor_the_mesher():
 
 @pytest.mark.parametrize("fmt", ["glb", "gltf", "obj", "ply", "stl", "3mf"])
 def test_summary_counts_what_the_readers_read(fmt, tmp_path):
-    from blockmaze.export.meshes.inspect import summarize
+    from blockmaze.info import inspect_file
     from test_mesh_formats import gltf_parts
 
     volume = maze(4, 5, 3)
     path = tmp_path / f"maze.{fmt}"
     bm.write(volume, path, **({"chunk": 4, "collision": True} if fmt == "glb" else {}))
-    lines = dict(line.split(": ", 1) for line in summarize(path))
+    info = inspect_file(path)
+    lines = {k: str(v) for k, v in info.details.items()}
     if fmt in ("glb", "gltf"):
         parts = gltf_parts(path.read_bytes())
         meshes = [p for p in parts if not p[0][-1].endswith("colonly")]
@@ -188,7 +189,7 @@ def test_summary_counts_what_the_readers_read(fmt, tmp_path):
         chunks = {p[0][-1].partition("_")[2] for p in meshes}  # node names: material_x_y_z
         assert lines["chunks"].startswith(f"{len(chunks)} ") and len(chunks) == (9 if fmt == "glb" else 1)
         height, depth, width = volume.shape
-        assert lines["size"].startswith(f"{width}x{height}x{depth} blocks")
+        assert info.size == (width, height, depth)
         assert ("collision" in lines) == (fmt == "glb")
     elif fmt == "3mf":
         from test_mesh_formats import read_3mf
@@ -202,13 +203,11 @@ def test_summary_counts_what_the_readers_read(fmt, tmp_path):
 
 
 def test_summary_refuses_what_is_not_a_mesh(tmp_path):
-    from blockmaze.export.meshes.inspect import summarize
+    from blockmaze.info import inspect_file
 
     (tmp_path / "x.glb").write_bytes(b"glTF\x02\0\0\0")
-    with pytest.raises(bm.BlockmazeError, match="cannot read this .glb"):
-        summarize(tmp_path / "x.glb")
-    with pytest.raises(bm.BlockmazeError, match="not a mesh file suffix"):
-        summarize(b"", ".png")
+    with pytest.raises(bm.BadFileError, match="x.glb"):
+        inspect_file(tmp_path / "x.glb")
 
 
 def test_welding_by_sorting_gives_the_table_s_result(monkeypatch):
@@ -256,16 +255,16 @@ def test_every_format_draws_stairs_as_steps(fmt, tmp_path):
 
 def test_cli_mesh_options(tmp_path, capsys):
     from blockmaze.cli import main
-    from blockmaze.export.meshes.inspect import summarize
+    from blockmaze.info import inspect_file
 
     path = tmp_path / "m.glb"
     assert main(["generate", "4x4", "--seed", "2", "-o", str(path), "--chunk", "3",
                  "--compress", "meshopt", "--no-quantize", "--uv"]) == 0
-    lines = summarize(path)
-    assert lines[2].startswith("chunks: 18 (3 blocks a side)")  # 9x4x9 blocks: 3 x 2 x 3
-    assert lines[-1] == "encoding: EXT_meshopt_compression"
+    details = inspect_file(path).details
+    assert details["chunks"].startswith("18 (3 blocks a side)")  # 9x4x9 blocks: 3 x 2 x 3
+    assert details["encoding"] == "EXT_meshopt_compression"
     assert main(["generate", "4x4", "--seed", "2", "-o", str(path)]) == 0
-    assert summarize(path)[2].startswith("chunks: 1 (128 blocks a side)")
+    assert inspect_file(path).details["chunks"].startswith("1 (128 blocks a side)")
     assert main(["generate", "4x4", "-o", str(path), "--compress", "zip"]) == 2
     assert "--compress" in capsys.readouterr().err
 

@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..lazy import Registry
 from ..materials import Theme, load_theme
+from ..resources import ensure_step_memory
 from .target import Target, open_target
 
 
@@ -231,6 +232,8 @@ def write(
     if blocks.ndim != 3 or blocks.dtype != np.uint8:
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
     writer.check_size(blocks.shape)
+    height, length, width = blocks.shape
+    ensure_step_memory(writer.name, blocks.size, f"writing a {width}x{height}x{length}-block {writer.name} file")
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
     from .minecraft.blockdata import for_release  # every theme is checked before any work
     from .minecraft.versions import DEFAULT_MC_VERSION

@@ -47,6 +47,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ..kernels import kernel
 import numpy as np
 
 from ..endpoints import Endpoints
@@ -55,7 +56,7 @@ from . import register_writer
 from .target import Target, open_target
 from ..materials import Material, Theme, load_theme
 from ..maze import Maze
-from ..resources import ensure_memory
+from ..resources import ensure_memory, ensure_step_memory
 
 STYLES = ("walls", "paths", "blocks")
 # the built-in distance ramp (near -> far), interpolated to at most RAMP_STEPS colours
@@ -137,14 +138,36 @@ def render_png(maze: Maze, target: Target, **options) -> None:
     >>> out = io.BytesIO(); render_png(generate((2, 2), rng=0), out); out.getvalue()[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
     """
+    from .pngbands import BAND_PIXELS, can_band, write_png_bands
+
+    pixels = _pixels(maze, options)
+    if can_band(maze, options) and pixels > BAND_PIXELS:  # big: band by band
+        with open_target(target) as file:
+            write_png_bands(maze, file, **options)
+        return
+    ensure_step_memory("png", int(pixels), f"a picture of about {pixels:.0f} pixels")
     image = render_image(maze, **options)
     with open_target(target) as file:
         image.save(file, format="PNG", optimize=False, compress_level=_compress_level(image))
 
 
+def _pixels(maze: Maze, options: dict) -> float:
+    """About how many pixels a maze's picture has (cells x cell size squared; 0 for a bad cell
+    size, which the option checks then refuse)."""
+    try:
+        return maze.grid.size * float(options.get("cell_size", 16)) ** 2
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+
+
+def _compress_level_for(pixels: int) -> int:
+    """zlib level 6, 3 for pictures over 4 megapixels (four times faster, a third larger), 1
+    over 64 megapixels (twice as fast again; drawn in bands, compressing is most of the work)."""
+    return 6 if pixels <= 4_000_000 else 3 if pixels <= 64_000_000 else 1
+
+
 def _compress_level(image) -> int:
-    """zlib level 6, or 3 for pictures over 4 megapixels (four times faster, a third larger)."""
-    return 6 if image.size[0] * image.size[1] <= 4_000_000 else 3
+    return _compress_level_for(image.size[0] * image.size[1])
 
 
 def svg_text(maze: Maze, **options) -> str:
@@ -165,6 +188,7 @@ def render_svg(maze: Maze, target: Target, **options) -> None:
     >>> out = io.BytesIO(); render_svg(generate((2, 2), rng=0), out); out.getvalue()[:4]
     b'<svg'
     """
+    ensure_step_memory("svg", maze.grid.size, f"an SVG picture of {maze.grid.size} cells")
     data = svg_text(maze, **options).encode("utf-8")
     with open_target(target) as file:
         file.write(data)
@@ -211,13 +235,13 @@ def _ramp(stops: Sequence[tuple[int, int, int]], steps: int) -> list[tuple[int, 
 
 # -- scene ------------------------------------------------------------------------------------
 
-def _scene(maze: Maze, *, style: str = "walls", cell_size: float = 16,
+def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
            wall_width: float | None = None, endpoints: Endpoints | None = None,
            solution: bool = False, shade: bool | Sequence[Colour] = False,
            theme: Theme | str | None = None, background: Colour | None = None,
            wall: Colour | None = None, path: Colour | None = None,
-           solution_color: Colour | None = None) -> _Scene:
-    """Check the options (the same for every format) and lay out the picture.""" 
+           solution_color: Colour | None = None) -> dict:
+    """Check the options (the same for every format): what :class:`_Builder` takes.""" 
     if not isinstance(maze, Maze):
         raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
     if style not in STYLES:
@@ -245,11 +269,22 @@ def _scene(maze: Maze, *, style: str = "walls", cell_size: float = 16,
         if isinstance(shade, (str, bytes)) or not hasattr(shade, "__len__") or len(shade) < 2:
             raise BlockmazeError("shade must be True, False or a sequence of two or more colours")
         stops = [_colour(c, "shade") for c in shade]
-    return _Builder(maze, style, s, wall_width, endpoints, solution, stops, palette).scene()
+    return {"style": style, "s": s, "wall_width": wall_width, "endpoints": endpoints,
+            "solution": solution, "stops": stops, "palette": palette}
+
+
+def _scene(maze: Maze, **options) -> _Scene:
+    """Check the options and lay out the picture."""
+    c = _checked_options(maze, **options)
+    return _Builder(maze, c["style"], c["s"], c["wall_width"], c["endpoints"], c["solution"],
+                    c["stops"], c["palette"]).scene()
 
 
 class _Builder:
-    """Turns a maze and the checked options into layers in pixel coordinates."""
+    """Turns a maze and the checked options into layers in pixel coordinates (``segments``: walls
+    as single edges, drawn without Pillow where they are axis-aligned; the banded PNG sets it)."""
+
+    segments = False
 
     def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette):
         grid = self.grid = maze.grid
@@ -445,7 +480,12 @@ class _Builder:
 
     def _walls(self) -> list[_Layer]:
         layers = self.shade_layers()
-        layers.append(_Layer("lines", "walls", WALL, self.chains(self.wall_mask())[0], self.line))
+        if self.segments and self.line < 3:  # no joints or caps: the edges themselves (PNG only)
+            cell, j = np.nonzero(self.wall_mask())
+            items = [self.points[cell, j], self.next_points[cell, j]]
+            layers.append(_Layer("segments", "walls", WALL, items, self.line, svg=False))
+        else:
+            layers.append(_Layer("lines", "walls", WALL, self.chains(self.wall_mask())[0], self.line))
         layers += self.markers(WALL)
         layers += self.solution_layers(max(1.0, float(round(self.s / 5))))
         return layers
@@ -574,6 +614,9 @@ def _draw_png(scene: _Scene):
         elif layer.kind == "dots":
             if layer.items:
                 _dots(draw, np.asarray(layer.items), layer.width, colour)
+        elif layer.kind == "segments":
+            image = _segments(image, *layer.items, int(round(layer.width)), colour)
+            draw = ImageDraw.Draw(image)
         elif layer.kind == "plan":
             ids, xs, ys = layer.items
             xe, ye = np.rint(xs).astype(np.int64), np.rint(ys).astype(np.int64)
@@ -585,6 +628,48 @@ def _draw_png(scene: _Scene):
             image.putpalette(palette)
             draw = ImageDraw.Draw(image)
     return image
+
+
+def _segments(image, starts: np.ndarray, ends: np.ndarray, width: int, colour: int):
+    """Straight lines of width 1 or 2 from ``starts`` to ``ends``, as Pillow draws them: the
+    axis-aligned ones by a numba kernel (a width-2 line adds the row below a rightward line, above
+    a leftward one; the column right of a downward line, left of an upward one), the rest by
+    Pillow. Returns the image (a new one when the kernel drew)."""
+    from PIL import Image, ImageDraw
+
+    a, b = np.rint(starts).astype(np.int64), np.rint(ends).astype(np.int64)
+    other = ~(((a[:, 1] == b[:, 1]) & (a[:, 0] != b[:, 0])) | ((a[:, 0] == b[:, 0]) & (a[:, 1] != b[:, 1])))
+    if other.any():
+        draw = ImageDraw.Draw(image)
+        for p, q in zip(a[other].tolist(), b[other].tolist()):
+            draw.line(p + q, fill=colour, width=width)
+    canvas = np.asarray(image).copy()
+    _axis_lines(canvas, a[~other], b[~other], width, colour)
+    palette = image.getpalette()
+    image = Image.fromarray(canvas, mode="P")
+    image.putpalette(palette)
+    return image
+
+
+@kernel
+def _axis_lines(canvas, a, b, width, colour):
+    height, wide = canvas.shape
+    for k in range(a.shape[0]):
+        x0, y0, x1, y1 = a[k, 0], a[k, 1], b[k, 0], b[k, 1]
+        if y0 == y1:  # across: row y0 (and the row below a rightward line / above a leftward one)
+            lo, hi = max(min(x0, x1), 0), min(max(x0, x1), wide - 1)
+            for extra in range(width):
+                y = y0 + (extra if x1 > x0 else -extra)
+                if 0 <= y < height:
+                    for x in range(lo, hi + 1):
+                        canvas[y, x] = colour
+        else:  # down: column x0 (and the one right of a downward line / left of an upward one)
+            lo, hi = max(min(y0, y1), 0), min(max(y0, y1), height - 1)
+            for extra in range(width):
+                x = x0 + (extra if y1 > y0 else -extra)
+                if 0 <= x < wide:
+                    for y in range(lo, hi + 1):
+                        canvas[y, x] = colour
 
 
 def _dots(draw, centres: np.ndarray, diameter: float, colour: int) -> None:

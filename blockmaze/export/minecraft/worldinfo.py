@@ -33,7 +33,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from .anvil import block_bits
-from .nbtread import NbtError, read_nbt, read_nbt_file
+from .nbtread import NbtError, read_nbt
 from .packing import unpack_longs
 from .versions import RELEASES
 
@@ -125,7 +125,7 @@ def summarize_world(path: str | Path) -> list[str]:
         files = _files(path)
         if "level.dat" not in files or (isinstance(files["level.dat"], Path) and not files["level.dat"].is_file()):
             raise BlockmazeError("no level.dat: not a world folder")
-        data = read_nbt_file(_read(files["level.dat"]))[1]["Data"]
+        data = read_nbt(_read(files["level.dat"]))[1]["Data"]
         dv = int(data["DataVersion"])
         names = [r.name for r in RELEASES.values() if r.data_version == dv]
         counts: Counter = Counter()

@@ -1,0 +1,4 @@
+"""Readers behind ``blockmaze info``: one module per family of formats blockmaze writes
+(:mod:`.minecraft`, :mod:`.meshes`, :mod:`.tilemaps`, :mod:`.pictures`, :mod:`.documents`), each
+reading an open binary file in bounded memory and time and returning a :class:`.base.FileInfo`.
+"""

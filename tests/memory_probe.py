@@ -1,0 +1,82 @@
+"""Measuring the memory a step really takes: in a child process, the peak resident memory (VmHWM,
+reset just before the step through /proc/self/clear_refs) above what was resident before it.
+
+Used by ``bench/bench_memory.py`` (which derives the table in :mod:`blockmaze.resources`) and by
+``tests/test_memory_estimates.py`` (which checks the table against new measurements).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+CHILD = r"""
+import json, os, sys, tempfile, warnings
+import numpy as np
+import blockmaze as bm
+from blockmaze.export import FORMATS
+from blockmaze.resources import units_of
+
+warnings.simplefilter("ignore")
+kind, n = sys.argv[1], int(sys.argv[2])
+
+def status(field):
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) * 1024 for l in f if l.startswith(field + ":"))
+
+def reset_peak():
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+
+bm.generate((4, 4), rng=0)  # JIT and imports first
+folder = tempfile.mkdtemp()
+if kind == "generate":
+    step = lambda: bm.generate((n, n), rng=1)
+    units = n * n
+else:
+    maze = bm.generate((n, n), rng=1)
+    if kind == "document":
+        step = lambda: bm.save_maze(bm.MazeDocument(maze, seed=1), os.path.join(folder, "m.json"))
+        units = n * n
+    elif kind in ("png", "svg"):
+        from blockmaze.export.pictures import render_png, render_svg
+        writer = render_png if kind == "png" else render_svg
+        step = lambda: writer(maze, os.path.join(folder, "m." + kind), cell_size=2)
+        units = units_of(kind, maze=maze, cell_size=2)
+    else:
+        row = FORMATS[kind]
+        plan = bm.to_blocks(maze)
+        data = plan[None] if row.source == "plan" else bm.extrude(plan, height=3)
+        step = lambda: bm.write(data, os.path.join(folder, "m" + row.suffixes[0]), format=kind)
+        units = data.size
+        if kind in ("tmx", "tmj"):  # warm the tile set image and imports on a tiny map
+            bm.write(plan[None, :3, :3], os.path.join(folder, "w" + row.suffixes[0]), format=kind)
+        else:
+            bm.write(data[:, :3, :3], os.path.join(folder, "w" + row.suffixes[0]), format=kind)
+before = status("VmRSS")
+reset_peak()
+step()
+print(json.dumps({"units": units, "peak": status("VmHWM") - before}))
+"""
+
+
+def measure(kind: str, n: int) -> tuple[int, int]:
+    """(units, peak bytes above the input) for ``kind`` ("generate", "document", "png", "svg" or
+    a format name) on an n x n square maze."""
+    out = subprocess.run([sys.executable, "-c", CHILD, kind, str(n)], capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(out.stderr[-2000:])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    return result["units"], result["peak"]
+
+
+# n for each kind: (fit, check, check); big enough that the peak is tens of MB (tile maps and
+# cells cost few bytes each), small enough to run in seconds
+_BIG = (1200, 800, 1680)
+SIZES = {"default": (300, 200, 420), "generate": _BIG, "document": _BIG,
+         **{name: _BIG for name in ("tmx", "tmj", "ascii", "tilemap", "npz", "xp")}}
+
+
+def sizes(kind: str) -> tuple[int, int, int]:
+    return SIZES.get(kind, SIZES["default"])

@@ -1,0 +1,145 @@
+"""Random and mutated files at the maze document, theme and mask loaders: a result, or one
+BadFileError line naming the file and what was wrong; never a traceback."""
+
+import io
+import json
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+import blockmaze as bm
+from blockmaze.masks import mask_from_image
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12)
+SETTINGS = dict(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def document_json() -> dict:
+    maze = bm.generate((3, 4), rng=1)
+    out = io.BytesIO()
+    bm.save_maze(bm.MazeDocument(maze, bm.place_endpoints(maze, "entrances"), "backtracker", 1), out)
+    return json.loads(out.getvalue())
+
+
+def one_clear_line(error: Exception, name: str) -> None:
+    assert isinstance(error, bm.BadFileError), repr(error)
+    text = str(error)
+    assert "\n" not in text and name in text and len(text) < 400, text
+
+
+def mutate(data: st.DataObject, value):
+    """Replace one field (at any depth) of a JSON value with another JSON value."""
+    if isinstance(value, dict) and value and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(value)))
+        return {**value, key: mutate(data, value[key])}
+    if isinstance(value, list) and value and data.draw(st.booleans()):
+        i = data.draw(st.integers(0, len(value) - 1))
+        return value[:i] + [mutate(data, value[i])] + value[i + 1:]
+    return data.draw(JSON_VALUES)
+
+
+@settings(**SETTINGS)
+@given(st.data())
+def test_mutated_maze_documents(tmp_path, data):
+    path = tmp_path / "doc.json"
+    original = document_json()
+    if data.draw(st.booleans()):
+        text = json.dumps(mutate(data, original)).encode()
+    else:
+        text = bytearray(json.dumps(original).encode())
+        for _ in range(data.draw(st.integers(1, 6))):
+            text[data.draw(st.integers(0, len(text) - 1))] = data.draw(st.integers(0, 255))
+        text = bytes(text)
+    path.write_bytes(text)
+    try:
+        bm.load_maze(path)
+    except bm.BlockmazeError as error:
+        one_clear_line(error, "doc.json")
+
+
+@pytest.mark.parametrize("field, value, says", [
+    ("braid", 5, "braid"), ("braid", float("nan"), "braid"), ("seed", -1, "seed"),
+    ("seed", 2**200, "seed"), ("grid", {"kind": "square", "shape": [3, 4, 5]}, "shape"),
+    ("grid", {"kind": "polar", "shape": [3, 4]}, "shape"),
+])
+def test_documents_with_bad_values_are_refused(tmp_path, field, value, says):
+    document = document_json()
+    document[field] = value
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(bm.BadFileError, match=says) as caught:
+        bm.load_maze(path)
+    one_clear_line(caught.value, "doc.json")
+
+
+@pytest.mark.parametrize("text", [b'{"seed": ' + b"9" * 5001 + b"}", b"[" * 100_000, b"\xff\xfe"])
+def test_unusable_json_documents_are_refused(tmp_path, text):
+    path = tmp_path / "doc.json"
+    path.write_bytes(text)
+    with pytest.raises(bm.BadFileError) as caught:
+        bm.load_maze(path)
+    one_clear_line(caught.value, "doc.json")
+
+
+@settings(**SETTINGS)
+@given(st.data())
+def test_mutated_themes(tmp_path, data):
+    from importlib import resources
+
+    original = json.loads((resources.files("blockmaze") / "themes" / "stone-bricks.json").read_text())
+    path = tmp_path / "theme.json"
+    path.write_text(json.dumps(mutate(data, original)))
+    try:
+        bm.load_theme(str(path))
+    except bm.BlockmazeError as error:
+        one_clear_line(error, "theme.json")
+
+
+def png_bytes(width: int, height: int, pixels: bytes | None = None) -> bytes:
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    raw = pixels if pixels is not None else b"".join(b"\x00" + bytes(width) for _ in range(min(height, 4)))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def test_a_decompression_bomb_mask_is_refused(tmp_path):
+    path = tmp_path / "bomb.png"
+    path.write_bytes(png_bytes(60000, 60000))
+    with pytest.raises(bm.BadFileError, match="bomb|more than") as caught:
+        mask_from_image(str(path))
+    one_clear_line(caught.value, "bomb.png")
+
+
+@settings(**SETTINGS)
+@given(st.data())
+def test_mutated_mask_images(tmp_path, data):
+    image = Image.fromarray((np.arange(48).reshape(6, 8) % 3 == 0).astype(np.uint8) * 255)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    raw = bytearray(out.getvalue())
+    if data.draw(st.booleans()):
+        raw = raw[:data.draw(st.integers(0, len(raw)))]
+    else:
+        for _ in range(data.draw(st.integers(1, 6))):
+            raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
+    path = tmp_path / "mask.png"
+    path.write_bytes(bytes(raw))
+    try:
+        mask_from_image(str(path))
+    except bm.BlockmazeError as error:
+        one_clear_line(error, "mask.png")
+
+
+def test_a_mask_that_is_not_a_file_is_refused():
+    with pytest.raises(bm.BadFileError, match="not a regular file"):
+        mask_from_image("/dev/zero")

@@ -1,0 +1,56 @@
+"""The memory table (blockmaze.resources.MEASURED) against real peaks, and the limit's message.
+
+Each check runs the step in a child process and compares the table's estimate with the peak
+above the input (tests/memory_probe.py), at two sizes, within 25 %. A few kinds run in the suite;
+all of them with BLOCKMAZE_SLOW_TESTS=1 (bench/bench_memory.py prints the same for all).
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import blockmaze as bm
+from blockmaze.export import FORMATS
+from blockmaze.resources import MEASURED, ensure_memory, estimate, set_memory_limit
+
+sys.path.insert(0, str(Path(__file__).parent))
+from memory_probe import measure, sizes  # noqa: E402
+
+TOLERANCE = 0.25
+QUICK = ["schem", "ascii", "document"]
+# every output but the streamed worlds (memory bounded by a band) and "maze" (measured as "document")
+ALL = ["generate", "document", "png", "svg",
+       *(name for name, row in FORMATS.items() if row.source != "bands" and name != "maze")]
+KINDS = ALL if os.environ.get("BLOCKMAZE_SLOW_TESTS") else QUICK
+
+
+def test_every_output_and_generation_has_a_measured_cost():
+    assert set(ALL) <= set(MEASURED)
+    for unit, per_unit, fixed in MEASURED.values():
+        assert unit in ("block", "tile", "cell", "pixel") and per_unit > 0 and fixed >= 0
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_estimate_is_within_a_quarter_of_the_real_peak(kind):
+    for n in sizes(kind)[1:]:
+        units, peak = measure(kind, n)
+        guess = estimate(kind, units)
+        assert abs(guess - peak) <= TOLERANCE * peak, f"{kind} n={n}: table {guess}, measured {peak}"
+
+
+def test_over_the_limit_the_message_says_how_much_and_which_option(monkeypatch):
+    set_memory_limit("1M")
+    try:
+        with pytest.raises(bm.BlockmazeError, match=r"needs about .* GiB.*--memory-limit"):
+            bm.write(np.ones((3, 401, 401), np.uint8), "/dev/null", format="gltf")
+        with pytest.raises(bm.BlockmazeError, match="--memory-limit"):
+            bm.save_maze(bm.MazeDocument(bm.generate((200, 200), rng=1)), "/dev/null")
+    finally:
+        set_memory_limit(None)
+    with pytest.raises(bm.BlockmazeError, match="--memory-limit must be a whole number"):
+        set_memory_limit("lots")
+    with pytest.raises(bm.BlockmazeError, match="the memory available"):
+        ensure_memory(1 << 70, "a huge maze")
