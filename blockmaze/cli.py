@@ -83,6 +83,15 @@ def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
     return size
 
 
+class FilePath(click.Path):
+    """click.Path that refuses a NUL character with a message (the system cannot take one)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class Finite(click.FloatRange):
     """A FloatRange that refuses nan and infinity."""
 
@@ -226,7 +235,7 @@ def output_options(command):
                      help="Pictures: colour each cell by its distance from the start."),
         click.option("--text-style", type=click.Choice(list(STYLES)), default="box",
                      show_default=True, help="How the maze is drawn when no --output is given."),
-        click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+        click.option("-o", "--output", type=FilePath(dir_okay=False, allow_dash=True),
                      default=None, help="File to write (- for standard output, with --format). "
                                         "Without it the maze is printed."),
     ]):
@@ -254,7 +263,7 @@ def cli(verbose, quiet):
 @click.option("-g", "--grid", "kind", type=click.Choice(sorted(GRID_KINDS)), default="square",
               show_default=True, help="Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
                                       "LEVELSxROWSxCOLS for layered.")
-@click.option("--mask", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--mask", type=FilePath(exists=True, dir_okay=False), default=None,
               help="Cells to leave out: a text file (X = off) or a black-and-white picture "
                    "(black = off).")
 @maze_options
@@ -286,7 +295,7 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
 
 
 @cli.command("export", cls=SectionedCommand, epilog=EXAMPLES)
-@click.argument("document", type=click.Path(exists=True, dir_okay=False), metavar="MAZE.json")
+@click.argument("document", type=FilePath(exists=True, dir_okay=False), metavar="MAZE.json")
 @thickness_options
 @output_options
 def export_command(document, **output):
@@ -302,7 +311,7 @@ def export_command(document, **output):
 
 
 @cli.command("info", cls=SectionedCommand, epilog=EXAMPLES)
-@click.argument("path", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
+@click.argument("path", type=FilePath(exists=True, dir_okay=False), metavar="FILE")
 def info_command(path):
     """Show what a file blockmaze wrote holds: format, Minecraft version, size, block counts."""
     from .info import inspect_file

@@ -187,6 +187,8 @@ def _resolve(path: Path) -> tuple[Path, bool]:
     """The path to write for ``path`` (symlinks followed) and whether it is written in place (a
     device or FIFO) rather than replaced by rename (a regular file or a new name). Refuses the
     rest with a message."""
+    if "\0" in str(path):
+        raise BlockmazeError(f"cannot write {str(path)!r}: a file name cannot hold a NUL character")
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     try:
