@@ -30,6 +30,7 @@ ABSURD = ["99999999999", "9" * 5001, "-" + "9" * 40, "1e9", "0x10", "1_000", "²
           "nan", "inf", "-inf", "1.5", ".5", "0.0", "1,2", " 3 ", "+3"]
 SIZES = ["1", "2x3", "3x2", "3", "2x2x2", "1x1", "4x3", "3X4", "2×3", "0x3", "3x0", "²0x20",
          "3x", "x3", "1x2x3x4", "2 x 3", "100000x100000", "3x3x3x3", "-3x5"]
+VALID_SIZES = ["1", "2x3", "3", "4x3", "3x3", "2x2x2", "2x4"]
 JUNK = ["", " ", "-", "--", "x", "é", "\u202e", "a" * 300, "../", ":", "a:b", "3:2", "2:", ":5",
         "0:0", "5:2", "nope", "\t", "--nope", "-Z", "%s", "{}", "null", "true"]
 THEMES = ["stone-bricks", "glass", "hedge", "deepslate-dungeon", "STONE-BRICKS", "nope"]
@@ -66,25 +67,27 @@ def files(tmp_path_factory):
 
 
 _STRATEGIES: dict = {}
+VALID_NUMBERS = ["1", "2", "3", "0.5", "0"]
 
 
-def _values_for(param: click.Parameter, files) -> st.SearchStrategy[str]:
-    """Values worth trying for one option or argument (built once per parameter)."""
-    key = (id(param), id(files))
+def _values_for(param: click.Parameter, files, careful: bool) -> st.SearchStrategy[str]:
+    """Values worth trying for one option or argument (built once per parameter): a careful
+    user's (mostly valid, so runs go deep) or a hostile one's."""
+    key = (id(param), id(files), careful)
     if key not in _STRATEGIES:
-        _STRATEGIES[key] = _build_values(param, files)
+        _STRATEGIES[key] = _build_values(param, files, careful)
     return _STRATEGIES[key]
 
 
-def _build_values(param: click.Parameter, files) -> st.SearchStrategy[str]:
-    """One flat pool (weighted by repetition, so one draw picks a value), or now and then
-    random text without digits."""
-    pool = SMALL + ABSURD + JUNK
+def _build_values(param: click.Parameter, files, careful: bool) -> st.SearchStrategy[str]:
+    """One flat pool (weighted by repetition, so one draw picks a value), and for the hostile
+    user now and then random text without digits."""
     kind = param.type
+    name = param.name or ""
+    pool = list(VALID_NUMBERS) if careful else SMALL + ABSURD + JUNK
     if isinstance(kind, click.Choice):
         choices = [str(c) for c in kind.choices]
-        pool += choices * 3 + [c.upper() + "x" for c in choices]
-    name = param.name or ""
+        pool = choices if careful else pool + choices * 3 + [c.upper() + "x" for c in choices]
     if name == "output":
         pool += files["outputs"] * 3
     elif isinstance(kind, click.Path) or name in ("mask", "document", "path", "theme"):
@@ -92,9 +95,14 @@ def _build_values(param: click.Parameter, files) -> st.SearchStrategy[str]:
     if name == "theme":
         pool += THEMES * 2
     if name in ("size", "wall", "passage", "cells"):
-        pool += (SIZES + ["auto"]) * 4
+        pool = (VALID_SIZES * 3 if careful else pool) + (SIZES + ["auto"]) * 4
     if name in ("algorithm", "ordering"):
-        pool += sorted(bm.ALGORITHMS) + ["growing-tree:0.5", "growing-tree:2", "prim:x", ":"]
+        pool += sorted(bm.ALGORITHMS) * (3 if careful else 1) + [
+            "growing-tree:0.5", "growing-tree:2", "prim:x", ":"]
+    if name == "room_size":
+        pool += ["2:3", "1:1", "3"]
+    if careful:
+        return st.sampled_from(pool)
     text = st.text(st.characters(blacklist_categories=("Nd", "Cs")), max_size=8)
     return st.sampled_from(pool) | text
 
@@ -105,16 +113,19 @@ def argument_lists(draw, command_name: str, files):
     command = cli.commands[command_name] if command_name != "--" else cli
     options = [p for p in command.params if isinstance(p, click.Option)]
     arguments = [p for p in command.params if isinstance(p, click.Argument)]
+    careful = draw(st.integers(0, 2)) == 0
     args = [] if command is cli else [command_name]
     for argument in arguments:
-        if draw(st.integers(0, 9)):  # usually present
-            args.append(draw(_values_for(argument, files)))
+        if careful or draw(st.integers(0, 9)):  # usually present
+            args.append(draw(_values_for(argument, files, careful)))
     for _ in range(draw(st.integers(0, 5)) if options else 0):
         option = draw(st.sampled_from(options))
+        if careful and option.name in ("help", "version"):
+            continue
         args.append(draw(st.sampled_from(option.opts + option.secondary_opts)))
-        if not option.is_flag and draw(st.integers(0, 14)):  # a value, nearly always
-            args.append(draw(_values_for(option, files)))
-    if draw(st.integers(0, 9)) == 0:  # a stray token somewhere
+        if not option.is_flag and (careful or draw(st.integers(0, 14))):  # a value, nearly always
+            args.append(draw(_values_for(option, files, careful)))
+    if not careful and draw(st.integers(0, 9)) == 0:  # a stray token somewhere
         args.insert(draw(st.integers(0, len(args))), draw(st.sampled_from(JUNK + SIZES)))
     if command is cli and args and draw(st.booleans()):
         args.append(draw(st.sampled_from(COMMANDS)))
