@@ -30,7 +30,8 @@ SCENARIOS = {
                     ["generate", "16x16", "--seed", "2", "--external-tileset", "--theme", "hedge",
                      "-o", "m.tmx"]),
     "dungeon levels": (["dungeon", "24x30", "--levels", "3", "--seed", "1", "-o", "d.tmj"],
-                       ["dungeon", "24x30", "--levels", "3", "--seed", "2", "-o", "d.tmj"]),
+                       ["dungeon", "24x30", "--levels", "3", "--seed", "2", "--theme", "hedge",
+                        "-o", "d.tmj"]),
     "schem": (["generate", "30x30", "--seed", "1", "-o", "m.schem"],
               ["generate", "30x30", "--seed", "2", "-o", "m.schem"]),
 }
