@@ -146,7 +146,9 @@ def _check(capsys, args):
 
 
 @pytest.mark.parametrize("command", COMMANDS + ("--",))
-def test_random_argument_lists_get_one_line_and_an_exit_code(command, files, capsys):
+def test_random_argument_lists_get_one_line_and_an_exit_code(command, files, capsys,
+                                                             monkeypatch):
+    monkeypatch.chdir(os.path.dirname(files["outputs"][0]))  # relative outputs land there
     @settings(max_examples=EXAMPLES, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(argument_lists(command, files))
@@ -170,8 +172,9 @@ def test_random_argument_lists_get_one_line_and_an_exit_code(command, files, cap
     (["generate", "3x3", "-g", "upsilon", "-o", "{tmp}/u.schem", "--scale", "2"], 2,
      "an upsilon maze needs --scale"),
 ])
-def test_known_bad_inputs(args, code, message, files, capsys):
+def test_known_bad_inputs(args, code, message, files, capsys, monkeypatch):
     folder = os.path.dirname(files["outputs"][0])
+    monkeypatch.chdir(folder)
     args = [a.replace("{tmp}", folder) for a in args]
     assert _check(capsys, args) == (code, _check(capsys, args)[1])
     assert message in _check(capsys, args)[1]
