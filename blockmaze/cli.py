@@ -579,9 +579,11 @@ def _run(argv) -> int:
     except click.exceptions.NoArgsIsHelpError as error:  # no arguments: the help, as --help
         click.echo(error.ctx.get_help())
         return 0
-    except Interrupted as stop:
-        return _fail(f"stopped by signal {stop.signum}; no file was changed", 128 + stop.signum)
-    except (KeyboardInterrupt, click.exceptions.Abort):
+    except (KeyboardInterrupt, click.exceptions.Abort) as stop:
+        stop = stop.__cause__ or stop  # click turns Ctrl-C into Abort
+        if isinstance(stop, Interrupted):
+            return _fail(f"stopped by signal {stop.signum}; no file was changed",
+                         128 + stop.signum)
         return _fail("interrupted; no file was changed", 130)
     except (BadFileError, OutputError) as error:
         return _fail(str(error), 1)
