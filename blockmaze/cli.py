@@ -409,11 +409,12 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
 
     if solution:
         raise BlockmazeError("--solution marks graph mazes; a dungeon marks its start and goal")
-    try:
-        low, _, high = room_size.partition(":")
-        sizes = (int(low), int(high or low))
-    except ValueError:
-        raise BlockmazeError(f"--room-size must be MIN:MAX cells, e.g. 2:5, got {room_size!r}") from None
+    low, _, high = room_size.partition(":")
+    if not all(re.fullmatch(NUMBER, n.strip()) for n in (low, high or low)) \
+            or not 1 <= int(low) <= int(high or low):
+        raise BlockmazeError(f"--room-size must be MIN:MAX cells with 1 <= MIN <= MAX, e.g. 2:5, "
+                             f"got {room_size!r}")
+    sizes = (int(low), int(high or low))
     writer = _writer({"output": output, "format_": settings["format_"]})
     if writer is not None and writer.source == "maze":
         raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze document or picture")
