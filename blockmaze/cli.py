@@ -434,7 +434,7 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
         _info(f"seed {seed}")
         return
     target = Path(output)
-    with transaction():  # every level, or none
+    with transaction(to_stdout=output == "-"):  # every level, or none
         for number, level in enumerate(dungeon.levels, 1):
             path = output if levels == 1 else str(target.with_name(f"{target.stem}-{number}{target.suffix}"))
             _save_blocks(level.plan, writer, path, seed, f"level {number}, {len(level.rooms)} rooms",

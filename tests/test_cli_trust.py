@@ -123,3 +123,10 @@ def test_a_closed_pipe_is_never_a_traceback():
     code = process.wait(timeout=60)
     assert "Traceback" not in err and "Exception ignored" not in err, err
     assert code == 0 or (code == 1 and err.startswith("Error: cannot write")), (code, err)
+
+
+@pytest.mark.parametrize("args", [["generate", "3x3"], ["blockwise", "9x9"], ["dungeon", "12x12"],
+                                  ["generate", "3x3", "-g", "hex"]])
+def test_every_command_writes_to_standard_output(capfdbinary, args):
+    assert main(["-q", *args, "--seed", "4", "-o", "-", "-f", "ascii"]) == 0
+    assert capfdbinary.readouterr().out.startswith(b"; blockmaze ascii map")
