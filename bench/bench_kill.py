@@ -1,7 +1,7 @@
 """Kill real `blockmaze` processes at random moments; count mixed or leftover files.
 
     python bench/bench_kill.py            # 200 kills across four multi-file and single-file runs
-    python bench/bench_kill.py --quick    # 20 kills, for a smoke test
+    python bench/bench_kill.py --quick    # 8 kills, for a smoke test
 
 Each kill restores the old set of files, starts `python -m blockmaze` writing the new set over
 it, sends SIGTERM, SIGHUP or SIGINT after a random delay (half of them uniform over a whole run,
@@ -84,8 +84,8 @@ def kill_scenario(old_args, new_args, kills: int, rng: random.Random) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="20 kills instead of 200")
-    total = 20 if parser.parse_args().quick else 200
+    parser.add_argument("--quick", action="store_true", help="8 kills instead of 200")
+    total = 8 if parser.parse_args().quick else 200
     rng = random.Random(16)
     print(f"{'scenario':<16}{'kills':>6}{'run s':>7}{'finished':>9}{'old set':>8}{'new set':>8}"
           f"{'mixed/leftover':>15}")
