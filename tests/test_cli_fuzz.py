@@ -10,6 +10,7 @@ minute. ``BLOCKMAZE_FUZZ_EXAMPLES`` sets the cases per command (default 2,000).
 from __future__ import annotations
 
 import os
+import signal
 
 import click
 import numpy as np
@@ -132,9 +133,28 @@ def argument_lists(draw, command_name: str, files):
     return args
 
 
+class TooSlow(BaseException):
+    """A case ran longer than :data:`CASE_SECONDS` (every run here is tiny or refused)."""
+
+
+def _too_slow(signum, frame):
+    raise TooSlow()
+
+
+CASE_SECONDS = 20
+
+
 def _check(capsys, args):
     capsys.readouterr()
-    code = main(list(args))
+    previous = signal.signal(signal.SIGALRM, _too_slow)
+    signal.setitimer(signal.ITIMER_REAL, CASE_SECONDS)
+    try:
+        code = main(list(args))
+    except TooSlow:
+        pytest.fail(f"blockmaze {args!r} ran longer than {CASE_SECONDS} s")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
     out, err = capsys.readouterr()
     assert "Traceback" not in err and "internal error" not in err, (args, err)
     assert code in (0, 1, 2), (args, code, err)
