@@ -29,6 +29,7 @@ from .wording import article
 # sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them
 NUMBER = r"[0-9]{1,12}"
 MAX_SEED = 2 ** 64 - 1
+MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
 
 
 class Dimensions(click.ParamType):
@@ -394,7 +395,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
               help="Share of dead-end corridor removed (1 = no dead ends).")
 @click.option("--min-shortcut", type=click.IntRange(min=1), default=None,
               help="Add loops, each only where it shortens a walk by at least this many blocks.")
-@click.option("--levels", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--levels", type=click.IntRange(1, MAX_LEVELS), default=1, show_default=True,
               help="Levels joined by stairs; with -o each level is its own file (name-1, name-2, ...).")
 @click.option("-s", "--seed", type=click.IntRange(0, MAX_SEED), default=None,
               help="Seed (drawn at random and reported if omitted).")
@@ -415,6 +416,10 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
         raise BlockmazeError(f"--room-size must be MIN:MAX cells with 1 <= MIN <= MAX, e.g. 2:5, "
                              f"got {room_size!r}")
     sizes = (int(low), int(high or low))
+    most = max(100_000, size[0] * size[1])  # more attempts than cells place no further room
+    if room_attempts is not None and room_attempts > most:
+        raise BlockmazeError(f"--room-attempts is at most {most} for a {size[0]}x{size[1]} "
+                             f"dungeon, got {room_attempts}")
     writer = _writer({"output": output, "format_": settings["format_"]})
     if writer is not None and writer.source == "maze":
         raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze document or picture")
