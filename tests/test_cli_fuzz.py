@@ -68,7 +68,7 @@ def files(tmp_path_factory):
 
 
 _STRATEGIES: dict = {}
-VALID_NUMBERS = ["1", "2", "3", "0.5", "0"]
+VALID_NUMBERS = ["1", "2", "3", "0.5", "0", "99999999999"]  # and one absurd count
 
 
 def _values_for(param: click.Parameter, files, careful: bool) -> st.SearchStrategy[str]:
