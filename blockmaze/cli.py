@@ -3,23 +3,34 @@
 from __future__ import annotations
 
 import functools
+import math
+import os
 import re
 import sys
+import traceback
 import warnings
 from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, progress
 from .algorithms import ALGORITHMS, get_algorithm
-from .errors import BadFileError, BlockmazeError
+from .cli_options import SectionedCommand, unused_options
+from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, writer_for
+from .export.target import STDOUT, Interrupted, signals_raise, transaction
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .export.pictures import STYLES as PICTURE_STYLES
 from .render.text import STYLES
+from .wording import article
+
+# sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them
+NUMBER = r"[0-9]{1,12}"
+MAX_SEED = 2 ** 64 - 1
+MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
 
 
 class Dimensions(click.ParamType):
@@ -37,7 +48,7 @@ class Dimensions(click.ParamType):
             return value
         if self.auto and str(value).strip().lower() == "auto":
             return None
-        match = re.fullmatch(r"\s*(\d+)\s*(?:[xX×]\s*(\d+)\s*)?", str(value))
+        match = re.fullmatch(rf"\s*({NUMBER})\s*(?:[xX×]\s*({NUMBER})\s*)?", str(value))
         if not match or int(match[1]) < 1 or int(match[2] or match[1]) < 1:
             self.fail(f"{self.what} must be N or AxB with whole numbers >= 1 "
                       f"(e.g. {self.example}), got {value!r}", param, ctx)
@@ -53,7 +64,8 @@ class Size(click.ParamType):
         if isinstance(value, tuple):
             return value
         parts = re.split(r"\s*[xX×]\s*", str(value).strip())
-        if not 1 <= len(parts) <= 3 or not all(p.isdigit() and int(p) >= 1 for p in parts):
+        if not 1 <= len(parts) <= 3 or not all(re.fullmatch(NUMBER, p) and int(p) >= 1
+                                                for p in parts):
             self.fail(f"size must be whole numbers >= 1 joined by x (e.g. 20x30), got {value!r}",
                       param, ctx)
         return tuple(int(p) for p in parts)
@@ -69,8 +81,27 @@ def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
     if count == 2 and len(size) == 1:
         size = size * 2
     if len(size) != count:
-        raise BlockmazeError(f"a {kind} grid's size is {form}, got {'x'.join(map(str, size))}")
+        raise BlockmazeError(f"{article(kind)} grid's size is {form}, got {'x'.join(map(str, size))}")
     return size
+
+
+class FilePath(click.Path):
+    """click.Path that refuses a NUL character with a message (the system cannot take one)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Finite(click.FloatRange):
+    """A FloatRange that refuses nan and infinity."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
 
 
 class AlgorithmSpec(click.ParamType):
@@ -124,10 +155,10 @@ def maze_options(command):
     for option in reversed([
         click.option("-a", "--algorithm", type=AlgorithmSpec(), default="backtracker",
                      show_default=True, help=_algorithm_help()),
-        click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
+        click.option("-s", "--seed", type=click.IntRange(0, MAX_SEED), default=None,
                      help="Seed: the same seed gives the same maze and the same file. "
                           "Drawn at random (and reported) if omitted."),
-        click.option("--braid", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+        click.option("--braid", type=Finite(0, 1), default=0.0, show_default=True,
                      help="Share of dead ends to remove by opening a wall (0 = a perfect maze)."),
         click.option("--entrances/--no-entrances", default=False, show_default=True,
                      help="Start and goal on the outer wall, with openings cut there; "
@@ -187,7 +218,7 @@ def output_options(command):
                      default="csv", show_default=True, help="Tiled maps (.tmx, .tmj): layer data encoding."),
         click.option("--external-tileset/--embedded-tileset", default=False, show_default=True,
                      help="Tiled maps: write the tile set as its own .tsx/.tsj file beside the map."),
-        click.option("--block-size", type=click.FloatRange(min=0, min_open=True), default=None,
+        click.option("--block-size", type=Finite(min=0, min_open=True), default=None,
                      help="Meshes: the size of a block, in metres for .glb/.gltf/.obj/.ply "
                           "(default 1) and millimetres for .stl (default 5)."),
         click.option("--raw-mesh/--watertight-mesh", default=False, show_default=True,
@@ -212,14 +243,16 @@ def output_options(command):
         click.option("--picture-style", type=click.Choice(list(PICTURE_STYLES)), default="walls",
                      show_default=True, help="Pictures (.png, .svg): lines are walls, lines are "
                                              "paths, or filled blocks."),
-        click.option("--cell-size", type=click.FloatRange(min=1), default=16, show_default=True,
+        click.option("--cell-size", type=Finite(min=1), default=16, show_default=True,
                      help="Pictures: pixels per cell."),
         click.option("--shade/--no-shade", default=False, show_default=True,
                      help="Pictures: colour each cell by its distance from the start."),
         click.option("--text-style", type=click.Choice(list(STYLES)), default="box",
                      show_default=True, help="How the maze is drawn when no --output is given."),
-        click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-                     help="File to write. Without it the maze is printed."),
+        click.option("-o", "--output", type=FilePath(allow_dash=True),
+                     default=None, help="File to write (- for standard output, with --format). "
+                                        "Without it the maze is printed. A world (--format "
+                                        "world) is a folder."),
         # worlds (--format world / world-zip) and split schematics
         click.option("--terrain", type=click.Choice(["void", "flat", "grass"]), default="grass",
                      show_default=True, help="Worlds: the ground around and under the maze."),
@@ -237,17 +270,26 @@ def output_options(command):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXAMPLES)
-@click.version_option(__version__, prog_name="blockmaze")
-def cli():
+@click.version_option(__version__, "-V", "--version", prog_name="blockmaze")
+@click.option("-v", "--verbose", is_flag=True, help="Say more: warnings about numba's cache, "
+                                                    "a traceback for internal errors.")
+@click.option("-q", "--quiet", is_flag=True, help="Say less: no progress, no summary of what "
+                                                  "was written (warnings and errors still).")
+def cli(verbose, quiet):
     """Make mazes and turn them into Minecraft schematics and other block files."""
+    _settings.update(verbose=verbose, quiet=quiet and not verbose)
+    if not verbose:
+        warnings.filterwarnings("ignore", message="numba cannot cache")
+    if not _settings["quiet"] and _is_terminal(sys.stderr):
+        click.get_current_context().with_resource(progress.shown(sys.stderr))
 
 
-@cli.command("generate", epilog=_algorithm_list() + EXAMPLES)
+@cli.command("generate", cls=SectionedCommand, epilog=_algorithm_list() + EXAMPLES)
 @click.argument("size", type=Size(), metavar="SIZE")
 @click.option("-g", "--grid", "kind", type=click.Choice(sorted(GRID_KINDS)), default="square",
               show_default=True, help="Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
                                       "LEVELSxROWSxCOLS for layered.")
-@click.option("--mask", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--mask", type=FilePath(exists=True, dir_okay=False), default=None,
               help="Cells to leave out: a text file (X = off) or a black-and-white picture "
                    "(black = off).")
 @maze_options
@@ -268,12 +310,14 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
         from .blocks.raster import min_scale
 
         if scale is not None and scale < min_scale(kind):
-            raise BlockmazeError(f"a {kind} maze needs --scale {min_scale(kind)} or more, got {scale}")
+            raise BlockmazeError(f"{article(kind)} maze needs --scale {min_scale(kind)} or more, "
+                                 f"got {scale}")
     if writer is not None:
         check_fits(writer, kind, shape, wall=output["wall"],
                    passage=output["passage"], height=output["height"], floor=output["floor"],
                    roof=output["roof"])
         load_theme(output["theme"])
+    _warn_unused(writer, kind=kind)
     if seed is None:
         seed = draw_seed()
     if writer is not None and should_stream(
@@ -285,8 +329,8 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
     _emit(document, writer, **output)
 
 
-@cli.command("export", epilog=EXAMPLES)
-@click.argument("document", type=click.Path(exists=True, dir_okay=False), metavar="MAZE.json")
+@cli.command("export", cls=SectionedCommand, epilog=EXAMPLES)
+@click.argument("document", type=FilePath(exists=True, dir_okay=False), metavar="MAZE.json")
 @thickness_options
 @output_options
 def export_command(document, **output):
@@ -296,11 +340,13 @@ def export_command(document, **output):
     writer = _writer(output)
     if writer is not None:
         load_theme(output["theme"])
-    _emit(load_maze(document), writer, **output)
+    loaded = load_maze(document)
+    _warn_unused(writer, kind=loaded.maze.grid.kind)
+    _emit(loaded, writer, **output)
 
 
-@cli.command("info", epilog=EXAMPLES)
-@click.argument("path", type=click.Path(exists=True), metavar="FILE|WORLD")
+@cli.command("info", cls=SectionedCommand, epilog=EXAMPLES)
+@click.argument("path", type=FilePath(exists=True), metavar="FILE|WORLD")
 def info_command(path):
     """Show what a file blockmaze wrote holds: format, size, and blocks, tiles or triangles.
 
@@ -317,7 +363,7 @@ def info_command(path):
     click.echo("\n".join(inspect_file(path).lines()))
 
 
-@cli.command("blockwise", epilog=_algorithm_list() + EXAMPLES)
+@cli.command("blockwise", cls=SectionedCommand, epilog=_algorithm_list() + EXAMPLES)
 @click.argument("size", type=Size(), metavar="WxL[xH]")
 @click.option("--mode", type=click.Choice(["strict", "relaxed"]), default="strict", show_default=True,
               help="strict: cells on odd blocks, passages carved between (any algorithm); relaxed: "
@@ -332,7 +378,7 @@ def info_command(path):
               help="relaxed mode: keep a solid outer ring.")
 @click.option("--fill", type=click.Choice([m.name.lower() for m in Material if m]), default=None,
               help="relaxed mode: material for dead solid blocks (solid on all four sides).")
-@click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
+@click.option("-s", "--seed", type=click.IntRange(0, MAX_SEED), default=None,
               help="Seed (drawn at random and reported if omitted).")
 @functools.partial(thickness_options, default="auto", auto=True)
 @output_options
@@ -353,6 +399,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
     writer = _writer({"output": output, "format_": settings["format_"]})
     if writer is not None and writer.source == "maze":
         raise BlockmazeError("a blockwise maze is blocks: choose a block format, not a maze document or picture")
+    _warn_unused(writer, command="blockwise", mode=mode)
     if seed is None:
         seed = draw_seed()
     width, length = size[:2]
@@ -360,7 +407,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
         layout = relaxed_layout(width, length, ordering, seed, border,
                                 None if fill is None else Material[fill.upper()])
         blocks, what = layout.plan, f"relaxed {ordering}"
-        click.echo(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks", err=True)
+        _info(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks")
     elif len(size) == 3:
         blocks = strict_volume_3d(width, length, size[2], algorithm, seed, _axes(wall, 3),
                                   _axes(passage, 3), cells)
@@ -372,11 +419,12 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
         if blocks.ndim == 3:
             raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
         click.echo(plan_text(blocks, style=_plan_style(text_style)))
+        _info(f"seed {seed}")
         return
     _save_blocks(blocks, writer, output, seed, what, f", seed {seed}", **settings)
 
 
-@cli.command("dungeon", epilog=_algorithm_list() + EXAMPLES)
+@cli.command("dungeon", cls=SectionedCommand, epilog=_algorithm_list() + EXAMPLES)
 @click.argument("size", type=Dimensions("size", "40x60"), metavar="ROWSxCOLS")
 @click.option("-a", "--algorithm", type=AlgorithmSpec(), default="backtracker", show_default=True,
               help="Algorithm that grows the corridors between the rooms.")
@@ -384,13 +432,13 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
               help="Room side in cells, from MIN to MAX.")
 @click.option("--room-attempts", type=click.IntRange(min=0), default=None,
               help="Rooms tried (overlapping ones are dropped); default fills about half the area.")
-@click.option("--extra-doors", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+@click.option("--extra-doors", type=Finite(0, 1), default=0.0, show_default=True,
               help="Chance of each further door between regions (0 = exactly one way between them).")
-@click.option("--sparseness", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+@click.option("--sparseness", type=Finite(0, 1), default=1.0, show_default=True,
               help="Share of dead-end corridor removed (1 = no dead ends).")
 @click.option("--min-shortcut", type=click.IntRange(min=1), default=None,
               help="Add loops, each only where it shortens a walk by at least this many blocks.")
-@click.option("--levels", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--levels", type=click.IntRange(1, MAX_LEVELS), default=1, show_default=True,
               help="Levels joined by stairs: one stacked volume in block formats; in tile maps each "
                    "level is its own file (name-1, name-2, ...).")
 # issue 18: level styles, spawns, lock and key
@@ -402,7 +450,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
               help="Least distance in blocks between spawn points.")
 @click.option("--lock/--no-lock", default=False, show_default=True,
               help="A locked door on the only way to the goal, its key on the near side.")
-@click.option("-s", "--seed", type=click.IntRange(min=0), default=None,
+@click.option("-s", "--seed", type=click.IntRange(0, MAX_SEED), default=None,
               help="Seed (drawn at random and reported if omitted).")
 @output_options
 def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, sparseness,
@@ -414,26 +462,37 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
     from .randomness import draw_seed
     from .render import plan_text
 
-    try:
-        low, _, high = room_size.partition(":")
-        sizes = (int(low), int(high or low))
-    except ValueError:
-        raise BlockmazeError(f"--room-size must be MIN:MAX cells, e.g. 2:5, got {room_size!r}") from None
+    low, _, high = room_size.partition(":")
+    if not all(re.fullmatch(NUMBER, n.strip()) for n in (low, high or low)) \
+            or not 1 <= int(low) <= int(high or low):
+        raise BlockmazeError(f"--room-size must be MIN:MAX cells with 1 <= MIN <= MAX, e.g. 2:5, "
+                             f"got {room_size!r}")
+    sizes = (int(low), int(high or low))
+    most = max(100_000, size[0] * size[1])  # more attempts than cells place no further room
+    if room_attempts is not None and room_attempts > most:
+        raise BlockmazeError(f"--room-attempts is at most {most} for a {size[0]}x{size[1]} "
+                             f"dungeon, got {room_attempts}")
     writer = _writer({"output": output, "format_": settings["format_"]})
     if writer is not None and writer.source == "maze":
         raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze document or picture")
+    if output == "-" and levels > 1:
+        raise BlockmazeError("--levels above 1 writes a file per level; standard output (-o -) "
+                             "carries one: give -o FILE")
+    _warn_unused(writer, command="dungeon")
     if seed is None:
         seed = draw_seed()
-    dungeon = generate_dungeon(size, seed, algorithm=algorithm, room_size=sizes,
-                               room_attempts=room_attempts, extra_doors=extra_doors,
-                               sparseness=sparseness, min_shortcut=min_shortcut, levels=levels,
-                               style=style, spawns=parse_spawns(spawns), spacing=spawn_spacing,
-                               lock=lock)
+    with progress.phase("generating"):
+        dungeon = generate_dungeon(size, seed, algorithm=algorithm, room_size=sizes,
+                                   room_attempts=room_attempts, extra_doors=extra_doors,
+                                   sparseness=sparseness, min_shortcut=min_shortcut, levels=levels,
+                                   style=style, spawns=parse_spawns(spawns), spacing=spawn_spacing,
+                                   lock=lock)
     for number, level in enumerate(dungeon.levels, 1):
-        click.echo(f"level {number}: {metrics_text(level.metrics)}", err=True)
+        _info(f"level {number}: {metrics_text(level.metrics)}")
     if output is None:
         shown = _plan_style(text_style)
         click.echo("\n\n".join(plan_text(level.plan, style=shown) for level in dungeon.levels))
+        _info(f"seed {seed}")
         return
     if levels > 1 and not writer.plan:  # one volume: the levels stacked, joined by their stairs
         from .blocks import stack_dungeon
@@ -445,11 +504,12 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
     suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
                  default=target.suffix)  # name-2.tilemap.json, not name.tilemap-2.json
     stem = target.name[:len(target.name) - len(suffix)]
-    for number, level in enumerate(dungeon.levels, 1):
-        path = target if levels == 1 else target.with_name(f"{stem}-{number}{suffix}")
-        _save_blocks(level.plan, writer, str(path), seed, f"level {number}, {len(level.rooms)} rooms",
-                     f", seed {seed}", extra={"entities": level.entities, "metrics": level.metrics},
-                     **settings)
+    with transaction(to_stdout=output == "-"):  # every level, or none
+        for number, level in enumerate(dungeon.levels, 1):
+            path = output if levels == 1 else str(target.with_name(f"{stem}-{number}{suffix}"))
+            _save_blocks(level.plan, writer, path, seed, f"level {number}, {len(level.rooms)} rooms",
+                         f", seed {seed}", extra={"entities": level.entities, "metrics": level.metrics},
+                         **settings)
 
 
 dungeon_command.params = [p for p in dungeon_command.params if p.name != "solution"]
@@ -474,7 +534,38 @@ def _writer(output: dict):
         if output["format_"] is not None:
             raise BlockmazeError("--format needs --output FILE")
         return None
+    if output["output"] == "-" and output["format_"] is None:
+        raise BlockmazeError("-o - (standard output) needs --format NAME: the format cannot "
+                             "be told from a file name")
     return writer_for(output["output"], output["format_"])
+
+
+def _warn_unused(writer, **where) -> None:
+    """Warn about each option given on the command line that this run does not use."""
+    ctx = click.get_current_context()
+    given = {name for name in ctx.params
+             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
+    flags = {p.name: max(p.opts, key=len) for p in ctx.command.params}
+    for name, what in unused_options(given, writer, **where).items():
+        warnings.warn(f"{flags.get(name, name)} does not apply to {what}; ignored", UnusedOptionWarning)
+
+
+class UnusedOptionWarning(UserWarning):
+    """An option was given that the run does not use."""
+
+
+def _info(message: str) -> None:
+    """Say what was done on stderr (not under -q)."""
+    if not _settings["quiet"]:
+        progress.clear()
+        click.echo(message, err=True)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _emit(document, writer, *, wall, passage, scale, solution, text_style, output,
@@ -485,6 +576,8 @@ def _emit(document, writer, *, wall, passage, scale, solution, text_style, outpu
     if output is None:
         click.echo(maze_text(document, solution=solution, style=text_style,
                              plan_style=_plan_style(text_style)))
+        if document.seed is not None:
+            _info(f"seed {document.seed}")
         return
     maze = document.maze
     origin = f", {document.algorithm}" if document.algorithm else ""
@@ -494,7 +587,7 @@ def _emit(document, writer, *, wall, passage, scale, solution, text_style, outpu
         _save(document, writer, output, solution=solution, style=picture_style,
               cell_size=cell_size, shade=shade, theme=settings["theme"])
         written = f"maze document, {what} cells" if writer.name == "maze" else f"picture of a {what} maze"
-        click.echo(f"wrote {output}: {written}{origin}", err=True)
+        _info(f"wrote {_shown(output)}: {written}{origin}")
         return
     _save_blocks(document, writer, output, document.seed, f"{what} cells", origin, wall=wall,
                  passage=passage, scale=scale, solution=solution, **settings)
@@ -511,8 +604,8 @@ def _write_streamed(shape, algorithm, seed, writer, *, output, wall, passage, he
                                   floor, roof, theme, split,
                                   **{k: v for k, v in given.items() if k in writer.options})
     where = f"tiles of at most {split}x{split} blocks beside {output}" if split else output
-    click.echo(f"wrote {where}: square {'x'.join(map(str, shape))} cells, streamed, {x}x{layers}x{z} "
-               f"blocks (width x height x length), {algorithm}, seed {seed}", err=True)
+    _info(f"wrote {where}: square {'x'.join(map(str, shape))} cells, streamed, {x}x{layers}x{z} "
+          f"blocks (width x height x length), {algorithm}, seed {seed}")
 
 
 def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, roof, lights,
@@ -540,22 +633,17 @@ def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, r
                                                            roof=roof, lights=lights))
         files = write_schem_tiles(volume, output, load_theme(theme), split, mc_version,
                                   int(schem_version), seed)
-        click.echo(f"wrote {len(files)} tiles {files[0].name} ... {files[-1].name}: {what}{origin}",
-                   err=True)
+        _info(f"wrote {len(files)} tiles {files[0].name} ... {files[-1].name}: {what}{origin}")
         return
     volume = _save(source, writer, output, height=height, floor=floor, roof=roof, lights=lights,
                    theme=theme, **build, **given)
     y, z, x = volume.shape
-    click.echo(f"wrote {output}: {what}, {x}x{y}x{z} blocks (width x height x length){origin}",
-               err=True)
+    _info(f"wrote {_shown(output)}: {what}, {x}x{y}x{z} blocks (width x height x length){origin}")
     from .export.minecraft.placement import placement_hint
 
     hint = placement_hint(volume, writer.name, Path(output).stem.lower())
     if hint:
-        click.echo(f"to place it: {hint}", err=True)
-    hint = placement_hint(volume, writer.name, Path(output).stem.lower())
-    if hint:
-        click.echo(f"to place it: {hint}", err=True)
+        _info(f"to place it: {hint}")
 
 
 def _save(source, writer, output, **given):
@@ -564,32 +652,92 @@ def _save(source, writer, output, **given):
 
     options = {k: v for k, v in given.items()
                if (k in BUILD_OPTIONS or k in writer.options) and v is not None}
-    return save(source, output, writer.name, **options)
+    return save(source, STDOUT if output == "-" else output, writer.name, **options)
+
+
+def _shown(output: str) -> str:
+    return "standard output" if output == "-" else output
+
+
+_settings = {"verbose": False, "quiet": False}
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    progress.clear()
     click.echo(f"Warning: {message}", err=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit code (2 for bad usage, 1 for a bad input file, each
-    with one ``Error:`` line)."""
-    warnings.showwarning = _show_warning
+    """Run the command line; return the exit code, with one ``Error:`` line on failure:
+    2 for bad usage, 1 for a bad input file or an output that could not be written, 130 (or
+    128 + the signal) when stopped, 0 otherwise."""
+    _settings.update(verbose=False, quiet=False)
+    with warnings.catch_warnings(), signals_raise():
+        warnings.showwarning = _show_warning
+        code = _run(argv)
+    try:
+        sys.stdout.flush()
+    except OSError as error:
+        _silence_stdout()
+        if code == 0:
+            code = _fail(f"cannot write to standard output: {error.strerror or error}", 1)
+    return code
+
+
+def _run(argv) -> int:
     try:
         result = cli.main(args=argv, prog_name="blockmaze", standalone_mode=False)
+        sys.stdout.flush()
         return result if isinstance(result, int) else 0
     except click.exceptions.Exit as done:
         return done.exit_code
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        return 1
-    except (click.ClickException, BlockmazeError) as error:
-        message = error.format_message() if isinstance(error, click.ClickException) else str(error)
-        click.echo("Error: " + " ".join(message.split()), err=True)
-        return 1 if isinstance(error, BadFileError) else 2
+    except click.exceptions.NoArgsIsHelpError as error:  # no arguments: the help, as --help
+        click.echo(error.ctx.get_help())
+        return 0
+    except (KeyboardInterrupt, click.exceptions.Abort) as stop:
+        stop = stop.__cause__ or stop  # click turns Ctrl-C into Abort
+        if isinstance(stop, Interrupted):
+            return _fail(f"stopped by signal {stop.signum}; no file was changed",
+                         128 + stop.signum)
+        return _fail("interrupted; no file was changed", 130)
+    except (BadFileError, OutputError) as error:
+        return _fail(str(error), 1)
+    except click.ClickException as error:
+        return _fail(error.format_message(), error.exit_code)
+    except BlockmazeError as error:
+        return _fail(str(error), 2)
     except MemoryError:
-        click.echo("Error: not enough memory for a maze this large; choose a smaller size", err=True)
-        return 2
+        return _fail("not enough memory for a maze this large; choose a smaller size", 1)
+    except OSError as error:  # standard output closed or full, mostly
+        where = f" {error.filename}" if error.filename else " standard output"
+        _silence_stdout()
+        return _fail(f"cannot write{where}: {error.strerror or error}", 1)
+    except RecursionError:
+        return _fail("the input is nested too deeply", 1)
+    except Exception as error:  # a bug: still one line, and the traceback under -v
+        if _settings["verbose"]:
+            traceback.print_exc()
+        return _fail(f"internal error ({type(error).__name__}: {error}); please report it "
+                     "with the command line (-v shows the traceback)", 1)
+
+
+def _fail(message: str, code: int) -> int:
+    progress.clear()
+    try:
+        click.echo("Error: " + " ".join(str(message).split()), err=True)
+    except OSError:
+        pass
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point a broken standard output at /dev/null, so Python's exit does not fail on it."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+        pass
 
 
 if __name__ == "__main__":

@@ -46,3 +46,12 @@ class BlockmazeWarning(UserWarning):
 
     Example: a structure file larger than a structure block loads.
     """
+
+
+class BadFileError(BlockmazeError):
+    """A file given as input is unreadable or malformed (exit 1)."""
+
+
+class OutputError(BlockmazeError):
+    """An output could not be written though the command was right: disk full, I/O error,
+    standard output closed (exit 1)."""

@@ -41,6 +41,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from .progress import phase
+
 # Measured (bench/bench_startup.py): loading numba and one cached kernel costs about 0.9 s on a
 # 2-core machine; the slowest algorithm in plain Python carves about 20,000 cells in that time.
 SMALL_JOB = 4096
@@ -56,10 +58,16 @@ class Kernel:
         self.py_func = function
         self.options = options
         self._compiled = None
+        self._warm = False
 
     def __call__(self, *args):
         if _use_python(args):
             return self.py_func(*args)
+        if not self._warm:  # the first compiled call compiles (or loads numba's cache)
+            with phase("compiling"):
+                result = self.compiled(*args)
+            self._warm = True
+            return result
         return self.compiled(*args)
 
     @property

@@ -45,6 +45,7 @@ from .kernels import kernel
 import numpy as np
 
 from .errors import BadFileError, BlockmazeError
+from .wording import article
 from .grids import GRID_KINDS, Grid
 from .grids.geometry import cell_shapes
 
@@ -224,7 +225,7 @@ def _fit(picture: np.ndarray, kind: str, shape: Sequence[int] | None, fit: str |
         if kind == "layered":
             return picture[None].copy()
         if fit == "picture" or kind == "polar" or kind not in GRID_KINDS:
-            raise BlockmazeError(f"a {kind} grid's shape must be given to fit a {what} to it")
+            raise BlockmazeError(f"{article(kind)} grid's shape must be given to fit a {what} to it")
         shape = picture.shape
     shape = tuple(int(v) for v in shape)
     target = mask_shape(kind, shape)
@@ -235,7 +236,7 @@ def _fit(picture: np.ndarray, kind: str, shape: Sequence[int] | None, fit: str |
         fit = "cells" if len(target) == 2 else "picture"
     if fit == "cells":
         if len(target) != 2:
-            raise BlockmazeError(f"a {kind} grid's cells are not rows and columns; use fit='picture'")
+            raise BlockmazeError(f"{article(kind)} grid's cells are not rows and columns; use fit='picture'")
         if picture.shape == target:
             return picture.copy()
         if exact:

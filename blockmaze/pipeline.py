@@ -27,6 +27,7 @@ from .export import write, writer_for
 from .export.target import Target, open_target
 from .materials import Theme, load_theme
 from .maze import Maze
+from .progress import phase
 
 Source = Maze | MazeDocument | np.ndarray
 # save()'s own options: how a maze becomes blocks (every other option is the format's)
@@ -76,10 +77,11 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     else:
         cells = load_mask(mask, kind, shape) if not isinstance(mask, np.ndarray) else mask
         grid = masked_grid(kind, shape, cells)
-    maze = generate(grid, algorithm=algorithm, rng=rng)
-    if braid:
-        maze = braid_maze(maze, braid, rng)
-    ends = place_endpoints(maze, "entrances" if entrances else "longest")
+    with phase("carving"):
+        maze = generate(grid, algorithm=algorithm, rng=rng)
+        if braid:
+            maze = braid_maze(maze, braid, rng)
+        ends = place_endpoints(maze, "entrances" if entrances else "longest")
     return MazeDocument(maze, ends, algorithm, seed, braid)
 
 
@@ -223,16 +225,20 @@ def save(source: Source, target: Target, format: str | None = None, *,
         if "solution" in writer.options:
             options["solution"] = solution
         writer.check_options(options)
-        with open_target(target) as file:
+        with phase("writing"), open_target(target) as file:
             writer.write(source, file, theme if isinstance(theme, Theme) else load_theme(theme),
                          **options)
         return None
-    if isinstance(source, MazeDocument):
-        blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,
-                             passage=passage, scale=scale, height=height, floor=floor, roof=roof)
-    else:
-        blocks = np.asarray(source)
-    volume = plan_layer(blocks) if writer.plan else stand_up(blocks, height=height, floor=floor,
-                                                             roof=roof, lights=lights)
-    write(volume, target, format=writer.name, theme=theme, **options)
+    with phase("building blocks"):
+        if isinstance(source, MazeDocument):
+            blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,
+                                 passage=passage, scale=scale, height=height, floor=floor,
+                                 roof=roof)
+        else:
+            blocks = np.asarray(source)
+        volume = plan_layer(blocks) if writer.plan else stand_up(blocks, height=height,
+                                                                 floor=floor, roof=roof,
+                                                                 lights=lights)
+    with phase("writing"):
+        write(volume, target, format=writer.name, theme=theme, **options)
     return volume

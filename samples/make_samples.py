@@ -1,46 +1,58 @@
-"""Regenerate the files in samples/ (small, deterministic examples shown in the README).
+"""Remake the files in samples/ with the commands the README shows beside them.
 
     python samples/make_samples.py [FOLDER]      # default: this folder
+
+The commands are read from the README's "Samples" block (lines ``blockmaze ... -o samples/NAME``
+or ``blockmaze ... > samples/NAME``), so the README, this script and tests/test_samples.py
+(which remakes every sample and compares bytes) can never disagree.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import shlex
 import sys
 from pathlib import Path
 
-import blockmaze as bm
-from blockmaze.export.pictures import render_png
+from blockmaze.cli import main
 
-SEED = 2026
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def sample_commands(readme: Path = README) -> dict[str, list[str]]:
+    """Sample file name -> the blockmaze arguments that make it, from the README's block."""
+    text = readme.read_text(encoding="utf-8")
+    block = text.split("<!-- samples -->", 2)[1]
+    commands = {}
+    for line in block.splitlines():
+        if not line.startswith("blockmaze "):
+            continue
+        words = shlex.split(line)[1:]
+        name = words[words.index(">" if ">" in words else "-o") + 1]
+        commands[Path(name).name] = words
+    return commands
+
+
+def make_sample(name: str, words: list[str], folder: Path) -> Path:
+    """Run one sample's command with its output aimed into ``folder``."""
+    target = folder / name
+    if ">" in words:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(["-q", *words[: words.index(">")]])
+        target.write_text(out.getvalue(), encoding="utf-8")
+    else:
+        words = [str(target) if w.endswith("samples/" + name) else w for w in words]
+        code = main(["-q", *words])
+    if code != 0:
+        raise SystemExit(f"blockmaze {' '.join(words)} failed with exit code {code}")
+    return target
 
 
 def make_samples(folder: Path) -> list[Path]:
     """Write every sample into ``folder``; return their paths."""
-    maze = bm.generate((8, 16), rng=SEED)
-    texts = {
-        "maze-box.txt": bm.maze_text(maze),
-        "maze-ascii.txt": bm.maze_text(maze, style="ascii"),
-        "plan-wall1-passage2.txt": bm.plan_text(bm.to_blocks(maze, wall=1, passage=2)),
-    }
-    written = []
-    for name, text in texts.items():
-        (folder / name).write_text(text + "\n", encoding="utf-8")
-        written.append(folder / name)
-    volume = bm.extrude(bm.to_blocks(maze, wall=1, passage=2), height=3)
-    for version in (2, 3):
-        path = folder / f"maze-v{version}.schem"
-        bm.write(volume, path, schem_version=version)
-        written.append(path)
-    ends = bm.place_endpoints(maze)
-    pictures = {
-        "maze-shaded.png": (maze, dict(shade=True, solution=True, endpoints=ends)),
-        "polar.png": (bm.generate(bm.polar_grid(8), rng=SEED), dict(cell_size=14)),
-        "hex-blocks.png": (bm.generate(bm.hex_grid(8, 11), rng=SEED), dict(style="blocks", cell_size=10)),
-    }
-    for name, (shown, options) in pictures.items():
-        render_png(shown, folder / name, **options)
-        written.append(folder / name)
-    return written
+    return [make_sample(name, words, folder) for name, words in sample_commands().items()]
 
 
 if __name__ == "__main__":

@@ -304,7 +304,7 @@ class _Builder:
         self.height = int(math.ceil((ymax - ymin + 2 * pad) * s + 2 * self.margin))
         if self.width * self.height > MAX_PIXELS:
             raise BlockmazeError(
-                f"a {self.width}x{self.height}-pixel picture is too large; choose a smaller cell_size")
+                f"a {self.width}x{self.height}-pixel picture is too large; choose a smaller cell size (--cell-size)")
         ensure_memory(4 * self.width * self.height, f"a {self.width}x{self.height}-pixel picture")
         self.points = self.px(shapes.points)
         self.centroids = self.px(shapes.centroids())

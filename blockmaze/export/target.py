@@ -1,74 +1,299 @@
-"""Writing a file safely: to a temporary file in the target's folder, renamed into place at the end.
+"""Writing files safely: all files of a run staged under temporary names, renamed at the end.
 
-A failure at any point leaves no partial file and an existing file at the target untouched.
+A *transaction* collects every file a run writes (a map and its tile set, an OBJ and its MTL,
+the levels of a dungeon): each is written to a temporary ``.NAME.xxxx.part`` file beside its
+target and renamed into place only when all of them are written. A failure (or SIGTERM, SIGHUP,
+Ctrl-C under :func:`signals_raise`) removes the temporaries and leaves the previous files as
+they were. Renames happen with those signals held, so a run stops with the old set or the new.
+
+Where a target is aimed:
+
+- a regular file (or a new name): temporary beside it, renamed; the old file's mode is kept;
+  a file nobody may write (no write bit, or not writable by us) is refused;
+- a symlink: followed, its target written (the link stays);
+- a character device or FIFO (``/dev/null``, ``/dev/stdout``, a pipe): written directly, no
+  rename, no companion files; a block device or socket is refused;
+- a folder, a missing folder: refused with a clear message;
+- :data:`STDOUT` (the CLI's ``-o -``): buffered, then written to standard output when the run
+  succeeds; formats that write companion files are refused, and so is binary data when standard
+  output is a terminal.
+
+Example
+-------
+>>> import io, tempfile, pathlib
+>>> with tempfile.TemporaryDirectory() as folder:
+...     with transaction():
+...         for name in ("a.txt", "b.txt"):
+...             with open_target(pathlib.Path(folder, name)) as f:
+...                 _ = f.write(b"maze")
+...     sorted(p.name for p in pathlib.Path(folder).iterdir())
+['a.txt', 'b.txt']
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import signal
 import stat
+import sys
 import tempfile
-from contextlib import contextmanager
+import threading
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from ..errors import BlockmazeError
+from ..errors import BlockmazeError, OutputError
 
+
+class _StandardOutput:
+    """The target ``-o -`` names: standard output, written when the run succeeds."""
+
+    def __repr__(self) -> str:
+        return "STDOUT"
+
+    def __fspath__(self) -> str:
+        return "-"
+
+
+STDOUT = _StandardOutput()
 Target = str | os.PathLike | BinaryIO
+# signals that stop a run; held while files are renamed into place
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                     if hasattr(signal, name))
 
 
-@contextmanager
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by a signal (SIGTERM, SIGHUP) under :func:`signals_raise`."""
+
+    def __init__(self, signum: int):
+        super().__init__(f"stopped by signal {signum}")
+        self.signum = signum
+
+
+class Transaction:
+    """Files written so far in one run: temporaries, and those ready to be renamed into place."""
+
+    def __init__(self, to_stdout: bool = False):
+        self.temporaries: list[str] = []
+        self.staged: list[tuple[str, Path]] = []
+        self.to_stdout = to_stdout
+        self.stdout_data: bytes | None = None
+
+    def commit(self) -> None:
+        """Rename every staged file into place (signals held), then send standard output."""
+        with _signals_held():
+            for temporary, final in self.staged:
+                os.replace(temporary, final)
+            self.staged.clear()
+            self.temporaries.clear()
+        if self.stdout_data is not None:
+            data, self.stdout_data = self.stdout_data, None
+            _send_to_stdout(data)
+
+    def abort(self) -> None:
+        """Remove every temporary file written; targets keep their previous contents."""
+        with _signals_held():
+            for temporary in self.temporaries:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+            self.temporaries.clear()
+            self.staged.clear()
+            self.stdout_data = None
+
+
+_state = threading.local()
+
+
+def current_transaction() -> Transaction | None:
+    """The transaction files written now join, or None."""
+    return getattr(_state, "transaction", None)
+
+
+@contextlib.contextmanager
+def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
+    """Every file written inside the block is renamed into place at its end, or none is.
+
+    Nested blocks join the outermost one.
+    """
+    outer = current_transaction()
+    if outer is not None:
+        yield outer
+        return
+    run = _state.transaction = Transaction(to_stdout)
+    try:
+        yield run
+        run.commit()
+    except BaseException:
+        run.abort()
+        raise
+    finally:
+        _state.transaction = None
+
+
+@contextlib.contextmanager
 def open_target(target: Target) -> Iterator[BinaryIO]:
-    """Yield a binary file to write ``target``: a path (written atomically) or an open binary file.
+    """Yield a binary file to write ``target``: a path (staged in the current transaction, or
+    one of its own), :data:`STDOUT`, or an open binary file (written directly).
 
-    The temporary file's ``target`` attribute is the final path, for writers that put companion
-    files beside it (a tile map's tile set).
+    The yielded file's ``target`` attribute is the final path (None when there is no folder to
+    put companion files in), for writers that put companion files beside it.
 
-    Example
-    -------
-    >>> import io
     >>> with open_target(io.BytesIO()) as f:
     ...     _ = f.write(b"maze")
     """
     if hasattr(target, "write"):
         yield target
         return
-    path = Path(target)
-    folder = path.parent
-    if path.is_dir():
-        raise BlockmazeError(f"cannot write {path}: it is a folder; give a file name")
-    if not folder.is_dir():
-        raise BlockmazeError(f"cannot write {path}: the folder {folder} does not exist")
+    if target is STDOUT:
+        with transaction(to_stdout=True) as run:
+            if not run.to_stdout:
+                raise BlockmazeError("standard output (-o -) cannot be one of several files")
+            buffer = io.BytesIO()
+            buffer.target = Path("-")
+            yield buffer
+            run.stdout_data = (run.stdout_data or b"") + buffer.getvalue()
+        return
+    path, in_place = _resolve(Path(target))
+    with transaction() as run:
+        if in_place:  # a character device or FIFO
+            try:
+                with open(path, "wb") as file:
+                    file.target = None
+                    yield file
+            except OSError as error:
+                raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+            return
+        try:
+            with _signals_held():
+                handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part",
+                                                     dir=path.parent)
+                run.temporaries.append(temporary)
+        except OSError as error:
+            raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.target = path
+                yield file
+                file.flush()
+                os.fsync(file.fileno())
+            os.chmod(temporary, _file_mode(path))
+        except OSError as error:
+            raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+        run.staged.append((temporary, path))
+
+
+def _resolve(path: Path) -> tuple[Path, bool]:
+    """The path to write for ``path`` (symlinks followed) and whether it is written in place (a
+    device or FIFO) rather than replaced by rename (a regular file or a new name). Refuses the
+    rest with a message."""
+    if "\0" in str(path):
+        raise BlockmazeError(f"cannot write {str(path)!r}: a file name cannot hold a NUL character")
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+        info = path.stat()
+    except FileNotFoundError:
+        info = None
     except OSError as error:
         raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.target = path
-            yield file
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, _file_mode(path))
-        os.replace(temporary, path)
-    except BaseException as error:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        if isinstance(error, OSError):
-            raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
-        raise
+    if info is None:
+        if not path.parent.is_dir():
+            raise BlockmazeError(f"cannot write {path}: the folder {path.parent} does not exist")
+        return path, False
+    mode = info.st_mode
+    if stat.S_ISDIR(mode):
+        raise BlockmazeError(f"cannot write {path}: it is a folder; give a file name")
+    if stat.S_ISREG(mode):
+        if not mode & 0o222 or not os.access(path, os.W_OK):
+            raise BlockmazeError(f"cannot write {path}: the file is read-only; remove it, make it "
+                                 "writable (chmod u+w) or choose another name")
+        if not os.access(path.parent, os.W_OK | os.X_OK):
+            raise BlockmazeError(f"cannot write {path}: the folder {path.parent} is not writable")
+        return path, False
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return path, True
+    what = "a block device (a disk)" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) \
+        else "not a regular file"
+    raise BlockmazeError(f"cannot write {path}: it is {what}; give a file name")
 
 
 def _file_mode(path: Path) -> int:
     """The mode the finished file gets: the existing file's, else what the umask allows."""
     try:
-        return stat.S_IMODE(path.stat().st_mode)
+        return stat.S_IMODE(os.stat(path).st_mode)
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def _send_to_stdout(data: bytes) -> None:
+    """Write a finished output to standard output (refusing binary data for a terminal)."""
+    stream = sys.stdout
+    if stream.isatty() and not _is_text(data):
+        raise BlockmazeError("this format is binary and standard output is a terminal: "
+                             "redirect it (-o - > FILE, or | program) or give -o FILE")
+    try:
+        stream.flush()
+        binary = getattr(stream, "buffer", None)
+        if binary is None:
+            stream.write(data.decode("utf-8", "replace"))
+        else:
+            binary.write(data)
+            binary.flush()
+    except OSError as error:
+        raise OutputError(f"cannot write to standard output: {error.strerror or error}") from None
+
+
+def _is_text(data: bytes) -> bool:
+    """UTF-8 without control characters other than tab, newline and carriage return.
+
+    >>> _is_text(b"# maze\\n"), _is_text(b"\\x1f\\x8b\\x08")
+    (True, False)
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return not any(ord(c) < 32 and c not in "\t\n\r" or c == "\x7f" for c in text)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP (delivered at the end of the block)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def signals_raise() -> Iterator[None]:
+    """Inside the block SIGTERM and SIGHUP raise :class:`Interrupted` (SIGINT raises
+    KeyboardInterrupt as usual), so a stopped run removes its temporary files. Signals that are
+    ignored (``nohup``) stay ignored; outside the main thread nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for signum in STOP_SIGNALS:
+        if signum != signal.SIGINT and signal.getsignal(signum) == signal.SIG_DFL:
+            previous[signum] = signal.signal(signum, _raise_interrupted)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_interrupted(signum, frame):
+    raise Interrupted(signum)
 
 
 def target_path(file: BinaryIO) -> Path | None:
@@ -76,12 +301,12 @@ def target_path(file: BinaryIO) -> Path | None:
 
     ``file.target`` (set by :func:`open_target`) when present, else a file opened by name.
 
-    >>> import io; target_path(io.BytesIO()) is None
+    >>> target_path(io.BytesIO()) is None
     True
     """
-    target = getattr(file, "target", None)
-    if isinstance(target, (str, os.PathLike)):
-        return Path(target)
+    if hasattr(file, "target"):
+        target = file.target
+        return Path(target) if isinstance(target, (str, os.PathLike)) else None
     name = getattr(file, "name", None)
     if isinstance(name, (str, os.PathLike)) and not str(name).startswith("<"):  # not <stdout>
         return Path(name)
@@ -89,8 +314,13 @@ def target_path(file: BinaryIO) -> Path | None:
 
 
 def write_sidecar(folder: Path | None, name: str, data: bytes) -> None:
-    """Write a companion file atomically into ``folder`` (nothing when there is no folder)."""
+    """Write a companion file into ``folder``, in the current run's transaction (nothing when
+    there is no folder; refused when the main file goes to standard output)."""
     if folder is None:
         return
+    run = current_transaction()
+    if run is not None and run.to_stdout:
+        raise BlockmazeError(f"standard output (-o -) carries one file, but this format also "
+                             f"writes a {Path(name).suffix or name} file beside it: give -o FILE")
     with open_target(folder / name) as out:
         out.write(data)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BlockmazeError
+from ..wording import article
 
 MAX_CELLS = np.iinfo(np.int32).max  # cell indices are int32
 
@@ -76,7 +77,7 @@ class Grid:
             return self.directions.index(name)
         except ValueError:
             raise BlockmazeError(
-                f"a {self.kind} grid has no direction {name!r}; it has {', '.join(self.directions)}"
+                f"{article(self.kind)} grid has no direction {name!r}; it has {', '.join(self.directions)}"
             ) from None
 
     def __eq__(self, other: object) -> bool:

@@ -1,0 +1,105 @@
+"""Runs stopped at random moments (SIGTERM, SIGHUP, SIGINT) leave the output folder holding the
+old set of files or the new set, nothing else: no mix of old and new companions, no ``.part``
+files.
+
+Each run is a forked child of this (already imported) process, so a run starts at once and the
+random moment falls inside the real work: carving, building, writing, renaming.
+``BLOCKMAZE_KILLS`` sets the kills per scenario (default 15); ``bench/bench_kill.py`` kills
+real ``python -m blockmaze`` processes 200 times.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+
+import pytest
+
+from blockmaze import kernels
+from blockmaze.cli import main
+
+KILLS = int(os.environ.get("BLOCKMAZE_KILLS", "15"))
+SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+# scenario -> (old run, new run): the same files, different contents
+SCENARIOS = {
+    "obj+mtl": (["generate", "24x24", "--seed", "1", "-o", "m.obj"],
+                ["generate", "24x24", "--seed", "2", "--theme", "glass", "-o", "m.obj"]),
+    "tmx+tsx+png": (["generate", "16x16", "--seed", "1", "--external-tileset", "-o", "m.tmx"],
+                    ["generate", "16x16", "--seed", "2", "--external-tileset", "--theme", "hedge",
+                     "-o", "m.tmx"]),
+    "dungeon levels": (["dungeon", "24x30", "--levels", "3", "--seed", "1", "-o", "d.tmj"],
+                       ["dungeon", "24x30", "--levels", "3", "--seed", "2", "--theme", "hedge",
+                        "-o", "d.tmj"]),
+    "schem": (["generate", "30x30", "--seed", "1", "-o", "m.schem"],
+              ["generate", "30x30", "--seed", "2", "-o", "m.schem"]),
+}
+
+
+def start(argv: list[str], folder) -> int:
+    """Fork a child that runs ``blockmaze ARGV`` in ``folder`` (output silenced); its pid."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 99
+        try:
+            os.chdir(folder)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            with kernels.forced("python"):
+                code = main(argv)
+        finally:
+            os._exit(code)
+    return pid
+
+
+def finish(pid: int) -> int:
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def snapshot(folder) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def restore(folder, files: dict[str, bytes]) -> None:
+    for path in folder.iterdir():
+        path.unlink()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+
+
+def kill_runs(folder, old_args, new_args, kills: int, rng: random.Random) -> dict[str, int]:
+    """Run ``new_args`` over the files ``old_args`` wrote, ``kills`` times, each stopped at a
+    random moment; check every time that the folder holds the old or the new set. Returns how
+    the runs ended (finished, stopped before writing, stopped after)."""
+    assert finish(start(old_args, folder)) == 0
+    old = snapshot(folder)
+    began = time.perf_counter()
+    assert finish(start(new_args, folder)) == 0
+    duration = time.perf_counter() - began
+    new = snapshot(folder)
+    assert old.keys() == new.keys() and all(old[n] != new[n] for n in old), "scenario too weak"
+    ends = {"finished": 0, "old set": 0, "new set": 0}
+    for _ in range(kills):
+        restore(folder, old)
+        pid = start(new_args, folder)
+        time.sleep(rng.uniform(0, 1.1 * duration))
+        os.kill(pid, rng.choice(SIGNALS))
+        code = finish(pid)
+        now = snapshot(folder)
+        assert now in (old, new), (f"mixed or leftover files after exit {code}: "
+                                   f"{sorted(now)} (old {sorted(old)})")
+        assert code in (0, 130, 128 + signal.SIGTERM, 128 + signal.SIGHUP,
+                        -signal.SIGTERM, -signal.SIGHUP, -signal.SIGINT), code
+        ends["finished" if code == 0 else "old set" if now == old else "new set"] += 1
+    return ends
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_killed_runs_leave_the_old_set_or_the_new(tmp_path, scenario):
+    old_args, new_args = SCENARIOS[scenario]
+    ends = kill_runs(tmp_path, old_args, new_args, KILLS, random.Random(scenario))
+    assert sum(ends.values()) == KILLS
+    assert ends["old set"] > 0  # some kills really landed mid-run
