@@ -22,9 +22,9 @@ from .export.target import STDOUT, Interrupted, signals_raise, transaction
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
+from .export import PICTURE_STYLES
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
-from .export.pictures import STYLES as PICTURE_STYLES
-from .render.text import STYLES
+from .render import STYLE_NAMES as STYLES
 from .wording import article
 
 # sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them

@@ -9,7 +9,6 @@ from enum import IntEnum
 from importlib import resources
 from pathlib import Path
 
-import numpy as np
 
 from .errors import BadFileError, BlockmazeError, shown
 
@@ -29,13 +28,22 @@ class Material(IntEnum):
     LIGHT = 9
 
 
-# A lookup table: SOLID[blocks] is True where a block stops a walker.
-SOLID = np.zeros(256, dtype=bool)
-SOLID[[Material.WALL, Material.FLOOR, Material.ROOF]] = True
+# Lookup tables, built on first use (so naming a material needs no numpy):
+# SOLID[blocks] is True where a block stops a walker; MARKERS[blocks] where a material marks the
+# walking surface of an open block (the floor under it shows it).
+_TABLES = {"SOLID": (Material.WALL, Material.FLOOR, Material.ROOF),
+           "MARKERS": (Material.PATH, Material.START, Material.GOAL)}
 
-# Materials that mark the walking surface of an open block (the floor under them shows them).
-MARKERS = np.zeros(256, dtype=bool)
-MARKERS[[Material.PATH, Material.START, Material.GOAL]] = True
+
+def __getattr__(name: str):
+    if name not in _TABLES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import numpy as np
+
+    table = np.zeros(256, dtype=bool)
+    table[list(_TABLES[name])] = True
+    globals()[name] = table
+    return table
 
 DEFAULT_THEME = "stone-bricks"
 MAX_THEME_BYTES = 1 << 20  # a theme file is a few kB; more is refused unread

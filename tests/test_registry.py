@@ -61,3 +61,12 @@ def test_dungeon_style_names_match_the_styles_module():
     from blockmaze.dungeon import styles
 
     assert dungeon.STYLES == styles.STYLES
+
+
+def test_style_names_match_their_renderers():
+    from blockmaze import render
+    from blockmaze.export import PICTURE_STYLES
+    from blockmaze.export.pictures import STYLES as drawn
+    from blockmaze.render.text import STYLES as printed
+
+    assert render.STYLE_NAMES == tuple(printed) and PICTURE_STYLES == drawn

@@ -23,11 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
 
 from ..errors import BlockmazeError
 from ..lazy import Registry
-from ..materials import Theme, load_theme
 from ..resources import ensure_step_memory
 from .target import Target, open_target
 
@@ -105,6 +103,10 @@ FORMATS: dict[str, Format] = _formats(
     ("world-zip", "export.minecraft.world", (),
      "the Java world folder as one .zip (unzip into .minecraft/saves)", "bands"),
 )
+
+
+# how pictures (png, svg) draw a maze: export.pictures implements each
+PICTURE_STYLES = ("walls", "paths", "blocks")
 
 
 @dataclass(frozen=True)
@@ -225,6 +227,10 @@ def write(
     writer = writer_for(None if hasattr(target, "write") else target, format)
     if writer.source == "maze":
         raise BlockmazeError(f"{writer.name} draws a maze, not blocks: use blockmaze.save(maze, ...)")
+    import numpy as np
+
+    from ..materials import Theme, load_theme
+
     writer.check_options(options)
     blocks = np.asarray(blocks)
     if blocks.ndim == 2:
@@ -252,6 +258,7 @@ def write(
 def volume_bands(volume: np.ndarray, rows: int = 16) -> Iterator[np.ndarray]:
     """Views of a (y, z, x) volume, ``rows`` z-rows at a time (the last band may be shorter).
 
+    >>> import numpy as np
     >>> [band.shape for band in volume_bands(np.zeros((2, 20, 3), np.uint8))]
     [(2, 16, 3), (2, 4, 3)]
     """

@@ -52,13 +52,13 @@ import numpy as np
 
 from ..endpoints import Endpoints
 from ..errors import BlockmazeError
-from . import register_writer
+from . import PICTURE_STYLES, register_writer
 from .target import Target, open_target
 from ..materials import Material, Theme, load_theme
 from ..maze import Maze
 from ..resources import ensure_memory, ensure_step_memory
 
-STYLES = ("walls", "paths", "blocks")
+STYLES = PICTURE_STYLES
 # the built-in distance ramp (near -> far), interpolated to at most RAMP_STEPS colours
 RAMP = ("#fde725", "#7ad151", "#22a884", "#2a788e", "#414487", "#440154")
 RAMP_STEPS = 64

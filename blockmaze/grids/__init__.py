@@ -14,11 +14,13 @@ Grid(square, 2x3)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..lazy import Registry
 
-from .base import Grid
+if TYPE_CHECKING:
+    from .base import Grid
+
 
 # kind -> (module, constructor name)
 KIND_MODULES = {kind: (kind, f"{kind}_grid")
@@ -35,7 +37,12 @@ def register_kind(name: str, build: Callable[..., Grid]) -> None:
 
 
 def __getattr__(name: str):
-    """``hex_grid``, ``square_grid``, ...: each kind's constructor, imported on first use."""
+    """``Grid``, and ``hex_grid``, ``square_grid``, ...: each kind's constructor, imported on
+    first use (so naming the kinds needs no numpy)."""
+    if name == "Grid":
+        from .base import Grid
+
+        return Grid
     for kind, (_, constructor) in KIND_MODULES.items():
         if name == constructor:
             return GRID_KINDS[kind]

@@ -1,5 +1,16 @@
-"""Pictures of mazes: text for the terminal (images come with the picture renderer)."""
+"""Pictures of mazes as text for the terminal (images are outputs: :mod:`blockmaze.export.pictures`).
 
-from .text import maze_text, plan_text
+:data:`STYLE_NAMES` names the text styles without loading the renderer.
 
-__all__ = ["maze_text", "plan_text"]
+>>> STYLE_NAMES
+('box', 'ascii', 'blocks')
+"""
+
+from __future__ import annotations
+
+from ..lazy import exports
+
+STYLE_NAMES = ("box", "ascii", "blocks")  # the keys of text.STYLES (checked by a test)
+_EXPORTS = {"maze_text": "text", "plan_text": "text"}
+__all__ = ["STYLE_NAMES", *_EXPORTS]
+__getattr__ = exports(__name__, _EXPORTS, globals())
