@@ -25,7 +25,7 @@ import tempfile
 RUN = """
 import json, os, resource, sys, time
 import blockmaze as bm
-from blockmaze.export.meshes.inspect import summarize
+from blockmaze.info import inspect_file
 
 cells, options, repeats, path = int(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 small = bm.extrude(bm.to_blocks(bm.generate((5, 5), rng=0)), height=3)
@@ -37,7 +37,7 @@ for _ in range(repeats):
     bm.write(volume, path, **options)
     walls.append(time.perf_counter() - start)
     cpus.append(time.process_time() - cpu)
-lines = dict(line.split(": ", 1) for line in summarize(path))
+lines = inspect_file(path).details
 print(json.dumps({"seconds": min(walls), "cpu": min(cpus),
                   "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "triangles": int(lines["triangles"]), "vertices": int(lines["vertices"]),

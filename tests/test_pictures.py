@@ -1,4 +1,4 @@
-"""PNG and SVG pictures of every grid kind agree with the maze's topology (blockmaze.render.image)."""
+"""PNG and SVG pictures of every grid kind agree with the maze's topology (blockmaze.export.pictures)."""
 
 from __future__ import annotations
 
