@@ -32,38 +32,48 @@ def schem_states(volume, theme, seed=1):
     return read_schem(out.getvalue()).blocks
 
 
-def layered_case(seed=5, levels=3, **options):
+def layered_case(seed=5, levels=3, passage=2, **options):
+    """A layered maze, its endpoints and its volume: passages 2 wide (spiral stairs, the default
+    of the CLI and the API for layered mazes) or 1 (shafts)."""
     maze = bm.generate(layered_grid(levels, 4, 5), rng=seed)
     ends = bm.place_endpoints(maze)
-    volume = stack_levels(maze, HEIGHT, endpoints=ends, solution=True, **options)
+    volume = stack_levels(maze, HEIGHT, endpoints=ends, solution=True, passage=passage, **options)
     return maze, ends, volume
 
 
-def cell_feet(maze, cell):
-    """(y, z, x) of the feet of a player standing in a layered maze's cell (at its centre)."""
+def cell_feet(maze, cell, passage=2):
+    """(y, z, x) of the feet of a player standing in a layered maze's cell (its north-west block)."""
     per = maze.grid.shape[1] * maze.grid.shape[2]
-    z, x = shaft_columns(maze)[cell % per]
+    z, x = shaft_columns(maze, passage=passage)[cell % per]
     return (cell // per) * LAYERS + 1, int(z), int(x)
 
 
+def stairs_reached(volume, labels, region):
+    """True if every STAIRS block is in ``region``: a step stood on, a shaft block climbed in."""
+    return all(region in (int(labels[y, z, x]), region_of(labels, y + 1, z, x))
+               for y, z, x in np.argwhere(volume == Material.STAIRS))
+
+
+@pytest.mark.parametrize("passage", [2, 1])
 @pytest.mark.parametrize("theme", theme_names())
-def test_layered_maze_is_one_walk(theme):
-    maze, ends, volume = layered_case()
+def test_layered_maze_is_one_walk(theme, passage):
+    maze, ends, volume = layered_case(passage=passage)
     blocks = schem_states(volume, theme)
     labels = regions(blocks)
-    start = region_of(labels, *cell_feet(maze, ends.start))
-    assert start and start == region_of(labels, *cell_feet(maze, ends.goal))
-    # every cell is reachable (a perfect maze is one region), shafts included
+    start = region_of(labels, *cell_feet(maze, ends.start, passage))
+    assert start and start == region_of(labels, *cell_feet(maze, ends.goal, passage))
+    # every cell is reachable (a perfect maze is one region), stairs included
     for cell in range(maze.grid.size):
-        assert region_of(labels, *cell_feet(maze, cell)) == start, f"cell {cell} cut off"
+        assert region_of(labels, *cell_feet(maze, cell, passage)) == start, f"cell {cell} cut off"
+    assert stairs_reached(volume, labels, start)
     # the walls between cells that are not linked stop the player (the regions follow the links)
     passable, _, _ = classify(blocks)
-    levels, rows, cols = maze.grid.shape
     for cell in range(maze.grid.size):
-        y, z, x = cell_feet(maze, cell)
-        for d, (dz, dx) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+        y, z, x = cell_feet(maze, cell, passage)
+        beside = ((z - 1, x), (z, x + passage), (z + passage, x), (z, x - 1))  # N, E, S, W
+        for d, (bz, bx) in enumerate(beside):
             if maze.grid.neighbors[cell, d] >= 0:
-                assert passable[y, z + dz, x + dx] == maze.links[cell, d], (cell, d)
+                assert passable[y, bz, bx] == maze.links[cell, d], (cell, d)
     assert unsupported(blocks) == []
 
 
@@ -94,11 +104,7 @@ def test_three_level_dungeon_is_one_walk(theme):
     assert sy == 2 * LAYERS and gy == 0  # start on the top level, goal on the bottom one
     start = region_of(labels, sy + 1, sz, sx)
     assert start and start == region_of(labels, gy + 1, gz, gx)
-    for index, level in enumerate(dungeon.levels[:-1]):  # each shaft: both ends in the region
-        z, x = level.goal
-        top = (len(dungeon.levels) - 1 - index) * LAYERS + 1
-        assert region_of(labels, top, z, x) == start
-        assert region_of(labels, top - LAYERS, z, x) == start
+    assert stairs_reached(volume, labels, start)  # every flight, top to bottom
     doors = volume == Material.DOOR
     assert doors.any() and region_of(labels, *np.argwhere(doors)[0]) == start
     assert unsupported(blocks) == []
@@ -169,16 +175,16 @@ from hypothesis import strategies as st  # noqa: E402
 
 @settings(max_examples=12)
 @given(st.integers(2, 3), st.integers(1, 4), st.integers(1, 4), st.integers(0, 10**6),
-       st.sampled_from(theme_names()), st.booleans())
-def test_any_layered_maze_is_one_walk(levels, rows, cols, seed, theme, roof):
+       st.sampled_from(theme_names()), st.booleans(), st.sampled_from([1, 2]))
+def test_any_layered_maze_is_one_walk(levels, rows, cols, seed, theme, roof, passage):
     maze = bm.generate(layered_grid(levels, rows, cols), rng=seed)
     ends = bm.place_endpoints(maze)
-    volume = stack_levels(maze, HEIGHT, endpoints=ends, solution=True, roof=roof)
+    volume = stack_levels(maze, HEIGHT, endpoints=ends, solution=True, roof=roof, passage=passage)
     from blockmaze.export.minecraft.palette import minecraft_palette
 
     indices, palette = minecraft_palette(volume, bm.load_theme(theme), seed)
     blocks = np.array(palette, dtype=object)[indices]
     labels = regions(blocks)
-    found = {region_of(labels, *cell_feet(maze, cell)) for cell in range(maze.grid.size)}
+    found = {region_of(labels, *cell_feet(maze, cell, passage)) for cell in range(maze.grid.size)}
     assert len(found) == 1 and 0 not in found
     assert unsupported(blocks) == []

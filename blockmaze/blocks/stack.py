@@ -3,15 +3,16 @@
 Each level is a square-grid maze: it becomes a plan (the 2n+1 converter, or rasterization), the
 plan is extruded (a floor and walls ``height`` blocks high), and the levels are stacked so each
 level's floor is the ceiling of the level below; a roof closes the top. An up/down link between
-cell (level, r, c) and (level + 1, r, c) becomes a shaft: the column at the cell's centre block is
-STAIRS (scaffolding or ladder in a theme) from the lower level's walking layer up through the
-upper level's floor, so a player climbs from one cell into the other. Nowhere else is the floor
-pierced. (A shaft's top takes the place of a solution marker in the upper cell's floor there; the
-marker then shows in the floor beside it.) Why a shaft and not a flight of stair blocks: a flight
-rising ``height + 1`` blocks needs as many blocks of run and two blocks of headroom over each step,
-which a one-block cell cannot hold without cutting into its neighbours; a column of scaffolding
-(a ladder before 1.14) fits in the cell's own block, is climbed from inside and stands on the
-floor below it. Multi-level dungeons (:func:`stack_dungeon`) are joined the same way.
+cell (level, r, c) and (level + 1, r, c) becomes
+spiral stairs (:mod:`~blockmaze.blocks.stairwell`): a flight of stair blocks round a 2x2 well at
+the cell's centre, from the lower level's walking layer to the upper level's floor, where a 2x2
+well fits (passages 2 blocks wide or more; the API's layered default). In cells one block wide
+a flight of ``height + 1`` steps cannot fit without cutting into the neighbours, so the link is
+a shaft instead: a column of STAIRS in the cell's block, which Minecraft draws as scaffolding
+(a ladder before 1.14) and meshes as a solid column a player cannot climb. Nowhere else is the
+floor pierced. (A stair's top takes the place of a solution marker in the upper cell's floor
+there; the marker then shows in the floor beside it.) Multi-level dungeons
+(:func:`stack_dungeon`) are joined the same way.
 
 Layout of the volume ``(y, z, x)``: level L's floor is layer ``L * (height + 1)``, its walking
 layer the one above; the roof (if any) is the last layer.
@@ -39,6 +40,7 @@ from ..maze import Maze
 from ..resources import ensure_memory
 from .convert import Thickness, per_axis, to_blocks
 from .raster import raster
+from .stairwell import carve_well, spiral, well_at
 from .volume import extrude, volume_height
 
 METHODS = ("convert", "raster")
@@ -146,33 +148,46 @@ def stack_levels(maze: Maze, height: int = 3, method: str = "convert", wall: Thi
     return volume
 
 
-def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool = True) -> np.ndarray:
-    """Plans (bottom level first) extruded and stacked, joined by STAIRS shafts.
+def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool = True,
+                carve: bool = False) -> np.ndarray:
+    """Plans (bottom level first) extruded and stacked, joined by stairs.
 
-    Each shaft ``(level, z, x)`` is a column of STAIRS from that level's walking layer up through
-    the floor of the level above. Level ``L``'s floor is layer ``L * (height + 1)``; without
+    Each link ``(level, z, x)`` climbs from that level's walking layer up through the floor of
+    the level above: a spiral round a 2x2 well holding block ``(z, x)`` where one is open on both
+    levels (:func:`~blockmaze.blocks.stairwell.well_at`), else a column of STAIRS at ``(z, x)``. Level ``L``'s floor is layer ``L * (height + 1)``; without
     ``floor`` the bottom level's floor layer is left out (the upper floors stay: they are the
     ceilings below). ``roof`` closes the top with a ROOF layer.
 
     >>> plan = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.uint8)
     >>> v = stack_plans([plan, plan], [(0, 1, 1)], height=2, roof=False)
-    >>> v[:, 1, 1].tolist()   # floor, 2 walking layers, upper floor pierced, 2 upper layers
+    >>> v[:, 1, 1].tolist()   # no room for a well: floor, 2 walking layers, upper floor pierced
     [2, 8, 8, 8, 0, 0]
+    >>> wide = np.pad(np.zeros((2, 2), np.uint8), 1, constant_values=1)
+    >>> v = stack_plans([wide, wide], [(0, 1, 1)], height=2, roof=False)
+    >>> int((v == Material.STAIRS).sum()), v[3, 1:3, 1:3].tolist()   # 3 steps; the upper floor
+    (3, [[2, 0], [8, 0]])
     """
     layers = volume_height(height, floor=True, roof=False)
     depth, width = plans[0].shape
     total = len(plans) * layers + bool(roof)
     ensure_memory(total * depth * width, f"a {width}x{total}x{depth}-block volume")
+    wells = []
+    for level, z, x in shafts:
+        if not 0 <= level < len(plans) - 1:
+            raise BlockmazeError(f"a shaft from level {level} needs a level above it")
+        wells.append((carve_well if carve else well_at)(plans[level], plans[level + 1], z, x))
     volume = np.empty((total, depth, width), dtype=np.uint8)
     for level, plan in enumerate(plans):
         volume[level * layers:(level + 1) * layers] = extrude(plan, height, floor=True, roof=False)
     if roof:
         volume[-1] = Material.ROOF
-    for level, z, x in shafts:
-        if not 0 <= level < len(plans) - 1:
-            raise BlockmazeError(f"a shaft from level {level} needs a level above it")
+    for (level, z, x), well in zip(shafts, wells):
         # from the lower level's walking layer up through the upper level's floor
-        volume[level * layers + 1:(level + 1) * layers + 1, z, x] = Material.STAIRS
+        bottom, top = level * layers + 1, (level + 1) * layers
+        if well is None:
+            volume[bottom:top + 1, z, x] = Material.STAIRS
+        else:
+            spiral(volume, *well, bottom, top)
     return volume if floor else volume[1:]
 
 
@@ -193,7 +208,7 @@ def stack_dungeon(dungeon, height: int = 3, floor: bool = True, roof: bool = Tru
         plan[plan == Material.STAIRS] = Material.AIR  # the shafts take their place
         plans.append(plan)
     shafts = [(index, *levels[index + 1].goal) for index in range(len(levels) - 1)]
-    return stack_plans(plans, shafts, height, floor=floor, roof=roof)
+    return stack_plans(plans, shafts, height, floor=floor, roof=roof, carve=True)
 
 
 def _mark_beside(volume, floor_layer, z, x, material) -> None:
