@@ -31,6 +31,7 @@ from blockmaze.cli import main
 from blockmaze.export.minecraft import bedrock, blockdata
 from blockmaze.export.minecraft.datapack import SCHEDULE_FROM
 from blockmaze.export.minecraft.versions import RELEASES
+from blockmaze.export.minecraft.states import CLIMB
 from litematic_checker import read_litematic
 from mcfunction_checker import PACK_FORMATS, parse_command, read_datapack
 from schem_checker import read_schem
@@ -302,17 +303,17 @@ def test_builtin_themes_fit_every_release_after_substitution(name, mc_version):
 
 
 def test_substitutions_follow_the_table():
-    """deepslate -> stone bricks before 1.17, scaffolding -> ladder before 1.14; variants that
-    meet merge their weights; from the release that has the block, nothing changes."""
+    """deepslate -> stone bricks before 1.17 (stairs too), scaffolding -> ladder before 1.14;
+    variants that meet merge their weights; from the release that has the block, nothing changes."""
     dungeon = bm.load_theme("deepslate-dungeon")
     old = blockdata.for_release(dungeon, "1.16.5")
     assert old.minecraft[bm.Material.WALL] == "minecraft:stone_bricks"
     assert old.minecraft[bm.Material.FLOOR] == "minecraft:smooth_stone"
     assert old.minecraft_choices(bm.Material.WALL) == (("minecraft:stone_bricks", 8.0),
                                                       ("minecraft:cracked_stone_bricks", 2.0))
-    assert old.minecraft[bm.Material.STAIRS].startswith("minecraft:scaffolding")
-    assert blockdata.for_release(dungeon, "1.13.2").minecraft[bm.Material.STAIRS] == \
-        "minecraft:ladder[facing=north,waterlogged=false]"
+    assert old.minecraft[bm.Material.STAIRS].startswith("minecraft:stone_brick_stairs[")
+    assert blockdata.substitute(CLIMB, "1.14") == CLIMB  # what shafts are climbed on
+    assert blockdata.substitute(CLIMB, "1.13.2") == "minecraft:ladder[facing=north,waterlogged=false]"
     assert blockdata.for_release(dungeon, "1.17") == dungeon
     for row in blockdata.substitutions().items():
         block, (added, instead) = row

@@ -53,10 +53,14 @@ IDS_1_12 = {
     # fence gates: facing south 0 / west 1 / north 2 / east 3, + 4 open
     "minecraft:oak_fence_gate[facing=north,in_wall=false,open=true,powered=false]": (107, 6),
     "minecraft:dark_oak_fence_gate[facing=north,in_wall=false,open=true,powered=false]": (186, 6),
+    # stairs: facing east 0 / west 1 / south 2 / north 3, + 4 upside down
+    "minecraft:stone_brick_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]": (109, 3),
+    "minecraft:spruce_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]": (134, 3),
+    "minecraft:quartz_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]": (156, 3),
 }
 NOT_IN_1_12 = {"minecraft:scaffolding", "minecraft:deepslate_bricks", "minecraft:cracked_deepslate_bricks",
-               "minecraft:deepslate_tiles", "minecraft:polished_deepslate"}
-MATERIALS_1_12 = [m for m in bm.Material if m not in (bm.Material.STAIRS, bm.Material.DOOR)]  # stairs are scaffolding; a door's state depends on its neighbours (test_placement.py)
+               "minecraft:deepslate_tiles", "minecraft:polished_deepslate", "minecraft:deepslate_brick_stairs"}
+MATERIALS_1_12 = [m for m in bm.Material if m not in (bm.Material.STAIRS, bm.Material.DOOR)]  # stairs and doors face by their neighbours (test_placement.py)
 
 
 # --- the checker --------------------------------------------------------------------------------
@@ -254,19 +258,25 @@ def test_custom_deepslate_theme_is_a_clear_error_and_leaves_no_file(tmp_path):
 
 def test_custom_scaffolding_is_a_clear_error():
     """Scaffolding came in 1.14: a custom theme that draws stairs with it is refused."""
+    import dataclasses
+
+    theme = custom_copy("stone-bricks")
+    theme = dataclasses.replace(theme, minecraft={**theme.minecraft, bm.Material.STAIRS: "minecraft:scaffolding"})
     volume = np.full((1, 2, 2), bm.Material.STAIRS, np.uint8)
     with pytest.raises(bm.BlockmazeError, match=r"material stairs as minecraft:scaffolding.*1\.14"):
-        schematic_bytes(volume, custom_copy("stone-bricks"))
+        schematic_bytes(volume, theme)
 
 
 def test_builtin_themes_substitute_what_1_12_lacks():
-    """Built-in themes draw stone bricks for deepslate and a ladder for scaffolding
-    (data/substitutions.json); the ids are 1.12's (stone bricks 98, ladder 65, here hung on the
-    block to its west so facing east = 5, smooth stone = double stone slab 43:8)."""
-    volume = np.array([[[bm.Material.WALL, bm.Material.FLOOR, bm.Material.STAIRS]]], np.uint8)
+    """Built-in themes draw stone bricks for deepslate (stairs too) and climb a shaft on a ladder
+    where later releases have scaffolding (data/substitutions.json); the ids are 1.12's: stone
+    bricks 98, smooth stone = double stone slab 43:8, a ladder 65 hung on the block to its west
+    (facing east = 5), stone brick stairs 109 rising west (1) to the shaft beside them."""
+    S, W, F, A = bm.Material.STAIRS, bm.Material.WALL, bm.Material.FLOOR, bm.Material.AIR
+    volume = np.array([[[W, F, S, S]], [[W, F, S, A]]], np.uint8)  # a 2-block shaft, a step
     nbtfile = nbt.NBTFile(fileobj=io.BytesIO(schematic_bytes(volume, bm.load_theme("deepslate-dungeon"))))
-    assert list(nbtfile["Blocks"].value) == [98, 43, 65]
-    assert list(nbtfile["Data"].value) == [0, 8, 5]
+    assert list(nbtfile["Blocks"].value) == [98, 43, 65, 109, 98, 43, 65, 0]
+    assert list(nbtfile["Data"].value) == [0, 8, 5, 1, 0, 8, 5, 0]
 
 
 def test_variant_without_id_fails_whatever_the_seed():

@@ -41,7 +41,7 @@ AIR = "minecraft:air"
 
 # materials whose block state does not depend on the neighbours (a DOOR's facing and half do;
 # tests of oriented states are in test_placement.py)
-FREE_STANDING = [int(m) for m in bm.Material if m != bm.Material.DOOR]
+FREE_STANDING = [int(m) for m in bm.Material if m not in (bm.Material.DOOR, bm.Material.STAIRS)]
 
 
 def maze_volume(rows: int = 4, cols: int = 5, seed: int = 3, roof: bool = False) -> np.ndarray:

@@ -61,6 +61,11 @@ BEDROCK = {
         ("minecraft:dark_oak_fence_gate", GATE_OPEN_NORTH),
     "minecraft:scaffolding[bottom=false,distance=0,waterlogged=false]":
         ("minecraft:scaffolding", {"stability": (I, 0), "stability_check": (B, 0)}),
+    # stairs: Java facing north = weirdo_direction 3 (east 0, west 1, south 2), half bottom =
+    # upside_down_bit 0 (minecraft-data bedrock/1.19.1/blockMappings.json)
+    **{f"minecraft:{name}[facing=north,half=bottom,shape=straight,waterlogged=false]":
+       (f"minecraft:{name}", {"upside_down_bit": (B, 0), "weirdo_direction": (I, 3)})
+       for name in ("stone_brick_stairs", "deepslate_brick_stairs", "spruce_stairs", "quartz_stairs")},
 }
 # The palette version Bedrock writes (our names are 1.21.90's): block states 1.21.60.33, packed
 # major<<24 | minor<<16 | patch<<8 | revision. Sources: minecraft-data 3.119.0
@@ -79,7 +84,7 @@ class StructureError(ValueError):
 
 # materials whose block state does not depend on the neighbours (a DOOR's facing and half do;
 # tests of oriented states are in test_placement.py)
-FREE_STANDING = [int(m) for m in bm.Material if m != bm.Material.DOOR]
+FREE_STANDING = [int(m) for m in bm.Material if m not in (bm.Material.DOOR, bm.Material.STAIRS)]
 
 
 def key(name: str, states: dict) -> str:

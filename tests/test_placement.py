@@ -149,7 +149,7 @@ def corner_offset(volume, fmt):
 
         theme = parse_theme({"name": "old", "materials": {m: {"minecraft": "minecraft:stone"} for m in
                                                           ("wall", "floor", "roof", "start", "goal", "path", "light")}
-                             | {"door": {"minecraft": "minecraft:oak_door"}, "stairs": {"minecraft": "minecraft:ladder"}}})
+                             | {"door": {"minecraft": "minecraft:oak_door"}, "stairs": {"minecraft": "minecraft:oak_stairs"}}})
         bm.write(volume, out, format="schematic", theme=theme)
         we = read_legacy(out.getvalue()).we
         return we["WEOffsetX"], we["WEOffsetY"], we["WEOffsetZ"]

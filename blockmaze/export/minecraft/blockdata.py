@@ -231,8 +231,8 @@ def substituted(theme: Theme, mc_version: str) -> Theme:
     A theme equal to a shipped one is built-in. Replacements follow ``data/substitutions.json``;
     variants that become the same state merge their weights.
 
-    >>> substituted(load_theme("glass"), "1.13").minecraft[Material.STAIRS]
-    'minecraft:ladder[facing=north,waterlogged=false]'
+    >>> substituted(load_theme("deepslate-dungeon"), "1.16.5").minecraft[Material.STAIRS]
+    'minecraft:stone_brick_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]'
     """
     if theme == _builtin(theme.name):
         minecraft = {m: substitute(s, mc_version) for m, s in theme.minecraft.items()}

@@ -123,7 +123,7 @@ def legacy_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None
                     f"theme {theme.name!r} draws material {material} as {state}, which a 1.12 "
                     f".schematic cannot hold: {error}; use a .schem or another theme"
                 ) from None
-    indices, palette = minecraft_palette(blocks, theme, seed)
+    indices, palette = minecraft_palette(blocks, theme, seed, LEGACY_RELEASE)  # (shafts: ladders)
     pairs = np.array([legacy_id(state) for state in palette], dtype=np.uint16).reshape(-1, 2)
     return pairs[indices, 0], pairs[indices, 1].astype(np.uint8)
 

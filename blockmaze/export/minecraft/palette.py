@@ -10,8 +10,8 @@ from nbtlib import Compound, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from .blockdata import check_states, for_release
-from .states import place_states
+from .blockdata import check_states, for_release, substitute
+from .states import CLIMB, place_states
 
 # States that are air: left out of files that keep terrain, and not counted as blocks.
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
@@ -68,7 +68,8 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
             indices[where] = np.asarray(entries, np.uint16)[rng.choice(len(entries), size=int(where.sum()), p=p)]
     if blocks.ndim == 3:  # doors, gates, stairs, ladders facing their way; support where needed
         floor = theme.minecraft.get(Material.FLOOR, "minecraft:stone")
-        indices, palette = place_states(blocks, indices, palette, floor)
+        climb = CLIMB if mc_version is None else substitute(CLIMB, mc_version)
+        indices, palette = place_states(blocks, indices, palette, floor, climb)
     check_states(palette, mc_version)  # the final states, as written
     dtype = np.uint8 if len(palette) <= 256 else np.uint16
     return indices.astype(dtype, copy=False), palette

@@ -10,7 +10,11 @@ adjusts the states whose properties depend on the neighbours, from the volume an
 * a fence gate (``*_fence_gate``) gets ``facing`` along its passage (the theme's ``open`` stays);
 * a stair block (``*_stairs``) gets ``facing`` toward where it rises
   (:func:`~blockmaze.blocks.orientation.stair_facing`), ``half=bottom``, ``shape=straight``;
+  in a shaft (a column of STAIRS, where a one-block cell has no room for a flight) it becomes
+  the ``climb`` block instead: scaffolding, or a ladder before 1.14;
 * a ladder gets ``facing`` away from the first solid block beside it (north, east, south, west);
+  one with no block beside it (a shaft in a crossroads cell, a spiral step) would fall off:
+  that is an error that says how to avoid it;
 * a block that needs support (falling blocks: gravel, sand, concrete powder; blocks that pop off:
   carpets, torches, pressure plates, rails, snow layers) placed over AIR becomes a block that
   stands alone: gravel → cobblestone, sand → sandstone, red sand → red sandstone, concrete
@@ -39,8 +43,11 @@ import re
 import numpy as np
 
 from ...blocks.orientation import NAMES, NONE, NORTH, ladder_facing, passage_axis, stair_facing
+from ...errors import BlockmazeError
 from ...materials import Material
 
+# what a shaft is climbed on where the theme's stairs are stair blocks (a ladder before 1.14)
+CLIMB = "minecraft:scaffolding[bottom=false,distance=0,waterlogged=false]"
 STANDS_ALONE = {
     "minecraft:gravel": "minecraft:cobblestone",
     "minecraft:sand": "minecraft:sandstone",
@@ -117,14 +124,18 @@ def _door_codes(volume):
 
 
 def _stair_codes(volume):
-    """1 + stair facing + 5 * ladder facing for STAIRS blocks (NONE as 4), 0 elsewhere."""
+    """1 + stair facing + 5 * ladder facing for STAIRS blocks (NONE as 4; 25 more in a shaft),
+    0 elsewhere."""
     stairs = volume == Material.STAIRS
+    shaft = np.zeros_like(stairs)
+    shaft[1:] |= stairs[:-1]
+    shaft[:-1] |= stairs[1:]
     rise = np.minimum(stair_facing(volume), 4).astype(np.int32)
     ladder = np.minimum(ladder_facing(volume), 4).astype(np.int32)
-    return np.where(stairs, 1 + rise + 5 * ladder, 0)
+    return np.where(stairs, 1 + rise + 5 * ladder + 25 * (stairs & shaft), 0)
 
 
-def _adjust(state: str, material: int, code: int) -> str:
+def _adjust(state: str, material: int, code: int, climb: str) -> str:
     name, _ = parse_state(state)
     if material == Material.DOOR:
         code -= 1
@@ -139,16 +150,23 @@ def _adjust(state: str, material: int, code: int) -> str:
         return state
     if material == Material.STAIRS:
         code -= 1
-        rise, ladder = code % 5, code // 5
+        rise, ladder, shaft = code % 5, code // 5 % 5, code >= 25
+        if name.endswith("_stairs") and shaft:
+            state, name = climb, parse_state(climb)[0]
         if name.endswith("_stairs"):
             return with_properties(state, {"facing": NAMES[rise % 4], "half": "bottom", "shape": "straight"})
         if name == "minecraft:ladder":
-            return with_properties(state, {"facing": NAMES[ladder % 4]})
+            if ladder == 4:
+                raise BlockmazeError(
+                    "a ladder would have no wall to hang on (a spiral step, or a shaft in a crossroads "
+                    "cell one block wide): draw stairs with a stair block, or use --passage 2 "
+                    "(spiral stairs) or --mc-version 1.14 or later (scaffolding in shafts)")
+            return with_properties(state, {"facing": NAMES[ladder]})
     return state
 
 
 def place_states(volume: np.ndarray, indices: np.ndarray, palette: list[str],
-                 floor_state: str) -> tuple[np.ndarray, list[str]]:
+                 floor_state: str, climb: str = CLIMB) -> tuple[np.ndarray, list[str]]:
     """Indices and palette with neighbour-dependent states resolved (see the module docstring).
 
     ``floor_state`` replaces support-needing blocks that have nothing to stand on (except those
@@ -171,13 +189,15 @@ def place_states(volume: np.ndarray, indices: np.ndarray, palette: list[str],
         return indices, palette
     # only the touched blocks: (palette index, code) pairs, code 63 for "needs support"
     keys = indices[touched].astype(np.int64) * 64 + np.where(unsupported[touched], 63, codes[touched])
+    # (codes stay below 63: doors 1..8, stairs 1..50)
     unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     materials = volume[touched][first]
     states = []
     for key, material in zip(unique.tolist(), materials.tolist()):
         index, code = divmod(key, 64)
         state = palette[index]
-        states.append(supported_state(state, floor_state) if code == 63 else _adjust(state, material, code))
+        states.append(supported_state(state, floor_state) if code == 63
+                      else _adjust(state, material, code, climb))
     kept = np.bincount(indices[~touched].ravel(), minlength=len(palette)) > 0
     final = [state for state, used in zip(palette, kept) if used]  # the original order, then new ones
     final += [state for state in dict.fromkeys(states) if state not in final]
