@@ -169,7 +169,8 @@ def maze_options(command):
 
 
 def thickness_options(command, default: str = "1", auto: bool = False):
-    """--wall and --passage: block thickness of walls and passages, per axis."""
+    """--wall and --passage: block thickness of walls and passages, per axis (by default ``default``;
+    without ``auto`` the passage's default is left to the maze's kind, see ``passage_for``)."""
     extra = ", or auto to fit the size exactly" if auto else ""
     for option in reversed([
         click.option("--wall", type=Dimensions("wall thickness", "2 or 1x2", auto), default=default,
@@ -177,7 +178,9 @@ def thickness_options(command, default: str = "1", auto: bool = False):
                      help="Wall thickness in blocks: N, or ZxX to differ along z (north-south) "
                           f"and x (east-west){extra}."),
         click.option("--passage", type=Dimensions("passage thickness", "3 or 2x3", auto),
-                     default=default, show_default=True, metavar="N|ZxX" + ("|auto" if auto else ""),
+                     default=default if auto else None,
+                     show_default=True if auto else f"{default}, 2 for layered mazes (spiral stairs)",
+                     metavar="N|ZxX" + ("|auto" if auto else ""),
                      help=f"Passage width in blocks: N, or ZxX{extra}."),
     ]):
         command = option(command)
@@ -297,11 +300,12 @@ def cli(verbose, quiet):
 @output_options
 def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
-    from .pipeline import check_fits, make_maze
+    from .pipeline import check_fits, make_maze, passage_for
     from .randomness import draw_seed
     from .streaming import should_stream
 
     shape = grid_shape(kind, size)
+    output["passage"] = passage_for(kind, output["passage"])
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _writer(output)

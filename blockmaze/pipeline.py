@@ -35,7 +35,7 @@ BUILD_OPTIONS = frozenset({"theme", "endpoints", "solution", "wall", "passage", 
                            "floor", "roof", "lights"})
 
 
-def check_fits(writer, kind: str, shape, *, wall=1, passage=1,
+def check_fits(writer, kind: str, shape, *, wall=1, passage=None,
                height: int = 3, floor: bool = True, roof: bool = False) -> None:
     """Refuse, before any work, a square maze too large for ``writer``: its blocks are known from
     its shape, so a size over the format's limits fails at once.
@@ -49,8 +49,21 @@ def check_fits(writer, kind: str, shape, *, wall=1, passage=1,
     from .blocks import plan_shape, volume_height
 
     if kind == "square" and writer.source != "maze":
-        z, x = plan_shape(*shape, wall, passage)
+        z, x = plan_shape(*shape, wall, passage_for(kind, passage))
         writer.check_size((1 if writer.plan else volume_height(height, floor, roof), z, x))
+
+
+def passage_for(kind: str, passage=None):
+    """The passage width to draw a maze of ``kind`` with: ``passage``, or by default 1 block, and
+    2 for layered mazes, whose cells then hold spiral stairs (:mod:`blockmaze.blocks.stairwell`)
+    a player or a game engine's character walks up, instead of a shaft climbed in Minecraft only.
+
+    >>> passage_for("square"), passage_for("layered"), passage_for("layered", 3)
+    (1, 2, 3)
+    """
+    if passage is not None:
+        return passage
+    return 2 if kind == "layered" else 1
 
 
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
@@ -115,11 +128,12 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
 
 
 def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False,
-                wall=1, passage=1, scale: int | None = None, height: int = 3,
+                wall=1, passage=None, scale: int | None = None, height: int = 3,
                 floor: bool = True, roof: bool = False) -> np.ndarray:
     """The blocks of a maze of any kind: a (z, x) plan, or a layered maze's (y, z, x) volume.
 
-    Square mazes go through the 2n+1 converter (``wall``, ``passage``), layered ones are stacked
+    Square mazes go through the 2n+1 converter (``wall``, ``passage``: see :func:`passage_for`
+    for its default), layered ones are stacked
     level on level (``height``, ``floor``, ``roof``), the other kinds are rasterized at ``scale`` (default
     4, or the kind's least). ``endpoints`` with openings cuts them; ``solution`` marks the path
     (start and goal from ``endpoints``, or the ends of the longest path).
@@ -135,6 +149,7 @@ def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: boo
         endpoints = place_endpoints(maze)
     shown = endpoints if solution or (endpoints is not None and endpoints.openings) else None
     kind = maze.grid.kind
+    passage = passage_for(kind, passage)
     if kind == "square":
         return to_blocks(maze, wall, passage, endpoints=shown, solution=solution)
     if kind == "layered":
@@ -175,7 +190,7 @@ def plan_layer(blocks: np.ndarray) -> np.ndarray:
 
 
 def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False, wall=1,
-          passage=1, scale: int | None = None, height: int = 3, floor: bool = True,
+          passage=None, scale: int | None = None, height: int = 3, floor: bool = True,
           roof: bool = False, lights: bool = False) -> np.ndarray:
     """The (y, z, x) volume of a maze of any kind, as ``blockmaze generate -o FILE`` writes it.
 
@@ -192,7 +207,7 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
 
 def save(source: Source, target: Target, format: str | None = None, *,
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
-         solution: bool = False, wall=1, passage=1, scale: int | None = None, height: int = 3,
+         solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
          floor: bool = True, roof: bool = False, lights: bool = False,
          **options) -> np.ndarray | None:
     """Write a maze, a maze document or blocks to ``target`` (a path or a binary file) in the
