@@ -110,15 +110,19 @@ def test_three_level_dungeon_is_one_walk(theme):
     assert unsupported(blocks) == []
 
 
+@pytest.mark.parametrize("passage", [(2, 1, 1), (2, 2, 2)])  # shafts; spiral stairs
 @pytest.mark.parametrize("theme", theme_names())
-def test_blockwise_3d_is_one_walk(theme):
-    layout = strict_volume_layout(13, 11, 10, "backtracker", 4, passage=(2, 1, 1))
+def test_blockwise_3d_is_one_walk(theme, passage):
+    layout = strict_volume_layout(13, 13, 10, "backtracker", 4, passage=passage)
     volume = place_lights(layout.blocks)
     blocks = schem_states(volume, theme)
     labels = regions(blocks)
     floors = (volume[1:] == Material.AIR) & (volume[:-1] == Material.FLOOR)
-    found = {int(labels[y + 1, z, x]) for y, z, x in np.argwhere(floors)}
+    # every block on a floor is in one region, but where a spiral's step is overhead
+    found = {int(labels[y + 1, z, x]) for y, z, x in np.argwhere(floors)
+             if y + 2 >= volume.shape[0] or volume[y + 2, z, x] != Material.STAIRS}
     assert len(found) == 1 and 0 not in found
+    assert (volume == Material.STAIRS).any()
     assert unsupported(blocks) == []
 
 

@@ -39,6 +39,7 @@ from ..randomness import as_generator
 from ..resources import ensure_memory
 from .convert import to_blocks
 from .sizing import AxisFit, _pair, apply_runs, fit_plan, fit_strict
+from .stairwell import spiral
 
 
 
@@ -173,7 +174,27 @@ def strict_volume_layout(width_blocks: int, length_blocks: int, height_blocks: i
     chosen, option = get_algorithm(algorithm, grid)
     maze = Maze(grid, chosen.carve(grid, as_generator(rng), option), validate=False)
     volume = apply_runs(volume_blocks(maze), fit_y.runs, fit_z.runs, fit_x.runs)
+    _spiral_wide_shafts(volume, maze, fit_y.runs, fit_z.runs, fit_x.runs)
     return StrictLayout(volume, maze, tuple(fits))
+
+
+def _spiral_wide_shafts(volume, maze, runs_y, runs_z, runs_x) -> None:
+    """Where a shaft's cell is 2x2 blocks or more, spiral stairs round a well at its north-west
+    corner instead (:mod:`~blockmaze.blocks.stairwell`), from the lower cell's bottom layer to the
+    top of the slab: a player walks up them, and a mesh draws them as steps."""
+    starts = [np.concatenate([[0], np.cumsum(runs)]) for runs in (runs_y, runs_z, runs_x)]
+    levels, rows, cols = maze.grid.shape
+    for cell in np.flatnonzero(maze.links[:, UP]).tolist():
+        level, rest = divmod(cell, rows * cols)
+        r, c = divmod(rest, cols)
+        (y0, y1), (z0, z1), (x0, x1) = ((s[2 * i + 1], s[2 * i + 1 + span])
+                                         for s, i, span in zip(starts, (level, r, c), (2, 1, 1)))
+        if z1 - z0 < 2 or x1 - x0 < 2:
+            continue  # a one-block cell: the shaft stays
+        slab = starts[0][2 * level + 2]
+        volume[y0:slab, z0:z1, x0:x1] = Material.AIR
+        volume[slab:y1, z0:z1, x0:x1] = Material.FLOOR
+        spiral(volume, z0, x0, y0, y1 - 1)
 
 
 def strict_volume_3d(width_blocks: int, length_blocks: int, height_blocks: int,
@@ -192,9 +213,11 @@ def strict_volume_3d(width_blocks: int, length_blocks: int, height_blocks: int,
     between levels (and the bottom), ROOF on top. A vertical passage is STAIRS — the blocks of
     the shaft cut through the slab *and* the lower cell's blocks under it — because a walker
     cannot otherwise leave a cell upwards: the shaft starts a whole cell height above the lower
-    floor. STAIRS is not solid, so the volume stays open there; the shipped themes draw it as
-    scaffolding, which stands without support, is climbed from inside, walked on top of (at the
-    upper floor's level) and descended by sneaking, and needs no facing like a ladder.
+    floor. STAIRS is not solid, so the volume stays open there; Minecraft draws such a shaft as
+    scaffolding (a ladder before 1.14), which stands without support, is climbed from inside,
+    walked on top of (at the upper floor's level) and descended by sneaking. Where a cell is 2x2
+    blocks or more, the link is spiral stairs instead (:mod:`~blockmaze.blocks.stairwell`), which
+    a player walks up and a mesh draws as steps.
 
     Example
     -------
