@@ -53,7 +53,7 @@ def stair_facing(volume: np.ndarray) -> np.ndarray:
     """uint8 (y, z, x): the direction each STAIRS block rises toward, NONE elsewhere (see module)."""
     volume = np.asarray(volume)
     stairs = volume == Material.STAIRS
-    solid = SOLID[volume] | stairs
+    solid = BLOCK[volume] | stairs  # (a floor marked as the path is a floor to land on)
     up = np.zeros_like(stairs)  # up[y] = layer y + 1
     landing = np.zeros_like(stairs)
     up[:-1] = stairs[1:]

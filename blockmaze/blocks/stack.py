@@ -40,7 +40,7 @@ from ..maze import Maze
 from ..resources import ensure_memory
 from .convert import Thickness, per_axis, to_blocks
 from .raster import raster
-from .stairwell import carve_well, spiral, well_at
+from .stairwell import best_phase, carve_well, spiral, well_at
 from .volume import extrude, volume_height
 
 METHODS = ("convert", "raster")
@@ -175,19 +175,26 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
     for level, z, x in shafts:
         if not 0 <= level < len(plans) - 1:
             raise BlockmazeError(f"a shaft from level {level} needs a level above it")
-        wells.append((carve_well if carve else well_at)(plans[level], plans[level + 1], z, x))
+        flight = (level * layers + 1, (level + 1) * layers)
+        wells.append(carve_well(plans[level], plans[level + 1], z, x, flight) if carve
+                     else well_at(plans[level], plans[level + 1], z, x))
     volume = np.empty((total, depth, width), dtype=np.uint8)
     for level, plan in enumerate(plans):
         volume[level * layers:(level + 1) * layers] = extrude(plan, height, floor=True, roof=False)
     if roof:
         volume[-1] = Material.ROOF
+    flights = {}  # the flights of each well: one spiral, one phase
     for (level, z, x), well in zip(shafts, wells):
         # from the lower level's walking layer up through the upper level's floor
         bottom, top = level * layers + 1, (level + 1) * layers
         if well is None:
             volume[bottom:top + 1, z, x] = Material.STAIRS
         else:
-            spiral(volume, *well, bottom, top)
+            flights.setdefault(well, []).append((bottom, top, plans[level], plans[level + 1]))
+    for well, runs in flights.items():
+        phase = best_phase(runs, *well)
+        for bottom, top, _, _ in runs:
+            spiral(volume, *well, bottom, top, phase)
     return volume if floor else volume[1:]
 
 

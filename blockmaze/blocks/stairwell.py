@@ -2,17 +2,19 @@
 
 A flight rising ``R`` blocks needs ``R`` blocks of run and two blocks of headroom over each step,
 which a one-block cell cannot hold. Two by two blocks can: the step on layer ``y`` stands in
-corner ``CORNERS[y % 4]`` of the well (clockwise: north-west, north-east, south-east, south-west),
-so every step is beside the step below it and the step above it, and each corner holds a step
-every fourth layer, with three blocks of air over it. The top step lies in the upper floor's
-layer, beside the landing (the next corner's floor block); the upper floor over the two steps
-below it is cut away for headroom. Wells stacked in one column continue one spiral. Each step
-rises toward the next (:func:`~blockmaze.blocks.orientation.stair_facing`), so meshes draw them
-as steps and Minecraft as stair blocks.
+corner ``CORNERS[(y + phase) % 4]`` of the well (clockwise: north-west, north-east, south-east,
+south-west), so every step is beside the step below it and the step above it, and each corner
+holds a step every fourth layer, with three blocks of air over it. The top step lies in the upper
+floor's layer, beside the landing (the next corner's floor block); the upper floor over the two
+steps below it is cut away for headroom. Wells stacked in one column continue one spiral (one
+phase). Each step rises toward the next (:func:`~blockmaze.blocks.orientation.stair_facing`), so
+meshes draw them as steps and Minecraft as stair blocks.
 
-From the level below, each side of the well has an open corner to walk through or to step onto
-the first step from; from the level above, each side has a step or floor within one block of
-the floor's height.
+From the level below, each side of the well has an open corner to walk through or a step to
+step onto, half a block up. From the level above, three sides have the top step (half a block
+down) or the landing; the fourth, between the two holes, is a drop of a block in and a climb of a
+block out: a player jumps it, a game engine's character may not. :func:`best_phase` turns that
+side to a wall of the level above where it can.
 
 Example
 -------
@@ -34,17 +36,61 @@ from ..materials import SOLID, Material
 CORNERS = ((0, 0), (0, 1), (1, 1), (1, 0))  # (dz, dx) round the well, clockwise from north-west
 
 
-def spiral(volume: np.ndarray, z: int, x: int, bottom: int, top: int) -> None:
+SIDES = ((((-1, 0), 0), ((-1, 1), 1)), (((0, 2), 1), ((1, 2), 2)),
+         (((2, 1), 2), ((2, 0), 3)), (((1, -1), 3), ((0, -1), 0)))
+"""Each side of a well (north, east, south, west): its two blocks just outside, as ``(dz, dx)``
+from the well's north-west block, each with the corner it touches."""
+
+
+def spiral(volume: np.ndarray, z: int, x: int, bottom: int, top: int, phase: int = 0) -> None:
     """Put the steps of layers ``bottom..top`` in the well whose north-west block is ``(z, x)``,
     and clear two blocks of headroom over each, up to layer ``top`` (see the module docstring)."""
     stairs = np.uint8(Material.STAIRS)
     for y in range(bottom, top + 1):
-        dz, dx = CORNERS[y % 4]
+        dz, dx = CORNERS[(y + phase) % 4]
         volume[y, z + dz, x + dx] = stairs
     for y in range(bottom, top + 1):
-        dz, dx = CORNERS[y % 4]
+        dz, dx = CORNERS[(y + phase) % 4]
         column = volume[y + 1:min(y + 3, top + 1), z + dz, x + dx]  # (above the top: the level's own)
         column[column != stairs] = Material.AIR
+
+
+def best_phase(flights, z: int, x: int) -> int:
+    """The phase for spirals stacked in the well at ``(z, x)``, given each flight as ``(bottom,
+    top, lower plan, upper plan)``: the first of least :func:`phase_costs`.
+
+    >>> plan = np.ones((4, 4), np.uint8); plan[1:3, 1:3] = 0; plan[0, 1:3] = 0   # open north
+    >>> closed = np.pad(np.zeros((2, 2), np.uint8), 1, constant_values=1)
+    >>> best_phase([(1, 4, closed, plan)], 1, 1), best_phase([(1, 2, closed, plan)], 1, 1)
+    (0, 1)
+    """
+    costs = phase_costs(flights, z, x)
+    return costs.index(min(costs))
+
+
+def phase_costs(flights, z: int, x: int) -> list[int]:
+    """For each phase of the spirals in the well at ``(z, x)`` (flights as in :func:`best_phase`),
+    how many sides of the well a level comes in by only beside a corner a game engine's character
+    cannot enter: on the level above, the holes over the steps ``top - 2`` and ``top - 1`` (a
+    drop a player jumps back up); on the level below, under the step ``bottom + 1`` (no headroom).
+
+    >>> plan = np.ones((4, 4), np.uint8); plan[1:3, 1:3] = 0; plan[0, 1:3] = 0   # open north
+    >>> phase_costs([(1, 2, plan, plan)], 1, 1)
+    [1, 0, 0, 0]
+    """
+    def opening(plan, dz, dx):
+        return 0 <= z + dz < plan.shape[0] and 0 <= x + dx < plan.shape[1] and not SOLID[plan[z + dz, x + dx]]
+
+    def bad_sides(plan, blocked):
+        bad = 0
+        for side in SIDES:
+            ways = [corner in blocked for (dz, dx), corner in side if opening(plan, dz, dx)]
+            bad += bool(ways) and all(ways)  # open, but only beside corners it cannot enter
+        return bad
+
+    return [sum(bad_sides(upper, {(top - 2 + phase) % 4, (top - 1 + phase) % 4})
+                + bad_sides(lower, {(bottom + 1 + phase) % 4})
+                for bottom, top, lower, upper in flights) for phase in range(4)]
 
 
 def well_at(lower: np.ndarray, upper: np.ndarray, z: int, x: int) -> tuple[int, int] | None:
@@ -64,23 +110,23 @@ def well_at(lower: np.ndarray, upper: np.ndarray, z: int, x: int) -> tuple[int, 
     return None
 
 
-def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int,
+def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int, flight=None,
                reach: int = 4) -> tuple[int, int] | None:
     """The north-west block of a 2x2 well for stairs at block ``(z, x)``, made room for in both
-    plans (in place): :func:`well_at`; else the nearest well within ``reach`` blocks that is open
-    in both plans, or can be cut out of their walls without shortening any way (every block it
-    opens touches only walls, the well, and open blocks that already touch the well's open
-    blocks); else a well holding ``(z, x)`` cut regardless. None if even that cannot be (a door or
-    a light in every such well, or the outer wall).
+    plans (in place). Candidates, in order: :func:`well_at`; the wells within ``reach`` blocks,
+    nearest first, that are open in both plans or can be cut out of their walls without
+    shortening any way (every block it opens touches only walls, the well, and open blocks that
+    already touch the well's open blocks); the wells holding ``(z, x)``, cut regardless. With
+    ``flight = (bottom, top)`` the first candidate every level can walk into (see
+    :func:`best_phase`) is taken, else the first. None if there is no candidate (a door or a
+    light in every such well, or the outer wall).
 
     >>> plan = np.array([[1, 1, 1, 1], [1, 0, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]], np.uint8)
     >>> carve_well(plan, plan.copy(), 1, 1), plan.tolist()[1:3]
     ((1, 1), [[1, 0, 0, 1], [1, 0, 0, 1]])
     """
-    found = well_at(lower, upper, z, x)
-    if found is not None:
-        return found
     depth, width = lower.shape
+    found = well_at(lower, upper, z, x)
     both = _walkable(lower) & _walkable(upper)
     near = sorted(((max(abs(z0 - z), abs(x0 - x), abs(z0 + 1 - z), abs(x0 + 1 - x)), z0, x0)
                    for z0 in range(max(1, z - reach), min(depth - 2, z + reach))
@@ -92,9 +138,13 @@ def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int,
     holding = [(z - dz, x - dx) for dz, dx in CORNERS
                if 1 <= z - dz < depth - 2 and 1 <= x - dx < width - 2
                and all(_openable(plan[z - dz:z - dz + 2, x - dx:x - dx + 2]) for plan in (lower, upper))]
-    if not clean + holding:
+    candidates = [found] * (found is not None) + clean + holding
+    if not candidates:
         return None
-    z0, x0 = (clean + holding)[0]
+    if flight is not None:  # (the blocks around a well are the same before and after it is cut)
+        walked = [c for c in candidates if min(phase_costs([(*flight, lower, upper)], *c)) == 0]
+        candidates = walked + candidates
+    z0, x0 = candidates[0]
     for plan in (lower, upper):
         well = plan[z0:z0 + 2, x0:x0 + 2]
         well[SOLID[well]] = Material.AIR
