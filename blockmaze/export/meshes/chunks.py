@@ -20,8 +20,10 @@ neighbours are open touches the diagonal pillar so (layered mazes); the layout, 
 can avoid it (an edge-only contact cannot be meshed 2-manifold without changing the solid).
 
 STAIRS blocks with a facing (:func:`blockmaze.blocks.orientation.stair_facing`) are drawn as steps:
-a lower half slab and an upper half toward the facing. Volumes with such stairs are meshed on a
-half-block lattice (``Part.scale`` 2); the others on the block lattice (scale 1).
+a lower half slab and an upper half toward the facing, and a riser under the next step of a
+flight that stands over air (:func:`step_shapes`), so steps meet face to face. Volumes with such
+stairs are meshed on a half-block lattice (``Part.scale`` 2); the others on the block lattice
+(scale 1).
 
 Example
 -------
@@ -46,7 +48,7 @@ from ...errors import BlockmazeError
 from ...materials import Material
 from .greedy import greedy_quads, triangulate
 
-__all__ = ["Part", "chunk_parts", "check_chunk", "step_scale", "uv_of", "DEFAULT_CHUNK"]
+__all__ = ["Part", "chunk_parts", "check_chunk", "step_scale", "step_shapes", "uv_of", "DEFAULT_CHUNK"]
 
 # Blocks per chunk side by default, by measurement (100x100 and 1000x1000 mazes, walls 3 high):
 # chunk 32 / 64 / 96 / 128 / 256 / none gave 2.08 / 1.87 / 1.81 / 1.74 / 2.01 / 2.01 MB and
@@ -108,21 +110,62 @@ def _has(blocks, value):
     return False
 
 
-def _steps(blocks: np.ndarray, facing: np.ndarray) -> np.ndarray:
-    """The volume on a half-block lattice (each block 2x2x2), stair blocks cut into steps."""
-    from ...blocks.orientation import EAST, NORTH, SOUTH, WEST
+RISER = 4  # added to a step's facing (see step_shapes) where a riser goes under the next step
+
+
+def step_shapes(blocks: np.ndarray) -> np.ndarray:
+    """uint8 (y, z, x): each STAIRS block's :func:`~blockmaze.blocks.orientation.stair_facing`,
+    plus ``RISER`` where the next step up its flight stands over air: under that step, the upper
+    quarter of the air block beside this one is drawn as a riser, since a step's tread would
+    otherwise touch the next step along an edge only, four faces on one edge (not 2-manifold).
+    NONE elsewhere. Compute it on the whole volume, also when meshing a part of it.
+
+    >>> v = np.zeros((4, 1, 3), np.uint8); v[0] = 2
+    >>> v[1, 0, 0], v[2, 0, 1], v[2, 0, 2] = 8, 8, 1          # two steps rising east, onto a wall
+    >>> step_shapes(v)[1:3, 0, :2].tolist()                   # east (1), and a riser under the second
+    [[5, 255], [255, 1]]
+    """
+    from ...blocks.orientation import STEPS, stair_facing
+
+    shapes = stair_facing(blocks)
+    layers, depth, width = blocks.shape
+    for direction, (dz, dx) in enumerate(STEPS):
+        y, z, x = np.nonzero(shapes == direction)
+        nz, nx = z + dz, x + dx
+        ok = (y + 1 < layers) & (0 <= nz) & (nz < depth) & (0 <= nx) & (nx < width)
+        y, z, x, nz, nx = y[ok], z[ok], x[ok], nz[ok], nx[ok]
+        riser = (blocks[y + 1, nz, nx] == Material.STAIRS) & (blocks[y, nz, nx] == Material.AIR)
+        shapes[y[riser], z[riser], x[riser]] += RISER
+    return shapes
+
+
+def _steps(blocks: np.ndarray, shapes: np.ndarray) -> np.ndarray:
+    """The volume on a half-block lattice (each block 2x2x2), stair blocks cut into steps, with
+    the risers of :func:`step_shapes`."""
+    from ...blocks.orientation import STEPS
 
     fine = blocks.repeat(2, 0).repeat(2, 1).repeat(2, 2)
-    # the upper half of a stair, on the side away from its facing, is open
-    for direction, (dz, dx) in ((NORTH, (1, None)), (SOUTH, (0, None)),
-                                (EAST, (None, 0)), (WEST, (None, 1))):
-        y, z, x = np.nonzero(facing == direction)
-        if len(y):
-            zs = [2 * z + dz] if dz is not None else [2 * z, 2 * z + 1]
-            xs = [2 * x + dx] if dx is not None else [2 * x, 2 * x + 1]
+    layers, depth, width = blocks.shape
+    for shape in range(2 * RISER):
+        y, z, x = np.nonzero(shapes == shape)
+        if not len(y):
+            continue
+        dz, dx = STEPS[shape % RISER]
+        # the upper half of a stair, on the side away from its facing, is open
+        zs = [2 * z + (dz < 0)] if dz else [2 * z, 2 * z + 1]
+        xs = [2 * x + (dx < 0)] if dx else [2 * x, 2 * x + 1]
+        for zz in zs:
+            for xx in xs:
+                fine[2 * y + 1, zz, xx] = 0
+        if shape >= RISER:  # the riser under the next step, on the side toward this one
+            nz, nx = z + dz, x + dx
+            inside = (0 <= nz) & (nz < depth) & (0 <= nx) & (nx < width)
+            y, nz, nx = y[inside], nz[inside], nx[inside]
+            zs = [2 * nz + (dz < 0)] if dz else [2 * nz, 2 * nz + 1]
+            xs = [2 * nx + (dx < 0)] if dx else [2 * nx, 2 * nx + 1]
             for zz in zs:
                 for xx in xs:
-                    fine[2 * y + 1, zz, xx] = 0
+                    fine[2 * y + 1, zz, xx] = Material.STAIRS
     return fine
 
 
@@ -254,7 +297,7 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
                 scale: int | None = None, facing: np.ndarray | None = None) -> Iterator[Part]:
     """The parts of a (y, z, x) volume, chunk by chunk (x fastest, then z, then y), each chunk's
     parts in material order (see the module's description). ``scale`` defaults to
-    :func:`step_scale`; ``facing`` (the stairs' facings) to ``stair_facing(blocks)`` -- pass the
+    :func:`step_scale`; ``facing`` (the stairs' shapes) to :func:`step_shapes` -- pass the
     whole volume's when meshing a part of it. Chunks are meshed on two threads a few ahead of the one yielded (the
     kernels release the GIL); the order, and so the output, does not depend on it.
 
@@ -265,9 +308,7 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
     chunk = check_chunk(chunk)
     scale = step_scale(blocks) if scale is None else scale
     if scale == 2 and facing is None:
-        from ...blocks.orientation import stair_facing
-
-        facing = stair_facing(blocks)
+        facing = step_shapes(blocks)
     step = chunk or max(blocks.shape)
     boxes = list(_boxes(blocks.shape, chunk))
 

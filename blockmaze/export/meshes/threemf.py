@@ -32,8 +32,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer
-from ...blocks.orientation import stair_facing
-from .chunks import chunk_parts, step_scale
+from .chunks import chunk_parts, step_scale, step_shapes
 from .common import check_block_size, check_size, material_color, material_name, z_up
 
 __all__ = ["write_3mf"]
@@ -75,7 +74,7 @@ def write_3mf(
                 '<metadata name="Application">blockmaze</metadata>\n<resources>\n'
                 f'<basematerials id="1">{colors}</basematerials>\n')
     scale = step_scale(blocks)  # stairs are steps, facing as in the whole volume
-    facing = stair_facing(blocks) if scale == 2 else None
+    facing = step_shapes(blocks) if scale == 2 else None
     for index, material in enumerate(materials):
         alone = np.where(blocks == material, blocks, 0).astype(np.uint8)
         positions, faces, offset = [], [], 0
