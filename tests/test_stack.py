@@ -122,10 +122,12 @@ def test_player_meets_exactly_the_links(levels, rows, cols, seed, height, layout
         z, x = (int(v) for v in columns[cell % per])
         bottom = (cell // per) * (height + 1) + 1
         top = bottom + height
-        if wide:
-            for y in range(bottom, top + 1):
-                dz, dx = CORNERS[y % 4]
-                expected[y, z + dz, x + dx] = True
+        if wide:  # one step a layer, each in the corner clockwise of the one below
+            well = stairs[bottom:top + 1, z:z + 2, x:x + 2]
+            corners = [CORNERS.index(tuple(int(v) for v in np.argwhere(layer)[0])) for layer in well]
+            assert well.sum(axis=(1, 2)).tolist() == [1] * (height + 1)
+            assert all((b - a) % 4 == 1 for a, b in zip(corners, corners[1:]))
+            expected[bottom:top + 1, z:z + 2, x:x + 2] = well
         elif method == "convert":
             expected[bottom:top + 1, z, x] = True
         else:  # a raster cell may or may not hold a well: its stairs stay in reach of its centre

@@ -48,6 +48,14 @@ def cell_feet(maze, cell, passage=2):
     return (cell // per) * LAYERS + 1, int(z), int(x)
 
 
+def cell_region(labels, maze, cell, passage=2):
+    """The region of a player in a layered maze's cell: the regions found on its blocks (a
+    spiral's steps cover some) must be one, which is returned; 0 if none or several."""
+    y, z, x = cell_feet(maze, cell, passage)
+    found = {region_of(labels, y, z + dz, x + dx) for dz in range(passage) for dx in range(passage)} - {0}
+    return found.pop() if len(found) == 1 else 0
+
+
 def stairs_reached(volume, labels, region):
     """True if every STAIRS block is in ``region``: a step stood on, a shaft block climbed in."""
     return all(region in (int(labels[y, z, x]), region_of(labels, y + 1, z, x))
@@ -60,11 +68,11 @@ def test_layered_maze_is_one_walk(theme, passage):
     maze, ends, volume = layered_case(passage=passage)
     blocks = schem_states(volume, theme)
     labels = regions(blocks)
-    start = region_of(labels, *cell_feet(maze, ends.start, passage))
-    assert start and start == region_of(labels, *cell_feet(maze, ends.goal, passage))
+    start = cell_region(labels, maze, ends.start, passage)
+    assert start and start == cell_region(labels, maze, ends.goal, passage)
     # every cell is reachable (a perfect maze is one region), stairs included
     for cell in range(maze.grid.size):
-        assert region_of(labels, *cell_feet(maze, cell, passage)) == start, f"cell {cell} cut off"
+        assert cell_region(labels, maze, cell, passage) == start, f"cell {cell} cut off"
     assert stairs_reached(volume, labels, start)
     # the walls between cells that are not linked stop the player (the regions follow the links)
     passable, _, _ = classify(blocks)
@@ -162,8 +170,8 @@ def test_three_levels_are_one_walk_when_built_from_the_datapack(theme):
     have start and goal in one walking region."""
     maze, ends, volume = layered_case()
     labels = regions(datapack_states(volume, theme))
-    start = region_of(labels, *cell_feet(maze, ends.start))
-    assert start and start == region_of(labels, *cell_feet(maze, ends.goal))
+    start = cell_region(labels, maze, ends.start)
+    assert start and start == cell_region(labels, maze, ends.goal)
     volume = stack_dungeon(generate_dungeon((8, 10), rng=6, levels=3), HEIGHT)
     blocks = datapack_states(volume, theme)
     labels = regions(blocks)
@@ -189,6 +197,6 @@ def test_any_layered_maze_is_one_walk(levels, rows, cols, seed, theme, roof, pas
     indices, palette = minecraft_palette(volume, bm.load_theme(theme), seed)
     blocks = np.array(palette, dtype=object)[indices]
     labels = regions(blocks)
-    found = {region_of(labels, *cell_feet(maze, cell, passage)) for cell in range(maze.grid.size)}
+    found = {cell_region(labels, maze, cell, passage) for cell in range(maze.grid.size)}
     assert len(found) == 1 and 0 not in found
     assert unsupported(blocks) == []
