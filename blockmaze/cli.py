@@ -648,6 +648,9 @@ def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, r
     hint = placement_hint(volume, writer.name, Path(output).stem.lower())
     if hint:
         _info(f"to place it: {hint}")
+    if "quantize" in writer.options and quantize:
+        _info("vertices are quantized (KHR_mesh_quantization), which Godot 4 cannot import yet: "
+              "write with --no-quantize for Godot")
 
 
 def _save(source, writer, output, **given):
