@@ -53,6 +53,10 @@ IDS_1_12 = {
     # fence gates: facing south 0 / west 1 / north 2 / east 3, + 4 open
     "minecraft:oak_fence_gate[facing=north,in_wall=false,open=true,powered=false]": (107, 6),
     "minecraft:dark_oak_fence_gate[facing=north,in_wall=false,open=true,powered=false]": (186, 6),
+    # doors, lower half: facing east 0 / south 1 / west 2 / north 3, + 4 open (the upper half
+    # holds hinge and powered, + 8); spruce 193, dark oak 197
+    "minecraft:spruce_door[facing=north,half=lower,hinge=left,open=false,powered=false]": (193, 3),
+    "minecraft:dark_oak_door[facing=north,half=lower,hinge=left,open=false,powered=false]": (197, 3),
     # stairs: facing east 0 / west 1 / south 2 / north 3, + 4 upside down
     "minecraft:stone_brick_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]": (109, 3),
     "minecraft:spruce_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]": (134, 3),

@@ -61,6 +61,12 @@ BEDROCK = {
         ("minecraft:dark_oak_fence_gate", GATE_OPEN_NORTH),
     "minecraft:scaffolding[bottom=false,distance=0,waterlogged=false]":
         ("minecraft:scaffolding", {"stability": (I, 0), "stability_check": (B, 0)}),
+    # doors, closed, lower half: Java facing north = minecraft:cardinal_direction east (Bedrock's
+    # doors face a quarter turn clockwise of Java's: data/bedrock_blocks.json)
+    **{f"minecraft:{name}[facing=north,half=lower,hinge=left,open=false,powered=false]":
+       (f"minecraft:{name}", {"door_hinge_bit": (B, 0), "minecraft:cardinal_direction": (S, "east"),
+                              "open_bit": (B, 0), "upper_block_bit": (B, 0)})
+       for name in ("spruce_door", "dark_oak_door")},
     # stairs: Java facing north = weirdo_direction 3 (east 0, west 1, south 2), half bottom =
     # upside_down_bit 0 (minecraft-data bedrock/1.19.1/blockMappings.json)
     **{f"minecraft:{name}[facing=north,half=bottom,shape=straight,waterlogged=false]":

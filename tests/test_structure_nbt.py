@@ -180,13 +180,14 @@ def test_palette_entries_are_name_and_string_properties():
     volume = np.array([[[Material.WALL, Material.DOOR]]], np.uint8)
     root = nbt.NBTFile(buffer=io.BytesIO(gzip.decompress(structure_bytes(volume))))
     entries = {entry["Name"].value: entry for entry in root["palette"].tags}
-    assert set(entries) == {"minecraft:stone_bricks", "minecraft:oak_fence_gate"}
+    assert set(entries) == {"minecraft:stone_bricks", "minecraft:spruce_door"}
     assert [tag.name for tag in entries["minecraft:stone_bricks"].tags] == ["Name"]
-    properties = entries["minecraft:oak_fence_gate"]["Properties"]
+    properties = entries["minecraft:spruce_door"]["Properties"]
     assert properties.id == nbt.TAG_COMPOUND
     assert {tag.name: (tag.id, tag.value) for tag in properties.tags} == {
-        "facing": (nbt.TAG_STRING, "north"), "in_wall": (nbt.TAG_STRING, "false"),
-        "open": (nbt.TAG_STRING, "true"), "powered": (nbt.TAG_STRING, "false"),
+        "facing": (nbt.TAG_STRING, "north"), "half": (nbt.TAG_STRING, "lower"),
+        "hinge": (nbt.TAG_STRING, "left"), "open": (nbt.TAG_STRING, "false"),
+        "powered": (nbt.TAG_STRING, "false"),
     }
 
 
