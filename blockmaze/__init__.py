@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from .lazy import exports
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # public name -> the module (relative to this package) that defines it
 _EXPORTS = {

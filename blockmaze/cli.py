@@ -55,20 +55,43 @@ class Dimensions(click.ParamType):
         return int(match[1]), int(match[2] or match[1])
 
 
+# axis letters a size may label its numbers with: R/L rows (north-south, z), C/W columns
+# (east-west, x), H height or levels; labelled numbers may come in any order
+AXIS_LETTERS = {"r": 1, "l": 1, "c": 2, "w": 2, "h": 0}
+
+
+class SizeValue(tuple):
+    """A size's numbers in the one axis order (height or levels first, then rows, then columns);
+    ``labelled`` when the user named the axes (``41Wx31L``), so the order they typed it in is moot."""
+
+    labelled = False
+
+
 class Size(click.ParamType):
-    """One to three whole numbers >= 1 joined by x: ``20x30``, ``12``, ``3x10x10``."""
+    """One to three whole numbers >= 1 joined by x: ``20x30``, ``12``, ``3x10x10``; or labelled
+    with axis letters in any order: ``41Wx31L`` (= ``31x41``), ``9Hx31Rx41C`` (= ``9x31x41``)."""
 
     name = "SIZE"
 
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
             return value
-        parts = re.split(r"\s*[xX×]\s*", str(value).strip())
-        if not 1 <= len(parts) <= 3 or not all(re.fullmatch(NUMBER, p) and int(p) >= 1
-                                                for p in parts):
-            self.fail(f"size must be whole numbers >= 1 joined by x (e.g. 20x30), got {value!r}",
-                      param, ctx)
-        return tuple(int(p) for p in parts)
+        parts = [re.fullmatch(rf"({NUMBER})\s*([A-Za-z]?)", p)
+                 for p in re.split(r"\s*[xX×]\s*", str(value).strip())]
+        if not 1 <= len(parts) <= 3 or not all(p and int(p[1]) >= 1 for p in parts):
+            self.fail(f"size must be whole numbers >= 1 joined by x (e.g. 20x30, or with axis "
+                      f"letters 30Wx20L), got {value!r}", param, ctx)
+        letters = [p[2].lower() for p in parts]
+        if not any(letters):
+            return SizeValue(int(p[1]) for p in parts)
+        axes = [AXIS_LETTERS.get(letter) for letter in letters]
+        if None in axes or len(set(axes)) != len(axes) or not {1, 2} <= set(axes):
+            self.fail(f"label every number of a size with a different axis letter, R or L for "
+                      f"rows (north-south), C or W for columns (east-west), H for height or "
+                      f"levels (e.g. 41Wx31L), got {value!r}", param, ctx)
+        size = SizeValue(int(p[1]) for _, p in sorted(zip(axes, parts), key=lambda pair: pair[0]))
+        size.labelled = True
+        return size
 
 
 # how many size numbers each grid kind takes, and what they mean
@@ -368,7 +391,7 @@ def info_command(path):
 
 
 @cli.command("blockwise", cls=SectionedCommand, epilog=_algorithm_list() + EXAMPLES)
-@click.argument("size", type=Size(), metavar="WxL[xH]")
+@click.argument("size", type=Size(), metavar="[HEIGHTx]ROWSxCOLS")
 @click.option("--mode", type=click.Choice(["strict", "relaxed"]), default="strict", show_default=True,
               help="strict: cells on odd blocks, passages carved between (any algorithm); relaxed: "
                    "every block may be a cell, 1-block passages that never touch.")
@@ -389,15 +412,17 @@ def info_command(path):
 def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed, wall, passage,
                       scale, solution, text_style, output, picture_style, cell_size, shade,
                       **settings):
-    """Generate a maze exactly WxL blocks (width along x, length along z), or WxLxH for a
-    strict 3-D maze that climbs, and print it or write it to a file."""
+    """Generate a maze exactly ROWSxCOLS blocks (rows north-south along z, columns east-west
+    along x), or HEIGHTxROWSxCOLS for a strict 3-D maze that climbs, and print it or write it to
+    a file. Axis letters name the numbers in any order: 41Wx31L is 31x41."""
     from .blocks.relaxed import relaxed_layout
     from .blocks.strict import strict_plan, strict_volume_3d
     from .randomness import draw_seed
     from .render import plan_text
 
     if len(size) not in (2, 3) or (len(size) == 3 and mode != "strict"):
-        raise BlockmazeError("blockwise sizes are WxL blocks, or WxLxH for a strict 3-D maze")
+        raise BlockmazeError("blockwise sizes are ROWSxCOLS blocks, or HEIGHTxROWSxCOLS for a "
+                             "strict 3-D maze")
     if solution:
         raise BlockmazeError("--solution marks graph mazes; use blockmaze generate for it")
     writer = _writer({"output": output, "format_": settings["format_"]})
@@ -406,14 +431,14 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
     _warn_unused(writer, command="blockwise", mode=mode)
     if seed is None:
         seed = draw_seed()
-    width, length = size[:2]
+    length, width = size[-2:]
     if mode == "relaxed":
         layout = relaxed_layout(width, length, ordering, seed, border,
                                 None if fill is None else Material[fill.upper()])
         blocks, what = layout.plan, f"relaxed {ordering}"
         _info(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks")
     elif len(size) == 3:
-        blocks = strict_volume_3d(width, length, size[2], algorithm, seed, _axes(wall, 3),
+        blocks = strict_volume_3d(width, length, size[0], algorithm, seed, _axes(wall, 3),
                                   _axes(passage, 3), cells)
         what = f"strict 3-D {algorithm}"
     else:
@@ -424,8 +449,9 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
             raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
         click.echo(plan_text(blocks, style=_plan_style(text_style)))
         _info(f"seed {seed}")
-        return
-    _save_blocks(blocks, writer, output, seed, what, f", seed {seed}", **settings)
+    else:
+        _save_blocks(blocks, writer, output, seed, what, f", seed {seed}", **settings)
+    _note_size_order(size)  # (after the work: an error stays one line)
 
 
 @cli.command("dungeon", cls=SectionedCommand, epilog=_algorithm_list() + EXAMPLES)
@@ -556,6 +582,16 @@ def _warn_unused(writer, **where) -> None:
 
 class UnusedOptionWarning(UserWarning):
     """An option was given that the run does not use."""
+
+
+def _note_size_order(size) -> None:
+    """Say once, where it matters, that an unlabelled blockwise size is read in the one axis order
+    (it was WxL[xH], x first, before 0.2)."""
+    if not getattr(size, "labelled", False) and size[0] != size[-1]:
+        typed = "x".join(map(str, size))
+        old = "x".join(f"{n}{a}" for n, a in zip(size, "WLH"))
+        _info(f"note: blockwise sizes are [HEIGHTx]ROWSxCOLS, as for generate (they were WxL[xH] "
+              f"before 0.2): {typed} is read so; for the old reading write {old}")
 
 
 def _info(message: str) -> None:

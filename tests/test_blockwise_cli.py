@@ -14,30 +14,61 @@ def run(capsys, *args):
     return code, out, err
 
 
-@pytest.mark.parametrize("args, size", [
-    (["40x30"], (40, 4, 30)),
-    (["41x31", "--wall", "1", "--passage", "1"], (41, 4, 31)),
-    (["33x20", "--mode", "relaxed", "--ordering", "prim"], (33, 4, 20)),
-    (["9x11x7", "-a", "wilson"], (9, 7, 11)),
+@pytest.mark.parametrize("args, size", [  # size: (width x, height y, length z)
+    (["30x40"], (40, 4, 30)),
+    (["31x41", "--wall", "1", "--passage", "1"], (41, 4, 31)),
+    (["20x33", "--mode", "relaxed", "--ordering", "prim"], (33, 4, 20)),
+    (["7x11x9", "-a", "wilson"], (9, 7, 11)),
 ])
 def test_exact_sizes_in_blocks(tmp_path, capsys, args, size):
+    """Sizes are ROWSxCOLS (north-south first), HEIGHTxROWSxCOLS in 3-D, as for generate."""
     target = tmp_path / "m.schem"
     code, _, err = run(capsys, "blockwise", *args, "--seed", "4", "-o", str(target))
     assert code == 0, err
     assert inspect_file(target).size == size
 
 
+@pytest.mark.parametrize("plain, labelled", [
+    ("31x41", "41Wx31L"), ("31x41", "41cx31r"), ("7x11x9", "9Wx11Lx7H"), ("7x11x9", "11R x 9C x 7H"),
+])
+def test_axis_letters_name_the_numbers_in_any_order(tmp_path, capsys, plain, labelled):
+    """The old spelling (WxL[xH], x first) written with axis letters gives the same maze."""
+    paths = []
+    for size in (plain, labelled):
+        paths.append(tmp_path / f"{len(paths)}.schem")
+        code, _, err = run(capsys, "blockwise", size, "--seed", "3", "-o", str(paths[-1]))
+        assert code == 0, err
+        assert ("note: blockwise sizes" in err) == (size == plain)  # only unlabelled, not square
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+def test_the_order_note_only_where_it_matters(tmp_path, capsys):
+    target = str(tmp_path / "m.schem")
+    for size, noted in (("21x21", False), ("21x31", True), ("5x21x5", False), ("5x21x9", True)):
+        code, _, err = run(capsys, "blockwise", size, "--seed", "1", "-o", target)
+        assert code == 0 and err.count("note: blockwise sizes") == noted, size
+    assert run(capsys, "-q", "blockwise", "21x31", "--seed", "1", "-o", target)[2] == ""
+
+
+def test_plan_rows_run_north_south(capsys):
+    code, out, _ = run(capsys, "blockwise", "11x21", "--seed", "2", "--wall", "1", "--passage", "1")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 11 and {len(line) for line in lines} == {21}
+
+
 def test_printed_plan_is_the_plan(capsys):
-    code, out, _ = run(capsys, "blockwise", "21x11", "--seed", "2", "--wall", "1", "--passage", "1")
+    code, out, _ = run(capsys, "blockwise", "11x21", "--seed", "2", "--wall", "1", "--passage", "1")
     plan = bm.blocks.strict.strict_plan(21, 11, rng=2)
     drawn = np.array([[c != " " for c in line] for line in out.splitlines()])
     assert code == 0 and np.array_equal(drawn, bm.materials.SOLID[plan])
 
 
 @pytest.mark.parametrize("args, message", [
-    (["20x10", "--wall", "1", "--passage", "1"], "nearest possible lengths are 9 and 11"),
-    (["20x10x5", "--mode", "relaxed"], "WxLxH for a strict 3-D maze"),
-    (["20"], "WxL"),
+    (["10x20", "--wall", "1", "--passage", "1"], "nearest possible lengths are 9 and 11"),
+    (["5x10x20", "--mode", "relaxed"], "HEIGHTxROWSxCOLS for a strict 3-D maze"),
+    (["20"], "ROWSxCOLS"),
+    (["20Wx10"], "label every number"),
+    (["20Wx10Q"], "label every number"),
     (["20x10", "--solution"], "--solution marks graph mazes"),
     (["20x10", "-o", "{tmp}/m.json"], "not a maze document"),
     (["9x9x9", "-a", "binary-tree"], "binary-tree"),

@@ -8,7 +8,7 @@ One JSON object (UTF-8, keys sorted, no time stamp, so the same plan gives the s
      "legend": {"#": {"materials": ["wall"], "ids": [1], "walkable": false,
                       "transparent": false, "color": "#7a7a7a"}, ...},
      "entities": [{"type": "start", "x": 5, "y": 1}, {"type": "goal", ...}, ...],
-     "metadata": {"generator": "blockmaze", "version": "0.1.0", "theme": "stone-bricks"}}
+     "metadata": {"generator": "blockmaze", "version": "0.2.0", "theme": "stone-bricks"}}
 
 Dungeon levels add ``properties`` to entities (stairs: ``direction`` up/down and the ``level``
 they lead to; a locked door and its ``key``; spawns: ``rule`` and ``distance``), further entity
