@@ -314,7 +314,8 @@ def cli(verbose, quiet):
 @click.argument("size", type=Size(), metavar="SIZE")
 @click.option("-g", "--grid", "kind", type=click.Choice(sorted(GRID_KINDS)), default="square",
               show_default=True, help="Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
-                                      "LEVELSxROWSxCOLS for layered.")
+                                      "LEVELSxROWSxCOLS for layered; axis letters name the "
+                                      "numbers in any order (30Cx20R, 3Hx20Rx30C).")
 @click.option("--mask", type=FilePath(exists=True, dir_okay=False), default=None,
               help="Cells to leave out: a text file (X = off) or a black-and-white picture "
                    "(black = off).")

@@ -101,3 +101,12 @@ def test_dungeon_errors(tmp_path, capsys, args, message):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     code, _, err = run(capsys, "dungeon", *args)
     assert code == 2 and message in err
+
+
+def test_generate_takes_axis_letters_too(tmp_path, capsys):
+    made = []
+    for size, kind in (("10x20", "square"), ("20Cx10R", "square"), ("2x3x4", "layered"), ("4Wx2Hx3L", "layered")):
+        made.append(tmp_path / f"{len(made)}.json")
+        code, _, err = run(capsys, "generate", size, "-g", kind, "--seed", "5", "-o", str(made[-1]))
+        assert code == 0, err
+    assert made[0].read_bytes() == made[1].read_bytes() and made[2].read_bytes() == made[3].read_bytes()
