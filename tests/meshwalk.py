@@ -23,9 +23,9 @@ Independent of blockmaze's volumes: it looks only at triangles (as read back fro
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
+
+from walkability import label_walks
 
 NUDGE = (1e-4 * 2 ** 0.5, 1e-4 * 3 ** 0.5)
 
@@ -91,25 +91,7 @@ def regions(solid: np.ndarray, per_block: int = 2) -> np.ndarray:
         headroom &= empty[dy:dy + height]
     below = np.ones_like(solid)
     below[1:] = solid[:-1]
-    stand = ~solid & headroom & below
-    labels = np.zeros(solid.shape, dtype=np.int32)
-    count = 0
-    for start in zip(*np.nonzero(stand)):
-        if labels[start]:
-            continue
-        count += 1
-        labels[start] = count
-        queue = deque([start])
-        while queue:
-            y, z, x = queue.popleft()
-            for dz, dx in ((-1, 0), (0, 1), (1, 0), (0, -1)):
-                for dy in (-1, 0, 1):
-                    ny, nz, nx = y + dy, z + dz, x + dx
-                    if 0 <= ny < height and 0 <= nz < depth and 0 <= nx < width \
-                            and stand[ny, nz, nx] and not labels[ny, nz, nx]:
-                        labels[ny, nz, nx] = count
-                        queue.append((ny, nz, nx))
-    return labels
+    return label_walks(~solid & headroom & below)
 
 
 def region_on(labels: np.ndarray, block: tuple[int, int, int], per_block: int = 2) -> set[int]:

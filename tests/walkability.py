@@ -78,12 +78,17 @@ def standable(blocks: np.ndarray, ground: bool = True) -> np.ndarray:
 
 def regions(blocks: np.ndarray, ground: bool = True) -> np.ndarray:
     """int32 (y, z, x): connected walking regions of stand-able blocks, numbered from 1; 0 elsewhere."""
-    ok = standable(blocks, ground)
-    _, _, climbable = classify(blocks)
-    height, depth, width = ok.shape
-    labels = np.zeros(ok.shape, dtype=np.int32)
+    return label_walks(standable(blocks, ground), classify(blocks)[2])
+
+
+def label_walks(stand: np.ndarray, climbable: np.ndarray | None = None) -> np.ndarray:
+    """int32 (y, z, x): ``stand`` cells joined by moves to a horizontal neighbour at the same
+    height or one cell up or down, and straight up or down where either cell is ``climbable``;
+    regions numbered from 1, 0 elsewhere."""
+    height, depth, width = stand.shape
+    labels = np.zeros(stand.shape, dtype=np.int32)
     count = 0
-    for start in zip(*np.nonzero(ok)):
+    for start in zip(*np.nonzero(stand)):
         if labels[start]:
             continue
         count += 1
@@ -92,12 +97,12 @@ def regions(blocks: np.ndarray, ground: bool = True) -> np.ndarray:
         while queue:
             y, z, x = queue.popleft()
             moves = [(y + dy, z + dz, x + dx) for dz, dx in STEPS for dy in (-1, 0, 1)]
-            for dy in (-1, 1):
-                if 0 <= y + dy < height and (climbable[y, z, x] or climbable[y + dy, z, x]):
-                    moves.append((y + dy, z, x))
+            if climbable is not None:
+                moves += [(y + dy, z, x) for dy in (-1, 1)
+                          if 0 <= y + dy < height and (climbable[y, z, x] or climbable[y + dy, z, x])]
             for ny, nz, nx in moves:
                 if 0 <= ny < height and 0 <= nz < depth and 0 <= nx < width \
-                        and ok[ny, nz, nx] and not labels[ny, nz, nx]:
+                        and stand[ny, nz, nx] and not labels[ny, nz, nx]:
                     labels[ny, nz, nx] = count
                     queue.append((ny, nz, nx))
     return labels
