@@ -333,15 +333,8 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _writer(output)
-    scale = output["scale"]
-    if writer is not None and writer.source != "maze" and kind not in ("square", "layered"):
-        from .blocks.raster import min_scale
-
-        if scale is not None and scale < min_scale(kind):
-            raise BlockmazeError(f"{article(kind)} maze needs --scale {min_scale(kind)} or more, "
-                                 f"got {scale}")
     if writer is not None:
-        check_fits(writer, kind, shape, wall=output["wall"],
+        check_fits(writer, kind, shape, wall=output["wall"], scale=output["scale"],
                    passage=output["passage"], height=output["height"], floor=output["floor"],
                    roof=output["roof"])
         load_theme(output["theme"])

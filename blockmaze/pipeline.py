@@ -35,10 +35,11 @@ BUILD_OPTIONS = frozenset({"theme", "endpoints", "solution", "wall", "passage", 
                            "floor", "roof", "lights"})
 
 
-def check_fits(writer, kind: str, shape, *, wall=1, passage=None,
+def check_fits(writer, kind: str, shape, *, wall=1, passage=None, scale: int | None = None,
                height: int = 3, floor: bool = True, roof: bool = False) -> None:
-    """Refuse, before any work, a square maze too large for ``writer``: its blocks are known from
-    its shape, so a size over the format's limits fails at once.
+    """Refuse, before any work, a square maze too large for ``writer`` (its blocks are known from
+    its shape, so a size over the format's limits fails at once), and a ``scale`` too small for
+    a rasterized kind.
 
     >>> from blockmaze.export import writer_for
     >>> check_fits(writer_for(format="schem"), "square", (40000, 10))
@@ -48,9 +49,29 @@ def check_fits(writer, kind: str, shape, *, wall=1, passage=None,
     """
     from .blocks import plan_shape, volume_height
 
+    if writer.source != "maze":
+        check_scale(kind, scale)
     if kind == "square" and writer.source != "maze":
         z, x = plan_shape(*shape, wall, passage_for(kind, passage))
         writer.check_size((1 if writer.plan else volume_height(height, floor, roof), z, x))
+
+
+def check_scale(kind: str, scale: int | None) -> None:
+    """Refuse a ``scale`` (blocks per cell) too small to rasterize a maze of ``kind`` walkably.
+
+    >>> check_scale("hex", 2)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a hex maze needs --scale 3 or more (blocks per cell), got 2
+    """
+    if kind in ("square", "layered") or scale is None:
+        return
+    from .blocks.raster import min_scale
+    from .wording import article
+
+    if scale < min_scale(kind):
+        raise BlockmazeError(f"{article(kind)} maze needs --scale {min_scale(kind)} or more "
+                             f"(blocks per cell), got {scale}")
 
 
 def passage_for(kind: str, passage=None):
@@ -155,8 +176,7 @@ def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: boo
     if kind == "layered":
         return stack_levels(maze, height, "convert", wall, passage, endpoints=shown,
                             solution=solution, roof=roof, floor=floor)
-    if scale is not None and scale < min_scale(kind):
-        raise BlockmazeError(f"a {kind} maze needs a scale of {min_scale(kind)} or more, got {scale}")
+    check_scale(kind, scale)
     return rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
 
 
