@@ -524,16 +524,18 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
         blocks = stack_dungeon(dungeon, settings["height"], settings["floor"], settings["roof"])
         _save_blocks(blocks, writer, output, seed, f"{levels} levels", f", seed {seed}", **settings)
         return
-    target = Path(output)
-    suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
-                 default=target.suffix)  # name-2.tilemap.json, not name.tilemap-2.json
-    stem = target.name[:len(target.name) - len(suffix)]
+    _save_levels([(level.plan, f"level {number}, {len(level.rooms)} rooms",
+                   {"entities": level.entities, "metrics": level.metrics})
+                  for number, level in enumerate(dungeon.levels, 1)], writer, output, seed, **settings)
+
+
+def _save_levels(levels, writer, output, seed, **settings) -> None:
+    """Write ``(plan, what, extra)`` levels, one file each (see ``pipeline.level_paths``), all or none."""
+    from .pipeline import level_paths
+
     with transaction(to_stdout=output == "-"):  # every level, or none
-        for number, level in enumerate(dungeon.levels, 1):
-            path = output if levels == 1 else str(target.with_name(f"{stem}-{number}{suffix}"))
-            _save_blocks(level.plan, writer, path, seed, f"level {number}, {len(level.rooms)} rooms",
-                         f", seed {seed}", extra={"entities": level.entities, "metrics": level.metrics},
-                         **settings)
+        for (plan, what, extra), path in zip(levels, level_paths(output, len(levels), writer)):
+            _save_blocks(plan, writer, str(path), seed, what, f", seed {seed}", extra=extra, **settings)
 
 
 dungeon_command.params = [p for p in dungeon_command.params if p.name != "solution"]
@@ -622,6 +624,16 @@ def _emit(document, writer, *, wall, passage, scale, solution, text_style, outpu
               cell_size=cell_size, shade=shade, theme=settings["theme"])
         written = f"maze document, {what} cells" if writer.name == "maze" else f"picture of a {what} maze"
         _info(f"wrote {_shown(output)}: {written}{origin}")
+        return
+    if writer.plan and maze.grid.kind == "layered":  # a tile map a level, stairs as entities
+        from .pipeline import level_paths
+
+        levels = len(_save(document, writer, output, wall=wall, passage=passage, solution=solution,
+                           **settings))
+        paths = level_paths(output, levels, writer)
+        written = _shown(str(paths[0])) + (f" ... {Path(paths[-1]).name}" if levels > 1 else "")
+        _info(f"wrote {written}: {levels} level{'s' * (levels > 1)} of a {what} maze"
+              f"{', a file each' * (levels > 1)}{origin}")
         return
     _save_blocks(document, writer, output, document.seed, f"{what} cells", origin, wall=wall,
                  passage=passage, scale=scale, solution=solution, **settings)

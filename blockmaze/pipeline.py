@@ -18,13 +18,15 @@ Example
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 
 from .documents import MazeDocument
 from .endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError
 from .export import write, writer_for
-from .export.target import Target, open_target
+from .export.target import Target, open_target, transaction
 from .materials import Theme, load_theme
 from .maze import Maze
 from .progress import phase
@@ -54,6 +56,19 @@ def check_fits(writer, kind: str, shape, *, wall=1, passage=None, scale: int | N
     if kind == "square" and writer.source != "maze":
         z, x = plan_shape(*shape, wall, passage_for(kind, passage))
         writer.check_size((1 if writer.plan else volume_height(height, floor, roof), z, x))
+
+
+def shown_endpoints(maze: Maze, endpoints: Endpoints | None, solution: bool) -> Endpoints | None:
+    """The endpoints a maze's blocks show: with ``solution`` (placed if none are given), or where
+    they cut openings in the outer wall; else None.
+
+    >>> from blockmaze import generate
+    >>> shown_endpoints(generate((2, 2), rng=0), None, False) is None
+    True
+    """
+    if solution and endpoints is None:
+        endpoints = place_endpoints(maze)
+    return endpoints if solution or (endpoints is not None and endpoints.openings) else None
 
 
 def check_scale(kind: str, scale: int | None) -> None:
@@ -166,9 +181,7 @@ def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: boo
     from .blocks import rasterize, stack_levels, to_blocks
     from .blocks.raster import min_scale
 
-    if solution and endpoints is None:
-        endpoints = place_endpoints(maze)
-    shown = endpoints if solution or (endpoints is not None and endpoints.openings) else None
+    shown = shown_endpoints(maze, endpoints, solution)
     kind = maze.grid.kind
     passage = passage_for(kind, passage)
     if kind == "square":
@@ -198,6 +211,27 @@ def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: b
 
         volume = place_lights(volume)
     return volume
+
+
+def level_paths(target: Target, count: int, writer) -> list:
+    """Where ``count`` levels go: ``target`` itself for one, else ``NAME-1.tmx``, ``NAME-2.tmx``
+    ... beside it (the whole suffix kept: ``NAME-2.tilemap.json``).
+
+    >>> from blockmaze.export import writer_for
+    >>> [p.name for p in level_paths("out/d.tilemap.json", 2, writer_for(format="tilemap"))]
+    ['d-1.tilemap.json', 'd-2.tilemap.json']
+    """
+    from pathlib import Path
+
+    if count == 1:
+        return [target]
+    if hasattr(target, "write") or str(target) == "-":
+        raise BlockmazeError(f"{count} levels write a file each: give a file name, not a stream")
+    target = Path(target)
+    suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
+                 default=target.suffix)
+    stem = target.name[:len(target.name) - len(suffix)]
+    return [target.with_name(f"{stem}-{number}{suffix}") for number in range(1, count + 1)]
 
 
 def plan_layer(blocks: np.ndarray) -> np.ndarray:
@@ -264,6 +298,19 @@ def save(source: Source, target: Target, format: str | None = None, *,
             writer.write(source, file, theme if isinstance(theme, Theme) else load_theme(theme),
                          **options)
         return None
+    if writer.plan and isinstance(source, MazeDocument) and source.maze.grid.kind == "layered":
+        from .blocks.stack import level_tiles
+
+        with phase("building blocks"):
+            levels = level_tiles(source.maze, wall=wall, passage=passage_for("layered", passage),
+                                 endpoints=shown_endpoints(source.maze, source.endpoints, solution),
+                                 solution=solution)
+        paths = level_paths(target, len(levels), writer)
+        with phase("writing"), (transaction() if len(levels) > 1 else nullcontext()):  # all or none
+            for (plan, entities), path in zip(levels, paths):
+                write(plan_layer(plan), path, format=writer.name, theme=theme, entities=entities,
+                      **options)
+        return np.stack([plan for plan, _ in levels])
     with phase("building blocks"):
         if isinstance(source, MazeDocument):
             blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,

@@ -666,3 +666,29 @@ def test_doors_stairs_and_open_ground_are_told_apart():
         assert kinds[Material.AIR].color == kinds[Material.FLOOR].color
         door, stairs = (np.array(kinds[m].color, float) for m in (Material.DOOR, Material.STAIRS))
         assert np.abs(door - stairs).sum() > 150
+
+
+def test_a_layered_maze_is_a_tile_map_a_level_with_its_stairs(tmp_path, capsys):
+    """Every level reaches the tile maps: NAME-1.tmx (bottom) ... with '<' where a cell climbs up and
+    '>' where one leads down, each a stairs object whose properties say the level it leads to."""
+    from blockmaze.cli import main
+    from blockmaze.grids import layered_grid
+
+    assert main(["generate", "3x3x4", "-g", "layered", "--seed", "4", "-o", str(tmp_path / "m.tmx")]) == 0
+    assert main(["generate", "3x3x4", "-g", "layered", "--seed", "4", "-o", str(tmp_path / "m.txt")]) == 0
+    maze = bm.generate(layered_grid(3, 3, 4), rng=4)
+    ups = [int(np.count_nonzero(maze.links[level * 12:(level + 1) * 12, 4])) for level in range(3)]
+    for level in range(3):
+        tiled = pytmx.TiledMap(str(tmp_path / f"m-{level + 1}.tmx"))
+        stairs = [o for o in tiled.get_layer_by_name("entities") if o.type == "stairs"]
+        found = sorted((o.properties["direction"], o.properties["level"]) for o in stairs)
+        downs = ups[level - 1] if level else 0
+        assert found == sorted([("down", level)] * downs + [("up", level + 2)] * ups[level])
+        text = (tmp_path / f"m-{level + 1}.txt").read_text()
+        rows = [line for line in text.splitlines() if not line.startswith(";")]
+        assert sum(row.count("<") for row in rows) == ups[level]
+        assert sum(row.count(">") for row in rows) == downs
+    assert not (tmp_path / "m-4.tmx").exists() and not (tmp_path / "m.tmx").exists()
+    out = io.BytesIO()
+    with pytest.raises(bm.BlockmazeError, match="3 levels write a file each"):
+        bm.save(maze, out, format="tmx")

@@ -16,6 +16,7 @@ _EXPORTS = {
     "from_blocks": "convert", "plan_shape": "convert", "to_blocks": "convert",
     "MIN_SCALE": "raster", "min_scale": "raster", "rasterize": "raster",
     "rasterize_labels": "raster",
+    "level_plans": "stack", "level_tiles": "stack",
     "stack_levels": "stack", "stack_dungeon": "stack", "stack_plans": "stack",
     "relaxed_layout": "relaxed", "relaxed_plan": "relaxed",
     "fit_plan": "sizing", "fit_strict": "sizing", "from_runs": "sizing",

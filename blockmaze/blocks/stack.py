@@ -108,12 +108,37 @@ def stack_levels(maze: Maze, height: int = 3, method: str = "convert", wall: Thi
     >>> volume.shape, int((volume == Material.STAIRS).sum()) > 0
     ((10, 9, 9), True)
     """
+    plans = level_plans(maze, method, wall, passage, scale, endpoints, solution)
+    per = maze.grid.shape[1] * maze.grid.shape[2]
+    layers = volume_height(height, floor=True, roof=False)
+    lower = np.flatnonzero(maze.links[:, UP])
+    columns = shaft_columns(maze, method, wall, passage, scale)
+    shafts = [(cell // per, *columns[cell % per]) for cell in lower.tolist()]
+    volume = stack_plans(plans, shafts, height, floor=floor, roof=roof)
+    if solution:  # a shaft's top takes the floor block of its upper cell: show the marker beside it
+        for material, cell in ((Material.START, endpoints.start), (Material.GOAL, endpoints.goal)):
+            floor_layer = (cell // per) * layers - (not floor)
+            if not (volume == material).any() and floor_layer >= 0:
+                z, x = columns[cell % per]
+                _mark_beside(volume, floor_layer, int(z), int(x), material)
+    return volume
+
+
+def level_plans(maze: Maze, method: str = "convert", wall: Thickness = 1, passage: Thickness = 1,
+                scale: int = 4, endpoints: Endpoints | None = None,
+                solution: bool = False) -> list[np.ndarray]:
+    """Each level's plan (bottom first), as :func:`stack_levels` stacks them: openings cut in the
+    outer walls, the solution marked level by level.
+
+    >>> from blockmaze import generate
+    >>> from blockmaze.grids import layered_grid
+    >>> [p.shape for p in level_plans(generate(layered_grid(2, 3, 4), rng=0))]
+    [(7, 9), (7, 9)]
+    """
     _check_method(method)
     levels_m = level_mazes(maze)
-    grid = maze.grid
-    levels, rows, cols = grid.shape
+    levels, rows, cols = maze.grid.shape
     per = rows * cols
-    layers = volume_height(height, floor=True, roof=False)
     if solution and endpoints is None:
         raise BlockmazeError("marking the solution needs endpoints (a start and a goal)")
     openings = {}
@@ -134,18 +159,41 @@ def stack_levels(maze: Maze, height: int = 3, method: str = "convert", wall: Thi
         plans.append(draw(level, Endpoints(0, 0, ops) if ops else None, False))
     if solution:
         _mark_path(plans, maze, endpoints, openings, draw, per)
+    return plans
 
-    lower = np.flatnonzero(maze.links[:, UP])
+
+def level_tiles(maze: Maze, method: str = "convert", wall: Thickness = 1, passage: Thickness = 1,
+                scale: int = 4, endpoints: Endpoints | None = None, solution: bool = False):
+    """Each level of a layered maze as a tile map draws it (bottom first): ``(plan, entities)``,
+    the plan of :func:`level_plans` with STAIRS where a cell links up or down, and the stairs as
+    :class:`~blockmaze.dungeon.level.Entity` (``direction`` up or down, ``level`` the 1-based
+    level it leads to, counted from the bottom). Up stairs lie on the cell's north-west block,
+    down stairs on its south-east block (one block in one-block cells, which then holds both; a
+    start or goal block keeps its mark).
+
+    >>> from blockmaze import generate
+    >>> from blockmaze.grids import layered_grid
+    >>> (_, below), (_, above) = level_tiles(generate(layered_grid(2, 1, 1), rng=0), passage=2)
+    >>> [(e.z, e.x, e.properties) for e in below + above]
+    [(1, 1, {'direction': 'up', 'level': 2}), (2, 2, {'direction': 'down', 'level': 1})]
+    """
+    from ..dungeon.level import Entity
+
+    plans = level_plans(maze, method, wall, passage, scale, endpoints, solution)
+    per = maze.grid.shape[1] * maze.grid.shape[2]
     columns = shaft_columns(maze, method, wall, passage, scale)
-    shafts = [(cell // per, *columns[cell % per]) for cell in lower.tolist()]
-    volume = stack_plans(plans, shafts, height, floor=floor, roof=roof)
-    if solution:  # a shaft's top takes the floor block of its upper cell: show the marker beside it
-        for material, cell in ((Material.START, endpoints.start), (Material.GOAL, endpoints.goal)):
-            floor_layer = (cell // per) * layers - (not floor)
-            if not (volume == material).any() and floor_layer >= 0:
-                z, x = columns[cell % per]
-                _mark_beside(volume, floor_layer, int(z), int(x), material)
-    return volume
+    span = 1 if method == "raster" else min(per_axis(passage, "passage"))
+    entities = [[] for _ in plans]
+    for cell in np.flatnonzero(maze.links[:, UP]).tolist():
+        level, (z, x) = cell // per, (int(v) for v in columns[cell % per])
+        far = (z + span - 1, x + span - 1)  # the cell's south-east block
+        entities[level].append(Entity("stairs", z, x, {"direction": "up", "level": level + 2}))
+        entities[level + 1].append(Entity("stairs", *far, {"direction": "down", "level": level + 1}))
+    for plan, found in zip(plans, entities):
+        for entity in found:  # (a start or goal keeps its mark; its entity tells of the stairs)
+            if plan[entity.z, entity.x] not in (Material.START, Material.GOAL):
+                plan[entity.z, entity.x] = Material.STAIRS
+    return [(plan, tuple(found)) for plan, found in zip(plans, entities)]
 
 
 def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool = True,
