@@ -78,19 +78,18 @@ def phase_costs(flights, z: int, x: int) -> list[int]:
     >>> phase_costs([(1, 2, plan, plan)], 1, 1)
     [1, 0, 0, 0]
     """
-    def opening(plan, dz, dx):
-        return 0 <= z + dz < plan.shape[0] and 0 <= x + dx < plan.shape[1] and not SOLID[plan[z + dz, x + dx]]
+    def entries(plan):  # per side, the corners beside its open outside blocks (phase-free)
+        depth, width = plan.shape
+        return [[corner for (dz, dx), corner in side if 0 <= z + dz < depth and 0 <= x + dx < width
+                 and not SOLID[plan[z + dz, x + dx]]] for side in SIDES]
 
-    def bad_sides(plan, blocked):
-        bad = 0
-        for side in SIDES:
-            ways = [corner in blocked for (dz, dx), corner in side if opening(plan, dz, dx)]
-            bad += bool(ways) and all(ways)  # open, but only beside corners it cannot enter
-        return bad
+    def bad_sides(ways, blocked):  # open, but only beside corners it cannot enter
+        return sum(bool(corners) and all(c in blocked for c in corners) for corners in ways)
 
-    return [sum(bad_sides(upper, {(top - 2 + phase) % 4, (top - 1 + phase) % 4})
-                + bad_sides(lower, {(bottom + 1 + phase) % 4})
-                for bottom, top, lower, upper in flights) for phase in range(4)]
+    seen = [(bottom, top, entries(lower), entries(upper)) for bottom, top, lower, upper in flights]
+    return [sum(bad_sides(above, {(top - 2 + phase) % 4, (top - 1 + phase) % 4})
+                + bad_sides(below, {(bottom + 1 + phase) % 4})
+                for bottom, top, below, above in seen) for phase in range(4)]
 
 
 def well_at(lower: np.ndarray, upper: np.ndarray, z: int, x: int) -> tuple[int, int] | None:
@@ -101,11 +100,9 @@ def well_at(lower: np.ndarray, upper: np.ndarray, z: int, x: int) -> tuple[int, 
     >>> well_at(plan, plan, 2, 2), well_at(plan, plan, 0, 0)
     ((1, 1), None)
     """
-    open_ = _walkable(lower) & _walkable(upper)
-    depth, width = open_.shape
     for dz, dx in CORNERS:
         z0, x0 = z - dz, x - dx
-        if 0 <= z0 < depth - 1 and 0 <= x0 < width - 1 and open_[z0:z0 + 2, x0:x0 + 2].all():
+        if _open_in_both(lower, upper, z0, x0).all():
             return z0, x0
     return None
 
@@ -127,13 +124,12 @@ def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int, flight=None
     """
     depth, width = lower.shape
     found = well_at(lower, upper, z, x)
-    both = _walkable(lower) & _walkable(upper)
     near = sorted(((max(abs(z0 - z), abs(x0 - x), abs(z0 + 1 - z), abs(x0 + 1 - x)), z0, x0)
                    for z0 in range(max(1, z - reach), min(depth - 2, z + reach))
                    for x0 in range(max(1, x - reach), min(width - 2, x + reach))))
     clean = [(z0, x0) for _, z0, x0 in near
-             if both[z0:z0 + 2, x0:x0 + 2].any() and (
-                 both[z0:z0 + 2, x0:x0 + 2].all()
+             if _open_in_both(lower, upper, z0, x0).any() and (
+                 _open_in_both(lower, upper, z0, x0).all()
                  or all(_cuts_cleanly(plan, z0, x0) for plan in (lower, upper)))]
     holding = [(z - dz, x - dx) for dz, dx in CORNERS
                if 1 <= z - dz < depth - 2 and 1 <= x - dx < width - 2
@@ -158,19 +154,28 @@ def _cuts_cleanly(plan: np.ndarray, z0: int, x0: int) -> bool:
     if not _openable(well):
         return False
     near = set()  # open blocks beside the well's open blocks
-    for dz, dx in CORNERS:
+    for corner, (dz, dx) in enumerate(CORNERS):
         if not SOLID[well[dz, dx]]:
-            near.update(_sides_out(z0, x0, dz, dx))
-    for dz, dx in CORNERS:
-        if SOLID[well[dz, dx]] and not all(SOLID[plan[b]] or b in near for b in _sides_out(z0, x0, dz, dx)):
+            near.update(_outside(z0, x0, corner))
+    for corner, (dz, dx) in enumerate(CORNERS):
+        if SOLID[well[dz, dx]] and not all(SOLID[plan[b]] or b in near for b in _outside(z0, x0, corner)):
             return False
     return True
 
 
-def _sides_out(z0: int, x0: int, dz: int, dx: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The two blocks beside corner ``(dz, dx)`` of the well at ``(z0, x0)`` that lie outside it."""
-    z, x = z0 + dz, x0 + dx
-    return (z + (1 if dz else -1), x), (z, x + (1 if dx else -1))
+def _outside(z0: int, x0: int, corner: int) -> list[tuple[int, int]]:
+    """The two blocks just outside the well at ``(z0, x0)`` that touch ``corner`` (see ``SIDES``)."""
+    return [(z0 + dz, x0 + dx) for side in SIDES for (dz, dx), touched in side if touched == corner]
+
+
+def _open_in_both(lower: np.ndarray, upper: np.ndarray, z0: int, x0: int) -> np.ndarray:
+    """bool 2x2: the blocks of the well at ``(z0, x0)`` a well may take in both plans (all False
+    where the well would reach outside them)."""
+    depth, width = lower.shape
+    if not (0 <= z0 < depth - 1 and 0 <= x0 < width - 1):
+        return np.zeros((2, 2), dtype=bool)
+    window = np.s_[z0:z0 + 2, x0:x0 + 2]
+    return _walkable(lower[window]) & _walkable(upper[window])
 
 
 def _openable(well: np.ndarray) -> bool:
