@@ -499,9 +499,10 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
     writer = _writer({"output": output, "format_": settings["format_"]})
     if writer is not None and writer.source == "maze":
         raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze document or picture")
-    if output == "-" and levels > 1:
-        raise BlockmazeError("--levels above 1 writes a file per level; standard output (-o -) "
-                             "carries one: give -o FILE")
+    if writer is not None:  # several levels to a stream: refused before any work
+        from .pipeline import level_paths
+
+        level_paths(output, levels, writer)
     _warn_unused(writer, command="dungeon")
     if seed is None:
         seed = draw_seed()

@@ -226,7 +226,7 @@ def level_paths(target: Target, count: int, writer) -> list:
     if count == 1:
         return [target]
     if hasattr(target, "write") or str(target) == "-":
-        raise BlockmazeError(f"{count} levels write a file each: give a file name, not a stream")
+        raise BlockmazeError(f"{count} levels make a file per level: give a file name, not a stream")
     target = Path(target)
     suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
                  default=target.suffix)

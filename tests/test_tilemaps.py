@@ -690,5 +690,5 @@ def test_a_layered_maze_is_a_tile_map_a_level_with_its_stairs(tmp_path, capsys):
         assert sum(row.count(">") for row in rows) == downs
     assert not (tmp_path / "m-4.tmx").exists() and not (tmp_path / "m.tmx").exists()
     out = io.BytesIO()
-    with pytest.raises(bm.BlockmazeError, match="3 levels write a file each"):
+    with pytest.raises(bm.BlockmazeError, match="3 levels make a file per level"):
         bm.save(maze, out, format="tmx")
