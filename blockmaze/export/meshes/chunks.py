@@ -145,28 +145,29 @@ def _steps(blocks: np.ndarray, shapes: np.ndarray) -> np.ndarray:
     from ...blocks.orientation import STEPS
 
     fine = blocks.repeat(2, 0).repeat(2, 1).repeat(2, 2)
-    layers, depth, width = blocks.shape
+    depth, width = blocks.shape[1:]
     for shape in range(2 * RISER):
         y, z, x = np.nonzero(shapes == shape)
         if not len(y):
             continue
         dz, dx = STEPS[shape % RISER]
         # the upper half of a stair, on the side away from its facing, is open
-        zs = [2 * z + (dz < 0)] if dz else [2 * z, 2 * z + 1]
-        xs = [2 * x + (dx < 0)] if dx else [2 * x, 2 * x + 1]
-        for zz in zs:
-            for xx in xs:
-                fine[2 * y + 1, zz, xx] = 0
+        _fill_half(fine, y, z, x, dz, dx, Material.AIR)
         if shape >= RISER:  # the riser under the next step, on the side toward this one
             nz, nx = z + dz, x + dx
             inside = (0 <= nz) & (nz < depth) & (0 <= nx) & (nx < width)
-            y, nz, nx = y[inside], nz[inside], nx[inside]
-            zs = [2 * nz + (dz < 0)] if dz else [2 * nz, 2 * nz + 1]
-            xs = [2 * nx + (dx < 0)] if dx else [2 * nx, 2 * nx + 1]
-            for zz in zs:
-                for xx in xs:
-                    fine[2 * y + 1, zz, xx] = Material.STAIRS
+            _fill_half(fine, y[inside], nz[inside], nx[inside], dz, dx, Material.STAIRS)
     return fine
+
+
+def _fill_half(fine, y, z, x, dz, dx, value) -> None:
+    """Set the upper half of blocks ``(y, z, x)`` on the half-block lattice ``fine``, on their
+    side away from direction ``(dz, dx)``, to ``value``."""
+    zs = [2 * z + (dz < 0)] if dz else [2 * z, 2 * z + 1]
+    xs = [2 * x + (dx < 0)] if dx else [2 * x, 2 * x + 1]
+    for zz in zs:
+        for xx in xs:
+            fine[2 * y + 1, zz, xx] = value
 
 
 @kernel(nogil=True)
