@@ -9,9 +9,14 @@ Independent of blockmaze's volumes: it looks only at triangles (as read back fro
   axis-aligned mesh has no other faces a vertical ray can cross);
 * a door is open: its cells are taken out of the solid (:func:`blocks_behind`);
 * a character stands in an empty cell over a solid one (or the ground under the mesh) with
-  ``2 * per_block`` empty cells of headroom (2 blocks) from its feet;
+  ``2 * per_block`` empty cells of headroom (2 blocks) from its feet: a Minecraft player is 1.8
+  blocks tall, which takes 4 half-block cells;
 * it moves to a horizontal neighbour at the same height, or up or down by one cell (half a
-  block: the step offset of a character controller), never by climbing.
+  block: the step offset of a character controller, and a Minecraft player's 0.6) where the
+  lower of the two cells has one more empty cell over that headroom: while it steps, the
+  character (0.6 wide) is partly over the lower cell with its head 2.3 blocks above it; never by
+  climbing; or it jumps across a one-block hole (open from its feet up, nothing to stand on) to a
+  cell at the same height, as a Minecraft player does over the holes round a spiral's top step.
 
 >>> import numpy as np
 >>> box = np.array([[0, 0, 0], [2, 0, 0], [2, 0, 1], [0, 0, 1], [0, 1, 0], [2, 1, 0], [2, 1, 1], [0, 1, 1]], float)
@@ -85,13 +90,15 @@ def regions(solid: np.ndarray, per_block: int = 2) -> np.ndarray:
     """int32 (y, z, x): connected regions of cells a character's feet can be in, from 1; 0 elsewhere."""
     height, depth, width = solid.shape
     room = 2 * per_block
-    empty = np.concatenate([~solid, np.ones((room, depth, width), dtype=bool)])
+    empty = np.concatenate([~solid, np.ones((room + 1, depth, width), dtype=bool)])
     headroom = np.ones_like(solid)
     for dy in range(room):
         headroom &= empty[dy:dy + height]
     below = np.ones_like(solid)
     below[1:] = solid[:-1]
-    return label_walks(~solid & headroom & below)
+    stand = ~solid & headroom & below
+    rise = headroom & empty[room:room + height]
+    return label_walks(stand, rise=rise, hole=rise & ~stand, leap=per_block)
 
 
 def region_on(labels: np.ndarray, block: tuple[int, int, int], per_block: int = 2) -> set[int]:

@@ -11,7 +11,7 @@ import blockmaze as bm
 from blockmaze.blocks.convert import per_axis
 from blockmaze.blocks.raster import rasterize_labels
 from blockmaze.blocks.stack import level_mazes, shaft_columns, stack_levels
-from blockmaze.blocks.stairwell import CORNERS
+from blockmaze.blocks.stairwell import CORNERS, LEAST_HEIGHT
 from blockmaze.grids import layered_grid
 from blockmaze.grids.layered import UP
 from blockmaze.materials import MARKERS, SOLID, Material
@@ -23,8 +23,10 @@ def player_moves(volume):
     STAIRS in a column (a shaft) are climbed inside; other STAIRS are steps, stood on like solid
     blocks (floor markers are floor too). A block is standable if it is open and stands on a
     solid block, a step or a shaft block, or is in a shaft. A player steps between edge-adjacent
-    standable blocks of one layer, or one layer apart outside shafts (up or down a step), and
-    climbs a shaft straight up or down."""
+    standable blocks of one layer, or one layer apart outside shafts (up or down a step) where
+    the lower one has a third open block over it (a player's head, rising a block, is still over
+    it), jumps across a one-block hole (open three blocks up, nothing to stand on) between such
+    blocks of one layer, and climbs a shaft straight up or down."""
     stairs = volume == Material.STAIRS
     shaft = np.zeros_like(stairs)
     shaft[1:] |= stairs[1:] & stairs[:-1]
@@ -33,6 +35,11 @@ def player_moves(volume):
     below = np.zeros_like(stairs)
     below[1:] = (solid | shaft)[:-1]
     walk = ~solid & (below | shaft)
+    open3 = ~solid.copy()
+    for dy in (1, 2):
+        open3[:-dy] &= ~solid[dy:]
+    room = walk & open3
+    hole = open3 & ~walk
     index = -np.ones(volume.shape, dtype=np.int64)
     index[walk] = np.arange(int(walk.sum()))
     pairs = []
@@ -41,8 +48,14 @@ def player_moves(volume):
         for lo, hi in ((np.s_[:], np.s_[:]), (np.s_[:layers - 1], np.s_[1:]), (np.s_[1:], np.s_[:layers - 1])):
             ok = walk if lo == hi else walk & ~shaft
             both = ok[lo][(slice(None), *a)] & ok[hi][(slice(None), *b)]
+            if lo != hi:  # the lower of the two needs room over the head
+                lower = room[:layers - 1][(slice(None), *a)] if lo == np.s_[:layers - 1] else room[:layers - 1][(slice(None), *b)]
+                both &= lower
             pairs.append(np.stack([index[lo][(slice(None), *a)][both],
                                    index[hi][(slice(None), *b)][both]], axis=1))
+    for a, m, b in ((np.s_[:, :-2], np.s_[:, 1:-1], np.s_[:, 2:]), (np.s_[:-2, :], np.s_[1:-1, :], np.s_[2:, :])):
+        both = room[(slice(None), *a)] & hole[(slice(None), *m)] & room[(slice(None), *b)]
+        pairs.append(np.stack([index[(slice(None), *a)][both], index[(slice(None), *b)][both]], axis=1))
     vertical = walk[:-1] & walk[1:] & shaft[:-1]
     pairs.append(np.stack([index[:-1][vertical], index[1:][vertical]], axis=1))
     return walk, index, np.concatenate(pairs)
@@ -112,12 +125,12 @@ def test_player_meets_exactly_the_links(levels, rows, cols, seed, height, layout
     cell_of = cell_labels(maze, volume, height, method, wall, passage, scale)
     assert joined_cells(volume, cell_of) == link_pairs(maze)
     # stairs exactly where there is an up/down link: a spiral round a 2x2 well in the cell where
-    # one fits (passages 2 wide), else a column in the cell's centre block
+    # one fits (passages 2 wide, levels 3 high), else a column in the cell's centre block
     stairs = volume == Material.STAIRS
     columns = shaft_columns(maze, method, wall, passage, scale)
     per = rows * cols
     expected = np.zeros_like(stairs)
-    wide = method == "convert" and min(per_axis(passage, "p")) >= 2
+    wide = method == "convert" and min(per_axis(passage, "p")) >= 2 and height >= LEAST_HEIGHT
     for cell in np.flatnonzero(maze.links[:, UP]):
         z, x = (int(v) for v in columns[cell % per])
         bottom = (cell // per) * (height + 1) + 1

@@ -118,10 +118,10 @@ def test_three_level_dungeon_is_one_walk(theme):
     assert unsupported(blocks) == []
 
 
-@pytest.mark.parametrize("passage", [(2, 1, 1), (2, 2, 2)])  # shafts; spiral stairs
+@pytest.mark.parametrize("passage", [(2, 1, 1), (3, 2, 2)])  # shafts; spiral stairs
 @pytest.mark.parametrize("theme", theme_names())
 def test_blockwise_3d_is_one_walk(theme, passage):
-    layout = strict_volume_layout(13, 13, 10, "backtracker", 4, passage=passage)
+    layout = strict_volume_layout(13, 13, 13, "backtracker", 4, passage=passage)
     volume = place_lights(layout.blocks)
     blocks = schem_states(volume, theme)
     labels = regions(blocks)

@@ -9,8 +9,15 @@ written file) and the game's rules as a player meets them:
 * the block under the feet must *support* them: any block that is not passable (solid blocks,
   stairs, slabs), a ladder or scaffolding, or the world's ground below the build; the player
   may also hang on a climbable block (ladder, scaffolding) at the feet;
-* moves: to a horizontal neighbour (north, east, south, west) at the same height or one block
-  up or down; straight up or down while the feet or the block reached are climbable.
+* moves: to a horizontal neighbour (north, east, south, west) at the same height, or one block
+  up or down where the lower of the two places has a third passable block over the feet; straight
+  up or down while the feet or the block reached are climbable. The game's numbers: a player is
+  1.8 blocks tall and 0.6 wide, steps up 0.6 without jumping (a stair's half step) and jumps
+  about 1.25. Rising a block, by a stair's two half steps or by a jump, the player is still
+  partly over the lower place with its head 2.3 (or 3.05) blocks over that place's floor, so
+  a ceiling two blocks up stops it, both ways. A player also jumps across a one-block hole
+  (open three blocks high, nothing to stand on) to a place at the same height, where both
+  places have the third passable block.
 
 ``regions`` labels the stand-able blocks by connected walking region. ``unsupported`` lists
 blocks that would fall or pop off: gravity blocks (sand, gravel, concrete powder...) over a
@@ -77,14 +84,34 @@ def standable(blocks: np.ndarray, ground: bool = True) -> np.ndarray:
 
 
 def regions(blocks: np.ndarray, ground: bool = True) -> np.ndarray:
-    """int32 (y, z, x): connected walking regions of stand-able blocks, numbered from 1; 0 elsewhere."""
-    return label_walks(standable(blocks, ground), classify(blocks)[2])
+    """int32 (y, z, x): connected walking regions of stand-able blocks, numbered from 1; 0 elsewhere.
+
+    >>> b = np.full((5, 1, 2), "minecraft:air", dtype=object)
+    >>> b[0], b[1, 0, 1] = "minecraft:stone", "minecraft:stone_brick_stairs"   # a step up
+    >>> bool(regions(b)[1, 0, 0] == regions(b)[2, 0, 1])
+    True
+    >>> b[3, 0, 0] = "minecraft:stone"           # a ceiling two blocks over the lower place
+    >>> bool(regions(b)[1, 0, 0] == regions(b)[2, 0, 1])
+    False
+    """
+    passable, _, climbable = classify(blocks)
+    over_head = np.ones_like(passable)
+    over_head[:-2] = passable[2:]
+    stand = standable(blocks, ground)
+    head = np.ones_like(passable)
+    head[:-1] = passable[1:]
+    hole = passable & head & over_head & ~stand
+    return label_walks(stand, climbable, over_head, hole)
 
 
-def label_walks(stand: np.ndarray, climbable: np.ndarray | None = None) -> np.ndarray:
+def label_walks(stand: np.ndarray, climbable: np.ndarray | None = None,
+                rise: np.ndarray | None = None, hole: np.ndarray | None = None,
+                leap: int = 1) -> np.ndarray:
     """int32 (y, z, x): ``stand`` cells joined by moves to a horizontal neighbour at the same
-    height or one cell up or down, and straight up or down where either cell is ``climbable``;
-    regions numbered from 1, 0 elsewhere."""
+    height, or one cell up or down where ``rise`` holds at the lower of the two cells (all
+    cells if None), straight up or down where either cell is ``climbable``, and across ``leap``
+    cells of ``hole`` in a line to a cell at the same height where ``rise`` holds at both ends
+    (a jump); regions numbered from 1, 0 elsewhere."""
     height, depth, width = stand.shape
     labels = np.zeros(stand.shape, dtype=np.int32)
     count = 0
@@ -97,14 +124,23 @@ def label_walks(stand: np.ndarray, climbable: np.ndarray | None = None) -> np.nd
         while queue:
             y, z, x = queue.popleft()
             moves = [(y + dy, z + dz, x + dx) for dz, dx in STEPS for dy in (-1, 0, 1)]
+            if hole is not None and rise[y, z, x]:
+                moves += [(y, z + dz * (leap + 1), x + dx * (leap + 1)) for dz, dx in STEPS
+                          if 0 <= z + dz * (leap + 1) < depth and 0 <= x + dx * (leap + 1) < width
+                          and rise[y, z + dz * (leap + 1), x + dx * (leap + 1)]
+                          and all(hole[y, z + dz * k, x + dx * k] for k in range(1, leap + 1))]
             if climbable is not None:
                 moves += [(y + dy, z, x) for dy in (-1, 1)
                           if 0 <= y + dy < height and (climbable[y, z, x] or climbable[y + dy, z, x])]
             for ny, nz, nx in moves:
-                if 0 <= ny < height and 0 <= nz < depth and 0 <= nx < width \
-                        and stand[ny, nz, nx] and not labels[ny, nz, nx]:
-                    labels[ny, nz, nx] = count
-                    queue.append((ny, nz, nx))
+                if not (0 <= ny < height and 0 <= nz < depth and 0 <= nx < width) \
+                        or not stand[ny, nz, nx] or labels[ny, nz, nx]:
+                    continue
+                if rise is not None and ny != y and (nz, nx) != (z, x) \
+                        and not (rise[y, z, x] if y < ny else rise[ny, nz, nx]):
+                    continue  # a step up or down with a ceiling over the lower place
+                labels[ny, nz, nx] = count
+                queue.append((ny, nz, nx))
     return labels
 
 

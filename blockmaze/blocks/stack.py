@@ -40,7 +40,7 @@ from ..maze import Maze
 from ..resources import ensure_memory
 from .convert import Thickness, per_axis, to_blocks
 from .raster import raster
-from .stairwell import best_phase, carve_well, spiral, well_at
+from .stairwell import LEAST_HEIGHT, best_phase, carve_well, spiral, well_at
 from .volume import extrude, volume_height
 
 METHODS = ("convert", "raster")
@@ -224,6 +224,9 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
         if not 0 <= level < len(plans) - 1:
             raise BlockmazeError(f"a shaft from level {level} needs a level above it")
         flight = (level * layers + 1, (level + 1) * layers)
+        if height < LEAST_HEIGHT:  # too low for a player's head over the first step
+            wells.append(None)
+            continue
         wells.append(carve_well(plans[level], plans[level + 1], z, x, flight) if carve
                      else well_at(plans[level], plans[level + 1], z, x))
     volume = np.empty((total, depth, width), dtype=np.uint8)
@@ -267,14 +270,19 @@ def stack_dungeon(dungeon, height: int = 3, floor: bool = True, roof: bool = Tru
 
 
 def _mark_beside(volume, floor_layer, z, x, material) -> None:
-    """Mark the floor under the open blocks beside a shaft top; with none, the walls beside it."""
+    """Mark the floor under the open blocks beside a shaft top, or beside the 2x2 well of a
+    spiral's top step at ``(z, x)`` (not a hole cut over a step); with none, the walls beside it."""
     depth, width = volume.shape[1:]
-    around = [(z + dz, x + dx) for dz, dx in ((-1, 0), (0, 1), (1, 0), (0, -1))
-              if 0 <= z + dz < depth and 0 <= x + dx < width]
     walk = floor_layer + 1
+    well = [(z + dz, x + dx) for dz in (-1, 0, 1) for dx in (-1, 0, 1)
+            if 0 <= z + dz < depth and 0 <= x + dx < width
+            and (volume[floor_layer, z + dz, x + dx] in (Material.AIR, Material.STAIRS))]
+    ring = {(a + dz, b + dx) for a, b in well for dz, dx in ((-1, 0), (0, 1), (1, 0), (0, -1))} - set(well)
+    around = sorted((a, b) for a, b in ring if 0 <= a < depth and 0 <= b < width)
     opened = [(a, b) for a, b in around
-              if volume[walk, a, b] == Material.AIR and volume[floor_layer, a, b] != Material.STAIRS]
-    for a, b in opened or around:
+              if volume[walk, a, b] == Material.AIR and volume[floor_layer, a, b] not in (Material.STAIRS, Material.AIR)]
+    walls = [(a, b) for a, b in around if volume[walk, a, b] not in (Material.AIR, Material.STAIRS)]
+    for a, b in opened or walls:
         volume[floor_layer if opened else walk, a, b] = material
 
 

@@ -1,20 +1,25 @@
 """Spiral stairs: a flight of STAIRS blocks winding round a 2x2 well, one block up per step.
 
-A flight rising ``R`` blocks needs ``R`` blocks of run and two blocks of headroom over each step,
-which a one-block cell cannot hold. Two by two blocks can: the step on layer ``y`` stands in
-corner ``CORNERS[(y + phase) % 4]`` of the well (clockwise: north-west, north-east, south-east,
-south-west), so every step is beside the step below it and the step above it, and each corner
-holds a step every fourth layer, with three blocks of air over it. The top step lies in the upper
-floor's layer, beside the landing (the next corner's floor block); the upper floor over the two
-steps below it is cut away for headroom. Wells stacked in one column continue one spiral (one
-phase). Each step rises toward the next (:func:`~blockmaze.blocks.orientation.stair_facing`), so
-meshes draw them as steps and Minecraft as stair blocks.
+A flight rising ``R`` blocks needs ``R`` blocks of run, which a one-block cell cannot hold. Two
+by two blocks can: the step on layer ``y`` stands in corner ``CORNERS[(y + phase) % 4]`` of the
+well (clockwise: north-west, north-east, south-east, south-west), so every step is beside the
+step below it and the step above it, and each corner holds a step every fourth layer. Over each
+step there are three blocks of air, cut through the upper floor where they reach it: a player
+(1.8 blocks tall, 0.6 wide) rising half a block onto the next step is still partly over the
+step below, so its head needs the third block there (Minecraft's player, and a game engine's
+character, stop at a ceiling two blocks over the step they leave). The floor before the first
+step needs three blocks of air too: a level at least three blocks high (:data:`LEAST_HEIGHT`). The top step lies in the
+upper floor's layer, beside the landing (the next corner's floor block), so the upper floor
+keeps one block of the well: the top step. Wells stacked in one column continue one spiral
+(one phase). Each step rises toward the next
+(:func:`~blockmaze.blocks.orientation.stair_facing`), so meshes draw them as steps and
+Minecraft as stair blocks.
 
 From the level below, each side of the well has an open corner to walk through or a step to
-step onto, half a block up. From the level above, three sides have the top step (half a block
-down) or the landing; the fourth, between the two holes, is a drop of a block in and a climb of a
-block out: a player jumps it, a game engine's character may not. :func:`best_phase` turns that
-side to a wall of the level above where it can.
+step onto, half a block up, but the corner under the second step (one block of headroom). From
+the level above, a side beside the top step walks onto it, half a block down; a side that
+touches only the holes over the three steps below it is a drop. :func:`best_phase` turns the
+spiral so that neither level comes in only by such a side where it can.
 
 Example
 -------
@@ -24,7 +29,7 @@ Example
 >>> v[0] = v[4] = Material.FLOOR             # a floor, 3 layers of air, the upper floor
 >>> spiral(v, 0, 0, bottom=1, top=4)
 >>> [[int(v[y, z, x]) for z, x in CORNERS] for y in range(5)]   # layer by layer, by corner
-[[2, 2, 2, 2], [0, 8, 0, 0], [0, 0, 8, 0], [0, 0, 0, 8], [8, 2, 0, 0]]
+[[2, 2, 2, 2], [0, 8, 0, 0], [0, 0, 8, 0], [0, 0, 0, 8], [8, 0, 0, 0]]
 """
 
 from __future__ import annotations
@@ -42,16 +47,24 @@ SIDES = ((((-1, 0), 0), ((-1, 1), 1)), (((0, 2), 1), ((1, 2), 2)),
 from the well's north-west block, each with the corner it touches."""
 
 
+HEADROOM = 3
+"""Blocks of air over every step: a player stepping up onto the next step is still partly over
+this one, its head 2.3 blocks above this step's top."""
+
+LEAST_HEIGHT = HEADROOM
+"""The least height (blocks of air over a level's floor) a level needs for a spiral's first step."""
+
+
 def spiral(volume: np.ndarray, z: int, x: int, bottom: int, top: int, phase: int = 0) -> None:
     """Put the steps of layers ``bottom..top`` in the well whose north-west block is ``(z, x)``,
-    and clear two blocks of headroom over each, up to layer ``top`` (see the module docstring)."""
+    and clear ``HEADROOM`` blocks over each, up to layer ``top`` (see the module docstring)."""
     stairs = np.uint8(Material.STAIRS)
     for y in range(bottom, top + 1):
         dz, dx = CORNERS[(y + phase) % 4]
         volume[y, z + dz, x + dx] = stairs
     for y in range(bottom, top + 1):
         dz, dx = CORNERS[(y + phase) % 4]
-        column = volume[y + 1:min(y + 3, top + 1), z + dz, x + dx]  # (above the top: the level's own)
+        column = volume[y + 1:min(y + 1 + HEADROOM, top + 1), z + dz, x + dx]  # (above the top: the level's own)
         column[column != stairs] = Material.AIR
 
 
@@ -62,7 +75,7 @@ def best_phase(flights, z: int, x: int) -> int:
     >>> plan = np.ones((4, 4), np.uint8); plan[1:3, 1:3] = 0; plan[0, 1:3] = 0   # open north
     >>> closed = np.pad(np.zeros((2, 2), np.uint8), 1, constant_values=1)
     >>> best_phase([(1, 4, closed, plan)], 1, 1), best_phase([(1, 2, closed, plan)], 1, 1)
-    (0, 1)
+    (0, 2)
     """
     costs = phase_costs(flights, z, x)
     return costs.index(min(costs))
@@ -70,13 +83,13 @@ def best_phase(flights, z: int, x: int) -> int:
 
 def phase_costs(flights, z: int, x: int) -> list[int]:
     """For each phase of the spirals in the well at ``(z, x)`` (flights as in :func:`best_phase`),
-    how many sides of the well a level comes in by only beside a corner a game engine's character
-    cannot enter: on the level above, the holes over the steps ``top - 2`` and ``top - 1`` (a
-    drop a player jumps back up); on the level below, under the step ``bottom + 1`` (no headroom).
+    how many sides of the well a level comes in by only beside a corner a player cannot walk
+    into: on the level above, the holes over the steps ``top - 3`` to ``top - 1`` (drops); on the
+    level below, under the step ``bottom + 1`` (no headroom).
 
     >>> plan = np.ones((4, 4), np.uint8); plan[1:3, 1:3] = 0; plan[0, 1:3] = 0   # open north
-    >>> phase_costs([(1, 2, plan, plan)], 1, 1)
-    [1, 0, 0, 0]
+    >>> phase_costs([(1, 4, plan, plan)], 1, 1)
+    [0, 0, 1, 1]
     """
     def entries(plan):  # per side, the corners beside its open outside blocks (phase-free)
         depth, width = plan.shape
@@ -87,7 +100,7 @@ def phase_costs(flights, z: int, x: int) -> list[int]:
         return sum(bool(corners) and all(c in blocked for c in corners) for corners in ways)
 
     seen = [(bottom, top, entries(lower), entries(upper)) for bottom, top, lower, upper in flights]
-    return [sum(bad_sides(above, {(top - 2 + phase) % 4, (top - 1 + phase) % 4})
+    return [sum(bad_sides(above, {(top - back + phase) % 4 for back in range(1, HEADROOM + 1)})
                 + bad_sides(below, {(bottom + 1 + phase) % 4})
                 for bottom, top, below, above in seen) for phase in range(4)]
 

@@ -39,7 +39,7 @@ from ..randomness import as_generator
 from ..resources import ensure_memory
 from .convert import to_blocks
 from .sizing import AxisFit, _pair, apply_runs, fit_plan, fit_strict
-from .stairwell import spiral
+from .stairwell import LEAST_HEIGHT, spiral
 
 
 
@@ -179,9 +179,11 @@ def strict_volume_layout(width_blocks: int, length_blocks: int, height_blocks: i
 
 
 def _spiral_wide_shafts(volume, maze, runs_y, runs_z, runs_x) -> None:
-    """Where a shaft's cell is 2x2 blocks or more, spiral stairs round a well at its north-west
-    corner instead (:mod:`~blockmaze.blocks.stairwell`), from the lower cell's bottom layer to the
-    top of the slab: a player walks up them, and a mesh draws them as steps."""
+    """Where a shaft's cell is 2x2 blocks or more and at least ``LEAST_HEIGHT`` blocks high,
+    spiral stairs round a well at its north-west corner instead
+    (:mod:`~blockmaze.blocks.stairwell`), from the lower cell's bottom layer to the top of the
+    slab: a player walks up them, and a mesh draws them as steps. A lower cell only two blocks
+    high keeps its shaft: a player's head would meet the slab stepping onto the first step."""
     starts = [np.concatenate([[0], np.cumsum(runs)]) for runs in (runs_y, runs_z, runs_x)]
     levels, rows, cols = maze.grid.shape
     for cell in np.flatnonzero(maze.links[:, UP]).tolist():
@@ -189,9 +191,9 @@ def _spiral_wide_shafts(volume, maze, runs_y, runs_z, runs_x) -> None:
         r, c = divmod(rest, cols)
         (y0, y1), (z0, z1), (x0, x1) = ((s[2 * i + 1], s[2 * i + 1 + span])
                                          for s, i, span in zip(starts, (level, r, c), (2, 1, 1)))
-        if z1 - z0 < 2 or x1 - x0 < 2:
-            continue  # a one-block cell: the shaft stays
         slab = starts[0][2 * level + 2]
+        if z1 - z0 < 2 or x1 - x0 < 2 or slab - y0 < LEAST_HEIGHT:
+            continue  # a one-block or low cell: the shaft stays
         volume[y0:slab, z0:z1, x0:x1] = Material.AIR
         volume[slab:y1, z0:z1, x0:x1] = Material.FLOOR
         spiral(volume, z0, x0, y0, y1 - 1)
