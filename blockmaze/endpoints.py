@@ -42,7 +42,14 @@ def place_endpoints(maze: Maze, mode: str = "longest") -> Endpoints:
 
     ``longest``: the two ends of the longest path (the hardest pair). ``entrances``: the two
     cells on the outer border farthest apart along the passages, each with an opening cut in
-    the outer wall.
+    the outer wall; in a layered maze the start is on the bottom level, where a player placing
+    the maze stands.
+
+    >>> from blockmaze import generate
+    >>> from blockmaze.grids import layered_grid
+    >>> all(place_endpoints(generate(layered_grid(3, 4, 4), rng=s), "entrances").start < 16
+    ...     for s in range(20))
+    True
     """
     grid = maze.grid
     if mode == "longest":
@@ -54,7 +61,10 @@ def place_endpoints(maze: Maze, mode: str = "longest") -> Endpoints:
     border = np.flatnonzero(outside.any(axis=1))
     if border.size == 0:
         raise BlockmazeError("this maze has no cell on an outer wall to put an entrance in")
-    a = analysis.farthest(analysis.bfs(grid.neighbors, maze.links, int(border[0]))[0], border)
+    ground = border[border < grid.shape[1] * grid.shape[2]] if grid.kind == "layered" else border
+    if ground.size == 0:
+        raise BlockmazeError("this maze has no cell on the outer wall of its bottom level to put an entrance in")
+    a = analysis.farthest(analysis.bfs(grid.neighbors, maze.links, int(ground[0]))[0], ground)
     b = analysis.farthest(analysis.bfs(grid.neighbors, maze.links, a)[0], border)
     if a == b and border.size > 1:
         b = int(border[border != a][0])
