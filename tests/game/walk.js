@@ -1,0 +1,275 @@
+// The game as a test reader: a Minecraft server (flying-squid) takes blockmaze's builds, and a bot
+// whose movement ports the game's physics (mineflayer, with mineflayer-pathfinder choosing the
+// way: no digging, no placing) walks each from where the player is to the goal.
+//
+//   node walk.js SPEC.json RESULTS  ->  one JSON line per walk in the file RESULTS
+//
+// SPEC: {"version": "1.20.4", "timeout": 90,
+//        "schem": [{"name", "file", "goal": [x, y, z] | [x, y, z, reach], "start": null | [x, y, z]}],
+//        "world": {"folder", "goal": [x, y, z], "starts": ["player", "spawn"]}}
+// A .schem (Sponge v2) is pasted as WorldEdit pastes it: its min corner at the player's block
+// plus the file's WEOffset, air included, into a flat world; the bot stands on that block
+// ("start": null) or at "start", both relative to the min corner, as is "goal" (the block the
+// feet end in, or any block within "reach" of it). A world save is the server's world; the bot starts where the game puts a
+// player: "player", the single-player record in level.dat (Data.Player.Pos); "spawn", the
+// world spawn's column, on its highest block, as the game places a player joining a server.
+// The game opens a door a player uses and flying-squid does not: here the server toggles a
+// door's "open" when the bot uses it, and the bot uses a closed door it walks into.
+'use strict'
+const fs = require('fs')
+const path = require('path')
+const os = require('os')
+const { Vec3 } = require('vec3')
+const nbt = require('prismarine-nbt')
+const mcServer = require('flying-squid')
+const mineflayer = require('mineflayer')
+const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
+
+const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))
+const version = spec.version || '1.20.4'
+const timeout = (spec.timeout || 90) * 1000
+const say = (line) => fs.appendFileSync(process.argv[3], JSON.stringify(line) + '\n')
+const quiet = { info () {}, warn () {}, error () {}, log () {} }
+const debug = (...words) => process.env.WALK_DEBUG && process.stderr.write(words.join(' ') + '\n')
+
+async function readNbt (file) {
+  const { parsed } = await nbt.parse(fs.readFileSync(file))
+  return nbt.simplify(parsed)
+}
+
+function startServer (options) {
+  return new Promise((resolve, reject) => {
+    const serv = mcServer.createMCServer({
+      port: 0,
+      host: '127.0.0.1',
+      'online-mode': false,
+      logging: false,
+      gameMode: 0,
+      difficulty: 0,
+      motd: 'blockmaze',
+      'max-players': 2,
+      'view-distance': 6,
+      'everybody-op': true,
+      'max-entities': 0,
+      'player-list-text': { header: { text: '' }, footer: { text: '' } },
+      kickTimeout: 600000,
+      plugins: {},
+      modpe: false,
+      version,
+      ...options
+    })
+    serv.log = () => {}
+    serv.once('listening', () => resolve(serv))
+    serv.once('error', reject)
+  })
+}
+
+function toggleDoors (serv) {
+  const Block = require('prismarine-block')(serv.registry)
+  for (const door of serv.registry.blocksArray.filter(b => b.name.endsWith('_door') && b.name !== 'iron_door')) {
+    serv.onBlockInteraction(door.name, async ({ block, player }) => {
+      const props = block.getProperties()
+      const open = !(props.open === true || props.open === 'true')
+      const other = block.position.offset(0, props.half === 'upper' ? -1 : 1, 0)
+      for (const [at, half] of [[block.position, props.half], [other, props.half === 'upper' ? 'lower' : 'upper']]) {
+        const state = Block.fromProperties(door.name, { ...props, half, open }, 0).stateId
+        await serv.setBlock(player.world, at, state)
+      }
+      return true
+    })
+  }
+}
+
+function connect (port) {
+  return new Promise((resolve, reject) => {
+    const bot = mineflayer.createBot({ host: '127.0.0.1', port, username: 'walker', version, logErrors: false })
+    bot.loadPlugin(pathfinder)
+    bot.once('spawn', () => resolve(bot))
+    bot.once('error', reject)
+    bot.once('kicked', (why) => reject(new Error('kicked: ' + why)))
+  })
+}
+
+function movements (bot) {
+  const moves = new Movements(bot)
+  moves.canDig = false
+  moves.allow1by1towers = false
+  moves.scafoldingBlocks = []
+  moves.allowSprinting = false
+  moves.canOpenDoors = false
+  const getBlock = moves.getBlock.bind(moves)
+  moves.getBlock = (pos, dx, dy, dz) => { // a door is a way through: the player opens it
+    const b = getBlock(pos, dx, dy, dz)
+    if (b.name && b.name.endsWith('_door') && b.name !== 'iron_door') {
+      b.safe = true
+      b.physical = false
+      b.height = pos.y + dy
+    }
+    return b
+  }
+  return moves
+}
+
+function openDoorsAhead (bot) {
+  const used = new Map()
+  const look = () => {
+    const at = bot.entity.position
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dz = -1; dz <= 1; dz++) {
+        for (const dy of [0, 1]) {
+          const block = bot.blockAt(at.offset(dx, dy, dz).floored())
+          if (!block || !block.name.endsWith('_door')) continue
+          const props = block.getProperties()
+          const key = block.position.toString()
+          if (props.open === true || props.open === 'true' || (used.get(key) || 0) > Date.now() - 1000) continue
+          used.set(key, Date.now())
+          bot.activateBlock(block).catch(() => {})
+        }
+      }
+    }
+  }
+  bot.on('physicsTick', look)
+  return () => bot.removeListener('physicsTick', look)
+}
+
+async function place (serv, bot, feet) {
+  debug('place', feet, Date.now())
+  const player = serv.players.find(p => p.username === bot.username)
+  await serv.overworld.getColumnAt(feet)
+  await player.teleport(new Vec3(feet.x + 0.5, feet.y, feet.z + 0.5))
+  player.position = new Vec3(feet.x + 0.5, feet.y, feet.z + 0.5)
+  await player.worldSendRestOfChunks() // flying-squid sends chunks as a player moves, not on a teleport
+  await new Promise(resolve => setTimeout(resolve, 300))
+  debug('teleported', Date.now())
+  await bot.waitForChunksToLoad()
+  debug('chunks', Date.now())
+  for (let i = 0; i < 40 && !bot.entity.onGround; i++) await bot.waitForTicks(1)
+}
+
+async function walk (serv, bot, name, start, goal) {
+  debug('walk', name, start, goal)
+  const began = Date.now()
+  await place(serv, bot, start)
+  bot.pathfinder.setMovements(movements(bot))
+  bot.pathfinder.thinkTimeout = 30000
+  bot.pathfinder.tickTimeout = 100
+  const stopDoors = openDoorsAhead(bot)
+  let why = null
+  const timer = new Promise((resolve) => setTimeout(() => resolve('timed out'), timeout))
+  try {
+    const result = await Promise.race([
+      bot.pathfinder.goto(goal.reach ? new goals.GoalNear(goal.x, goal.y, goal.z, goal.reach)
+        : new goals.GoalBlock(goal.x, goal.y, goal.z)).then(() => null, (e) => e.message),
+      timer
+    ])
+    why = result
+  } finally {
+    bot.pathfinder.stop()
+    stopDoors()
+  }
+  const at = bot.entity.position.floored()
+  const reached = goal.reach ? at.distanceTo(goal) <= goal.reach : at.equals(goal)
+  say({
+    name,
+    start: [start.x, start.y, start.z],
+    goal: [goal.x, goal.y, goal.z],
+    at: [at.x, at.y, at.z],
+    reached,
+    why: reached ? null : (why || 'stopped short'),
+    seconds: (Date.now() - began) / 1000
+  })
+}
+
+function target (origin, [x, y, z, reach]) {
+  const goal = origin.offset(x, y, z)
+  goal.reach = reach
+  return goal
+}
+
+async function pasteSchematic (serv, file, player) {
+  const { Schematic } = require('prismarine-schematic')
+  const raw = fs.readFileSync(file)
+  const meta = (await readNbt(file)).Metadata || {}
+  const schem = await Schematic.read(raw, version)
+  const corner = player.offset(meta.WEOffsetX | 0, meta.WEOffsetY | 0, meta.WEOffsetZ | 0)
+  const { x: width, y: height, z: length } = schem.size
+  for (let y = 0; y < height; y++) {
+    for (let z = 0; z < length; z++) {
+      for (let x = 0; x < width; x++) {
+        const state = schem.palette[schem.blocks[(y * length + z) * width + x]]
+        await serv.overworld.setBlockStateId(corner.offset(x, y, z), state)
+      }
+    }
+  }
+  return corner
+}
+
+async function schematics (cases) {
+  const serv = await startServer({ generation: { name: 'superflat', options: { worldHeight: 80 } } })
+  toggleDoors(serv)
+  const GROUND = 5 // flying-squid's superflat: grass at y = 4
+  const placed = []
+  for (const [i, item] of cases.entries()) {
+    const player = new Vec3(i * 256, GROUND, 0)
+    placed.push([item, player, await pasteSchematic(serv, item.file, player)])
+  }
+  const bot = await connect(serv._server.socketServer.address().port)
+  try {
+    for (const [item, player, corner] of placed) {
+      const start = item.start ? corner.offset(...item.start) : player
+      await walk(serv, bot, item.name, start, target(corner, item.goal))
+    }
+  } finally {
+    bot.quit()
+    serv.quit()
+  }
+}
+
+async function topOfColumn (world, x, z) {
+  for (let y = 319; y > -64; y--) {
+    const block = await world.getBlock(new Vec3(x, y, z))
+    if (block && block.boundingBox === 'block') return new Vec3(x, y + 1, z)
+  }
+  return new Vec3(x, -64, z)
+}
+
+async function world (item) {
+  const level = (await readNbt(path.join(item.folder, 'level.dat'))).Data
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'blockmaze-world-'))
+  fs.cpSync(item.folder, folder, { recursive: true })
+  const generator = level.WorldGenSettings.dimensions['minecraft:overworld'].generator.settings
+  const layers = (generator.layers || []).map(({ block, height }) => ({ block, height }))
+  const serv = await startServer({
+    worldFolder: folder,
+    generation: { name: path.join(__dirname, 'flat.js'), options: { layers } }
+  })
+  toggleDoors(serv)
+  const bot = await connect(serv._server.socketServer.address().port)
+  try {
+    for (const start of item.starts) {
+      let feet
+      if (start === 'player') {
+        feet = new Vec3(...level.Player.Pos).floored()
+      } else {
+        feet = await topOfColumn(serv.overworld, level.SpawnX, level.SpawnZ)
+      }
+      await walk(serv, bot, `${item.name || 'world'} from ${start}`, feet, target(new Vec3(0, 0, 0), item.goal))
+    }
+  } finally {
+    bot.quit()
+    serv.quit()
+    fs.rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+async function main () {
+  for (const name of ['info', 'warn', 'error', 'log']) console[name] = quiet[name]
+  if (spec.schem && spec.schem.length) await schematics(spec.schem)
+  if (spec.world) await world(spec.world)
+  process.exit(0)
+}
+
+main().catch((error) => {
+  process.stderr.write(String(error && error.stack ? error.stack : error) + '\n')
+  process.exit(1)
+})
