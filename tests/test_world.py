@@ -121,8 +121,12 @@ def test_level_dat_spawn_rules_and_terrain(tmp_path):
     write_streamed(tmp_path / "W", 6, 7, "sidewinder", seed=3, y=20, terrain="grass", mobs=False,
                    time=1000, mc_version="1.21.4")
     level = nbtlib.load(tmp_path / "W/level.dat")["Data"]
-    assert (int(level["SpawnX"]), int(level["SpawnY"]), int(level["SpawnZ"])) == (1, 21, 1)
-    assert list(level["spawn"]["pos"]) == [1, 21, 1]
+    # on the ground (grass at y = 19) outside the north wall, by the first open cell, facing south
+    assert (int(level["SpawnX"]), int(level["SpawnY"]), int(level["SpawnZ"])) == (1, 20, -1)
+    assert list(level["spawn"]["pos"]) == [1, 20, -1] and float(level["SpawnAngle"]) == 0
+    player = level["Player"]
+    assert [float(v) for v in player["Pos"]] == [1.5, 20.0, -0.5] and float(player["Rotation"][0]) == 0
+    assert player["Dimension"] == "minecraft:overworld" and int(player["DataVersion"]) == 4189
     assert int(level["DataVersion"]) == 4189 and level["Version"]["Name"] == "1.21.4"
     assert level["GameRules"]["doMobSpawning"] == "false" and level["GameRules"]["doDaylightCycle"] == "false"
     assert int(level["DayTime"]) == 1000 and int(level["initialized"]) == 1
@@ -300,16 +304,23 @@ def test_sections_with_many_states_pack_at_the_release_bit_width(states, tmp_pat
             assert (found == want).all()
 
 
-def test_spawn_is_at_the_start_or_at_an_entrance(tmp_path):
+def test_spawn_is_outside_in_front_of_the_entrance(tmp_path):
+    """The world spawn and the single player's record: on the ground just outside the opening
+    nearest START, facing in, where the player who pastes the maze stands (issue 23)."""
+    from blockmaze.export.minecraft.placement import YAW, player_spot
+
     maze = bm.generate((9, 7), "wilson", 4)
     ends = bm.place_endpoints(maze, "entrances")
     for name, solution in (("open", False), ("solved", True)):
-        plan = bm.to_blocks(maze, endpoints=ends, solution=solution)
-        bm.write(bm.extrude(plan), tmp_path / name, format="world", theme=GLASS, y=0, terrain="flat")
+        volume = bm.extrude(bm.to_blocks(maze, endpoints=ends, solution=solution))
+        bm.write(volume, tmp_path / name, format="world", theme=GLASS, y=0, terrain="flat")
         level = nbtlib.load(tmp_path / name / "level.dat")["Data"]
         x, y, z = int(level["SpawnX"]), int(level["SpawnY"]), int(level["SpawnZ"])
-        assert y == 1 and plan[z, x] != bm.Material.WALL
-        if solution:  # on the START block
-            assert plan[z, x] == bm.Material.START
-        else:  # in an opening of the outer wall
-            assert z in (0, plan.shape[0] - 1) or x in (0, plan.shape[1] - 1)
+        spot = player_spot(volume)
+        depth, width = volume.shape[1:]
+        assert (x, y, z) == (spot.x, 0, spot.z) and not (0 <= x < width and 0 <= z < depth)
+        inside = (z + (spot.facing == "south") - (spot.facing == "north"),
+                  x + (spot.facing == "east") - (spot.facing == "west"))
+        assert volume[1][inside] == bm.Material.AIR  # the way in, one step up onto the floor
+        assert float(level["SpawnAngle"]) == YAW[spot.facing] == float(level["Player"]["Rotation"][0])
+        assert [float(v) for v in level["Player"]["Pos"]] == [x + 0.5, 0.0, z + 0.5]

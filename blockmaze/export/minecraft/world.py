@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
-from nbtlib import Byte, Compound, Float, Int, IntArray, List, Long, String
+from nbtlib import Byte, Compound, Double, Float, Int, IntArray, List, Long, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
@@ -59,6 +59,7 @@ from .. import register_writer, size_limits, volume_bands
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
 from .nbt import write_gzipped
 from .palette import minecraft_palette
+from .placement import YAW, player_spot
 from .versions import DEFAULT_MC_VERSION, release
 
 TERRAINS = ("void", "flat", "grass")
@@ -187,8 +188,9 @@ def write_world(
     void, flat or grass; ``y`` the world height of the maze's lowest layer; ``mobs`` allows mob
     spawning; ``time`` fixes the time of day in ticks (None: days pass); ``name`` is the name
     in the world list (default: the folder's name); ``seed`` draws the theme's variants, band by
-    band. The spawn is above the maze's START block, else in an opening of its outer wall (an
-    entrance), else on the first place to stand (on a square maze: the north-west cell).
+    band. The player arrives where one who pastes the maze stands
+    (:func:`~.placement.player_spot`): on the ground outside, in front of the entrance, facing in
+    (see :func:`arrival`).
     """
     target = Path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
@@ -266,6 +268,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
                            empty_sections=terrain == "void")
     column = np.full(0, builder.air, dtype=np.uint16)
     spawn = _Spawn()
+    spot = player_spot(bands) if isinstance(bands, np.ndarray) else None
     width = height = length = 0
     regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
     try:
@@ -290,6 +293,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             if number and length % BAND:
                 raise BlockmazeError(f"only the last band may have fewer than {BAND} rows")
             spawn.look(band, length)
+            spot = spot or player_spot(band, 1 << 30)  # streamed: it lies by the first band
             length += band.shape[1]
             cz = number
             if cz % 32 == 0:
@@ -311,8 +315,8 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     if length == 0:
         raise BlockmazeError("a world needs at least one band of blocks")
     with open(folder / "level.dat", "wb") as out:
-        write_gzipped(_level(name, mc_version, data_version, terrain, layers, spawn.place(width, y, height),
-                             seed, mobs, time),
+        write_gzipped(_level(name, mc_version, data_version, terrain, layers,
+                             arrival(spot, spawn.place(width, y, height), y, terrain), seed, mobs, time),
                       out, root_name="")
 
 
@@ -332,8 +336,26 @@ def band_seed(seed: int, band: int) -> int:
     return (int(seed) * 1_000_003 + band) % (1 << 63)
 
 
+def arrival(spot, inside: tuple[int, int, int], y: int, terrain: str) -> tuple[int, int, int, float]:
+    """Where a player arrives in the world, ``(x, feet y, z, yaw)``: the block outside the maze
+    where the player who pastes it stands (``spot``, relative to the maze's north-west bottom
+    corner at height ``y``), on the ground there (its top is ``y - 1``), facing in. In a void
+    world there is no ground: on the place to stand ``inside`` (above START, or in an entrance).
+
+    >>> from blockmaze.export.minecraft.placement import Spot
+    >>> arrival(Spot(1, -1, 4, "south"), (4, 11, 1), 10, "grass")
+    (4, 10, -1, 0.0)
+    >>> arrival(Spot(1, -1, 4, "south"), (4, 11, 1), 10, "void")
+    (4, 11, 1, 0.0)
+    """
+    yaw = float(YAW[spot.facing])
+    if terrain == "void":
+        return (*inside, yaw)
+    return spot.x, y, spot.z, yaw
+
+
 def _level(name: str, mc_version: str, data_version: int, terrain: str,
-           layers: list[tuple[str, int]], spawn: tuple[int, int, int], seed, mobs: bool,
+           layers: list[tuple[str, int]], arrive: tuple[int, int, int, float], seed, mobs: bool,
            time: int | None) -> Compound:
     """The level.dat root: see the module docstring for the facts behind each field."""
     flat_layers = layers or [("minecraft:air", 1)]
@@ -367,7 +389,16 @@ def _level(name: str, mc_version: str, data_version: int, terrain: str,
             "biome_source": Compound({"type": String("minecraft:the_end"), "seed": world_seed}),
         })}),
     })
-    x, sy, z = spawn
+    x, sy, z, yaw = arrive
+    player = Compound({  # the single-player's own record: where a new world's player appears
+        "DataVersion": Int(data_version),
+        "Pos": List[Double]([Double(x + 0.5), Double(sy), Double(z + 0.5)]),
+        "Rotation": List[Float]([Float(yaw), Float(0)]),
+        "Motion": List[Double]([Double(0), Double(0), Double(0)]),
+        "OnGround": Byte(1),
+        "Dimension": String("minecraft:overworld"),
+        "playerGameType": Int(0),
+    })
     data = Compound({
         "DataVersion": Int(data_version),
         "version": Int(19133),
@@ -379,9 +410,10 @@ def _level(name: str, mc_version: str, data_version: int, terrain: str,
         "hardcore": Byte(0),
         "allowCommands": Byte(1),
         "initialized": Byte(1),
-        "SpawnX": Int(x), "SpawnY": Int(sy), "SpawnZ": Int(z), "SpawnAngle": Float(0),
+        "SpawnX": Int(x), "SpawnY": Int(sy), "SpawnZ": Int(z), "SpawnAngle": Float(yaw),
         "spawn": Compound({"dimension": String("minecraft:overworld"), "pos": IntArray([x, sy, z]),
-                           "yaw": Float(0), "pitch": Float(0)}),
+                           "yaw": Float(yaw), "pitch": Float(0)}),
+        "Player": player,
         "Time": Long(0),
         "DayTime": Long(DEFAULT_TIME if time is None else time),
         "LastPlayed": Long(0),
