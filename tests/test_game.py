@@ -36,29 +36,42 @@ pytestmark = pytest.mark.skipif(game_modules() is None and os.environ.get("CI") 
                                 reason=why_missing())
 
 
-def layered_goal(document) -> list:
-    """[x, y, z, reach] of the feet of a player in the goal cell of a layered maze (2-block
-    passages): any block of the cell, its spiral's top step included."""
-    maze, goal = document.maze, document.endpoints.goal
+def layered_cell(maze, cell) -> list:
+    """[x, y, z, reach] of the feet of a player in a cell of a layered maze (2-block passages):
+    any block of the cell, its spiral's top step included."""
     per = maze.grid.shape[1] * maze.grid.shape[2]
-    z, x = (int(v) for v in shaft_columns(maze, passage=2)[goal % per])
-    return [x, (goal // per) * LAYERS + 1, z, 1.5]
+    z, x = (int(v) for v in shaft_columns(maze, passage=2)[cell % per])
+    return [x, (cell // per) * LAYERS + 1, z, 1.5]
+
+
+def layered_goal(document) -> list:
+    """The goal cell of a layered maze (see :func:`layered_cell`)."""
+    return layered_cell(document.maze, document.endpoints.goal)
+
+
+def layered_route(document) -> list:
+    """The cells of the way from start to goal, as waypoints: a player who knows the way (the
+    flat world around the maze would draw a path planner outside, toward an opening in mid-air)."""
+    path = document.maze.shortest_path(document.endpoints.start, document.endpoints.goal)
+    return [layered_cell(document.maze, int(cell)) for cell in path[:-1]]
 
 
 def build_cases(folder):
-    """(name, .schem path, volume, goal, start) for every case; goal and start as walk.js takes
-    them (relative to the volume's min corner; start None: where the player who pastes stands)."""
+    """(name, .schem path, volume, goal, start, route) for every case; goal, start and route as
+    walk.js takes them (relative to the volume's min corner; start None: where the player who
+    pastes stands)."""
     cases = []
     for seed, theme in zip((1, 2), THEMES):
         document = pipeline.make_maze((8, 10), "square", seed=seed, entrances=True)
         path = folder / f"square-{seed}.schem"
         volume = pipeline.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
-        cases.append((f"square {seed} {theme}", path, volume, list(feet_on(volume, Material.GOAL)), None))
+        cases.append((f"square {seed} {theme}", path, volume, list(feet_on(volume, Material.GOAL)), None, []))
     for seed, theme in zip((1, 2, 3, 4), THEMES):
         document = pipeline.make_maze((3, 5, 5), "layered", seed=seed, entrances=True)
         path = folder / f"layered-{seed}.schem"
         volume = pipeline.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
-        cases.append((f"layered {seed} {theme}", path, volume, layered_goal(document), None))
+        cases.append((f"layered {seed} {theme}", path, volume, layered_goal(document), None,
+                      layered_route(document)))
     layout = strict_volume_layout(13, 13, 13, "backtracker", 4, passage=(3, 2, 2))
     volume = layout.blocks
     path = folder / "blockwise-3d.schem"
@@ -66,14 +79,14 @@ def build_cases(folder):
     floors = np.argwhere((volume[1:] == Material.AIR) & (volume[:-1] == Material.FLOOR))
     low, high = floors[floors[:, 0].argmin()], floors[floors[:, 0].argmax()]
     cases.append(("blockwise 3-D", path, volume, [int(high[2]), int(high[0]) + 1, int(high[1])],
-                  [int(low[2]), int(low[0]) + 1, int(low[1])]))
+                  [int(low[2]), int(low[0]) + 1, int(low[1])], []))
     for number, style in enumerate(STYLES):
         theme = THEMES[number % len(THEMES)]
         volume = stack_dungeon(generate_dungeon((8, 10), rng=number + 1, levels=3, style=style), 3)
         path = folder / f"dungeon-{style}.schem"
         bm.write(volume, path, theme=theme)
         cases.append((f"dungeon {style} {theme}", path, volume, list(feet_on(volume, Material.GOAL)),
-                      list(feet_on(volume, Material.START))))
+                      list(feet_on(volume, Material.START)), []))
     return cases
 
 
@@ -91,8 +104,8 @@ def schem_walks(tmp_path_factory):
     if game_modules() is None:
         pytest.fail(why_missing())
     cases = build_cases(tmp_path_factory.mktemp("game"))
-    results = walk([{"name": name, "file": path, "goal": goal, "start": start}
-                    for name, path, _, goal, start in cases], timeout=45)
+    results = walk([{"name": name, "file": path, "goal": goal, "start": start, "route": route}
+                    for name, path, _, goal, start, route in cases], timeout=60)
     return {case[0]: (case, result) for case, result in zip(cases, results)}
 
 
@@ -121,7 +134,7 @@ CASE_NAMES = ([f"square {s} {t}" for s, t in zip((1, 2), THEMES)]
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=True))
                                   if n in KNOWN else n for n in CASE_NAMES])
 def test_the_bot_walks_it_and_the_model_agrees(schem_walks, name):
-    (_, path, volume, goal, start), result = schem_walks[name]
+    (_, path, volume, goal, start, _), result = schem_walks[name]
     assert model_walks(path, volume, goal, start) == result["reached"], "the block model and the bot disagree"
     assert result["reached"], f"{result['why']} at {result['at']} (goal {result['goal']}, {result['seconds']} s)"
 

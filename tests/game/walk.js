@@ -5,12 +5,14 @@
 //   node walk.js SPEC.json RESULTS  ->  one JSON line per walk in the file RESULTS
 //
 // SPEC: {"version": "1.20.4", "timeout": 90,
-//        "schem": [{"name", "file", "goal": [x, y, z] | [x, y, z, reach], "start": null | [x, y, z]}],
+//        "schem": [{"name", "file", "goal": [x, y, z] | [x, y, z, reach], "start": null | [x, y, z],
+//                   "route": [[x, y, z, reach], ...] (optional)}],
 //        "world": {"folder", "goal": [x, y, z], "starts": ["player", "spawn"]}}
 // A .schem (Sponge v2) is pasted as WorldEdit pastes it: its min corner at the player's block
 // plus the file's WEOffset, air included, into a flat world; the bot stands on that block
 // ("start": null) or at "start", both relative to the min corner, as is "goal" (the block the
-// feet end in, or any block within "reach" of it). A world save is the server's world; the bot starts where the game puts a
+// feet end in, or any block within "reach" of it). A "route" is walked first, one waypoint after
+// the other, as a player who knows the way goes: each leg is planned alone. A world save is the server's world; the bot starts where the game puts a
 // player: "player", the single-player record in level.dat (Data.Player.Pos); "spawn", the
 // world spawn's column, on its highest block, as the game places a player joining a server.
 // The game opens a door a player uses and flying-squid does not: here the server toggles a
@@ -146,7 +148,7 @@ async function place (serv, bot, feet) {
   for (let i = 0; i < 40 && !bot.entity.onGround; i++) await bot.waitForTicks(1)
 }
 
-async function walk (serv, bot, name, start, goal) {
+async function walk (serv, bot, name, start, goal, route = []) {
   debug('walk', name, start, goal)
   const began = Date.now()
   await place(serv, bot, start)
@@ -155,29 +157,47 @@ async function walk (serv, bot, name, start, goal) {
   bot.pathfinder.tickTimeout = 100
   const stopDoors = openDoorsAhead(bot)
   let why = null
-  const timer = new Promise((resolve) => setTimeout(() => resolve('timed out'), timeout))
+  let leg = 0
   try {
-    const result = await Promise.race([
-      bot.pathfinder.goto(goal.reach ? new goals.GoalNear(goal.x, goal.y, goal.z, goal.reach)
-        : new goals.GoalBlock(goal.x, goal.y, goal.z)).then(() => null, (e) => e.message),
-      timer
-    ])
-    why = result
+    for (const waypoint of [...route, goal]) {
+      leg += 1
+      why = await goto(bot, waypoint)
+      if (why || !arrived(bot, waypoint)) break
+    }
   } finally {
     bot.pathfinder.stop()
     stopDoors()
   }
   const at = bot.entity.position.floored()
-  const reached = goal.reach ? at.distanceTo(goal) <= goal.reach : at.equals(goal)
+  const reached = arrived(bot, goal)
   say({
     name,
     start: [start.x, start.y, start.z],
     goal: [goal.x, goal.y, goal.z],
     at: [at.x, at.y, at.z],
     reached,
-    why: reached ? null : (why || 'stopped short'),
+    why: reached ? null : `${why || 'stopped short'} (leg ${leg} of ${route.length + 1})`,
     seconds: (Date.now() - began) / 1000
   })
+}
+
+function arrived (bot, goal) {
+  const at = bot.entity.position.floored()
+  return goal.reach ? at.distanceTo(goal) <= goal.reach : at.equals(goal)
+}
+
+async function goto (bot, goal) {
+  let timer
+  const late = new Promise((resolve) => { timer = setTimeout(() => resolve('timed out'), timeout) })
+  try {
+    return await Promise.race([
+      bot.pathfinder.goto(goal.reach ? new goals.GoalNear(goal.x, goal.y, goal.z, goal.reach)
+        : new goals.GoalBlock(goal.x, goal.y, goal.z)).then(() => null, (e) => e.message),
+      late
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 function target (origin, [x, y, z, reach]) {
@@ -217,7 +237,7 @@ async function schematics (cases) {
   try {
     for (const [item, player, corner] of placed) {
       const start = item.start ? corner.offset(...item.start) : player
-      await walk(serv, bot, item.name, start, target(corner, item.goal))
+      await walk(serv, bot, item.name, start, target(corner, item.goal), (item.route || []).map(w => target(corner, w)))
     }
   } finally {
     bot.quit()
