@@ -181,9 +181,8 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
     bands over (a streamed maze is generated again, the same for its seed).
 
     The block data runs layer by layer (y slowest), so the bands are read once for the palette and
-    once per layer; memory holds one band. Theme variants are drawn per layer and band (from
-    ``seed``), so they differ from the whole-volume writer's; the main states are the same, and
-    without variants the file is byte for byte the in-memory writer's. Returns the (y, z, x) shape.
+    once per layer; memory holds one band. Theme variants are drawn from ``seed`` and each block's
+    position, as in the whole-volume writer. Returns the (y, z, x) shape.
 
     >>> import io
     >>> from blockmaze.materials import load_theme
@@ -191,8 +190,6 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
     >>> write_schem_bands(lambda: (volume[:, z:z + 16] for z in (0, 16)), io.BytesIO(), load_theme("glass"))
     (2, 20, 3)
     """
-    from .world import band_seed
-
     present = np.zeros(256, dtype=bool)
     height = length = width = 0
     first = None
@@ -211,9 +208,10 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
 
     def pieces():
         for layer in range(height):
-            for number, band in enumerate(make_bands()):
-                drawn = None if seed is None else band_seed(seed, layer << 32 | number)
-                indices, states = minecraft_palette(band[layer], theme, drawn, mc_version)
+            z0 = 0
+            for band in make_bands():
+                indices, states = minecraft_palette(band[layer], theme, seed, mc_version, (layer, z0, 0))
+                z0 += band.shape[1]
                 yield np.array([index[state] for state in states], dtype=np.uint8)[indices]
 
     write_streamed_data(pieces(), height * length * width, palette, shape, file, mc_version, schem_version,
@@ -248,7 +246,6 @@ def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, them
     """
     from .. import volume_bands
     from ..target import open_target
-    from .world import band_seed
 
     if isinstance(split, bool) or not isinstance(split, (int, np.integer)) or split < 1:
         raise BlockmazeError(f"--split must be a whole number of blocks >= 1, got {split!r}")
@@ -261,8 +258,7 @@ def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, them
     def row(block: np.ndarray) -> None:
         for x0 in range(0, block.shape[2], split):
             tile = np.ascontiguousarray(block[:, :, x0:x0 + split])
-            drawn = None if seed is None else band_seed(seed, len(written))
-            indices, palette = minecraft_palette(tile, theme, drawn, mc_version)
+            indices, palette = minecraft_palette(tile, theme, seed, mc_version, (0, z0, x0))
             target = tile_name(path, x0, z0)
             with open_target(target) as file:
                 write_indexed(indices, palette, file, mc_version, schem_version, (x0, 0, z0))

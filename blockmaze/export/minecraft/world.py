@@ -186,8 +186,8 @@ def write_world(
     The folder must not exist yet (or be empty): a world is never written over. ``terrain`` is
     void, flat or grass; ``y`` the world height of the maze's lowest layer; ``mobs`` allows mob
     spawning; ``time`` fixes the time of day in ticks (None: days pass); ``name`` is the name
-    in the world list (default: the folder's name); ``seed`` draws the theme's variants, band by
-    band. The spawn is above the maze's START block, else in an opening of its outer wall (an
+    in the world list (default: the folder's name); ``seed`` draws the theme's variants (each
+    block's from its position, as every writer does). The spawn is above the maze's START block, else in an opening of its outer wall (an
     entrance), else on the first place to stand (on a square maze: the north-west cell).
     """
     target = Path(target)
@@ -294,7 +294,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             cz = number
             if cz % 32 == 0:
                 _close(regions)
-            indices, palette = minecraft_palette(band, theme, None if seed is None else band_seed(seed, number))
+            indices, palette = minecraft_palette(band, theme, seed, origin=(0, length - band.shape[1], 0))
             states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
             padded = -(-width // 16) * 16
             ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
@@ -321,15 +321,6 @@ def _close(regions: dict) -> None:
         region.close()
         handle.close()
     regions.clear()
-
-
-def band_seed(seed: int, band: int) -> int:
-    """The seed of one band's theme variants (bands draw apart, so a band needs no other band).
-
-    >>> band_seed(1, 0) != band_seed(1, 1)
-    True
-    """
-    return (int(seed) * 1_000_003 + band) % (1 << 63)
 
 
 def _level(name: str, mc_version: str, data_version: int, terrain: str,
