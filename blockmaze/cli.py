@@ -525,7 +525,7 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
         blocks = stack_dungeon(dungeon, settings["height"], settings["floor"], settings["roof"])
         _save_blocks(blocks, writer, output, seed, f"{levels} levels", f", seed {seed}", **settings)
         return
-    _save_levels([(level.plan, f"level {number}, {len(level.rooms)} rooms",
+    _save_levels([(level.plan if writer.plan else level.marked_plan, f"level {number}, {len(level.rooms)} rooms",
                    {"entities": level.entities, "metrics": level.metrics})
                   for number, level in enumerate(dungeon.levels, 1)], writer, output, seed, **settings)
 

@@ -42,6 +42,7 @@ Example
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import tempfile
@@ -57,6 +58,7 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits, volume_bands
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
+from .blockentities import SPAWNS, block_entities
 from .nbt import write_gzipped
 from .palette import minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
@@ -300,7 +302,8 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
             ids[:] = column[:, None, None]
             ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
-            for cx, nbt in builder.row(ids, cz):
+            for cx, nbt in builder.row(ids, cz, _chunk_entities(band, indices, palette, seed, mc_version,
+                                                                length - band.shape[1], y)):
                 rx = cx >> 5
                 if rx not in regions:
                     handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
@@ -314,6 +317,23 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
         write_gzipped(_level(name, mc_version, data_version, terrain, layers, spawn.place(width, y, height),
                              seed, mobs, time),
                       out, root_name="")
+
+
+def _chunk_entities(band, indices, palette, seed, mc_version: str, z0: int, y: int) -> dict[int, list[bytes]]:
+    """The block entities of a band's spawn points (:mod:`~.blockentities`) by chunk column cx,
+    as chunk ``block_entities`` compounds: ``id``, world ``x``, ``y``, ``z``, ``keepPacked``,
+    the fields."""
+    found: dict[int, list[bytes]] = {}
+    if not SPAWNS[band].any():
+        return found
+    for entity in block_entities(band, indices, palette, seed, mc_version, (0, z0, 0)):
+        layer, z, x = entity.position
+        tag = Compound({**entity.tag(), "x": Int(x), "y": Int(y + layer), "z": Int(z0 + z),
+                        "keepPacked": Byte(0)})
+        buffer = io.BytesIO()
+        tag.write(buffer)
+        found.setdefault(x >> 4, []).append(buffer.getvalue())
+    return found
 
 
 def _close(regions: dict) -> None:
