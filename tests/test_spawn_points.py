@@ -282,3 +282,29 @@ def test_chest_spawner_and_mobs_exist_in_minecraft_data(mc_version):
         assert not unknown_to_mcdata(state, mc_version), f"{state} is not a {mc_version} block state"
     entities = {e["name"] for e in mcdata_json(mcdata_path("pc", mc_version, "entities") + "/entities.json")}
     assert {mob.removeprefix("minecraft:") for mob in MOB_IDS} <= entities
+
+
+def test_streamed_and_tiled_schem_hold_the_same_block_entities(tmp_path):
+    """A dungeon volume written whole, from bands and as 16x16 tiles: the same block entities at
+    the same places (tiles: each relative to its own corner, placed by its offset)."""
+    from blockmaze.export import volume_bands
+    from blockmaze.export.minecraft.sponge import write_schem, write_schem_bands, write_schem_tiles
+    from blockmaze.materials import load_theme
+    from blockmaze.pipeline import stand_up
+
+    level = generate_dungeon((10, 14), 5, spawns=SPAWNS, spacing=2).levels[0]
+    volume, theme = stand_up(level.marked_plan), load_theme()
+    whole, banded = io.BytesIO(), io.BytesIO()
+    write_schem(volume, whole, theme, seed=5)
+    write_schem_bands(lambda: volume_bands(volume), banded, theme, seed=5)
+    expected = {yzx(e["Pos"]): e for e in read_schem(whole.getvalue()).block_entities}
+    assert len(expected) == sum(SPAWNS)
+    assert {yzx(e["Pos"]): e for e in read_schem(banded.getvalue()).block_entities} == expected
+    tiled = {}
+    for path in write_schem_tiles(volume, tmp_path / "t.schem", theme, 16, seed=5):
+        schem = read_schem(path.read_bytes())
+        x0, _, z0 = schem.we_offset
+        for e in schem.block_entities:
+            y, z, x = yzx(e["Pos"])
+            tiled[(y, z + z0, x + x0)] = {**e, "Pos": [x + x0, y, z + z0]}
+    assert tiled == expected
