@@ -397,7 +397,8 @@ def info_command(path):
               help="strict mode: how many cells (otherwise as many as fit).")
 @click.option("--border/--no-border", default=True, show_default=True,
               help="relaxed mode: keep a solid outer ring.")
-@click.option("--fill", type=click.Choice([m.name.lower() for m in Material if m]), default=None,
+@click.option("--fill", type=click.Choice([m.name.lower() for m in Material
+                                           if m and m < Material.MONSTER]), default=None,  # not spawns
               help="relaxed mode: material for dead solid blocks (solid on all four sides).")
 @click.option("-s", "--seed", type=click.IntRange(0, MAX_SEED), default=None,
               help="Seed (drawn at random and reported if omitted).")

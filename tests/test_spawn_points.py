@@ -308,3 +308,21 @@ def test_streamed_and_tiled_schem_hold_the_same_block_entities(tmp_path):
             y, z, x = yzx(e["Pos"])
             tiled[(y, z + z0, x + x0)] = {**e, "Pos": [x + x0, y, z + z0]}
     assert tiled == expected
+
+
+@pytest.mark.parametrize("style", ["rooms-and-mazes", "caves", "bsp", "digger", "mixed"])
+def test_stairwells_never_take_a_spawn_point(style):
+    """Spawn points keep clear of stairs, so the wells a stacked build cuts by its stairs leave
+    every spawn point's floor block in place, even at the closest spacing."""
+    from blockmaze.blocks import stack_dungeon
+    from blockmaze.materials import Material
+
+    for seed in range(6):
+        dungeon = generate_dungeon((10, 14), seed, style=style, levels=3, spawns=(6, 4, 3), spacing=1)
+        volume = stack_dungeon(dungeon, HEIGHT, True, False)
+        for number, level in enumerate(dungeon.levels):
+            floor = (len(dungeon.levels) - 1 - number) * (HEIGHT + 1)
+            kinds = {"monster": Material.MONSTER, "item": Material.ITEM, "treasure": Material.TREASURE}
+            for e in level.entities:
+                if e.kind in kinds:
+                    assert volume[floor, e.z, e.x] == kinds[e.kind], (style, seed, number, e)
