@@ -11,8 +11,8 @@ from __future__ import annotations
 import io
 import os
 import struct
-from dataclasses import replace
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -23,8 +23,8 @@ from nbtlib import Compound, Int, IntArray, List, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
-from .nbt import byte_array, gzip_stream, unsigned_short
 from .blockentities import SPAWNS, BlockEntity, block_entities
+from .nbt import byte_array, gzip_stream, unsigned_short
 from .palette import minecraft_palette
 from .placement import player_spot
 from .varint import encode_varints

@@ -189,7 +189,8 @@ def write_world(
     void, flat or grass; ``y`` the world height of the maze's lowest layer; ``mobs`` allows mob
     spawning; ``time`` fixes the time of day in ticks (None: days pass); ``name`` is the name
     in the world list (default: the folder's name); ``seed`` draws the theme's variants (each
-    block's from its position, as every writer does). The spawn is above the maze's START block, else in an opening of its outer wall (an
+    block's from its position, as every writer does) and the spawners' mobs. The spawn is above
+    the maze's START block, else in an opening of its outer wall (an
     entrance), else on the first place to stand (on a square maze: the north-west cell).
     """
     target = Path(target)
