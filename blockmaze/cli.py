@@ -397,7 +397,8 @@ def info_command(path):
               help="strict mode: how many cells (otherwise as many as fit).")
 @click.option("--border/--no-border", default=True, show_default=True,
               help="relaxed mode: keep a solid outer ring.")
-@click.option("--fill", type=click.Choice([m.name.lower() for m in Material if m]), default=None,
+@click.option("--fill", type=click.Choice([m.name.lower() for m in Material
+                                           if m and m < Material.MONSTER]), default=None,  # not spawns
               help="relaxed mode: material for dead solid blocks (solid on all four sides).")
 @click.option("-s", "--seed", type=click.IntRange(0, MAX_SEED), default=None,
               help="Seed (drawn at random and reported if omitted).")
@@ -525,7 +526,7 @@ def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, spar
         blocks = stack_dungeon(dungeon, settings["height"], settings["floor"], settings["roof"])
         _save_blocks(blocks, writer, output, seed, f"{levels} levels", f", seed {seed}", **settings)
         return
-    _save_levels([(level.plan, f"level {number}, {len(level.rooms)} rooms",
+    _save_levels([(level.plan if writer.plan else level.marked_plan, f"level {number}, {len(level.rooms)} rooms",
                    {"entities": level.entities, "metrics": level.metrics})
                   for number, level in enumerate(dungeon.levels, 1)], writer, output, seed, **settings)
 

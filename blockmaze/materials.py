@@ -26,13 +26,17 @@ class Material(IntEnum):
     DOOR = 7
     STAIRS = 8
     LIGHT = 9
+    MONSTER = 10  # a dungeon's spawn points (``--spawns``): in Minecraft a mob spawner,
+    ITEM = 11     # a chest of dungeon loot,
+    TREASURE = 12  # a chest of treasure (see blockmaze.export.minecraft.blockentities)
 
 
 # Lookup tables, built on first use (so naming a material needs no numpy):
 # SOLID[blocks] is True where a block stops a walker; MARKERS[blocks] where a material marks the
 # walking surface of an open block (the floor under it shows it).
 _TABLES = {"SOLID": (Material.WALL, Material.FLOOR, Material.ROOF),
-           "MARKERS": (Material.PATH, Material.START, Material.GOAL)}
+           "MARKERS": (Material.PATH, Material.START, Material.GOAL, Material.MONSTER, Material.ITEM,
+                       Material.TREASURE)}
 
 
 def __getattr__(name: str):
@@ -53,13 +57,22 @@ MAX_THEME_BYTES = 1 << 20  # a theme file is a few kB; more is refused unread
 DEFAULT_GLYPHS = {
     Material.AIR: ".", Material.WALL: "#", Material.FLOOR: ".", Material.ROOF: "^",
     Material.PATH: "*", Material.START: "S", Material.GOAL: "G", Material.DOOR: "+",
-    Material.STAIRS: ">", Material.LIGHT: "!",
+    Material.STAIRS: ">", Material.LIGHT: "!", Material.MONSTER: "M", Material.ITEM: "?",
+    Material.TREASURE: "$",
 }
 DEFAULT_COLORS = {
     Material.AIR: "#1a1a1a", Material.WALL: "#7f7f7f", Material.FLOOR: "#c8c3b4",
     Material.ROOF: "#5a4a3a", Material.PATH: "#e6b422", Material.START: "#2e9e4f",
     Material.GOAL: "#c0392b", Material.DOOR: "#8b5a2b", Material.STAIRS: "#4f86c6",
-    Material.LIGHT: "#fff2a8",
+    Material.LIGHT: "#fff2a8", Material.MONSTER: "#3b3b4f", Material.ITEM: "#a0702a",
+    Material.TREASURE: "#e0b030",
+}
+# What a spawn point is where a theme does not say: a spawner, a chest (facing the default way;
+# see blockmaze.export.minecraft.blockentities for what they hold).
+DEFAULT_MINECRAFT = {
+    Material.MONSTER: "minecraft:spawner",
+    Material.ITEM: "minecraft:chest[facing=north,type=single,waterlogged=false]",
+    Material.TREASURE: "minecraft:chest[facing=north,type=single,waterlogged=false]",
 }
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -207,6 +220,8 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
             variants[known[key]] = tuple(choices)
     if Material.AIR not in minecraft:
         minecraft[Material.AIR] = "minecraft:air"
+    for material, state in DEFAULT_MINECRAFT.items():
+        minecraft.setdefault(material, state)
     return Theme(document["name"], str(document.get("description", "")), minecraft, variants,
                  colors, glyphs)
 

@@ -66,6 +66,8 @@ COMMANDS = {
     "forceload": re.compile(r"^forceload (add|remove) (~-?\d*) (~-?\d*)(?: (~-?\d*) (~-?\d*))?$"),
     "tellraw": re.compile(r"^tellraw @a (\{.*\})$"),
     "tp": re.compile(r"^tp @s ~ ~ ~ (-?\d+(?:\.\d+)?) (-?\d+(?:\.\d+)?)$"),
+    # a block entity's fields (a spawn point's chest or spawner): ``data merge block <pos> <SNBT>``
+    "data": re.compile(rf"^data merge block {RELATIVE} {RELATIVE} {RELATIVE} (\{{.*\}})$"),
 }
 FORCELOAD_LIMIT = 256  # chunks one /forceload add may name (ForceLoadCommand: "Too many chunks")
 CHUNK = 16
@@ -141,6 +143,13 @@ def parse_command(line: str, where: str) -> Command:
             chunks *= -(-(span - 1) // CHUNK) + 1
         if chunks > FORCELOAD_LIMIT:
             raise DatapackError(f"{where}: forceload may name {chunks} chunks; the limit is {FORCELOAD_LIMIT}")
+    if word == "data":
+        import nbtlib  # an independent SNBT parser
+
+        try:
+            nbtlib.parse_nbt(args[3])
+        except Exception as error:  # nbtlib raises its own parse errors
+            raise DatapackError(f"{where}: data merge's NBT is not SNBT: {error}") from None
     if word == "tellraw":
         try:
             json.loads(args[0])

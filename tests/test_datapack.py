@@ -34,8 +34,11 @@ SPAWN = (0, 0, 0)  # where scheduled functions run (x, y, z)
 
 
 # materials whose block state does not depend on the neighbours (a DOOR's facing and half do;
-# tests of oriented states are in test_placement.py)
-FREE_STANDING = [int(m) for m in bm.Material if m not in (bm.Material.DOOR, bm.Material.STAIRS)]
+# tests of oriented states are in test_placement.py); spawn points, which carry block entities,
+# are tested in test_spawn_points.py
+FREE_STANDING = [int(m) for m in bm.Material if m not in (bm.Material.DOOR, bm.Material.STAIRS,
+                                                          bm.Material.MONSTER, bm.Material.ITEM,
+                                                          bm.Material.TREASURE)]
 
 
 def maze_volume(rows: int = 4, cols: int = 5, seed: int = 3, roof: bool = False) -> np.ndarray:
@@ -79,6 +82,7 @@ class World:
         self.unloaded_fills = 0  # fills run in chunks not forceloaded on an earlier tick
         self.messages: list[str] = []
         self.turned = None
+        self.block_entities: dict[tuple[int, int, int], str] = {}  # (y, z, x) -> SNBT merged there
 
     def run(self, pack, function: str, position: tuple[float, float, float]) -> None:
         """A player at ``position`` runs ``function``; then ticks pass until nothing is scheduled."""
@@ -122,6 +126,12 @@ class World:
             self.blocks[box] = args[6]
             self.writes[box] += 1
             self.fills += 1
+        elif kind == "data":  # a block entity's fields, merged into the block just filled
+            x, y, z = (int(np.floor(p)) + int(v or 0) for p, v in zip(position, args[:3]))
+            block = self.blocks[y, z, x]
+            assert block.startswith(("minecraft:chest", "minecraft:spawner")), \
+                f"{command.text} merges into {block}, which has no block entity"
+            self.block_entities[(y, z, x)] = args[3]
         elif kind == "function":
             self._call(pack, args[0], position, counter, depth + 1)
         elif kind == "schedule":

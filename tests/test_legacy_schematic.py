@@ -61,6 +61,9 @@ IDS_1_12 = {
     "minecraft:stone_brick_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]": (109, 3),
     "minecraft:spruce_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]": (134, 3),
     "minecraft:quartz_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]": (156, 3),
+    # spawn points: the monster spawner 52; a chest 54, facing north 2 / south 3 / west 4 / east 5
+    "minecraft:spawner": (52, 0),
+    "minecraft:chest[facing=north,type=single,waterlogged=false]": (54, 2),
 }
 NOT_IN_1_12 = {"minecraft:scaffolding", "minecraft:deepslate_bricks", "minecraft:cracked_deepslate_bricks",
                "minecraft:deepslate_tiles", "minecraft:polished_deepslate", "minecraft:deepslate_brick_stairs"}

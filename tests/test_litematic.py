@@ -40,8 +40,11 @@ AIR = "minecraft:air"
 
 
 # materials whose block state does not depend on the neighbours (a DOOR's facing and half do;
-# tests of oriented states are in test_placement.py)
-FREE_STANDING = [int(m) for m in bm.Material if m not in (bm.Material.DOOR, bm.Material.STAIRS)]
+# tests of oriented states are in test_placement.py); spawn points, which carry block entities,
+# are tested in test_spawn_points.py
+FREE_STANDING = [int(m) for m in bm.Material if m not in (bm.Material.DOOR, bm.Material.STAIRS,
+                                                          bm.Material.MONSTER, bm.Material.ITEM,
+                                                          bm.Material.TREASURE)]
 
 
 def maze_volume(rows: int = 4, cols: int = 5, seed: int = 3, roof: bool = False) -> np.ndarray:

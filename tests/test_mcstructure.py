@@ -72,6 +72,11 @@ BEDROCK = {
     **{f"minecraft:{name}[facing=north,half=bottom,shape=straight,waterlogged=false]":
        (f"minecraft:{name}", {"upside_down_bit": (B, 0), "weirdo_direction": (I, 3)})
        for name in ("stone_brick_stairs", "deepslate_brick_stairs", "spruce_stairs", "quartz_stairs")},
+    # spawn points: Bedrock's chest faces with minecraft:cardinal_direction, its spawner is
+    # mob_spawner (minecraft-data bedrock/1.26.60/blockStates.json, bedrock/1.26.30/blocksJ2B.json)
+    "minecraft:spawner": ("minecraft:mob_spawner", {}),
+    "minecraft:chest[facing=north,type=single,waterlogged=false]":
+        ("minecraft:chest", {"minecraft:cardinal_direction": (S, "north")}),
 }
 # The palette version Bedrock writes (our names are 1.21.90's): block states 1.21.60.33, packed
 # major<<24 | minor<<16 | patch<<8 | revision. Sources: minecraft-data 3.119.0
@@ -89,8 +94,11 @@ class StructureError(ValueError):
 
 
 # materials whose block state does not depend on the neighbours (a DOOR's facing and half do;
-# tests of oriented states are in test_placement.py)
-FREE_STANDING = [int(m) for m in bm.Material if m not in (bm.Material.DOOR, bm.Material.STAIRS)]
+# tests of oriented states are in test_placement.py); spawn points, which carry block entities,
+# are tested in test_spawn_points.py
+FREE_STANDING = [int(m) for m in bm.Material if m not in (bm.Material.DOOR, bm.Material.STAIRS,
+                                                          bm.Material.MONSTER, bm.Material.ITEM,
+                                                          bm.Material.TREASURE)]
 
 
 def key(name: str, states: dict) -> str:

@@ -43,7 +43,8 @@ def tile_color(material):
     return THEME.color(Material.FLOOR if material == Material.AIR else material)
 
 
-WALKABLE_NAMES = {"air", "floor", "path", "start", "goal", "door", "stairs", "light"}
+WALKABLE_NAMES = {"air", "floor", "path", "start", "goal", "door", "stairs", "light", "monster", "item",
+                  "treasure"}
 TRANSPARENT_NAMES = WALKABLE_NAMES - {"door"}
 WALKABLE = np.array([m.name.lower() in WALKABLE_NAMES for m in Material])
 TRANSPARENT = np.array([m.name.lower() in TRANSPARENT_NAMES for m in Material])
@@ -164,9 +165,10 @@ def test_tmx_fields_and_data_decoded_by_hand(encoding):
     }
     tileset = root.find("tileset")
     assert {k: tileset.get(k) for k in ("firstgid", "tilewidth", "tileheight", "tilecount", "columns")} == {
-        "firstgid": "1", "tilewidth": "16", "tileheight": "16", "tilecount": "10", "columns": "10"}
+        "firstgid": "1", "tilewidth": "16", "tileheight": "16", "tilecount": str(len(Material)),
+        "columns": str(len(Material))}  # a tile per material
     image = tileset.find("image")
-    assert (image.get("source"), image.get("width"), image.get("height")) == ("tiles.png", "160", "16")
+    assert (image.get("source"), image.get("width"), image.get("height")) == ("tiles.png", str(16 * len(Material)), "16")
     layer = root.find("layer")
     assert layer.attrib == {"id": "1", "name": "maze", "width": "10", "height": "7"}
     data = layer.find("data")
@@ -312,7 +314,7 @@ def test_external_tileset(format, tmp_path):
     if format == "tmx":
         np.testing.assert_array_equal(pytmx_grid(path), plan)
         tsx = ET.parse(tmp_path / "level-tiles.tsx").getroot()
-        assert (tsx.tag, tsx.get("version"), tsx.get("tilecount")) == ("tileset", "1.10", "10")
+        assert (tsx.tag, tsx.get("version"), tsx.get("tilecount")) == ("tileset", "1.10", str(len(Material)))
     else:
         tsj = json.loads((tmp_path / "level-tiles.tsj").read_text())
         assert (tsj["type"], tsj["version"], tsj["image"]) == ("tileset", "1.10", "level-tiles.png")

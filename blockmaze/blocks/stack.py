@@ -262,7 +262,7 @@ def stack_dungeon(dungeon, height: int = 3, floor: bool = True, roof: bool = Tru
     levels = list(dungeon.levels)[::-1]  # bottom first
     plans = []
     for level in levels:
-        plan = level.plan.copy()
+        plan = level.marked_plan  # spawn points in the floor
         plan[plan == Material.STAIRS] = Material.AIR  # the shafts take their place
         plans.append(plan)
     shafts = [(index, *levels[index + 1].goal) for index in range(len(levels) - 1)]

@@ -66,6 +66,25 @@ class DungeonLevel:
     entities: tuple = ()
     metrics: dict = field(default_factory=dict)
 
+    @property
+    def marked_plan(self) -> np.ndarray:
+        """A copy of the plan with its spawn points drawn as MONSTER, ITEM and TREASURE blocks
+        (markers: a block format sets them in the floor, Minecraft as spawners and chests).
+
+        >>> from blockmaze.dungeon import generate_dungeon
+        >>> level = generate_dungeon((10, 10), rng=1, spawns=(2, 1, 1)).levels[0]
+        >>> sorted(int(m) for m in np.unique(level.marked_plan) if m not in np.unique(level.plan))
+        [10, 11, 12]
+        """
+        from ..materials import Material
+
+        plan = self.plan.copy()
+        kinds = {"monster": Material.MONSTER, "item": Material.ITEM, "treasure": Material.TREASURE}
+        for entity in self.entities:
+            if entity.kind in kinds:
+                plan[entity.z, entity.x] = kinds[entity.kind]
+        return plan
+
 
 @dataclass(frozen=True, eq=False)
 class Dungeon:

@@ -2,7 +2,9 @@
 
 **Spawns** (:func:`place_spawns`), on plain walkable blocks (AIR or FLOOR) reachable from the
 start, at least ``spacing`` blocks apart (Chebyshev distance) from each other and from every
-block already taken (start, goal, stairs, the locked door and its key), chosen greedily:
+block already taken (start, goal, stairs, the locked door and its key), and more than
+:data:`STAIRS_CLEARANCE` blocks from stairs (a stacked build cuts its stairwell there, which
+would take a spawn point's floor block), chosen greedily:
 
 * ``treasure`` — dead ends (one walkable neighbour), farthest walk from the start first, then the
   farthest other blocks;
@@ -33,6 +35,7 @@ from ..materials import Material, SOLID
 from .connect import degrees, distances
 from .level import Entity
 
+STAIRS_CLEARANCE = 5  # the stairwell's reach from its stairs (blocks.stairwell.carve_well: 4) + 1
 _PLAIN = np.zeros(256, dtype=bool)
 _PLAIN[[Material.AIR, Material.FLOOR]] = True
 _LOCKABLE = _PLAIN.copy()
@@ -143,15 +146,16 @@ def _block_around(blocked, taken, radius):
 
 
 def place_spawns(plan, start, rooms, rng: np.random.Generator, monsters: int = 0, items: int = 0,
-                 treasure: int = 0, spacing: int = 5, taken=()) -> list[Entity]:
+                 treasure: int = 0, spacing: int = 5, taken=(), stairs=()) -> list[Entity]:
     """Entities ``treasure``, ``item`` and ``monster`` by the rules above (fewer if the level
-    has no room for them at this spacing)."""
+    has no room for them at this spacing); ``stairs`` are the level's stairs blocks."""
     walkable = ~SOLID[plan]
     dist = distances(walkable, *start)
     free = _PLAIN[plan] & (dist > 0)
     radius = max(0, int(spacing) - 1)
     blocked = np.zeros(plan.shape, dtype=bool)
     _block_around(blocked, [tuple(start), *taken], radius)
+    _block_around(blocked, [tuple(s) for s in stairs], max(radius, STAIRS_CLEARANCE))
     made: list[Entity] = []
 
     def take(kind, orders, rule, count):

@@ -124,8 +124,9 @@ def _furnish(level: DungeonLevel, index: int, levels: int, style: str, rng, coun
             entities.append(Entity("key", *key, {"id": 1}))
             taken += [door, key]
     if counts is not None:
+        stairs = [(e.z, e.x) for e in entities if e.kind == "stairs"]
         entities += place_spawns(plan, level.start, level.rooms, rng, *counts, spacing=spacing,
-                                 taken=taken)
+                                 taken=taken, stairs=stairs)
     doors = np.argwhere(plan == Material.DOOR).astype(np.int64)
     measured = level_metrics(plan, level.rooms, level.start) if metrics else {}
     return replace(level, doors=doors, style=style, entities=tuple(entities), metrics=measured)

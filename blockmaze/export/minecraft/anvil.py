@@ -238,8 +238,8 @@ class ChunkBuilder:
         self.index: dict[str, int] = {}
         self.air = self.id_of("minecraft:air")
         self.empty = {y: self.section(y, [self.air], None) for y in SECTIONS}
+        self.no_entities = nbt_list("block_entities", COMPOUND, [])
         self.tail = b"".join((
-            nbt_list("block_entities", COMPOUND, []),
             nbt_list("block_ticks", COMPOUND, []),
             nbt_list("fluid_ticks", COMPOUND, []),
             nbt_list("PostProcessing", LIST, []),
@@ -272,9 +272,10 @@ class ChunkBuilder:
         parts += [_END, self.biome_bytes, _END]
         return b"".join(parts)
 
-    def row(self, ids: np.ndarray, cz: int):
+    def row(self, ids: np.ndarray, cz: int, entities: dict[int, list[bytes]] | None = None):
         """Yield ``(cx, chunk NBT bytes)`` for a row of chunks: ``ids`` (y, 16, x) holds global ids
-        from y = -64 up to a section boundary, its width a multiple of 16."""
+        from y = -64 up to a section boundary, its width a multiple of 16; ``entities`` maps a
+        chunk's cx to its block entities (compound payloads, world coordinates inside)."""
         air = self.air
         sizes, palettes, data, lengths = encode_sections(ids, air)
         data = data.astype(">i8")
@@ -298,6 +299,8 @@ class ChunkBuilder:
                 head, nbt_int("xPos", cx), nbt_int("zPos", cz),
                 _SECTIONS, struct.pack(">i", len(parts)), *parts,
                 _HEIGHTMAPS, heights[cx].tobytes(), _END,
+                nbt_list("block_entities", COMPOUND, entities[cx])
+                if entities and cx in entities else self.no_entities,
                 self.tail,
             ))
 

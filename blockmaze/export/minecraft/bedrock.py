@@ -43,6 +43,7 @@ from nbtlib import Byte, Compound, Int, List, String
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits
+from .blockentities import bedrock_entity, block_entities
 from .legacy import parse_state
 
 BLOCK_VERSION = (1 << 24) | (21 << 16) | (60 << 8) | 33  # block states 1.21.60.33 = 18168865
@@ -116,7 +117,8 @@ def write_mcstructure(
 ) -> None:
     """Write a (y, z, x) volume as a Bedrock ``.mcstructure`` (see the module docstring).
 
-    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`).
+    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`). Spawn points
+    carry their block entities in ``block_position_data`` (:func:`~.blockentities.bedrock_entity`).
 
     Example
     -------
@@ -144,6 +146,9 @@ def write_mcstructure(
                 ) from None
     indices, palette = minecraft_palette(blocks, theme, seed)
     height, length, width = blocks.shape
+    positions = Compound({  # spawn points: block index (x, y, z; z fastest) -> its block entity
+        str((x * height + y) * length + z): Compound({"block_entity_data": bedrock_entity(e)})
+        for e in block_entities(blocks, indices, palette, seed) for y, z, x in [e.position]})
     order = indices.transpose(2, 0, 1)  # (x, y, z): z fastest in C order
     entries = []
     for state in palette:
@@ -166,7 +171,7 @@ def write_mcstructure(
             "palette": Compound({
                 "default": Compound({
                     "block_palette": List[Compound](entries),
-                    "block_position_data": Compound(),
+                    "block_position_data": positions,
                 }),
             }),
         }),

@@ -33,7 +33,10 @@ What the pack holds (shared/reference/minecraft-formats.md §5)
   - ``next_<c>``: releases column ``c``'s chunks, forceloads the marker's chunk and those of the
     next two columns again (chunks shared with the released column stay loaded) and reports;
   - ``done``: releases the last column's and the marker's chunks and reports;
-  - ``part_<k>``: at most :data:`PART_COMMANDS` ``fill`` commands of one column, nothing else.
+  - ``part_<k>``: at most :data:`PART_COMMANDS` commands of one column: its ``fill`` commands,
+    then a ``data merge block ~x ~y ~z {...}`` for each spawn point in it, which gives the chest
+    or spawner just filled in its block entity's fields (loot table, mob; see
+    :mod:`~.blockentities`).
 
   The volume is built in columns of at most :data:`TILE` x :data:`TILE` blocks (full height):
   wherever the player stands, a column touches at most 16 x 16 = 256 chunks, the most one
@@ -59,11 +62,13 @@ from typing import BinaryIO
 
 from ...kernels import kernel
 import numpy as np
+from nbtlib import serialize_tag
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
 from .blockdata import for_release
+from .blockentities import block_entities
 from .palette import minecraft_palette
 from .placement import YAW, player_spot
 from .versions import DEFAULT_MC_VERSION, release
@@ -220,16 +225,18 @@ def tiles(shape: tuple[int, int, int], size: int = TILE) -> list[tuple[int, int,
 
 
 def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
-              keep_terrain: bool = False, shift=(0, 0, 0), tile: int | None = None
-              ) -> tuple[bytes, np.ndarray, list]:
+              keep_terrain: bool = False, shift=(0, 0, 0), tile: int | None = None,
+              mc_version: str = DEFAULT_MC_VERSION) -> tuple[bytes, np.ndarray, list]:
     """The ``fill`` commands building a (y, z, x) volume relative to the executor.
 
     ``shift`` (y, z, x) is the volume's min corner relative to the executor. The volume is built
     in columns of ``tile`` x ``tile`` blocks (see :func:`tiles`; None: one column), lowest
-    blocks first in each. Returns the text (one command a line), the end offset of each line and,
+    blocks first in each, then the ``data merge block`` commands of its spawn points' block
+    entities (in the layout of ``mc_version``). Returns the text (one command a line), the end offset of each line and,
     per column that has commands, ``(z0, x0, z1, x1, commands)``.
     """
     indices, palette = minecraft_palette(blocks, theme, seed)
+    entities = block_entities(blocks, indices, palette, seed, mc_version)
     values = indices.astype(np.int32)
     skip = -1
     if keep_terrain:
@@ -244,10 +251,17 @@ def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
             continue
         moved = np.array([shift[0], shift[1] + z0, shift[2] + x0], dtype=np.int64)
         text, line_ends = format_fills(boxes, states, starts, moved)
+        merges = [f"data merge block ~{x + shift[2]} ~{y + shift[0]} ~{z + shift[1]} "
+                  f"{serialize_tag(e.data, compact=True)}\n".encode("ascii")
+                  for e in entities for y, z, x in [e.position] if z0 <= z < z1 and x0 <= x < x1]
+        if merges:
+            extra = np.frombuffer(b"".join(merges), dtype=np.uint8)
+            line_ends = np.concatenate([line_ends, len(text) + np.cumsum([len(m) for m in merges])])
+            text = np.concatenate([text, extra])
         texts.append(text)
         ends.append(line_ends + offset)
         offset += len(text)
-        used.append((z0, x0, z1, x1, len(boxes)))
+        used.append((z0, x0, z1, x1, len(boxes) + len(merges)))
     text = b"".join(t.tobytes() for t in texts)
     return text, (np.concatenate(ends) if ends else np.empty(0, np.int64)), used
 
@@ -421,7 +435,7 @@ def write_datapack(
     theme = for_release(theme, mc_version)  # built-in themes substituted, every state checked
     spot = player_spot(blocks)
     shift = (-spot.y, -spot.z, -spot.x)
-    text, ends, columns = fill_text(blocks, theme, seed, keep_terrain, shift, TILE)
+    text, ends, columns = fill_text(blocks, theme, seed, keep_terrain, shift, TILE, mc_version)
     files = {"pack.mcmeta": (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode("ascii")}
     files.update(function_files(text, ends, columns, mc_version, shift, spot.facing))
     buffer = io.BytesIO()

@@ -35,12 +35,14 @@ from nbtlib import Compound, Int, List, String
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits
+from .blockentities import block_entities
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .placement import player_spot
 
 MAX_SIDE = 0xFFFF  # unsigned Short
 MAX_BLOCKS = 0x7FFFFFFF  # a Java byte array's length
 MAX_ID = 0xFFF  # 8 bits in Blocks + 4 in AddBlocks
+LEGACY_ENTITIES = "1.12.2"  # the release whose block-entity layout TileEntities take
 
 
 @lru_cache(maxsize=None)
@@ -99,8 +101,9 @@ def legacy_id(state: str) -> tuple[int, int]:
 
 
 def legacy_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """(ids, data) arrays shaped like ``blocks``: the theme's states as 1.12 ids and data values.
+                   ) -> tuple[np.ndarray, np.ndarray, list]:
+    """(ids, data) arrays shaped like ``blocks``: the theme's states as 1.12 ids and data values,
+    and the block entities of the spawn points, in 1.12's layout (:mod:`~.blockentities`).
 
     Every state the theme may draw for a present material (variants included) is checked first,
     so a missing id fails the same way whatever the seed.
@@ -125,7 +128,8 @@ def legacy_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None
                 ) from None
     indices, palette = minecraft_palette(blocks, theme, seed, LEGACY_RELEASE)  # (shafts: ladders)
     pairs = np.array([legacy_id(state) for state in palette], dtype=np.uint16).reshape(-1, 2)
-    return pairs[indices, 0], pairs[indices, 1].astype(np.uint8)
+    entities = block_entities(blocks, indices, palette, seed, LEGACY_ENTITIES)
+    return pairs[indices, 0], pairs[indices, 1].astype(np.uint8), entities
 
 
 def write_schematic(
@@ -136,7 +140,9 @@ def write_schematic(
 ) -> None:
     """Write a (y, z, x) volume as an MCEdit ``.schematic`` for Minecraft 1.12 and older.
 
-    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`).
+    ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`). Spawn points
+    carry their block entities in ``TileEntities`` (``x``, ``y``, ``z``, ``id`` and fields, as
+    1.11 and 1.12 name them; 1.9 to 1.12 read loot tables).
 
     Example
     -------
@@ -148,7 +154,7 @@ def write_schematic(
     True
     """
     check_size(blocks.shape)
-    ids, data = legacy_palette(blocks, theme, seed)
+    ids, data, entities = legacy_palette(blocks, theme, seed)
     height, length, width = blocks.shape
     if ids.size and int(ids.max()) > MAX_ID:
         raise BlockmazeError(f"block id {int(ids.max())} does not fit a .schematic (at most {MAX_ID})")
@@ -169,7 +175,9 @@ def write_schematic(
         root[f"WEOrigin{axis}"] = Int(0)
     for axis, offset in zip("XYZ", player_spot(blocks).offset):
         root[f"WEOffset{axis}"] = Int(offset)
-    root["TileEntities"] = List[Compound]()
+    root["TileEntities"] = List[Compound]([
+        Compound({**e.tag(), "x": Int(e.position[2]), "y": Int(e.position[0]), "z": Int(e.position[1])})
+        for e in entities])
     root["Entities"] = List[Compound]()
     write_gzipped(Compound(root), file, root_name="Schematic")
 

@@ -14,6 +14,7 @@ that the same input gives the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import BinaryIO
 
 import numpy as np
@@ -22,6 +23,7 @@ from nbtlib import Compound, Int, List, Long, LongArray, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
+from .blockentities import BlockEntity, block_entities
 from .nbt import write_gzipped
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .placement import player_spot
@@ -56,7 +58,8 @@ def write_litematic(
     True
     """
     indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
-    write_indexed(indices, palette, file, mc_version, position=player_spot(blocks).offset)
+    write_indexed(indices, palette, file, mc_version, position=player_spot(blocks).offset,
+                  entities=block_entities(blocks, indices, palette, seed, mc_version))
 
 
 def write_indexed(
@@ -67,11 +70,14 @@ def write_indexed(
     name: str = "maze",
     description: str = "",
     position: tuple[int, int, int] = (0, 0, 0),
+    entities: Iterable[BlockEntity] = (),
 ) -> None:
     """Write palette indices (y, z, x) and their block-state strings as a Litematica schematic.
 
     ``position`` (x, y, z) is the region's min corner relative to the placement origin, which
-    Litematica puts at the player's position when a placement is made.
+    Litematica puts at the player's position when a placement is made. ``entities`` (block
+    entities) go to the region's ``TileEntities``: ``x``, ``y``, ``z`` in the region, ``id`` and
+    their fields.
 
     The palette is reordered so that ``minecraft:air`` comes first (added if absent).
     """
@@ -92,7 +98,9 @@ def write_indexed(
         "Size": size,
         "BlockStatePalette": List[Compound]([block_state_tag(state) for state in palette]),
         "BlockStates": LongArray(pack_spanning(indices.ravel(), bits_for(len(palette)))),
-        "TileEntities": List[Compound](),
+        "TileEntities": List[Compound]([
+            Compound({"x": Int(e.position[2]), "y": Int(e.position[0]), "z": Int(e.position[1]), **e.tag()})
+            for e in entities]),
         "Entities": List[Compound](),
         "PendingBlockTicks": List[Compound](),
         "PendingFluidTicks": List[Compound](),

@@ -20,13 +20,17 @@ _STATE = re.compile(r"^([^\[\]]+)(?:\[([^\[\]]*)\])?$")
 
 
 def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
-                      mc_version: str | None = None) -> tuple[np.ndarray, list[str]]:
+                      mc_version: str | None = None,
+                      origin: tuple[int, int, int] = (0, 0, 0)) -> tuple[np.ndarray, list[str]]:
     """Palette indices (same shape as ``blocks``) and the block-state strings they index.
 
     The palette lists the states of the materials present, in material order (so AIR, if
     present, is index 0); materials drawn with the same state share one entry. Where the theme
-    gives a material weighted variants, each block draws one from ``seed`` (the same seed, the
-    same blocks); without a seed every block takes the main state. The theme is first made fit
+    gives a material weighted variants, each block draws one from ``seed`` and its own position
+    alone (:func:`variant_draws`), so any part of a maze (a band, a layer, a tile) gets the
+    blocks the whole maze gets there: ``origin`` is the (y, z, x) of ``blocks[0, 0, 0]`` in the
+    maze (a 2-D ``blocks`` is one layer at height ``origin[0]``, a 1-D one a row). Without a seed every block
+    takes the main state. The theme is first made fit
     for release ``mc_version`` (built-in themes substituted, every state checked: see
     :func:`~blockmaze.export.minecraft.blockdata.for_release`; None: each state must exist in
     some release). In a volume, states that depend on the neighbours (doors, gates, stairs,
@@ -62,10 +66,17 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
             drawn.append((value, entries, weights / weights.sum()))
     indices = lookup[blocks]
     if drawn:
-        rng = np.random.default_rng([seed, 0x7E3A])  # its own stream: variants never shift the maze
-        for value, entries, p in drawn:
-            where = blocks == value
-            indices[where] = np.asarray(entries, np.uint16)[rng.choice(len(entries), size=int(where.sum()), p=p)]
+        layers = blocks.reshape((1,) * (3 - blocks.ndim) + blocks.shape)
+        chosen = indices.reshape(layers.shape)
+        for y, layer in enumerate(layers):
+            kinds = [(value, entries, p) for value, entries, p in drawn if (layer == value).any()]
+            if not kinds:
+                continue
+            u = variant_draws(seed, layer.shape, (origin[0] + y, origin[1], origin[2]))
+            for value, entries, p in kinds:
+                where = layer == value
+                pick = np.minimum(np.searchsorted(np.cumsum(p), u[where], side="right"), len(entries) - 1)
+                chosen[y][where] = np.asarray(entries, np.uint16)[pick]
     if blocks.ndim == 3:  # doors, gates, stairs, ladders facing their way; support where needed
         floor = theme.minecraft.get(Material.FLOOR, "minecraft:stone")
         climb = CLIMB if mc_version is None else substitute(CLIMB, mc_version)
@@ -73,6 +84,41 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     check_states(palette, mc_version)  # the final states, as written
     dtype = np.uint8 if len(palette) <= 256 else np.uint16
     return indices.astype(dtype, copy=False), palette
+
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
+
+
+def _mix(value):
+    """SplitMix64's finalizer: a 64-bit integer (Python int or uint64 array) to a well-spread one."""
+    if isinstance(value, int):
+        value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
+        value = (value ^ (value >> 27)) * 0x94D049BB133111EB & _MASK
+        return value ^ (value >> 31)
+    value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    value = (value ^ (value >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return value ^ (value >> np.uint64(31))
+
+
+def variant_draws(seed: int, shape: tuple[int, int], origin: tuple[int, int, int]) -> np.ndarray:
+    """Uniform draws in [0, 1) for one layer of ``shape`` (z, x) at ``origin`` (y, z, x): each a
+    hash of the seed and the block's own (y, z, x) alone (SplitMix64's finalizer, chained over
+    seed, y, z, x), so every writer, band and tile draws the same value for a block.
+
+    >>> a = variant_draws(7, (4, 5), (2, 0, 0))
+    >>> bool((a[1:, 2:] == variant_draws(7, (3, 3), (2, 1, 2))).all()), bool(0 <= a.min() <= a.max() < 1)
+    (True, True)
+    """
+    y, z0, x0 = (int(v) for v in origin)
+    height, width = shape
+    level = _mix((_mix((int(seed) + _GOLDEN) & _MASK) ^ (y & _MASK)) + _GOLDEN & _MASK)
+    zs = np.arange(z0, z0 + height, dtype=np.int64).astype(np.uint64)
+    xs = np.arange(x0, x0 + width, dtype=np.int64).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        rows = _mix((np.uint64(level) ^ zs) + np.uint64(_GOLDEN))
+        cells = _mix(rows[:, None] ^ xs[None, :])
+    return (cells >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
 
 
 def block_state_tag(state: str) -> Compound:

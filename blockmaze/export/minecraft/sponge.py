@@ -12,6 +12,7 @@ import io
 import os
 import struct
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -22,6 +23,7 @@ from nbtlib import Compound, Int, IntArray, List, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
+from .blockentities import SPAWNS, BlockEntity, block_entities
 from .nbt import byte_array, gzip_stream, unsigned_short
 from .palette import minecraft_palette
 from .placement import player_spot
@@ -45,6 +47,7 @@ def write_schem(
 
     ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`). WorldEdit pastes
     it with the player outside, in front of the entrance (:func:`~.placement.player_spot`).
+    Spawn points carry their block entities (:mod:`~.blockentities`).
 
     Example
     -------
@@ -56,7 +59,8 @@ def write_schem(
     True
     """
     indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
-    write_indexed(indices, palette, file, mc_version, schem_version, player_spot(blocks).offset)
+    write_indexed(indices, palette, file, mc_version, schem_version, player_spot(blocks).offset,
+                  block_entities(blocks, indices, palette, seed, mc_version))
 
 
 def write_indexed(
@@ -66,13 +70,16 @@ def write_indexed(
     mc_version: str = DEFAULT_MC_VERSION,
     schem_version: int = 2,
     paste_offset: tuple[int, int, int] = (0, 0, 0),
+    entities: Iterable[BlockEntity] = (),
 ) -> None:
     """Write palette indices (y, z, x) and their block-state strings as a Sponge schematic.
 
     ``paste_offset`` (x, y, z) is where WorldEdit pastes the min corner relative to the player:
     v2 stores it as ``Metadata.WEOffsetX/Y/Z`` (``Offset``, the copy's world position, stays 0),
-    v3 as ``Offset`` (shared/reference/minecraft-formats.md, paste anchors). The varint block
-    data is encoded and compressed a slice at a time (never a second copy of the volume).
+    v3 as ``Offset`` (shared/reference/minecraft-formats.md, paste anchors). ``entities`` are the
+    block entities (v2 ``BlockEntities``, fields beside ``Pos`` and ``Id``; v3
+    ``Blocks.BlockEntities``, fields in ``Data``). The varint block data is encoded and compressed
+    a slice at a time (never a second copy of the volume).
     """
     if schem_version not in SCHEM_VERSIONS:
         raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")
@@ -85,12 +92,13 @@ def write_indexed(
     step = 1 << 22
     pieces = (encode_varints(flat[at:at + step]) for at in range(0, flat.size, step))
     write_streamed_data(pieces, size, palette, indices.shape, file, mc_version, schem_version,
-                        paste_offset)
+                        paste_offset, entities)
 
 
 def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int, int, int],
                         file: BinaryIO, mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
-                        paste_offset: tuple[int, int, int] = (0, 0, 0)) -> None:
+                        paste_offset: tuple[int, int, int] = (0, 0, 0),
+                        entities: Iterable[BlockEntity] = ()) -> None:
     """Write a Sponge schematic whose varint block data (``size`` bytes in all, y-z-x order)
     arrives as ``pieces`` (uint8 arrays): memory holds one piece and the compressor's buffer.
 
@@ -109,7 +117,7 @@ def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int,
     check_size(shape)
     if size > MAX_DATA_BYTES:
         raise BlockmazeError(f"the block data takes {size} bytes; a .schem holds at most {MAX_DATA_BYTES}")
-    prefix, suffix = _around_data(palette, shape, mc_version, schem_version, paste_offset)
+    prefix, suffix = _around_data(palette, shape, mc_version, schem_version, paste_offset, entities)
     written = 0
     with gzip_stream(file) as stream:
         stream.write(prefix + struct.pack(">i", size))
@@ -123,9 +131,15 @@ def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int,
 
 
 def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: str,
-                 schem_version: int, paste_offset: tuple[int, int, int]) -> tuple[bytes, bytes]:
+                 schem_version: int, paste_offset: tuple[int, int, int],
+                 entities: Iterable[BlockEntity] = ()) -> tuple[bytes, bytes]:
     """The schematic's NBT before its block data's length, and after the data."""
     height, length, width = shape
+    placed = []
+    for entity in entities:
+        y, z, x = entity.position
+        where = {"Pos": IntArray([x, y, z]), "Id": String(entity.id)}
+        placed.append(Compound({**where, **entity.data} if schem_version == 2 else {**where, "Data": entity.data}))
     common = {
         "Version": Int(schem_version),
         "DataVersion": Int(data_version(mc_version)),
@@ -149,7 +163,7 @@ def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: st
             "PaletteMax": Int(len(palette)),
             "Palette": palette_tag,
             "BlockData": empty,
-            "BlockEntities": List[Compound](),
+            "BlockEntities": List[Compound](placed),
             "Entities": List[Compound](),
         })
         root_name, data_name = "Schematic", b"BlockData"
@@ -161,7 +175,7 @@ def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: st
             "Blocks": Compound({
                 "Palette": palette_tag,
                 "Data": empty,
-                "BlockEntities": List[Compound](),
+                "BlockEntities": List[Compound](placed),
             }),
             "Entities": List[Compound](),
         })})
@@ -181,9 +195,8 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
     bands over (a streamed maze is generated again, the same for its seed).
 
     The block data runs layer by layer (y slowest), so the bands are read once for the palette and
-    once per layer; memory holds one band. Theme variants are drawn per layer and band (from
-    ``seed``), so they differ from the whole-volume writer's; the main states are the same, and
-    without variants the file is byte for byte the in-memory writer's. Returns the (y, z, x) shape.
+    once per layer; memory holds one band. Theme variants are drawn from ``seed`` and each block's
+    position, as in the whole-volume writer. Returns the (y, z, x) shape.
 
     >>> import io
     >>> from blockmaze.materials import load_theme
@@ -191,14 +204,18 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
     >>> write_schem_bands(lambda: (volume[:, z:z + 16] for z in (0, 16)), io.BytesIO(), load_theme("glass"))
     (2, 20, 3)
     """
-    from .world import band_seed
-
     present = np.zeros(256, dtype=bool)
     height = length = width = 0
     first = None
+    entities: list[BlockEntity] = []
     for band in make_bands():
         first = band if first is None else first
         height, width = band.shape[0], band.shape[2]
+        if SPAWNS[band].any():  # spawn points: their block entities, placed in the whole maze
+            origin = (0, length, 0)
+            indices, states = minecraft_palette(band, theme, seed, mc_version, origin)
+            entities += [replace(e, position=(e.position[0], e.position[1] + length, e.position[2]))
+                         for e in block_entities(band, indices, states, seed, mc_version, origin)]
         length += band.shape[1]
         present[np.unique(band)] = True
     shape = (height, length, width)
@@ -211,13 +228,14 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
 
     def pieces():
         for layer in range(height):
-            for number, band in enumerate(make_bands()):
-                drawn = None if seed is None else band_seed(seed, layer << 32 | number)
-                indices, states = minecraft_palette(band[layer], theme, drawn, mc_version)
+            z0 = 0
+            for band in make_bands():
+                indices, states = minecraft_palette(band[layer], theme, seed, mc_version, (layer, z0, 0))
+                z0 += band.shape[1]
                 yield np.array([index[state] for state in states], dtype=np.uint8)[indices]
 
     write_streamed_data(pieces(), height * length * width, palette, shape, file, mc_version, schem_version,
-                        spot.offset)
+                        spot.offset, entities)
     return shape
 
 
@@ -248,7 +266,6 @@ def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, them
     """
     from .. import volume_bands
     from ..target import open_target
-    from .world import band_seed
 
     if isinstance(split, bool) or not isinstance(split, (int, np.integer)) or split < 1:
         raise BlockmazeError(f"--split must be a whole number of blocks >= 1, got {split!r}")
@@ -261,11 +278,11 @@ def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, them
     def row(block: np.ndarray) -> None:
         for x0 in range(0, block.shape[2], split):
             tile = np.ascontiguousarray(block[:, :, x0:x0 + split])
-            drawn = None if seed is None else band_seed(seed, len(written))
-            indices, palette = minecraft_palette(tile, theme, drawn, mc_version)
+            indices, palette = minecraft_palette(tile, theme, seed, mc_version, (0, z0, x0))
+            entities = block_entities(tile, indices, palette, seed, mc_version, (0, z0, x0))
             target = tile_name(path, x0, z0)
             with open_target(target) as file:
-                write_indexed(indices, palette, file, mc_version, schem_version, (x0, 0, z0))
+                write_indexed(indices, palette, file, mc_version, schem_version, (x0, 0, z0), entities)
             written.append(target)
 
     for band in bands:

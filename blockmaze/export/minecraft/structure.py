@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Iterable
 from typing import BinaryIO, Iterator
 
 import numpy as np
@@ -29,6 +30,7 @@ from nbtlib import Compound, Int, List
 from ...errors import BlockmazeError, BlockmazeWarning
 from ...materials import Theme
 from .. import register_writer, size_limits
+from .blockentities import BlockEntity, block_entities
 from .nbt import gzip_stream
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
 from .versions import DEFAULT_MC_VERSION, release
@@ -93,7 +95,8 @@ def write_structure(
     True
     """
     indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
-    write_indexed(indices, palette, file, mc_version, keep_terrain)
+    write_indexed(indices, palette, file, mc_version, keep_terrain,
+                  block_entities(blocks, indices, palette, seed, mc_version))
 
 
 def write_indexed(
@@ -102,8 +105,12 @@ def write_indexed(
     file: BinaryIO,
     mc_version: str = DEFAULT_MC_VERSION,
     keep_terrain: bool = False,
+    entities: Iterable[BlockEntity] = (),
 ) -> None:
-    """Write palette indices (y, z, x) and their block-state strings as a structure file."""
+    """Write palette indices (y, z, x) and their block-state strings as a structure file.
+
+    Each of ``entities`` (block entities) is listed with its ``nbt`` (``id`` and fields, no
+    position), after the other blocks."""
     check_size(indices.shape)
     data_version = release(mc_version).data_version
     if len(set(palette)) != len(palette):
@@ -128,6 +135,11 @@ def write_indexed(
         states[kept] = np.arange(kept.size, dtype=np.int32)  # renumbered without air, order kept
         palette_tags = [palette_tags[i] for i in kept]
     count = flat.size if listed is None else int(np.count_nonzero(listed[flat]))
+    entities = list(entities)
+    with_nbt = np.array([(y * length + z) * width + x for y, z, x in (e.position for e in entities)],
+                        dtype=np.int64)
+    count -= int(np.count_nonzero(listed[flat[with_nbt]])) if listed is not None else with_nbt.size
+    count += len(entities)
 
     root = Compound({
         "DataVersion": Int(data_version),
@@ -145,18 +157,27 @@ def write_indexed(
         stream.write(_named(_TAG_COMPOUND, ""))  # unnamed root, as vanilla writes
         stream.write(payload[:-len(_EMPTY_LENGTH_AND_END)])  # up to the blocks list's element type
         stream.write(count.to_bytes(4, "big"))
-        for chunk in _block_elements(flat, (length, width), states, listed):
+        for chunk in _block_elements(flat, (length, width), states, listed, with_nbt):
             stream.write(memoryview(chunk.view(np.uint8)))
+        for entity, at in zip(entities, with_nbt):
+            y, z, x = entity.position
+            element = Compound({"pos": List[Int]([Int(x), Int(y), Int(z)]),
+                                "state": Int(states[flat[at]]), "nbt": entity.tag()})
+            buffer = io.BytesIO()
+            element.write(buffer)
+            stream.write(buffer.getvalue())
         stream.write(bytes([_TAG_END]))  # the root's End
 
 
 def _block_elements(flat: np.ndarray, plane: tuple[int, int], states: np.ndarray,
-                    listed: np.ndarray | None) -> Iterator[np.ndarray]:
+                    listed: np.ndarray | None, skipped: np.ndarray = np.empty(0, np.int64)
+                    ) -> Iterator[np.ndarray]:
     """Serialised ``{pos, state}`` compounds, in y, z, x order, a chunk at a time.
 
     ``flat`` holds the palette index of every block in y, z, x order, ``plane`` is (length,
     width), ``states[i]`` is the state written for palette index i, and ``listed[i]`` says
-    whether blocks of index i are written at all (None: all are). Chunks of CHUNK_BLOCKS keep
+    whether blocks of index i are written at all (None: all are); blocks at the flat positions
+    ``skipped`` are not written (block entities, listed apart). Chunks of CHUNK_BLOCKS keep
     memory flat and the buffer warm: a 4-million-block list would be 144 MB at once.
     """
     length, width = plane
@@ -172,7 +193,10 @@ def _block_elements(flat: np.ndarray, plane: tuple[int, int], states: np.ndarray
         y, z = np.divmod(layer, length)
         chunk["x"], chunk["y"], chunk["z"] = x, y, z
         chunk["state"] = states[part]
-        yield chunk if listed is None else chunk[listed[part]]
+        keep = None if listed is None else listed[part]
+        if skipped.size and ((skipped >= start) & (skipped < start + part.size)).any():
+            keep = ~np.isin(position, skipped) & (True if keep is None else keep)
+        yield chunk if keep is None else chunk[keep]
 
 
 def _placing_hint(mc_version: str, data_version: int) -> str:

@@ -42,6 +42,7 @@ Example
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import tempfile
@@ -57,6 +58,7 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits, volume_bands
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
+from .blockentities import SPAWNS, block_entities
 from .nbt import write_gzipped
 from .palette import minecraft_palette
 from .placement import YAW, player_spot
@@ -187,10 +189,10 @@ def write_world(
     The folder must not exist yet (or be empty): a world is never written over. ``terrain`` is
     void, flat or grass; ``y`` the world height of the maze's lowest layer; ``mobs`` allows mob
     spawning; ``time`` fixes the time of day in ticks (None: days pass); ``name`` is the name
-    in the world list (default: the folder's name); ``seed`` draws the theme's variants, band by
-    band. The player arrives where one who pastes the maze stands
-    (:func:`~.placement.player_spot`): on the ground outside, in front of the entrance, facing in
-    (see :func:`arrival`).
+    in the world list (default: the folder's name); ``seed`` draws the theme's variants (each
+    block's from its position, as every writer does) and the spawners' mobs. The player arrives
+    where one who pastes the maze stands (:func:`~.placement.player_spot`): on the ground
+    outside, in front of the entrance, facing in (see :func:`arrival`).
     """
     target = Path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
@@ -298,13 +300,14 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             cz = number
             if cz % 32 == 0:
                 _close(regions)
-            indices, palette = minecraft_palette(band, theme, None if seed is None else band_seed(seed, number))
+            indices, palette = minecraft_palette(band, theme, seed, origin=(0, length - band.shape[1], 0))
             states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
             padded = -(-width // 16) * 16
             ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
             ids[:] = column[:, None, None]
             ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
-            for cx, nbt in builder.row(ids, cz):
+            for cx, nbt in builder.row(ids, cz, _chunk_entities(band, indices, palette, seed, mc_version,
+                                                                length - band.shape[1], y)):
                 rx = cx >> 5
                 if rx not in regions:
                     handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
@@ -320,20 +323,28 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
                       out, root_name="")
 
 
+def _chunk_entities(band, indices, palette, seed, mc_version: str, z0: int, y: int) -> dict[int, list[bytes]]:
+    """The block entities of a band's spawn points (:mod:`~.blockentities`) by chunk column cx,
+    as chunk ``block_entities`` compounds: ``id``, world ``x``, ``y``, ``z``, ``keepPacked``,
+    the fields."""
+    found: dict[int, list[bytes]] = {}
+    if not SPAWNS[band].any():
+        return found
+    for entity in block_entities(band, indices, palette, seed, mc_version, (0, z0, 0)):
+        layer, z, x = entity.position
+        tag = Compound({**entity.tag(), "x": Int(x), "y": Int(y + layer), "z": Int(z0 + z),
+                        "keepPacked": Byte(0)})
+        buffer = io.BytesIO()
+        tag.write(buffer)
+        found.setdefault(x >> 4, []).append(buffer.getvalue())
+    return found
+
+
 def _close(regions: dict) -> None:
     for handle, region in regions.values():
         region.close()
         handle.close()
     regions.clear()
-
-
-def band_seed(seed: int, band: int) -> int:
-    """The seed of one band's theme variants (bands draw apart, so a band needs no other band).
-
-    >>> band_seed(1, 0) != band_seed(1, 1)
-    True
-    """
-    return (int(seed) * 1_000_003 + band) % (1 << 63)
 
 
 def arrival(spot, inside: tuple[int, int, int], y: int, terrain: str) -> tuple[int, int, int, float]:

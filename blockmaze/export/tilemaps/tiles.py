@@ -46,7 +46,8 @@ TILE_COUNT = len(Material)  # tile ids 0 .. TILE_COUNT - 1, one per material
 
 WALKABLE = np.zeros(256, dtype=bool)
 WALKABLE[[Material.AIR, Material.FLOOR, Material.PATH, Material.START, Material.GOAL,
-          Material.DOOR, Material.STAIRS, Material.LIGHT]] = True
+          Material.DOOR, Material.STAIRS, Material.LIGHT, Material.MONSTER, Material.ITEM,
+          Material.TREASURE]] = True
 TRANSPARENT = WALKABLE.copy()
 TRANSPARENT[Material.DOOR] = False
 
