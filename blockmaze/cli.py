@@ -25,6 +25,7 @@ from .grids import GRID_KINDS
 from .export import PICTURE_STYLES
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .render import STYLE_NAMES as STYLES
+from .resources import MEMORY_LIMIT, set_memory_limit
 from .wording import article
 
 # sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them
@@ -210,6 +211,16 @@ def thickness_options(command, default: str = "1", auto: bool = False):
     return command
 
 
+def _memory_limit(ctx, param, value) -> None:
+    """--memory-limit: the limit for this run (checked now), put back as it was when it ends."""
+    if value is None:
+        return
+    before = os.environ.get(MEMORY_LIMIT)
+    set_memory_limit(value)
+    ctx.call_on_close(lambda: os.environ.pop(MEMORY_LIMIT) if before is None
+                      else os.environ.update({MEMORY_LIMIT: before}))
+
+
 def output_options(command):
     """Options that decide what is written and how blocks are stood up and drawn."""
     formats = sorted(FORMATS)
@@ -290,6 +301,11 @@ def output_options(command):
                      help="Worlds: fixed time of day in ticks (6000 = noon); -1 lets days pass."),
         click.option("--split", type=click.IntRange(min=16), default=None, metavar="N",
                      help=".schem: write tiles of at most NxN blocks (name_x<X>_z<Z>.schem)."),
+        click.option("--memory-limit", metavar="SIZE", default=None, expose_value=False,
+                     callback=_memory_limit,
+                     help="Refuse, before any work, a job that needs more memory than SIZE "
+                          "(e.g. 512M, 8G; default: the memory available, or the environment's "
+                          "BLOCKMAZE_MEMORY_LIMIT)."),
     ]):
         command = option(command)
     return command
