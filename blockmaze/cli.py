@@ -266,12 +266,16 @@ def output_options(command):
                           "-colonly name)."),
         click.option("--chunk", type=click.IntRange(min=0), default=128, show_default=True,
                      help="glTF: a node per chunk of this many blocks a side and material (0: none)."),
-        click.option("--quantize/--no-quantize", default=True, show_default=True,
-                     help="glTF: integer vertices (KHR_mesh_quantization); --no-quantize: floats "
-                          "(Godot 4 reads only these)."),
+        click.option("--quantize/--no-quantize", default=None,
+                     help="glTF: integer vertices, a smaller file that requires KHR_mesh_quantization: "
+                          "Unity glTFast, Unreal 5.1+, Blender, three.js and Babylon.js read it, "
+                          "Godot 4 refuses it. Default: plain floats, which every engine reads "
+                          "(--compress meshopt quantizes unless --no-quantize)."),
         click.option("--compress", type=click.Choice(["none", "meshopt"]), default="none",
-                     show_default=True, help="glTF: EXT_meshopt_compression (pip install "
-                                             "'blockmaze[meshopt]')."),
+                     show_default=True, help="glTF: EXT_meshopt_compression, the smallest file, for "
+                                             "three.js, Babylon.js and Unity glTFast (needs the "
+                                             "meshoptimizer package: pip install meshoptimizer, "
+                                             "or pip install '.[meshopt]' in a checkout)."),
         click.option("--uv/--no-uv", default=False, show_default=True,
                      help="glTF: world-space UVs in blocks, for a tiling texture."),
         click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
@@ -707,9 +711,6 @@ def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, r
     hint = placement_hint(volume, writer.name, Path(output).stem.lower())
     if hint:
         _info(f"to place it: {hint}")
-    if "quantize" in writer.options and quantize:
-        _info("vertices are quantized (KHR_mesh_quantization), which Godot 4 cannot import yet: "
-              "write with --no-quantize for Godot")
 
 
 def _save(source, writer, output, **given):

@@ -200,7 +200,7 @@ def combined(meshes):
 # --- glTF ------------------------------------------------------------------------------------
 
 
-GLTF_VARIANTS = [{}, {"quantize": False}, {"compress": "meshopt"}, {"chunk": 4}, {"chunk": 0},
+GLTF_VARIANTS = [{}, {"quantize": True}, {"compress": "meshopt"}, {"chunk": 4}, {"chunk": 0},
                  {"uv": True}, {"chunk": 5, "quantize": False, "uv": True, "compress": "meshopt"}]
 
 
@@ -293,7 +293,7 @@ def test_gltf_collision_node_of_boxes():
     (node,) = [n for n in document["nodes"] if n["name"] == "collision-colonly"]
     assert node["extensions"] == {"KHR_node_visibility": {"visible": False}}  # hidden (Godot, three.js)
     assert "KHR_node_visibility" in document["extensionsUsed"]
-    assert "KHR_node_visibility" not in document["extensionsRequired"]  # others show it
+    assert "KHR_node_visibility" not in document.get("extensionsRequired", [])  # others show it
 
 
 def test_glb_and_gltf_hold_the_same_scene():
@@ -320,7 +320,7 @@ def test_glb_chunks_are_aligned():
     assert int(np.frombuffer(data[bin_header:bin_header + 4], "<u4")[0]) % 4 == 0
 
 
-@pytest.mark.parametrize("options", [{"quantize": False}, {"quantize": False, "chunk": 3}])
+@pytest.mark.parametrize("options", [{}, {"chunk": 3}])
 def test_glb_loads_in_trimesh_with_the_same_triangles(options):
     """trimesh reads the float glTF (it knows no KHR_mesh_quantization) with our node transforms."""
     volume = maze_volume(4, 4, 4, solution=True)
@@ -497,6 +497,28 @@ def test_bad_block_size_is_refused(fmt, block_size, tmp_path):
 def test_volume_without_solid_blocks_is_refused(fmt):
     with pytest.raises(bm.BlockmazeError, match="no solid block"):
         file_bytes(np.zeros((2, 3, 3), np.uint8), fmt)
+
+
+def test_the_default_gltf_requires_no_extension(tmp_path, capsys):
+    """Every engine loads the default file (Godot 4 refuses KHR_mesh_quantization): plain floats,
+    no extensionsRequired, no warning; --quantize asks for the extension, --compress meshopt
+    implies it unless --no-quantize."""
+    from blockmaze.cli import main
+
+    def required(*options):
+        path = tmp_path / "m.glb"
+        assert main(["generate", "4x4", "--seed", "1", "-o", str(path), *options]) == 0
+        data = path.read_bytes()
+        document = json.loads(data[20:20 + int.from_bytes(data[12:16], "little")])  # the JSON chunk
+        floats = all(a["componentType"] == 5126 for a in document["accessors"] if a["type"] == "VEC3")
+        return document.get("extensionsRequired", []), floats
+
+    assert required() == ([], True)
+    assert "Godot" not in capsys.readouterr().err
+    assert required("--quantize") == (["KHR_mesh_quantization"], False)
+    assert required("--compress", "meshopt") == (["KHR_mesh_quantization", "EXT_meshopt_compression"], False)
+    assert required("--compress", "meshopt", "--no-quantize") == (["EXT_meshopt_compression"], True)
+    assert required("--no-quantize") == ([], True)
 
 
 def test_options_are_per_format():
