@@ -15,7 +15,7 @@ import click
 
 from . import __version__, progress
 from .algorithms import ALGORITHMS, get_algorithm
-from .cli_options import SectionedCommand, unused_options
+from .cli_options import SectionedCommand, SuggestingGroup, unused_options
 from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, writer_for
 from .export.target import STDOUT, Interrupted, signals_raise, transaction
@@ -268,7 +268,7 @@ def output_options(command):
                      help="glTF: a node per chunk of this many blocks a side and material (0: none)."),
         click.option("--quantize/--no-quantize", default=None,
                      help="glTF: integer vertices, a smaller file that requires KHR_mesh_quantization: "
-                          "Unity glTFast, Unreal 5.1+, Blender, three.js and Babylon.js read it, "
+                          "Unity glTFast, Blender, three.js and Babylon.js read it (Unreal 5.1+ lists it), "
                           "Godot 4 refuses it. Default: plain floats, which every engine reads "
                           "(--compress meshopt quantizes unless --no-quantize)."),
         click.option("--compress", type=click.Choice(["none", "meshopt"]), default="none",
@@ -315,7 +315,7 @@ def output_options(command):
     return command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXAMPLES)
+@click.group(cls=SuggestingGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXAMPLES)
 @click.version_option(__version__, "-V", "--version", prog_name="blockmaze")
 @click.option("-v", "--verbose", is_flag=True, help="Say more: warnings about numba's cache, "
                                                     "a traceback for internal errors.")
