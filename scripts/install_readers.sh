@@ -18,6 +18,14 @@ NPM_PACKAGES=(
 command -v npm >/dev/null || { echo "install_readers: npm (node.js) is needed for: ${NPM_PACKAGES[*]}" >&2; exit 1; }
 npm install --prefix "$readers/npm" --no-audit --no-fund "${NPM_PACKAGES[@]}"
 
+# Debian packages, one a line (apt-get, as root or with sudo); the tests find them on PATH
+APT_PACKAGES=(
+)
+if ((${#APT_PACKAGES[@]})); then
+  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+  $sudo apt-get update && $sudo apt-get install -y "${APT_PACKAGES[@]}"
+fi
+
 # Python packages that cannot share the test environment, each in a venv of its own:
 # Blender's bpy has CPython 3.11 wheels only and pins numpy 1.26 (tests/test_mesh_blender.py)
 command -v python3.11 >/dev/null || { echo "install_readers: python3.11 is needed for Blender's bpy" >&2; exit 1; }

@@ -68,6 +68,14 @@ def bpy_python() -> str:
     return str(path)
 
 
+def program(command: str, package: str) -> str:
+    """The path of a program on PATH (``package`` names what installs it, e.g. a Debian package)."""
+    path = shutil.which(command)
+    if path is None:
+        missing(f"{command} ({package})", f"no {command} on PATH")
+    return path
+
+
 def module(name: str, package: str):
     """A Python module of the test extra (``pip install '.[test]'`` installs ``package``)."""
     try:
