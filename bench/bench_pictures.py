@@ -40,7 +40,7 @@ print(seconds, peak)
 """
 
 
-def big_picture(size: int, cell_size: float) -> None:
+def big_picture(size: int, cell_size: float) -> bool:
     """One big square maze as a PNG in a child process: seconds (drawing + encoding) and peak MB
     (the whole process, maze included)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -56,6 +56,7 @@ def big_picture(size: int, cell_size: float) -> None:
     print(f"\nbig PNG (banded), targets < {BIG_SECONDS:g} s and < {BIG_MB} MB (4000x4000 cells, cell size 4)")
     print(f"{'cells':>11} {'cell':>5} {'pixels':>13} {'PNG s':>7} {'peak MB':>8} {'PNG kB':>8}  ok")
     print(f"{size:>5}x{size:<5} {cell_size:>5g} {pixels[0]:>6}x{pixels[1]:<6} {seconds:>7.1f} {peak:>8} {kb:>8.0f}  {ok}")
+    return ok == "yes"
 
 
 def shapes(size: int) -> dict[str, tuple[int, ...]]:
@@ -88,6 +89,7 @@ def main() -> None:
           f"cell_size {args.cell_size:g}, extras {'on' if args.extras else 'off'}; target < {TARGET:g} s")
     print(f"{'kind':<9} {'cells':>6} {'style':<7} {'pixels':>10} {'PNG s':>7} {'SVG s':>7} "
           f"{'PNG kB':>8} {'SVG kB':>8}  ok")
+    missed = 0
     for kind, shape in shapes(args.size).items():
         maze = generate(shape, kind=kind, rng=1)
         ends = place_endpoints(maze, "entrances")
@@ -109,10 +111,13 @@ def main() -> None:
             t_png, t_svg = best(do_png, args.repeat), best(do_svg, args.repeat)
             size = render_image(maze, style=style, **options).size
             ok = "yes" if max(t_png, t_svg) < TARGET else "NO"
+            missed += ok == "NO"
             print(f"{kind:<9} {maze.grid.size:>6} {style:<7} {size[0]:>4}x{size[1]:<5} "
                   f"{t_png:>7.3f} {t_svg:>7.3f} {len(png.getvalue()) / 1e3:>8.0f} "
                   f"{len(svg.getvalue()) / 1e3:>8.0f}  {ok}")
-    big_picture(args.big, args.big_cell_size)
+    big = big_picture(args.big, args.big_cell_size)
+    print(f"\nsummary: {missed} pictures over {TARGET:g} s; big PNG within its targets: "
+          f"{'yes' if big else 'no'}: {'MISSED' if missed or not big else 'met'}")
 
 
 if __name__ == "__main__":

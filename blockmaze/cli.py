@@ -15,7 +15,7 @@ import click
 
 from . import __version__, progress
 from .algorithms import ALGORITHMS, get_algorithm
-from .cli_options import SectionedCommand, unused_options
+from .cli_options import SectionedCommand, SuggestingGroup, unused_options
 from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, writer_for
 from .export.target import STDOUT, Interrupted, signals_raise, transaction
@@ -25,6 +25,7 @@ from .grids import GRID_KINDS
 from .export import PICTURE_STYLES
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .render import STYLE_NAMES as STYLES
+from .resources import MEMORY_LIMIT, set_memory_limit
 from .wording import article
 
 # sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them
@@ -210,6 +211,16 @@ def thickness_options(command, default: str = "1", auto: bool = False):
     return command
 
 
+def _memory_limit(ctx, param, value) -> None:
+    """--memory-limit: the limit for this run (checked now), put back as it was when it ends."""
+    if value is None:
+        return
+    before = os.environ.get(MEMORY_LIMIT)
+    set_memory_limit(value)
+    ctx.call_on_close(lambda: os.environ.pop(MEMORY_LIMIT) if before is None
+                      else os.environ.update({MEMORY_LIMIT: before}))
+
+
 def output_options(command):
     """Options that decide what is written and how blocks are stood up and drawn."""
     formats = sorted(FORMATS)
@@ -255,12 +266,16 @@ def output_options(command):
                           "-colonly name)."),
         click.option("--chunk", type=click.IntRange(min=0), default=128, show_default=True,
                      help="glTF: a node per chunk of this many blocks a side and material (0: none)."),
-        click.option("--quantize/--no-quantize", default=True, show_default=True,
-                     help="glTF: integer vertices (KHR_mesh_quantization); --no-quantize: floats "
-                          "(Godot 4 reads only these)."),
+        click.option("--quantize/--no-quantize", default=None,
+                     help="glTF: integer vertices, a smaller file that requires KHR_mesh_quantization: "
+                          "Unity glTFast, Blender, three.js and Babylon.js read it (Unreal 5.1+ lists it), "
+                          "Godot 4 refuses it. Default: plain floats, which every engine reads "
+                          "(--compress meshopt quantizes unless --no-quantize)."),
         click.option("--compress", type=click.Choice(["none", "meshopt"]), default="none",
-                     show_default=True, help="glTF: EXT_meshopt_compression (pip install "
-                                             "'blockmaze[meshopt]')."),
+                     show_default=True, help="glTF: EXT_meshopt_compression, the smallest file, for "
+                                             "three.js, Babylon.js and Unity glTFast (needs the "
+                                             "meshoptimizer package: pip install meshoptimizer, "
+                                             "or pip install '.[meshopt]' in a checkout)."),
         click.option("--uv/--no-uv", default=False, show_default=True,
                      help="glTF: world-space UVs in blocks, for a tiling texture."),
         click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
@@ -290,12 +305,17 @@ def output_options(command):
                      help="Worlds: fixed time of day in ticks (6000 = noon); -1 lets days pass."),
         click.option("--split", type=click.IntRange(min=16), default=None, metavar="N",
                      help=".schem: write tiles of at most NxN blocks (name_x<X>_z<Z>.schem)."),
+        click.option("--memory-limit", metavar="SIZE", default=None, expose_value=False,
+                     callback=_memory_limit,
+                     help="Refuse, before any work, a job that needs more memory than SIZE "
+                          "(e.g. 512M, 8G; default: the memory available, or the environment's "
+                          "BLOCKMAZE_MEMORY_LIMIT)."),
     ]):
         command = option(command)
     return command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXAMPLES)
+@click.group(cls=SuggestingGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXAMPLES)
 @click.version_option(__version__, "-V", "--version", prog_name="blockmaze")
 @click.option("-v", "--verbose", is_flag=True, help="Say more: warnings about numba's cache, "
                                                     "a traceback for internal errors.")
@@ -692,9 +712,6 @@ def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, r
     hint = placement_hint(volume, writer.name, Path(output).stem.lower())
     if hint:
         _info(f"to place it: {hint}")
-    if "quantize" in writer.options and quantize:
-        _info("vertices are quantized (KHR_mesh_quantization), which Godot 4 cannot import yet: "
-              "write with --no-quantize for Godot")
 
 
 def _save(source, writer, output, **given):

@@ -24,7 +24,7 @@ SECTIONS = {
              "sparseness", "min_shortcut", "levels", "style", "spawns", "spawn_spacing", "lock"),
     "Blocks": ("wall", "passage", "height", "floor", "roof", "scale", "lights", "solution",
                "theme"),
-    "Output": ("output", "format_", "text_style"),
+    "Output": ("output", "format_", "text_style", "memory_limit"),
     "Minecraft": ("mc_version", "schem_version", "keep_terrain", "split"),
     "Worlds": ("terrain", "y", "mobs", "time"),
     "Meshes": ("block_size", "raw_mesh", "collision", "chunk", "compress", "quantize", "uv"),
@@ -47,6 +47,33 @@ PRINTED_IGNORES = (*WRITER_OPTIONS, *STANDING, "theme", "wall", "passage", "scal
 # blockwise options by the mode that uses them
 MODE_OPTIONS = {"strict": ("algorithm", "cells", "wall", "passage"),
                 "relaxed": ("ordering", "border", "fill")}
+
+
+class SuggestingGroup(click.Group):
+    """A command group whose unknown-command error suggests what was meant: a command the word
+    begins (``gen`` -> generate) before one spelt alike (``dungen`` -> dungeon), and lists them all.
+
+    >>> group = SuggestingGroup(commands=[click.Command("generate"), click.Command("dungeon")])
+    >>> group.suggest("gen"), group.suggest("dungen"), group.suggest("zzz")
+    (['generate'], ['dungeon'], [])
+    """
+
+    def suggest(self, name: str) -> list[str]:
+        import difflib
+
+        name = name.lower()
+        return (sorted(c for c in self.commands if c.startswith(name))
+                or difflib.get_close_matches(name, sorted(self.commands)))
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:
+            name = click.utils.make_str(args[0])
+            guesses = self.suggest(name)
+            meant = f" Did you mean {' or '.join(map(repr, guesses))}?" if guesses else ""
+            raise click.UsageError(f"No such command {name!r}.{meant} Commands: "
+                                   f"{', '.join(sorted(self.commands))}.", ctx) from None
 
 
 class SectionedCommand(click.Command):

@@ -7,6 +7,7 @@ import os
 from .errors import BlockmazeError
 
 GIB = 1 << 30
+MEMORY_LIMIT = "BLOCKMAZE_MEMORY_LIMIT"  # the environment variable that sets the limit
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
@@ -46,6 +47,15 @@ def available_memory() -> int:
         return 1 << 62  # unknown platform: do not refuse
 
 
+def _size(nbytes: int) -> str:
+    """A byte count for a message: GiB from 1 GiB, else MiB.
+
+    >>> _size(3 << 30), _size(1536 << 10)
+    ('3.0 GiB', '1.5 MiB')
+    """
+    return f"{nbytes / GIB:.1f} GiB" if nbytes >= GIB else f"{nbytes / (1 << 20):.1f} MiB"
+
+
 def ensure_memory(nbytes: int, what: str) -> None:
     """Raise BlockmazeError if ``nbytes`` for ``what`` exceed the memory limit
     (:func:`memory_limit`), saying how much is needed and how to raise the limit.
@@ -60,8 +70,8 @@ def ensure_memory(nbytes: int, what: str) -> None:
     limit, source = memory_limit()
     if nbytes > limit:
         raise BlockmazeError(
-            f"{what} needs about {nbytes / GIB:.1f} GiB of memory; {source} is {limit / GIB:.1f} GiB: "
-            "choose a smaller size, or raise the limit with --memory-limit (env BLOCKMAZE_MEMORY_LIMIT) "
+            f"{what} needs about {_size(nbytes)} of memory; {source} is {_size(limit)}: "
+            f"choose a smaller size, or raise the limit with --memory-limit SIZE (or {MEMORY_LIMIT}=SIZE) "
             "if the machine has the memory"
         )
 
@@ -133,9 +143,9 @@ def memory_limit() -> tuple[int, str]:
     >>> memory_limit()[0] > 0
     True
     """
-    raw = os.environ.get("BLOCKMAZE_MEMORY_LIMIT")
+    raw = os.environ.get(MEMORY_LIMIT)
     if raw:
-        return parse_bytes(raw, "BLOCKMAZE_MEMORY_LIMIT (--memory-limit)"), "the limit set"
+        return parse_bytes(raw, f"{MEMORY_LIMIT} (--memory-limit)"), "the limit set"
     return available_memory(), "the memory available"
 
 
@@ -147,9 +157,9 @@ def set_memory_limit(limit: str | int | None) -> None:
     >>> set_memory_limit(None)
     """
     if limit is None:
-        os.environ.pop("BLOCKMAZE_MEMORY_LIMIT", None)
+        os.environ.pop(MEMORY_LIMIT, None)
         return
-    os.environ["BLOCKMAZE_MEMORY_LIMIT"] = str(parse_bytes(str(limit), "--memory-limit"))
+    os.environ[MEMORY_LIMIT] = str(parse_bytes(str(limit), "--memory-limit"))
 
 
 def ensure_step_memory(kind: str, units: int, what: str) -> None:

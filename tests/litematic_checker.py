@@ -1,6 +1,6 @@
 """A strict, independent reader and checker for Litematica schematics ``.litematic``.
 
-Written from shared/reference/minecraft-formats.md (§0, §4, §8, §10, §11), not from blockmaze: it
+Written from docs/minecraft.md (§0, §4, §8, §10, §11), not from blockmaze: it
 parses NBT with twoolie's ``nbt`` package and unpacks the block states itself, entry by entry
 as Litematica's bit array reads them (a value may span two longs). Every rule Litematica and
 litemapy depend on is checked — palette entry 0 is ``minecraft:air``, ``bits = max(2,

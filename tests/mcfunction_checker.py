@@ -1,6 +1,6 @@
 """A strict, independent reader and checker for datapack zips of ``.mcfunction`` files.
 
-Written from shared/reference/minecraft-formats.md §5 (layout, no leading slash, /fill's 32768
+Written from docs/minecraft.md §5 (layout, no leading slash, /fill's 32768
 block limit, maxCommandChainLength, pack formats §5.1 and the min_format/max_format rules from
 1.21.9), not from blockmaze. It knows only the commands a maze pack needs (``fill`` with relative
 coordinates, ``function``, ``schedule function``, ``execute as ... at @s run function``,

@@ -1,6 +1,6 @@
 """A strict, independent reader and checker for Sponge schematic ``.schem`` files (v2 and v3).
 
-Written from shared/reference/minecraft-formats.md (§0, §1, §9.3, §9.4, §10, §11, §12), not from
+Written from docs/minecraft.md (§0, §1, §9, §10, §11, §12), not from
 blockmaze: it parses NBT with twoolie's ``nbt`` package (a second NBT implementation, which exposes
 the root name and every tag's type) and decodes the varint block data itself. Every rule a real
 reader (WorldEdit, FAWE, Litematica, Amulet) depends on is checked, and a violation raises

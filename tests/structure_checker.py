@@ -1,6 +1,6 @@
 """A strict, independent reader and checker for vanilla structure files ``.nbt``.
 
-Written from shared/reference/minecraft-formats.md (§0, §3, §8, §10, §11), not from blockmaze: it
+Written from docs/minecraft.md (§0, §3, §8, §10, §11), not from blockmaze: it
 parses NBT with twoolie's ``nbt`` package (a second NBT implementation that shows every tag's
 type) and checks each rule vanilla's ``StructureTemplate.load`` and litemapy depend on, raising
 :class:`StructureError` naming the field and the rule. :class:`StrictNbt` holds the tag-level

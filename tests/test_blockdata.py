@@ -4,8 +4,8 @@ states the target release has.
 The target test (every built-in theme x every release x every Minecraft format: 0 unknown
 states) reads each file back with an independent reader and checks its states against
 minecraft-data **itself**, not our compact table: set MINECRAFT_DATA to a folder where
-``npm install minecraft-data`` was run (``.ci/run`` does); without it those tests skip and say
-why. The checker's own tests (messages, hypothesis mutations, the CLI) need nothing extra.
+``npm install minecraft-data`` was run (``scripts/install_readers.sh`` does); without it those
+tests skip and say why (under CI=true they fail). The checker's own tests (messages, hypothesis mutations, the CLI) need nothing extra.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from blockmaze.export.minecraft import bedrock, blockdata
 from blockmaze.export.minecraft.datapack import SCHEDULE_FROM
 from blockmaze.export.minecraft.versions import RELEASES
 from blockmaze.export.minecraft.states import CLIMB
+import readers
 from litematic_checker import read_litematic
 from mcfunction_checker import PACK_FORMATS, parse_command, read_datapack
 from schem_checker import read_schem
@@ -54,12 +55,10 @@ def datapack_releases() -> list[str]:
 
 @lru_cache(maxsize=None)
 def mcdata() -> Path:
-    folder = os.environ.get("MINECRAFT_DATA")
-    if not folder:
-        pytest.skip("MINECRAFT_DATA (a folder where `npm install minecraft-data` was run) is not set")
-    data = Path(folder) / "node_modules" / "minecraft-data" / "minecraft-data" / "data"
+    data = readers.node_package("minecraft-data", "MINECRAFT_DATA") / "node_modules" / "minecraft-data"
+    data = data / "minecraft-data" / "data"
     if not (data / "dataPaths.json").is_file():
-        pytest.skip(f"MINECRAFT_DATA={folder} holds no node_modules/minecraft-data")
+        readers.missing("npm package minecraft-data", f"{data} holds no dataPaths.json")
     return data
 
 

@@ -69,6 +69,9 @@ BAD_INPUT = [
     (["generate", "12000x12000"], "GiB of memory"),  # with 1 GiB available (see the fixture)
     (["generate", "100000x100000"], "at most 2147483647 cells"),
     (["frobnicate"], "No such command"),
+    (["gen"], "No such command 'gen'. Did you mean 'generate'?"),  # a command it begins
+    (["dungen"], "Did you mean 'dungeon'?"),  # spelt alike
+    (["xyz"], "No such command 'xyz'. Commands: blockwise, dungeon, "),  # no guess: the list
 ]
 
 

@@ -21,8 +21,8 @@ from blockmaze.cli import main
 from blockmaze.dungeon import STYLES, generate_dungeon
 from blockmaze.export import FORMATS
 from blockmaze.materials import Material
+import readers
 
-ldtkpy = pytest.importorskip("ldtkpy.api", reason="ldtkpy (the test extra) reads LDtk projects")
 DATA = Path(__file__).parent / "data"
 SCHEMAS = Path(__file__).parent.parent / "schemas"
 PLAN_ENTITIES = {Material.START: "start", Material.GOAL: "goal", Material.DOOR: "door",
@@ -49,6 +49,7 @@ def test_ldtk_project_loads_in_ldtkpy_tile_for_tile(style, tmp_path):
     level = level_of(style)
     path = tmp_path / "level.ldtk"
     bm.write(level.plan, path, entities=level.entities)
+    ldtkpy = readers.module("ldtkpy.api", "ldtkpy")  # reads LDtk projects
     project = ldtkpy.ldtk_json_from_dict(json.loads(path.read_text("utf-8")))
     (only,) = project.levels
     height, width = level.plan.shape

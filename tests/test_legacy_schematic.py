@@ -1,6 +1,6 @@
 """Legacy MCEdit ``.schematic`` output, read back with twoolie's ``NBT`` and a strict checker.
 
-The checker below is written from shared/reference/minecraft-formats.md §2 (root ``Schematic``,
+The checker below is written from docs/minecraft.md §2 (root ``Schematic``,
 ``Materials`` = ``Alpha``, Short dims, Byte_Array ``Blocks``/``Data``, optional ``AddBlocks``
 nibbles, index ``y*W*L + z*W + x``, all six ``WEOrigin``/``WEOffset`` Ints or none, typed lists).
 The expected numeric ids are typed in here from Minecraft 1.12's block list, not taken from

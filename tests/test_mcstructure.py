@@ -1,7 +1,7 @@
 """Bedrock ``.mcstructure`` output, read back by the ``mcstructure`` package and a strict checker.
 
 The checker parses with PyNBT (the NBT library behind ``mcstructure``, not the nbtlib the writer
-uses) and checks shared/reference/minecraft-formats.md §7: uncompressed little-endian NBT, an
+uses) and checks docs/minecraft.md §7: uncompressed little-endian NBT, an
 unnamed root, ``format_version`` 1, ``size`` a List of 3 Int, exactly two ``block_indices`` layers
 (the second all -1), typed ``entities``, ``palette.default.block_palette`` entries of
 ``{name: String, states: Compound, version: Int}``, ``block_position_data`` and

@@ -14,7 +14,8 @@ import pytest
 
 import blockmaze as bm
 from blockmaze.export import FORMATS
-from blockmaze.resources import MEASURED, ensure_memory, estimate, set_memory_limit
+from blockmaze.cli import main
+from blockmaze.resources import MEASURED, MEMORY_LIMIT, ensure_memory, estimate, set_memory_limit
 
 sys.path.insert(0, str(Path(__file__).parent))
 from memory_probe import measure, sizes  # noqa: E402
@@ -44,7 +45,7 @@ def test_the_estimate_is_within_a_quarter_of_the_real_peak(kind):
 def test_over_the_limit_the_message_says_how_much_and_which_option(monkeypatch):
     set_memory_limit("1M")
     try:
-        with pytest.raises(bm.BlockmazeError, match=r"needs about .* GiB.*--memory-limit"):
+        with pytest.raises(bm.BlockmazeError, match=r"needs about .* MiB of memory; the limit set is 1.0 MiB.*--memory-limit SIZE"):
             bm.write(np.ones((3, 401, 401), np.uint8), "/dev/null", format="gltf")
         with pytest.raises(bm.BlockmazeError, match="--memory-limit"):
             bm.save_maze(bm.MazeDocument(bm.generate((200, 200), rng=1)), "/dev/null")
@@ -54,3 +55,31 @@ def test_over_the_limit_the_message_says_how_much_and_which_option(monkeypatch):
         set_memory_limit("lots")
     with pytest.raises(bm.BlockmazeError, match="the memory available"):
         ensure_memory(1 << 70, "a huge maze")
+
+
+@pytest.mark.parametrize("command", [
+    ["generate", "300x300", "-o", "out.schem"],
+    ["generate", "100x100", "-g", "hex", "-o", "out.glb"],
+    ["blockwise", "601x601", "-o", "out.schem"],
+    ["dungeon", "150x150", "-o", "out.stl"],
+    ["export", "maze.json", "-o", "out.gltf"],
+])
+def test_every_building_command_honours_the_memory_limit(command, tmp_path, monkeypatch, capsys):
+    """--memory-limit (and BLOCKMAZE_MEMORY_LIMIT) refuses a job before it writes anything, exit
+    2 with the option named; a limit it fits under lets the same job through."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(MEMORY_LIMIT, raising=False)
+    assert main(["-q", "generate", "100x100", "--seed", "1", "-o", "maze.json"]) == 0
+    assert main([*command, "--memory-limit", "4M"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("Error: ") and "needs about" in error and "--memory-limit SIZE" in error
+    assert not (tmp_path / "out.schem").exists() and MEMORY_LIMIT not in os.environ
+    monkeypatch.setenv(MEMORY_LIMIT, "4M")
+    assert main(command) == 2
+    assert main(["-q", *command, "--memory-limit", "8G"]) == 0
+    assert os.environ[MEMORY_LIMIT] == "4M"  # the option lasts one run
+
+
+def test_a_bad_memory_limit_is_a_usage_error(capsys):
+    assert main(["generate", "5x5", "--memory-limit", "lots"]) == 2
+    assert "--memory-limit must be a whole number" in capsys.readouterr().err

@@ -83,31 +83,14 @@ def test_three_level_dungeon_glb_is_one_walk(style, seed):
     assert one_walk(walk_glb(out.getvalue()), volume)
 
 
-def test_spiral_stairs_mesh_is_manifold_but_where_the_solid_pinches():
-    """Merged by position, every edge of a layered maze's .glb has two faces, except where the
-    solid itself touches along an edge only (a corner step beside a pillar, both sides open):
-    the steps of a flight meet face to face (risers)."""
+def test_spiral_stairs_mesh_is_manifold():
+    """Merged by position, every edge of a layered maze's .glb has exactly two faces: the steps of
+    a flight meet face to face (risers), and where a corner step touches a pillar along an edge
+    only, the contact is sealed (tests/test_mesh_watertight.py checks every style)."""
     data, volume = layered_glb(1)
     vertices, faces = combined(gltf_meshes(data).values())
-    solid = solid_lattice(vertices, faces)
     _, index = np.unique(np.round(vertices * 4).astype(np.int64), axis=0, return_inverse=True)
     faces = index.ravel()[faces]
     edges = np.sort(np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]]), axis=1)
-    unique, counts = np.unique(edges, axis=0, return_counts=True)
-    assert set(counts.tolist()) <= {2, 4}
-    points = np.round(vertices * 4).astype(np.int64)[np.unique(index.ravel(), return_index=True)[1]]
-    padded = np.pad(solid, 1)
-    for a, b in unique[counts == 4]:
-        mid = (points[a] + points[b]) / 4  # in half blocks: x, y, z
-        axis = int(np.flatnonzero(points[a] != points[b])[0])
-        others = [i for i in range(3) if i != axis]
-        cells = []
-        for da in (-0.5, 0.5):
-            for db in (-0.5, 0.5):
-                p = mid.copy()
-                p[others[0]] += da
-                p[others[1]] += db
-                x, y, z = (int(np.floor(v)) + 1 for v in p)
-                cells.append(bool(padded[y, z, x]))
-        assert cells in ([True, False, False, True], [False, True, True, False]), (mid, cells)
-    assert (counts == 4).sum() < 10
+    _, counts = np.unique(edges, axis=0, return_counts=True)
+    assert set(counts.tolist()) == {2}

@@ -258,7 +258,7 @@ def test_side_over_48_warns(shape):
 @pytest.mark.parametrize("mc_version, place_template", [
     ("1.13", False), ("1.16.5", False), ("1.18.2", False), ("1.19", True), ("1.20.4", True)])
 def test_over_48_hint_names_place_template_only_from_1_19(mc_version, place_template):
-    """/place template exists from Java 1.19 (shared/reference/minecraft-formats.md §3.1,
+    """/place template exists from Java 1.19 (docs/minecraft.md §3.1,
     PlaceCommand.placeTemplate): the hint offers it from 1.19 and, before, says the release lacks
     it and to load pieces with structure blocks."""
     with pytest.warns(BlockmazeWarning) as caught:

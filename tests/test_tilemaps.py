@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 import blockmaze as bm
+from blockmaze import dungeon
 from blockmaze.materials import Material
 
 THEME = bm.load_theme()
@@ -639,7 +640,6 @@ def test_registry_names_and_suffixes():
 def test_dungeon_levels_doors_and_stairs():
     """A roguelike dungeon (rooms, doors, stairs): doors and stairs become entities, and tcod
     walks from any open tile to every other through the exported walkable array."""
-    dungeon = pytest.importorskip("blockmaze.dungeon")
     levels = dungeon.generate_dungeon((9, 13), rng=5, extra_doors=0.1, levels=2).levels
     for level in levels:
         plan = np.asarray(level.plan)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
+import readers
 
 # Critical values of the chi-square distribution at alpha = 0.001, i.e. scipy.stats.chi2.ppf(0.999,
 # df) — scipy is not a dependency, so they are written out: df = 14 from standard tables (36.123),
@@ -89,7 +90,7 @@ def test_known_spanning_tree_counts():
 
 
 def test_critical_values_match_scipy_when_available():
-    stats = pytest.importorskip("scipy.stats")
+    stats = readers.module("scipy.stats", "scipy")
     for df, value in CRITICAL_0999.items():
         assert stats.chi2.ppf(0.999, df) == pytest.approx(value, abs=1e-3)
 

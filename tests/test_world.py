@@ -20,10 +20,15 @@ from blockmaze.export.minecraft.packing import pack_longs, unpack_longs
 from blockmaze.export.minecraft.world import write_world
 from blockmaze.export.minecraft.worldinfo import is_world, summarize_world
 from blockmaze.streaming import maze_rows, write_streamed
+import readers
 from schem_checker import read_schem
 from world_checker import WorldError, check_region, check_world, unpack
 
-anvil = pytest.importorskip("anvil", reason="anvil-parser2 (the independent world reader) is not installed")
+
+
+def anvil():
+    """anvil-parser2, the independent world reader (the test extra)."""
+    return readers.module("anvil", "anvil-parser2")
 
 GLASS = bm.load_theme("glass")  # no weighted variants: every block is its material's one state
 
@@ -37,7 +42,7 @@ def anvil_blocks(folder: Path, shape: tuple[int, int, int], y: int) -> np.ndarra
         for cx in range(-(-width // 16)):
             key = (cx >> 5, cz >> 5)
             if key not in regions:
-                regions[key] = anvil.Region.from_file(str(folder / "region" / f"r.{key[0]}.{key[1]}.mca"))
+                regions[key] = anvil().Region.from_file(str(folder / "region" / f"r.{key[0]}.{key[1]}.mca"))
             chunk = regions[key].get_chunk(cx, cz)
             for layer in range(height):
                 for z in range(16):
@@ -65,7 +70,7 @@ def test_world_equals_schem_of_the_same_maze_block_for_block(tmp_path):
     expected = schem_blocks(volume, tmp_path)
     found = anvil_blocks(tmp_path / "W", volume.shape, 10)
     assert (found == expected).all()
-    chunk = anvil.Region.from_file(str(tmp_path / "W/region/r.0.0.mca")).get_chunk(0, 0)
+    chunk = anvil().Region.from_file(str(tmp_path / "W/region/r.0.0.mca")).get_chunk(0, 0)
     assert chunk.get_block(0, 9, 0).name() == "minecraft:stone"  # the flat terrain under the maze
     assert chunk.get_block(0, -64, 0).name() == "minecraft:bedrock"
     assert chunk.get_block(0, 10 + volume.shape[0], 0).name() == "minecraft:air"
@@ -133,7 +138,7 @@ def test_level_dat_spawn_rules_and_terrain(tmp_path):
     layers = level["WorldGenSettings"]["dimensions"]["minecraft:overworld"]["generator"]["settings"]["layers"]
     assert [(str(l["block"]), int(l["height"])) for l in layers] == [
         ("minecraft:bedrock", 1), ("minecraft:dirt", 82), ("minecraft:grass_block", 1)]
-    chunk = anvil.Region.from_file(str(tmp_path / "W/region/r.0.0.mca")).get_chunk(0, 0)
+    chunk = anvil().Region.from_file(str(tmp_path / "W/region/r.0.0.mca")).get_chunk(0, 0)
     assert chunk.get_block(3, 19, 3).name() == "minecraft:grass_block"  # the generator's top layer
 
 

@@ -1,6 +1,6 @@
 """A strict checker of Java world saves (1.18+ Anvil), written from the format, not from blockmaze.
 
-Sources: shared/reference/minecraft-formats.md §6 and the Minecraft Wiki's "Region file format"
+Sources: docs/minecraft.md §6 and the Minecraft Wiki's "Region file format"
 and "Chunk format" pages. NBT is parsed with twoolie's ``nbt`` package (a second NBT
 implementation that exposes every tag's type); packed longs are decoded here, bit by bit. Every
 violation raises :class:`WorldError` naming the file, chunk and rule.

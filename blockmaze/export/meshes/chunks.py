@@ -13,11 +13,13 @@ T-junction and, merged by position, form the same closed, manifold surface as th
 surface is cut open where the solid continues into the next chunk (or where another material
 takes over), as any render chunk is.
 
-Where two solid blocks touch along an edge only (the two blocks beside that edge open), four
-faces meet at the edge: the surface is closed but not 2-manifold there, as the solid itself is not.
-Mazes on a 2n+1 grid never have such contacts; a STAIRS column in a passage cell whose two side
-neighbours are open touches the diagonal pillar so (layered mazes); the layout, not the mesher,
-can avoid it (an edge-only contact cannot be meshed 2-manifold without changing the solid).
+Where two solid cells touch along an edge only (the two cells beside that edge open), four faces
+would meet at the edge: closed but not 2-manifold, and tools that merge vertices by position (STL
+readers, trimesh, slicers) call it open. Mazes on a 2n+1 grid never have such contacts; caves
+(diagonal walls), stairwells under the next level's floor and steps beside pillars do. A
+watertight mesh is therefore made of a slightly changed solid: such volumes go on the half-block
+lattice, where :func:`seal_edges` fills one half-block cell beside each such edge (under an
+overhang, never on a tread). The raw mesh (``watertight=False``) keeps the solid as it is.
 
 STAIRS blocks with a facing (:func:`blockmaze.blocks.orientation.stair_facing`) are drawn as steps:
 a lower half slab and an upper half toward the facing, and a riser under the next step of a
@@ -93,13 +95,15 @@ def check_chunk(chunk) -> int:
     return int(chunk)
 
 
-def step_scale(blocks: np.ndarray) -> int:
-    """2 where the volume holds a STAIRS block (drawn as a step on a half-block lattice), else 1.
+def step_scale(blocks: np.ndarray, seal: bool = True) -> int:
+    """2 where the volume holds a STAIRS block (drawn as a step on a half-block lattice) or, to
+    ``seal`` them, blocks touching along an edge only (see :func:`seal_edges`), else 1.
 
     >>> step_scale(np.ones((1, 1, 1), np.uint8)), step_scale(np.full((1, 1, 1), Material.STAIRS, np.uint8))
     (1, 2)
     """
-    return 2 if _has(np.asarray(blocks, np.uint8), np.uint8(Material.STAIRS)) else 1
+    blocks = np.asarray(blocks, np.uint8)
+    return 2 if _has(blocks, np.uint8(Material.STAIRS)) or (seal and touches_by_edge(blocks)) else 1
 
 
 @kernel
@@ -139,9 +143,9 @@ def step_shapes(blocks: np.ndarray) -> np.ndarray:
     return shapes
 
 
-def _steps(blocks: np.ndarray, shapes: np.ndarray) -> np.ndarray:
+def _steps(blocks: np.ndarray, shapes: np.ndarray, seal: bool = True) -> np.ndarray:
     """The volume on a half-block lattice (each block 2x2x2), stair blocks cut into steps, with
-    the risers of :func:`step_shapes`."""
+    the risers of :func:`step_shapes`, and edge-only contacts sealed (:func:`seal_edges`)."""
     from ...blocks.orientation import STEPS
 
     fine = blocks.repeat(2, 0).repeat(2, 1).repeat(2, 2)
@@ -157,7 +161,88 @@ def _steps(blocks: np.ndarray, shapes: np.ndarray) -> np.ndarray:
             nz, nx = z + dz, x + dx
             inside = (0 <= nz) & (nz < depth) & (0 <= nx) & (nx < width)
             _fill_half(fine, y[inside], nz[inside], nx[inside], dz, dx, Material.STAIRS)
-    return fine
+    return seal_edges(fine) if seal else fine
+
+
+# Passes of seal_edges: over 5 dungeon styles x 1-3 levels x 20 seeds, 297 volumes needed one
+# and 3 needed two (bench/bench_watertight.py counts what is left open); of 3000 random volumes
+# up to 5x5x5 blocks, 4 needed three. A chunk's margin, in blocks, covers the cells the passes
+# look at (SEAL_PASSES + 1 half blocks; risers from farther stairs go on their far half).
+SEAL_PASSES = 4
+_SEAL_MARGIN = 3
+
+
+def _window(shape, a: int, b: int, da: int, db: int) -> tuple[slice, ...]:
+    """The slices of the cells at offset ``(da, db)`` in every 2x2 window of axes ``a``, ``b``."""
+    offset = {a: da, b: db}
+    return tuple(slice(offset[k], n - 1 + offset[k]) if k in offset else slice(None)
+                 for k, n in enumerate(shape))
+
+
+def seal_edges(volume: np.ndarray) -> np.ndarray:
+    """``volume`` (a half-block lattice) with every edge-only contact closed: where two solid
+    cells touch along an edge and the two cells beside it are air (four faces on one edge, not
+    2-manifold), one of those air cells takes the material of its solid neighbour in the same
+    layer -- the lower one where the edge is horizontal, so what is filled hangs under a ceiling,
+    never on a tread. The filled cell is a half-block corner, so a gap that was closed to a walker
+    stays closed and a passage beside it keeps half a block. A fill can leave a new contact next
+    to it, so up to ``SEAL_PASSES`` passes, each decided from the cells around each edge only: a
+    cell's result depends on cells at most ``SEAL_PASSES + 1`` half blocks away, so chunks
+    meshed apart with a margin of ``_SEAL_MARGIN`` blocks agree.
+
+    >>> v = np.zeros((2, 1, 2), np.uint8); v[0, 0, 0] = v[1, 0, 1] = 1   # a horizontal edge
+    >>> seal_edges(v)[:, 0].tolist()
+    [[1, 1], [0, 1]]
+    >>> v = np.zeros((1, 2, 2), np.uint8); v[0, 0, 0] = v[0, 1, 1] = 1   # a vertical edge
+    >>> seal_edges(v)[0].tolist()
+    [[1, 1], [0, 1]]
+    """
+    out = np.pad(volume, 1)  # the outside is air
+    for _ in range(SEAL_PASSES):
+        padded, sealed = out, True
+        out = padded.copy()
+        solid = padded != 0
+        for a, b in ((0, 1), (0, 2), (1, 2)):  # the window's plane; y (axis 0) first: lower cell first
+            s00, s01, s10, s11 = (solid[_window(solid.shape, a, b, da, db)]
+                                  for da, db in ((0, 0), (0, 1), (1, 0), (1, 1)))
+            for pattern, source, target in ((s00 & s11 & ~s01 & ~s10, (0, 0), (0, 1)),
+                                            (s01 & s10 & ~s00 & ~s11, (0, 1), (0, 0))):
+                if pattern.any():
+                    sealed = False
+                    into = out[_window(out.shape, a, b, *target)]
+                    into[pattern] = padded[_window(padded.shape, a, b, *source)][pattern]
+        if sealed:
+            break
+    return out[1:-1, 1:-1, 1:-1]
+
+
+@kernel
+def touches_by_edge(blocks):
+    """True where two solid blocks touch along an edge only (see :func:`seal_edges`): such a
+    volume is meshed on the half-block lattice too.
+
+    >>> v = np.zeros((1, 2, 2), np.uint8); v[0, 0, 0] = v[0, 1, 1] = 1
+    >>> touches_by_edge(v), touches_by_edge(np.ones((2, 2, 2), np.uint8))
+    (True, False)
+    """
+    ny, nz, nx = blocks.shape
+    for y in range(ny):
+        for z in range(nz):
+            for x in range(nx):
+                s00 = blocks[y, z, x] != 0
+                if y + 1 < ny and z + 1 < nz:  # the window in the (y, z) plane, and so on
+                    s01, s10, s11 = blocks[y, z + 1, x] != 0, blocks[y + 1, z, x] != 0, blocks[y + 1, z + 1, x] != 0
+                    if s00 == s11 and s01 == s10 and s00 != s01:
+                        return True
+                if y + 1 < ny and x + 1 < nx:
+                    s01, s10, s11 = blocks[y, z, x + 1] != 0, blocks[y + 1, z, x] != 0, blocks[y + 1, z, x + 1] != 0
+                    if s00 == s11 and s01 == s10 and s00 != s01:
+                        return True
+                if z + 1 < nz and x + 1 < nx:
+                    s01, s10, s11 = blocks[y, z, x + 1] != 0, blocks[y, z + 1, x] != 0, blocks[y, z + 1, x + 1] != 0
+                    if s00 == s11 and s01 == s10 and s00 != s01:
+                        return True
+    return False
 
 
 def _fill_half(fine, y, z, x, dz, dx, value) -> None:
@@ -255,16 +340,21 @@ _WINDOW = 8  # chunks meshed ahead of the one being written
 _THREADS = 2  # threads meshing chunks (1: in the caller's thread)
 
 
-def _mesh_box(blocks, facing, scale, chunk, step, box) -> list[Part]:
-    """The parts of one chunk box ``(y0, z0, x0, y1, z1, x1)``, in material order."""
+def _mesh_box(blocks, facing, scale, chunk, step, box, only=None) -> list[Part]:
+    """The parts of one chunk box ``(y0, z0, x0, y1, z1, x1)``, in material order (material
+    ``only``'s alone, if given)."""
     y0, z0, x0, y1, z1, x1 = box
     size_y, size_z, size_x = blocks.shape
-    low = (max(y0 - 1, 0), max(z0 - 1, 0), max(x0 - 1, 0))
-    sub = blocks[low[0]:y1 + 1, low[1]:z1 + 1, low[2]:x1 + 1]
+    margin = _SEAL_MARGIN if scale == 2 else 1  # the neighbours' blocks that hide faces (and seal)
+    low = (max(y0 - margin, 0), max(z0 - margin, 0), max(x0 - margin, 0))
+    high = (y1 + margin, z1 + margin, x1 + margin)
+    sub = blocks[low[0]:high[0], low[1]:high[1], low[2]:high[2]]
     inner = (y0 - low[0], z0 - low[1], x0 - low[2], y1 - low[0], z1 - low[1], x1 - low[2])
     if scale == 2:
-        sub = _steps(sub, facing[low[0]:y1 + 1, low[1]:z1 + 1, low[2]:x1 + 1])
+        sub = _steps(sub, facing[low[0]:high[0], low[1]:high[1], low[2]:high[2]], _local.watertight)
         inner = tuple(2 * b for b in inner)
+    if only is not None:  # cut after the steps and seals, so every cell keeps one material
+        sub = np.where(sub == only, sub, np.uint8(0))
     quads = greedy_quads(sub, inner)
     if not len(quads):
         return []
@@ -295,11 +385,14 @@ def _mesh_box(blocks, facing, scale, chunk, step, box) -> list[Part]:
 
 
 def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool = True,
-                scale: int | None = None, facing: np.ndarray | None = None) -> Iterator[Part]:
+                scale: int | None = None, facing: np.ndarray | None = None,
+                only: int | None = None) -> Iterator[Part]:
     """The parts of a (y, z, x) volume, chunk by chunk (x fastest, then z, then y), each chunk's
     parts in material order (see the module's description). ``scale`` defaults to
     :func:`step_scale`; ``facing`` (the stairs' shapes) to :func:`step_shapes` -- pass the
-    whole volume's when meshing a part of it. Chunks are meshed on two threads a few ahead of the one yielded (the
+    whole volume's when meshing a part of it. With ``only`` the parts are that material's solid
+    alone, as the whole volume's surface divides it (a riser is a stair's, not every material's):
+    the solids of different materials never overlap. Chunks are meshed on two threads a few ahead of the one yielded (the
     kernels release the GIL); the order, and so the output, does not depend on it.
 
     >>> [p.material for p in chunk_parts(np.array([[[1, 2]]], np.uint8), chunk=0)]
@@ -307,7 +400,7 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
     """
     blocks = np.asarray(blocks, dtype=np.uint8)
     chunk = check_chunk(chunk)
-    scale = step_scale(blocks) if scale is None else scale
+    scale = step_scale(blocks, seal=bool(watertight)) if scale is None else scale
     if scale == 2 and facing is None:
         facing = step_shapes(blocks)
     step = chunk or max(blocks.shape)
@@ -315,7 +408,7 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
 
     def work(box):
         _local.watertight = bool(watertight)
-        return _mesh_box(blocks, facing, scale, chunk, step, box)
+        return _mesh_box(blocks, facing, scale, chunk, step, box, only)
 
     if len(boxes) < 4 or _THREADS < 2:
         for box in boxes:

@@ -1,4 +1,4 @@
-"""glTF 2.0 scenes (.glb, .gltf): chunked, indexed, quantized, optionally meshopt-compressed.
+"""glTF 2.0 scenes (.glb, .gltf): chunked, indexed, optionally quantized and meshopt-compressed.
 
 Layout: a root node ``maze`` whose scale is the block size in metres; under it one node per
 material (``floor``, ``wall``, ``path``, ...; toggle a material in the engine's tree), and under
@@ -7,14 +7,16 @@ translated to the chunk's corner in blocks (:mod:`.chunks`). Chunks let an engin
 screen and keep parts small: 16-bit indices wherever a part has at most 65535 vertices (a maze's
 parts of the default 128-block chunks do).
 
-Vertices are shared where position and normal agree. By default they are quantized with
-``KHR_mesh_quantization``: positions are unsigned 16-bit lattice points of the chunk, normals
-normalized bytes; with ``uv=True`` (for users who add a tiling texture; the materials have none, so
-by default no UVs are written, as gltfpack drops unused ones) world-space UVs in blocks as 16-bit
-integers, so a texture repeats once per block; ``quantize=False`` writes plain floats instead, for importers without the extension.
+Vertices are shared where position and normal agree. By default they are plain floats, which
+every importer reads: a file that *requires* an extension is refused whole by an importer that
+lacks it, and Godot 4 lacks ``KHR_mesh_quantization`` (docs/meshes.md). ``quantize=True`` (implied
+by ``compress="meshopt"``) writes them with that extension: positions unsigned 16-bit lattice
+points of the chunk, normals normalized bytes, with ``uv=True`` world-space UVs in blocks as
+16-bit integers. ``uv=True`` is for users who add a tiling texture (the materials have none, so
+by default no UVs are written, as gltfpack drops unused ones): a texture repeats once per block.
 ``compress="meshopt"`` writes the buffers with ``EXT_meshopt_compression`` (needs the optional
-``meshoptimizer`` package): about 5x smaller again, read by three.js, Babylon.js, Godot 4.x,
-Blender 3.1+, Unity glTFast, but not Unreal's built-in glTF importer.
+``meshoptimizer`` package): about 5x smaller again, read by three.js, Babylon.js and Unity
+glTFast (with its meshopt package), not by Godot 4, Blender 5.0 or Unreal's glTF importer.
 
 Materials are PBR (metallic 0, roughness 1) with the theme's colour (linear); see-through blocks
 (glass, ice) get an alpha below 1 and ``alphaMode: BLEND``.
@@ -199,14 +201,18 @@ def _index_array(faces: np.ndarray, vertex_count: int) -> np.ndarray:
 
 
 def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=False,
-                  chunk=DEFAULT_CHUNK, quantize=True, compress=None, uv=False):
-    """The glTF document (a dict) and its binary buffer as a list of byte strings.
+                  chunk=DEFAULT_CHUNK, quantize=None, compress=None, uv=False):
+    """The glTF document (a dict) and its binary buffer as a list of byte strings. ``quantize``
+    None: only when compressed.
 
     >>> from blockmaze.materials import load_theme
     >>> document, blobs = gltf_document(np.ones((1, 1, 1), np.uint8), load_theme())
-    >>> document["extensionsRequired"], sum(map(len, blobs)) % 4
-    (['KHR_mesh_quantization'], 0)
+    >>> "extensionsRequired" in document, sum(map(len, blobs)) % 4
+    (False, 0)
+    >>> gltf_document(np.ones((1, 1, 1), np.uint8), load_theme(), quantize=True)[0]["extensionsRequired"]
+    ['KHR_mesh_quantization']
     """
+    quantize = bool(compress) if quantize is None else quantize
     block_size = check_block_size(block_size)
     check_flag("collision", collision)
     check_flag("watertight", watertight)
@@ -220,7 +226,7 @@ def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=Fals
             import meshoptimizer  # noqa: F401
         except ImportError:
             raise BlockmazeError("meshopt compression (--compress meshopt) needs the meshoptimizer package: "
-                                 "pip install 'blockmaze[meshopt]'") from None
+                                 "pip install meshoptimizer (or, in a blockmaze checkout, pip install '.[meshopt]')") from None
     blocks = np.asarray(blocks)
     buffer = _Buffer(compress)
     by_material: dict[int, list[int]] = {}
@@ -313,7 +319,7 @@ def write_glb(
     watertight: bool = True,
     collision: bool = False,
     chunk: int = DEFAULT_CHUNK,
-    quantize: bool = True,
+    quantize: bool | None = None,
     compress: str | None = None,
     uv: bool = False,
 ) -> None:
@@ -322,7 +328,8 @@ def write_glb(
     ``block_size`` is a block's edge in metres; ``watertight=False`` writes the raw greedy mesh;
     ``collision=True`` adds a ``collision-colonly`` node of merged boxes (Godot makes it a
     collision shape; other viewers show it); ``chunk`` is the chunk side in blocks (0: none);
-    ``quantize=False`` writes float vertices; ``compress="meshopt"`` compresses the buffers;
+    ``quantize=True`` writes integer vertices (``KHR_mesh_quantization``, which Godot 4 refuses;
+    the default, None, quantizes only compressed files); ``compress="meshopt"`` compresses the buffers;
     ``uv=True`` adds world-space UVs in blocks (for a tiling texture added in the engine).
 
     Example
@@ -358,7 +365,7 @@ def write_gltf(
     watertight: bool = True,
     collision: bool = False,
     chunk: int = DEFAULT_CHUNK,
-    quantize: bool = True,
+    quantize: bool | None = None,
     compress: str | None = None,
     uv: bool = False,
 ) -> None:
@@ -371,7 +378,7 @@ def write_gltf(
     >>> import io, json
     >>> from blockmaze.materials import load_theme
     >>> out = io.BytesIO()
-    >>> write_gltf(np.ones((1, 1, 1), np.uint8), out, load_theme(), quantize=False)
+    >>> write_gltf(np.ones((1, 1, 1), np.uint8), out, load_theme())
     >>> json.loads(out.getvalue())["accessors"][0]["componentType"]   # float
     5126
     """

@@ -1,6 +1,7 @@
 """The surface as a ``trimesh.Scene`` for Python users: one geometry per material.
 
-trimesh is an optional dependency (``pip install 'blockmaze[trimesh]'``), imported only here.
+trimesh is an optional dependency (``pip install trimesh``, or ``pip install '.[trimesh]'`` in a
+checkout), imported only here.
 The scene is the glTF's: Y-up, metres (``block_size`` per block), the same triangles as a
 ``.glb`` written with ``chunk=0``, vertices shared where position and normal agree, each
 geometry named after its material and coloured with the theme's colour.
@@ -31,7 +32,8 @@ def to_trimesh(volume: np.ndarray, theme: Theme | None = None, block_size: float
     try:
         import trimesh
     except ImportError:
-        raise BlockmazeError("to_trimesh needs the trimesh package: pip install 'blockmaze[trimesh]'") from None
+        raise BlockmazeError("to_trimesh needs the trimesh package: pip install trimesh "
+                             "(or, in a blockmaze checkout, pip install '.[trimesh]')") from None
     block_size = check_block_size(block_size)
     check_flag("watertight", watertight)
     theme = theme or load_theme()

@@ -4,7 +4,8 @@ What the slicers read (from their source): PrusaSlicer and Bambu Studio / OrcaSl
 *objects* of a 3MF apart and let each take its own filament; base-material colours on triangles
 are not read as filament assignments (PrusaSlicer loads a single coloured mesh in one colour).
 Cura loads each object as its own mesh, assignable to an extruder. So each material is written as
-its own object, named after the material, closed on its own (the blocks of that material alone),
+its own object, named after the material, closed on its own (the blocks of that material alone,
+stairs cut into steps first, so a riser belongs to the stairs only: no two objects overlap),
 with its colour as the object's base material (``pid``/``pindex``: lib3mf, Windows 3D Viewer,
 Bambu Studio show it). The objects share the volume's frame, so they fit together: PrusaSlicer
 asks whether to treat them as one object with several parts (answer yes), then give each part
@@ -76,9 +77,8 @@ def write_3mf(
     scale = step_scale(blocks)  # stairs are steps, facing as in the whole volume
     facing = step_shapes(blocks) if scale == 2 else None
     for index, material in enumerate(materials):
-        alone = np.where(blocks == material, blocks, 0).astype(np.uint8)
         positions, faces, offset = [], [], 0
-        for part in chunk_parts(alone, chunk=0, watertight=True, scale=scale, facing=facing):
+        for part in chunk_parts(blocks, chunk=0, watertight=True, scale=scale, facing=facing, only=material):
             points, point_of = np.unique(part.points(), axis=0, return_inverse=True)
             positions.append(points)
             faces.append(point_of.reshape(-1)[part.faces.astype(np.int64)] + offset)

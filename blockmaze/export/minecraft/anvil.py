@@ -5,7 +5,7 @@ costs more than everything else together, so chunk NBT is assembled here from ca
 pieces (block-state compounds, empty sections) and one numba kernel that finds every
 section's palette and packs its indices.
 
-Facts relied on (shared/reference/minecraft-formats.md §6, the Minecraft Wiki's "Chunk format"
+Facts relied on (docs/minecraft.md §6, the Minecraft Wiki's "Chunk format"
 and "Region file format" pages, the decompiled 1.20.5-1.21 ``ChunkSerializer`` -- read for
 facts, in extremeheat/extracted_minecraft_data -- and anvil-parser2's reader, which the tests use):
 

@@ -1,4 +1,4 @@
-"""Bedrock ``.mcstructure``: uncompressed little-endian NBT (shared/reference/minecraft-formats.md §7).
+"""Bedrock ``.mcstructure``: uncompressed little-endian NBT (docs/minecraft.md §7).
 
 Root (unnamed): ``format_version`` Int 1, ``size`` List of 3 Int (x, y, z), ``structure`` {
 ``block_indices``: List of exactly two List Int (the blocks; then the water-logging layer, all -1),

@@ -9,7 +9,7 @@ How to use the pack
 3. It is built over the next seconds, column by column, lowest blocks first in each; the chat
    reports progress. Nothing needs loading by hand: the pack forceloads what it builds in.
 
-What the pack holds (shared/reference/minecraft-formats.md §5)
+What the pack holds (docs/minecraft.md §5)
 -------------------------------------------------------------
 * ``pack.mcmeta``: ``pack_format`` of the chosen release, or from 1.21.9 (formats above 81)
   ``min_format``/``max_format`` instead. 26.x releases, whose formats blockmaze does not know

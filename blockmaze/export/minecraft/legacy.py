@@ -1,6 +1,6 @@
 """Legacy MCEdit ``.schematic`` (numeric block ids) for Minecraft 1.12 and older.
 
-Rules (shared/reference/minecraft-formats.md §0, §2, §10): gzip (mtime 0), root tag named
+Rules (docs/minecraft.md §0, §2, §10): gzip (mtime 0), root tag named
 ``Schematic`` holding ``Materials`` = ``"Alpha"``, Short ``Width``/``Height``/``Length``, Byte_Array
 ``Blocks`` (low 8 bits of each id) and ``Data`` (4-bit data value, one a byte), ``AddBlocks`` (the
 high 4 bits of the ids, two a byte, even index in the low nibble) only when an id exceeds 255,

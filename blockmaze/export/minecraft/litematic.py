@@ -1,6 +1,6 @@
 """Litematica schematic ``.litematic``: one region, block states packed in a Long_Array.
 
-Rules (shared/reference/minecraft-formats.md §4): gzip, unnamed root; ``Version`` as the
+Rules (docs/minecraft.md §4): gzip, unnamed root; ``Version`` as the
 Litematica build for the release writes it (5 up to 1.17.x without ``SubVersion``; 6 from 1.18
 and 7 from 1.20.5, with ``SubVersion`` 1: see ``Release.litematic_version``; a build refuses a
 newer Version); ``BlockStatePalette`` entry 0 is

@@ -1,6 +1,6 @@
 """Sponge schematic ``.schem``, version 2 (default, widest support) and 3 (WorldEdit 7.3's default).
 
-Rules (shared/reference/minecraft-formats.md §1): v2's root tag is named ``Schematic``; v3 nests
+Rules (docs/minecraft.md §1): v2's root tag is named ``Schematic``; v3 nests
 a ``Schematic`` compound in an unnamed root. Width/Height/Length are unsigned Shorts, block data
 are varint palette indices in y, z, x order (x fastest), ``PaletteMax`` (v2) is the palette size,
 ``DataVersion`` matches the chosen release, empty lists are typed, gzip carries no time stamp.
@@ -76,10 +76,10 @@ def write_indexed(
 
     ``paste_offset`` (x, y, z) is where WorldEdit pastes the min corner relative to the player:
     v2 stores it as ``Metadata.WEOffsetX/Y/Z`` (``Offset``, the copy's world position, stays 0),
-    v3 as ``Offset`` (shared/reference/minecraft-formats.md, paste anchors). ``entities`` are the
-    block entities (v2 ``BlockEntities``, fields beside ``Pos`` and ``Id``; v3
-    ``Blocks.BlockEntities``, fields in ``Data``). The varint block data is encoded and compressed
-    a slice at a time (never a second copy of the volume).
+    v3 as ``Offset`` (docs/minecraft.md §12). ``entities`` are the block entities (v2
+    ``BlockEntities``, fields beside ``Pos`` and ``Id``; v3 ``Blocks.BlockEntities``, fields in
+    ``Data``). The varint block data is encoded and compressed a slice at a time (never a second
+    copy of the volume).
     """
     if schem_version not in SCHEM_VERSIONS:
         raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")

@@ -1,6 +1,6 @@
 """Vanilla structure file ``.nbt`` (structure blocks, ``/place template``, jigsaw pieces).
 
-Rules (shared/reference/minecraft-formats.md §3): gzip; ``DataVersion`` Int (a file without it is
+Rules (docs/minecraft.md §3): gzip; ``DataVersion`` Int (a file without it is
 treated as 2015's version 500 and run through every data fixer); ``size`` is a *List* of 3 Ints
 (x, y, z), not an Int_Array; ``palette`` is a List of ``{Name, Properties}`` compounds; ``blocks``
 is a List of ``{pos: List of 3 Ints, state: Int}``; ``entities`` is a typed empty List. Positions

@@ -1,6 +1,6 @@
 """Minecraft Java releases blockmaze can target, with what each format needs to know of them.
 
-Sources: shared/reference/minecraft-formats.md §8 (DataVersion) and §5.1 (datapack formats from
+Sources: docs/minecraft.md §8 (DataVersion) and §5.1 (datapack formats from
 1.20; the 1.13-1.19.4 formats are the Minecraft Wiki's "Pack format" table).
 """
 

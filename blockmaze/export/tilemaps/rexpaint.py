@@ -1,6 +1,6 @@
 """REXPaint image ``.xp``: one layer of CP437 glyphs with colours, for REXPaint and libtcod.
 
-Layout (shared/reference/meshes-and-tilemaps.md §3.3): a gzip stream (no file name, time stamp
+Layout (docs/tilemaps.md §3): a gzip stream (no file name, time stamp
 0) of little-endian int32 version ``-1``, int32 layer count ``1``, then the layer: int32 width,
 int32 height and width x height cells **column-major** (x outer, y inner; y = row from the
 north), each an int32 glyph code (CP437) and 3 bytes foreground RGB, 3 bytes background RGB.

@@ -1,6 +1,6 @@
 """Tiled maps: ``.tmx`` (XML) and ``.tmj`` (JSON), with a tile set drawn from the theme.
 
-Rules (shared/reference/meshes-and-tilemaps.md §3.1): every field Tiled 1.10 itself writes
+Rules (docs/tilemaps.md §1): every field Tiled 1.10 itself writes
 (``version`` "1.10", ``tiledversion``, orthogonal, ``renderorder`` right-down, ``infinite`` 0,
 ``nextlayerid``/``nextobjectid``, layer ``id``); data row-major from the top-left (north-west);
 GID = ``firstgid`` (1) + tile id, 0 = empty (never written: every tile is a material); CSV by

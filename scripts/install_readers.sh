@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs every independent reader the tests (and bench/bench_mesh.py) read our files with, into
+# .readers/ in the checkout (or the folder named by $BLOCKMAZE_READERS). The tests look there when
+# their variable (GLTF_VALIDATOR, MINECRAFT_DATA, BLOCKMAZE_BPY_PYTHON) is not set; see
+# tests/readers.py. Any install that fails stops the script with its error.
+#
+#   bash scripts/install_readers.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+readers=${BLOCKMAZE_READERS:-$PWD/.readers}
+
+# npm packages, one a line (needs node and npm); the tests find them in $readers/npm
+NPM_PACKAGES=(
+  gltf-validator   # the Khronos glTF validator (tests/test_mesh_formats.py)
+  gltfpack         # meshoptimizer's packer: bench/bench_mesh.py compares sizes with it
+  minecraft-data   # the game's block tables (tests/test_blockdata.py)
+)
+command -v npm >/dev/null || { echo "install_readers: npm (node.js) is needed for: ${NPM_PACKAGES[*]}" >&2; exit 1; }
+npm install --prefix "$readers/npm" --no-audit --no-fund "${NPM_PACKAGES[@]}"
+
+# Debian packages, one a line (apt-get, as root or with sudo); the tests find them on PATH
+APT_PACKAGES=(
+)
+if ((${#APT_PACKAGES[@]})); then
+  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+  $sudo apt-get update && $sudo apt-get install -y "${APT_PACKAGES[@]}"
+fi
+
+# Python packages that cannot share the test environment, each in a venv of its own:
+# Blender's bpy has CPython 3.11 wheels only and pins numpy 1.26 (tests/test_mesh_blender.py)
+command -v python3.11 >/dev/null || { echo "install_readers: python3.11 is needed for Blender's bpy" >&2; exit 1; }
+if ! "$readers/blender/bin/python" -c "import bpy" 2>/dev/null; then
+  python3.11 -m venv "$readers/blender"
+  "$readers/blender/bin/pip" install -q bpy
+fi
+
+echo "readers installed in $readers"
