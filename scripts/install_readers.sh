@@ -14,6 +14,9 @@ NPM_PACKAGES=(
   gltf-validator   # the Khronos glTF validator (tests/test_mesh_formats.py)
   gltfpack         # meshoptimizer's packer: bench/bench_mesh.py compares sizes with it
   minecraft-data   # the game's block tables (tests/test_blockdata.py)
+  # the game as a test reader (tests/test_game.py): a Minecraft server and a bot with the game's
+  # physics, at versions that run release 1.20.4 together
+  flying-squid@1.12.0 mineflayer@4.25.0 mineflayer-pathfinder@2.4.5 prismarine-schematic@1.3.0
 )
 command -v npm >/dev/null || { echo "install_readers: npm (node.js) is needed for: ${NPM_PACKAGES[*]}" >&2; exit 1; }
 npm install --prefix "$readers/npm" --no-audit --no-fund "${NPM_PACKAGES[@]}"

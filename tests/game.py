@@ -5,39 +5,34 @@ each ``.schem`` into a flat world as WorldEdit pastes it (the player's block plu
 offset) or opens a world save as the server's world, and has a mineflayer bot (its movement a
 port of the game's physics) walk with mineflayer-pathfinder, never digging or placing, from
 where the player is to the goal. This module writes the builds, says where their goals are, and
-runs the walks. The node packages are those of ``tests/game/package.json``
-(``npm ci --prefix tests/game``), or of the folder ``BLOCKMAZE_GAME`` names.
+runs the walks. The node packages come from scripts/install_readers.sh (or the folder
+``BLOCKMAZE_GAME`` names), found as every reader is (tests/readers.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
+import readers
 from blockmaze.materials import Material
 
 HARNESS = Path(__file__).parent / "game"
 RELEASE = "1.20.4"  # supported by flying-squid, mineflayer and our writers alike
+PACKAGES = ("flying-squid", "mineflayer", "mineflayer-pathfinder", "prismarine-schematic")
 
 
-def game_modules() -> Path | None:
-    """The folder holding the harness's node_modules, or None where node or they are missing."""
-    folder = Path(os.environ.get("BLOCKMAZE_GAME", HARNESS))
-    if shutil.which("node") is None or not (folder / "node_modules" / "flying-squid").is_dir():
-        return None
+def game_modules() -> Path:
+    """The folder whose node_modules holds the harness's packages (the test stops where they
+    are missing: see tests/readers.py)."""
+    for package in PACKAGES:
+        folder = readers.node_package(package, "BLOCKMAZE_GAME")
     return folder
-
-
-def why_missing() -> str:
-    """One line saying what the game tests need and how to install it."""
-    return ("the game tests need node and the packages of tests/game/package.json: "
-            "npm ci --prefix tests/game (or BLOCKMAZE_GAME=<folder with them>)")
 
 
 def feet_on(volume: np.ndarray, material: Material) -> tuple[int, int, int]:

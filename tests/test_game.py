@@ -13,7 +13,6 @@ tests/walkability.py must agree with the bot on every case. See tests/game.py fo
 from __future__ import annotations
 
 import io
-import os
 
 import numpy as np
 import pytest
@@ -25,16 +24,12 @@ from blockmaze.blocks.strict import strict_volume_layout
 from blockmaze.dungeon import generate_dungeon
 from blockmaze.dungeon.styles import STYLES
 from blockmaze.materials import Material, theme_names
-from game import feet_on, game_modules, walk, why_missing
+from game import feet_on, walk
 from schem_checker import read_schem
 from walkability import region_of, regions
 
 THEMES = theme_names()
 LAYERS = 4  # a level of the default height: its floor and 3 layers of air
-
-pytestmark = pytest.mark.skipif(game_modules() is None and os.environ.get("CI") != "true",
-                                reason=why_missing())
-
 
 def layered_cell(maze, cell) -> list:
     """[x, y, z, reach] of the feet of a player in a cell of a layered maze (2-block passages):
@@ -101,8 +96,6 @@ KNOWN = {
 
 @pytest.fixture(scope="module")
 def schem_walks(tmp_path_factory):
-    if game_modules() is None:
-        pytest.fail(why_missing())
     cases = build_cases(tmp_path_factory.mktemp("game"))
     results = walk([{"name": name, "file": path, "goal": goal, "start": start, "route": route}
                     for name, path, _, goal, start, route in cases], timeout=60)
