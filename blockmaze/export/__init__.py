@@ -102,6 +102,12 @@ FORMATS: dict[str, Format] = _formats(
      "bands", True),
     ("world-zip", "export.minecraft.world", (),
      "the Java world folder as one .zip (unzip into .minecraft/saves)", "bands"),
+    ("vox", "export.voxels.vox", (".vox",),
+     "MagicaVoxel .vox, theme colours, split into 256-voxel models (MagicaVoxel, Goxel, three.js)"),
+    ("mts", "export.voxels.mts", (".mts",),
+     "Luanti (Minetest) schematic, minetest_game nodes (place_schematic, WorldEdit //mtschemplace)"),
+    ("mcpack", "export.minecraft.mcpack", (".mcpack",),
+     "Bedrock behaviour pack: the .mcstructure and /function blockmaze/build (opens with a tap)"),
 )
 
 
