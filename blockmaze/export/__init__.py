@@ -1,7 +1,7 @@
 """Outputs, found by suffix or format name, grouped by family.
 
-``minecraft/`` (schematics, structures, datapacks), ``meshes/`` (the greedy mesher and its glTF,
-OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint, LDtk) and
+``minecraft/`` (schematics, structures, datapacks, Bedrock packs), ``voxels/`` (MagicaVoxel,
+Luanti), ``meshes/`` (the greedy mesher and its glTF, OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint, LDtk) and
 ``pictures`` (PNG/SVG of the maze itself), and maze documents (``.json``). :data:`FORMATS`
 names every output, its suffixes,
 summary and module, so help and suffix look-ups import nothing; a module is imported the first
