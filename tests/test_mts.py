@@ -10,6 +10,7 @@ CI=true, where they fail.
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import struct
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import blockmaze as bm
 from blockmaze.blocks import stack_dungeon
@@ -148,3 +150,48 @@ def test_header_and_tables_follow_the_format():
 def test_a_block_without_a_luanti_node_is_refused():
     with pytest.raises(bm.BlockmazeError, match="no Luanti node"):
         luanti_node("minecraft:bedrock")
+
+
+def decode(data: bytes):
+    """Our own reading of the format (the server tests above are the real check): size, names,
+    and the (name index, param1, param2) arrays in Luanti's (z, y, x) order."""
+    assert data[:4] == b"MTSM"
+    version, width, height, length = struct.unpack_from(">4H", data, 4)
+    (count,), offset, names = struct.unpack_from(">H", data, 12 + height), 14 + height, []
+    for _ in range(count):
+        (size,) = struct.unpack_from(">H", data, offset)
+        names.append(data[offset + 2:offset + 2 + size].decode())
+        offset += 2 + size
+    body, n = zlib.decompress(data[offset:]), width * height * length
+    shape = (length, height, width)
+    return (names, np.frombuffer(body[:2 * n], ">u2").reshape(shape),
+            np.frombuffer(body[2 * n:3 * n], np.uint8).reshape(shape), np.frombuffer(body[3 * n:], np.uint8).reshape(shape))
+
+
+@settings(max_examples=40)
+@given(st.integers(1, 4), st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_any_volume_of_plain_blocks_decodes_to_its_nodes(height, length, width, seed):
+    rng = np.random.default_rng(seed)
+    blocks = rng.choice(np.array([0, 0, 0, 1, 2, 3, 5, 6, 9], np.uint8), (height, length, width))
+    theme = bm.load_theme("glass")
+    out = io.BytesIO()
+    bm.write(blocks, out, format="mts", theme=theme)
+    names, ids, probability, param2 = decode(out.getvalue())
+    found = np.array(names, object)[ids][::-1].transpose(1, 0, 2)          # back to (y, z, x)
+    want = np.array([luanti_node(theme.minecraft[m])[0] if m in theme.minecraft else "?"
+                     for m in range(10)], object)[blocks]
+    outside = ~blocks.any(axis=0)
+    want[:, outside] = "ignore"
+    assert (found == want).all()
+    assert (probability[::-1].transpose(1, 0, 2) == np.where(want == "ignore", 0, 127)).all()
+    assert not param2.any()
+
+
+def test_a_theme_block_without_a_luanti_node_is_refused_before_any_work(tmp_path):
+    theme = json.loads(Path(bm.materials.__file__).with_name("themes").joinpath("glass.json").read_text())
+    theme["materials"]["wall"]["minecraft"] = "minecraft:bedrock"
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(theme))
+    with pytest.raises(bm.BlockmazeError, match="draws material wall as minecraft:bedrock.*Luanti"):
+        bm.write(np.ones((1, 2, 2), np.uint8), tmp_path / "m.mts", theme=str(path))
+    assert not (tmp_path / "m.mts").exists()

@@ -40,7 +40,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...materials import Theme
+from ...materials import Material, Theme
 from .. import register_writer, size_limits
 
 VERSION = 4
@@ -87,6 +87,22 @@ def luanti_node(state: str) -> tuple[str, int]:
     return node, 0
 
 
+def check_theme(blocks: np.ndarray, theme: Theme) -> None:
+    """Refuse, before any work, a theme that draws a present material as a block without a
+    Luanti node, naming the material and the block."""
+    for value in np.flatnonzero(np.bincount(blocks.ravel(), minlength=256)):
+        if int(value) not in theme.minecraft:
+            continue  # minecraft_palette says which material the theme lacks
+        for state, _ in theme.minecraft_choices(int(value)):
+            try:
+                luanti_node(state)
+            except BlockmazeError as error:
+                name = Material(int(value)).name.lower() if int(value) in Material._value2member_map_ \
+                    else str(int(value))
+                raise BlockmazeError(f"theme {theme.name!r} draws material {name} as {state}, which "
+                                     f"blockmaze cannot write for Luanti: {error}") from None
+
+
 def outside_columns(blocks: np.ndarray) -> np.ndarray:
     """(z, x) True where a column holds no block at all: outside the maze, left as it is."""
     return ~blocks.any(axis=0)
@@ -100,6 +116,7 @@ def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None
     from ..minecraft.palette import minecraft_palette
 
     check_size(blocks.shape)
+    check_theme(blocks, theme)
     indices, palette = minecraft_palette(blocks, theme, seed)
     names: list[str] = []
     content = np.zeros(len(palette) + 1, np.uint16)
