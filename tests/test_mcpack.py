@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
-from blockmaze.export.minecraft.placement import placement_hint
+from blockmaze.export.minecraft.placement import YAW, placement_hint
 from blockmaze.pipeline import make_maze, save
 from test_mcstructure import assert_same, expected_blocks, read_mcstructure
 
@@ -56,7 +56,8 @@ def test_the_function_loads_the_structure_where_the_player_stands_outside_the_en
     text = zipfile.ZipFile(io.BytesIO(pack(blocks))).read("functions/blockmaze/build.mcfunction").decode()
     commands = [line for line in text.splitlines() if line and not line.startswith("#")]
     hint = placement_hint(blocks, "mcstructure")
-    assert len(commands) == 1 and commands[0] == hint.split(" and run /", 1)[1]
+    facing = hint.split("facing ", 1)[1].split(" ", 1)[0]
+    assert commands == [f"tp @s ~ ~ ~ {YAW[facing]} 0", hint.split(" and run /", 1)[1]]
 
 
 def test_one_seed_the_same_bytes_another_seed_or_maze_another_pack():

@@ -7,9 +7,9 @@ A zip (facts and sources in ``docs/voxels.md``, Bedrock section) of:
   and one ``data`` module (a behaviour pack) with a uuid of its own;
 * ``structures/blockmaze/maze.mcstructure``: the maze (:mod:`.bedrock`), which the game knows as
   ``blockmaze:maze``;
-* ``functions/blockmaze/build.mcfunction``: ``structure load blockmaze:maze ~dx ~dy ~dz``, so
-  ``/function blockmaze/build`` places the maze with the player outside its entrance, facing in
-  (see :mod:`.placement`).
+* ``functions/blockmaze/build.mcfunction``: ``tp @s ~ ~ ~ <yaw> 0`` (turning the player to face
+  in) and ``structure load blockmaze:maze ~dx ~dy ~dz``, so ``/function blockmaze/build`` places
+  the maze with the player outside its entrance, facing in (see :mod:`.placement`).
 
 The uuids are drawn from the seed and the structure's bytes (one seed and maze, the same pack;
 another maze, another pack, so the game never takes a new maze for an old pack), written as
@@ -40,7 +40,7 @@ from ...materials import Theme
 from .. import register_writer
 from ..zipped import write_zip
 from .bedrock import check_size, write_mcstructure
-from .placement import player_spot
+from .placement import YAW, player_spot
 
 MIN_ENGINE_VERSION = [1, 21, 90]
 NAME = "maze"  # blockmaze:maze, in structures/blockmaze/maze.mcstructure
@@ -89,7 +89,8 @@ def write_mcpack(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | N
     dx, dy, dz = spot.offset
     height, length, width = blocks.shape
     document = manifest(seed, hashlib.sha256(data).hexdigest(), (width, height, length))
-    function = (f"# blockmaze: the maze's entrance is in front of you, facing {spot.facing}\n"
+    function = (f"# blockmaze: turns you {spot.facing} to face the maze's entrance, then places it\n"
+                f"tp @s ~ ~ ~ {YAW[spot.facing]} 0\n"
                 f"structure load blockmaze:{NAME} ~{dx} ~{dy} ~{dz}\n")
     write_zip(file, {
         "manifest.json": (json.dumps(document, indent=2) + "\n").encode("utf-8"),
