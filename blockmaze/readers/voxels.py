@@ -173,7 +173,10 @@ def read_mts(file: BinaryIO) -> FileInfo:
         piece = file.read(1 << 16)
         if not piece:
             break
-        ids += inflater.decompress(piece, 2 * nodes - len(ids))
+        try:
+            ids += inflater.decompress(piece, 2 * nodes - len(ids))
+        except zlib.error as error:
+            raise BadFileError(f"the node data is not a zlib stream: {error}") from None
     if len(ids) < 2 * nodes:
         raise BadFileError("the node data ends early")
     found = np.bincount(np.frombuffer(bytes(ids), ">u2"), minlength=len(names))
