@@ -75,22 +75,25 @@ def placed_nodes(data: bytes, shape, tmp_path) -> np.ndarray:
     return grid[::-1].transpose(1, 0, 2)                                # back to (y, z south, x)
 
 
-def meant(blocks: np.ndarray, theme, seed=None) -> np.ndarray:
+def meant(blocks: np.ndarray, theme, seed=None, keep_terrain=False) -> np.ndarray:
     """The node and param2 we mean at each block: the Java state's Luanti node; the marker where
-    a column holds no block (left as it was)."""
+    a column holds no block (left as it was), and with ``keep_terrain`` wherever there is air."""
     indices, palette = minecraft_palette(blocks, theme, seed)
     nodes = np.array(["{} {}".format(*luanti_node(state)) for state in palette], object)
     out = nodes[indices]
     out[:, ~blocks.any(axis=0)] = f"{MARKER} 0"
+    if keep_terrain:
+        out[out == "air 0"] = f"{MARKER} 0"
     return out
 
 
-def check(blocks: np.ndarray, tmp_path, theme="stone-bricks", seed=None):
+def check(blocks: np.ndarray, tmp_path, theme="stone-bricks", seed=None, keep_terrain=False):
     theme = bm.load_theme(theme)
     out = io.BytesIO()
-    bm.write(blocks, out, format="mts", theme=theme, **({"seed": seed} if seed is not None else {}))
+    bm.write(blocks, out, format="mts", theme=theme, keep_terrain=keep_terrain,
+             **({"seed": seed} if seed is not None else {}))
     found = placed_nodes(out.getvalue(), blocks.shape, tmp_path)
-    want = meant(blocks, theme, seed)
+    want = meant(blocks, theme, seed, keep_terrain)
     differ = [(tuple(int(i) for i in where), want[tuple(where)], found[tuple(where)])
               for where in np.argwhere(found != want)]
     assert not differ, f"{len(differ)} nodes differ; first at (y, z, x) {differ[0][0]}: meant " \
@@ -125,6 +128,12 @@ def test_outside_a_round_maze_the_ground_stays(tmp_path):
     assert (~blocks.any(axis=0)).any()    # corners outside the circle (no floor under them)
     want = check(blocks, tmp_path, theme="glass")
     assert f"{MARKER} 0" in set(want.ravel())
+
+
+def test_keep_terrain_leaves_the_ground_wherever_the_maze_is_open(tmp_path):
+    blocks = save(make_maze((4, 4), seed=5), io.BytesIO(), format="mts")
+    want = check(blocks, tmp_path, keep_terrain=True)
+    assert "air 0" not in set(want.ravel()) and (blocks == 0).any()
 
 
 def test_header_and_tables_follow_the_format():

@@ -15,8 +15,9 @@ so stairs and doors are oriented exactly as in every Minecraft output) is looked
 Axes: Luanti's z points north, ours south, so schematic node ``(x, y, L-1-z)`` holds block
 ``[y, z, x]``. Open blocks are ``air`` where the maze is, and ``ignore`` (never placed, so the
 world there stays as it is) in columns with no block at all: the corners a round maze leaves
-out, masked cells. ``minetest.place_schematic`` with ``force_placement = true`` makes the
-maze's air replace whatever stands there; without it only air and ignore are replaced.
+out, masked cells (with ``keep_terrain``, every open block). ``minetest.place_schematic`` with
+``force_placement = true`` makes the maze's air replace whatever stands there; without it only
+air and ignore are replaced.
 
 Example
 -------
@@ -108,10 +109,12 @@ def outside_columns(blocks: np.ndarray) -> np.ndarray:
     return ~blocks.any(axis=0)
 
 
-def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None = None) -> None:
+def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None = None,
+              keep_terrain: bool = False) -> None:
     """Write a (y, z, x) volume as a Luanti ``.mts`` schematic (see the module docstring).
 
-    ``seed`` draws the theme's weighted variants, as for the Minecraft outputs.
+    ``seed`` draws the theme's weighted variants, as for the Minecraft outputs;
+    ``keep_terrain=True`` writes every open block as ``ignore``, so the world's nodes stay there.
     """
     from ..minecraft.palette import minecraft_palette
 
@@ -127,11 +130,13 @@ def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None
             names.append(node)
         content[i], param2[i] = names.index(node), p2
     ignore = len(palette)  # a palette index of its own for the columns left out
-    if outside_columns(blocks).any():
+    skipped = [ignore] + ([i for i, state in enumerate(palette) if names[content[i]] == "air"]
+                          if keep_terrain else [])
+    if outside_columns(blocks).any() or len(skipped) > 1:
         names.append("ignore")
-        content[ignore] = len(names) - 1
+        content[skipped] = len(names) - 1
     probability = np.full(len(palette) + 1, ALWAYS, np.uint8)
-    probability[ignore] = 0
+    probability[skipped] = 0
     height, length, width = blocks.shape
     order = np.where(outside_columns(blocks), ignore, indices).transpose(1, 0, 2)[::-1]  # (z north, y, x)
     order = np.ascontiguousarray(order)
