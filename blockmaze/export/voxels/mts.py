@@ -130,16 +130,16 @@ def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None
             names.append(node)
         content[i], param2[i] = names.index(node), p2
     ignore = len(palette)  # a palette index of its own for the columns left out
-    skipped = [ignore] + ([i for i, state in enumerate(palette) if names[content[i]] == "air"]
+    skipped = [ignore] + ([i for i in range(len(palette)) if names[content[i]] == "air"]
                           if keep_terrain else [])
-    if outside_columns(blocks).any() or len(skipped) > 1:
+    outside = outside_columns(blocks)
+    if outside.any() or len(skipped) > 1:
         names.append("ignore")
         content[skipped] = len(names) - 1
     probability = np.full(len(palette) + 1, ALWAYS, np.uint8)
     probability[skipped] = 0
     height, length, width = blocks.shape
-    order = np.where(outside_columns(blocks), ignore, indices).transpose(1, 0, 2)[::-1]  # (z north, y, x)
-    order = np.ascontiguousarray(order)
+    order = np.ascontiguousarray(np.where(outside, ignore, indices).transpose(1, 0, 2)[::-1])  # z north
     file.write(b"MTSM" + struct.pack(">H3H", VERSION, width, height, length))
     file.write(bytes([ALWAYS]) * height)
     file.write(struct.pack(">H", len(names)))
