@@ -18,8 +18,9 @@ from typing import BinaryIO
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 
 
-def write_zip(file: BinaryIO, files: dict[str, bytes], level: int = 6) -> None:
-    """Write ``files`` (name -> bytes) as a deflated zip, names in order, times fixed."""
+def write_zip(file: BinaryIO, files: dict[str, bytes | memoryview], level: int = 6) -> None:
+    """Write ``files`` (name -> bytes, or a memoryview: no copy) as a deflated zip, names in
+    order, times fixed."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in sorted(files):

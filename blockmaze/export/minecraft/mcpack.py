@@ -11,7 +11,7 @@ A zip (facts and sources in ``docs/voxels.md``, Bedrock section) of:
   in) and ``structure load blockmaze:maze ~dx ~dy ~dz``, so ``/function blockmaze/build`` places
   the maze with the player outside its entrance, facing in (see :mod:`.placement`).
 
-The uuids are drawn from the seed and the structure's bytes (one seed and maze, the same pack;
+The uuids are drawn from the seed, the blocks and the theme (one seed and maze, the same pack;
 another maze, another pack, so the game never takes a new maze for an old pack), written as
 version-4 uuids, the form the game's manifest documentation and schemas expect. The schema this
 manifest follows is ``schemas/mcpack-manifest.schema.json``.
@@ -47,7 +47,7 @@ NAME = "maze"  # blockmaze:maze, in structures/blockmaze/maze.mcstructure
 
 
 def pack_uuid(seed: int | None, digest: str, role: str) -> str:
-    """A version-4-form uuid drawn from the seed, the structure's digest and the uuid's role.
+    """A version-4-form uuid drawn from the seed, the maze's digest and the uuid's role.
 
     >>> pack_uuid(1, "ab", "header") == pack_uuid(1, "ab", "header") != pack_uuid(1, "ab", "module")
     True
@@ -56,6 +56,20 @@ def pack_uuid(seed: int | None, digest: str, role: str) -> str:
     """
     data = hashlib.sha256(f"blockmaze mcpack {seed} {digest} {role}".encode()).digest()[:16]
     return str(uuid.UUID(bytes=data, version=4))
+
+
+def maze_digest(blocks: np.ndarray, theme: Theme) -> str:
+    """A digest of what the pack places: the blocks (shape included) and the theme's states.
+
+    >>> from blockmaze.materials import load_theme
+    >>> theme = load_theme()
+    >>> maze_digest(np.ones((1, 1, 2), np.uint8), theme) != maze_digest(np.ones((1, 2, 1), np.uint8), theme)
+    True
+    """
+    digest = hashlib.sha256(repr((blocks.shape, theme.name, sorted(theme.minecraft.items()),
+                                  sorted(theme.variants.items()))).encode())
+    digest.update(np.ascontiguousarray(blocks).data)
+    return digest.hexdigest()
 
 
 def manifest(seed: int | None, digest: str, size: tuple[int, int, int]) -> dict:
@@ -84,17 +98,16 @@ def write_mcpack(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | N
     check_size(blocks.shape)
     structure = io.BytesIO()
     write_mcstructure(blocks, structure, theme, seed)
-    data = structure.getvalue()
     spot = player_spot(blocks)
     dx, dy, dz = spot.offset
     height, length, width = blocks.shape
-    document = manifest(seed, hashlib.sha256(data).hexdigest(), (width, height, length))
+    document = manifest(seed, maze_digest(blocks, theme), (width, height, length))
     function = (f"# blockmaze: turns you {spot.facing} to face the maze's entrance, then places it\n"
                 f"tp @s ~ ~ ~ {YAW[spot.facing]} 0\n"
                 f"structure load blockmaze:{NAME} ~{dx} ~{dy} ~{dz}\n")
     write_zip(file, {
         "manifest.json": (json.dumps(document, indent=2) + "\n").encode("utf-8"),
-        f"structures/blockmaze/{NAME}.mcstructure": data,
+        f"structures/blockmaze/{NAME}.mcstructure": structure.getbuffer(),
         "functions/blockmaze/build.mcfunction": function.encode("utf-8"),
     }, level=1)  # the structure is 8 bytes a block, mostly runs: the fastest level packs it 20x
 
