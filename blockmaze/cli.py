@@ -249,8 +249,8 @@ def output_options(command):
                      show_default=True,
                      help="Sponge schematic version: 2 loads everywhere, 3 is WorldEdit 7.3's own."),
         click.option("--keep-terrain/--carve-terrain", default=False, show_default=True,
-                     help="Structure files and datapacks: leave the world's blocks where the maze "
-                          "has air (default: air is placed, carving through terrain)."),
+                     help="Structure files, datapacks and .mts: leave the world's blocks where "
+                          "the maze has air (default: air is placed, carving through terrain)."),
         click.option("--tile-encoding", type=click.Choice(["csv", "base64", "base64-zlib", "base64-gzip"]),
                      default="csv", show_default=True, help="Tiled maps (.tmx, .tmj): layer data encoding."),
         click.option("--external-tileset/--embedded-tileset", default=False, show_default=True,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 from .errors import BadFileError, BlockmazeError
-from .readers import meshes, pictures, tilemaps
+from .readers import meshes, pictures, tilemaps, voxels
 from .readers.base import FileInfo, load_json, read_whole
 
 HEAD = 1024
@@ -85,13 +85,16 @@ READERS: dict[str, Callable[[Opener, str], FileInfo]] = {
     "REXPaint (.xp)": _plain(tilemaps.read_xp),
     "PNG (.png)": _plain(pictures.read_png),
     "SVG (.svg)": _plain(pictures.read_svg),
+    "MagicaVoxel (.vox)": _plain(voxels.read_vox),
+    "Luanti schematic (.mts)": _plain(voxels.read_mts),
+    "Bedrock pack (.mcpack)": _plain(voxels.read_mcpack),
 }
 _BY_SUFFIX = {".schem": "Minecraft", ".litematic": "Minecraft", ".nbt": "Minecraft",
               ".schematic": "Minecraft", ".mcstructure": "Minecraft", ".zip": "datapack",
               ".json": "JSON", ".tmj": "JSON", ".ldtk": "JSON", ".gltf": "glTF (", ".glb": "glTF binary",
               ".obj": "OBJ", ".mtl": "material", ".ply": "PLY", ".stl": "STL", ".3mf": "3MF",
               ".tmx": "Tiled", ".txt": "text", ".npz": "tcod", ".xp": "REXPaint", ".png": "PNG",
-              ".svg": "SVG"}
+              ".svg": "SVG", ".vox": "MagicaVoxel", ".mts": "Luanti", ".mcpack": "Bedrock pack"}
 
 
 def _suffix(name: str) -> str:
@@ -115,9 +118,13 @@ def candidates(head: bytes, name: str) -> list[str]:
     if head[:2] == b"\x1f\x8b":
         by_magic = ["Minecraft", "REXPaint"]
     elif head[:4] == b"PK\x03\x04":
-        by_magic = ["datapack", "3MF", "tcod"]
+        by_magic = ["datapack", "3MF", "tcod", "Bedrock pack"]
     elif head[:8] == pictures.PNG_SIGNATURE:
         by_magic = ["PNG"]
+    elif head[:4] == b"VOX ":
+        by_magic = ["MagicaVoxel"]
+    elif head[:4] == b"MTSM":
+        by_magic = ["Luanti"]
     elif head[:4] == b"glTF":
         by_magic = ["glTF binary"]
     elif head[:4] == b"ply\n":

@@ -108,6 +108,9 @@ MEASURED: dict[str, tuple[str, float, int]] = {
     "npz": ("tile", 4.0, 0),
     "xp": ("tile", 31.0, 0),
     "ldtk": ("tile", 21.5, 0),
+    "vox": ("block", 16.5, 0),
+    "mts": ("block", 7.9, 0),
+    "mcpack": ("block", 30.9, 0),
 }
 
 

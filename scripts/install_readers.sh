@@ -17,16 +17,18 @@ NPM_PACKAGES=(
   # the game as a test reader (tests/test_game.py): a Minecraft server and a bot with the game's
   # physics, at versions that run release 1.20.4 together
   flying-squid@1.12.0 mineflayer@4.25.0 mineflayer-pathfinder@2.4.5 prismarine-schematic@1.3.0
+  three            # three.js: its VOXLoader reads our .vox back, scene graph included (tests/test_vox.py)
 )
 command -v npm >/dev/null || { echo "install_readers: npm (node.js) is needed for: ${NPM_PACKAGES[*]}" >&2; exit 1; }
 npm install --prefix "$readers/npm" --no-audit --no-fund "${NPM_PACKAGES[@]}"
 
 # Debian packages, one a line (apt-get, as root or with sudo); the tests find them on PATH
 APT_PACKAGES=(
+  minetest-server minetest-data   # a Luanti server and its default game place our .mts (tests/test_mts.py)
 )
 if ((${#APT_PACKAGES[@]})); then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)
-  $sudo apt-get update && $sudo apt-get install -y "${APT_PACKAGES[@]}"
+  $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}"
 fi
 
 # Python packages that cannot share the test environment, each in a venv of its own:

@@ -76,6 +76,8 @@ def test_every_format_we_write_is_summarised(every_format):
             assert "wall" in info.details["materials"]
         elif name == "datapack":
             assert "fill" in info.details["commands"]
+        elif name == "vox":  # air is no voxel
+            assert info.size == (width, height, length) and sum(info.counts.values()) == np.count_nonzero(VOLUME)
         else:  # Minecraft formats: every block counted
             assert info.size == (width, height, length) and sum(info.counts.values()) == VOLUME.size, name
         assert text.startswith("format: ")

@@ -1,7 +1,7 @@
 """Outputs, found by suffix or format name, grouped by family.
 
-``minecraft/`` (schematics, structures, datapacks), ``meshes/`` (the greedy mesher and its glTF,
-OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint, LDtk) and
+``minecraft/`` (schematics, structures, datapacks, Bedrock packs), ``voxels/`` (MagicaVoxel,
+Luanti), ``meshes/`` (the greedy mesher and its glTF, OBJ, PLY, STL and 3MF writers), ``tilemaps/`` (Tiled, ASCII, JSON, tcod, REXPaint, LDtk) and
 ``pictures`` (PNG/SVG of the maze itself), and maze documents (``.json``). :data:`FORMATS`
 names every output, its suffixes,
 summary and module, so help and suffix look-ups import nothing; a module is imported the first
@@ -102,6 +102,12 @@ FORMATS: dict[str, Format] = _formats(
      "bands", True),
     ("world-zip", "export.minecraft.world", (),
      "the Java world folder as one .zip (unzip into .minecraft/saves)", "bands"),
+    ("vox", "export.voxels.vox", (".vox",),
+     "MagicaVoxel .vox, theme colours, split into 256-voxel models (MagicaVoxel, Goxel, three.js)"),
+    ("mts", "export.voxels.mts", (".mts",),
+     "Luanti (Minetest) schematic, minetest_game nodes (place_schematic, WorldEdit //mtschemplace)"),
+    ("mcpack", "export.minecraft.mcpack", (".mcpack",),
+     "Bedrock behaviour pack: the .mcstructure and /function blockmaze/build (opens with a tap)"),
 )
 
 

@@ -1,4 +1,5 @@
 """Readers behind ``blockmaze info``: one module per family of formats blockmaze writes
-(:mod:`.minecraft`, :mod:`.meshes`, :mod:`.tilemaps`, :mod:`.pictures`, :mod:`.documents`), each
-reading an open binary file in bounded memory and time and returning a :class:`.base.FileInfo`.
+(:mod:`.minecraft`, :mod:`.meshes`, :mod:`.tilemaps`, :mod:`.pictures`, :mod:`.documents`,
+:mod:`.voxels`), each reading an open binary file in bounded memory and time and returning a
+:class:`.base.FileInfo`.
 """

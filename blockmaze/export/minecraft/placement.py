@@ -128,4 +128,7 @@ def placement_hint(volume: np.ndarray, format_name: str, name: str = "maze") -> 
                 f"structure block under your feet with Relative Position {dx}, {dy + 1}, {dz}")
     if format_name == "mcstructure":
         return f"{where} /structure load blockmaze:{name} ~{dx} ~{dy} ~{dz}"
+    if format_name == "mcpack":  # the pack's function holds the offset
+        return ("open the pack, turn it on in a world with cheats, stand where the way in should be "
+                "and run /function blockmaze/build")
     return None
