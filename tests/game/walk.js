@@ -86,7 +86,8 @@ function connect (port) {
   return new Promise((resolve, reject) => {
     const bot = mineflayer.createBot({ host: '127.0.0.1', port, username: 'walker', version, logErrors: false })
     bot.loadPlugin(pathfinder)
-    bot.once('spawn', () => resolve(bot))
+    // flying-squid finishes a login by sending the player to its spawn point again: wait for it
+    bot.once('spawn', () => bot.waitForTicks(60).then(() => resolve(bot)))
     bot.once('error', reject)
     bot.once('kicked', (why) => reject(new Error('kicked: ' + why)))
   })
@@ -137,11 +138,15 @@ function openDoorsAhead (bot) {
 async function place (serv, bot, feet) {
   debug('place', feet, Date.now())
   const player = serv.players.find(p => p.username === bot.username)
+  const spot = new Vec3(feet.x + 0.5, feet.y, feet.z + 0.5)
   await serv.overworld.getColumnAt(feet)
-  await player.teleport(new Vec3(feet.x + 0.5, feet.y, feet.z + 0.5))
-  player.position = new Vec3(feet.x + 0.5, feet.y, feet.z + 0.5)
-  await player.worldSendRestOfChunks() // flying-squid sends chunks as a player moves, not on a teleport
-  await new Promise(resolve => setTimeout(resolve, 300))
+  for (let tries = 0; tries < 20 && bot.entity.position.distanceTo(spot) > 0.5; tries++) {
+    await player.teleport(spot) // (a client just logged in may not take the first one)
+    player.position = spot
+    await player.worldSendRestOfChunks() // flying-squid sends chunks as a player moves, not on a teleport
+    await bot.waitForTicks(5)
+  }
+  if (bot.entity.position.distanceTo(spot) > 0.5) throw new Error(`the bot could not be placed at ${spot}`)
   debug('teleported', Date.now())
   await bot.waitForChunksToLoad()
   debug('chunks', Date.now())
@@ -156,6 +161,9 @@ async function walk (serv, bot, name, start, goal, route = []) {
   bot.pathfinder.thinkTimeout = 30000
   bot.pathfinder.tickTimeout = 100
   const stopDoors = openDoorsAhead(bot)
+  const trace = process.env.WALK_DEBUG ? setInterval(() => debug('at', bot.entity.position.floored()), 1000) : null
+  const planned = (r) => debug('path', r.status, r.path.length, r.visitedNodes, r.time)
+  bot.on('path_update', planned)
   let why = null
   let leg = 0
   try {
@@ -167,6 +175,8 @@ async function walk (serv, bot, name, start, goal, route = []) {
   } finally {
     bot.pathfinder.stop()
     stopDoors()
+    clearInterval(trace)
+    bot.removeListener('path_update', planned)
   }
   const at = bot.entity.position.floored()
   const reached = arrived(bot, goal)
@@ -187,17 +197,26 @@ function arrived (bot, goal) {
 }
 
 async function goto (bot, goal) {
-  let timer
-  const late = new Promise((resolve) => { timer = setTimeout(() => resolve('timed out'), timeout) })
-  try {
-    return await Promise.race([
-      bot.pathfinder.goto(goal.reach ? new goals.GoalNear(goal.x, goal.y, goal.z, goal.reach)
-        : new goals.GoalBlock(goal.x, goal.y, goal.z)).then(() => null, (e) => e.message),
-      late
-    ])
-  } finally {
-    clearTimeout(timer)
+  // mineflayer-pathfinder's goto also ends on a first, empty partial path (a slow first tick):
+  // go on asking until the bot is there, the way is known to be none, or the time is up
+  const deadline = Date.now() + timeout
+  let why = null
+  while (!arrived(bot, goal) && Date.now() < deadline) {
+    let timer
+    const late = new Promise((resolve) => { timer = setTimeout(() => resolve('timed out'), deadline - Date.now()) })
+    try {
+      why = await Promise.race([
+        bot.pathfinder.goto(goal.reach ? new goals.GoalNear(goal.x, goal.y, goal.z, goal.reach)
+          : new goals.GoalBlock(goal.x, goal.y, goal.z)).then(() => null, (e) => e.message),
+        late
+      ])
+    } finally {
+      clearTimeout(timer)
+    }
+    if (why === 'timed out') break
+    await bot.waitForTicks(2)
   }
+  return arrived(bot, goal) ? null : why
 }
 
 function target (origin, [x, y, z, reach]) {
