@@ -103,11 +103,13 @@ def passage_for(kind: str, passage=None):
 
 
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
-              braid: float = 0.0, entrances: bool = False, mask=None) -> MazeDocument:
+              braid: float = 0.0, entrances: bool = False, mask=None,
+              weave: float = 0.0) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
-    ends of the longest path). Without a seed one is drawn; the document records it.
+    ends of the longest path). Without a seed one is drawn; the document records it. A weave
+    grid gets crossings at the chance ``weave`` (see :func:`blockmaze.grids.weave.place_crossings`).
 
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect()
@@ -126,6 +128,12 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     else:
         cells = load_mask(mask, kind, shape) if not isinstance(mask, np.ndarray) else mask
         grid = masked_grid(kind, shape, cells)
+    if weave and kind != "weave":
+        raise BlockmazeError(f"--weave makes crossings on a weave grid (-g weave), not a {kind} grid")
+    if kind == "weave":
+        from .grids.weave import place_crossings
+
+        grid = place_crossings(grid, weave, rng)
     with phase("carving"):
         maze = generate(grid, algorithm=algorithm, rng=rng)
         if braid:
