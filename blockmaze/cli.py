@@ -319,10 +319,14 @@ def cli(verbose, quiet):
 @click.option("--mask", type=FilePath(exists=True, dir_okay=False), default=None,
               help="Cells to leave out: a text file (X = off) or a black-and-white picture "
                    "(black = off).")
+@click.option("--weave", type=Finite(0, 1), default=0.0, show_default=True,
+              help="With -g weave: the chance that a cell is a crossing, where a passage may go "
+                   "under it (0 = none; -a kruskal:weave uses most of them). Blocks need --wall 3 "
+                   "or more (the default there): stairs down to the tunnel fit in the walls.")
 @maze_options
 @thickness_options
 @output_options
-def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **output):
+def generate_command(size, kind, mask, weave, algorithm, seed, braid, entrances, **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
     from .pipeline import check_fits, make_maze, passage_for
     from .randomness import draw_seed
@@ -330,6 +334,10 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
 
     shape = grid_shape(kind, size)
     output["passage"] = passage_for(kind, output["passage"])
+    if kind == "weave" and click.get_current_context().get_parameter_source("wall").name == "DEFAULT":
+        from .blocks.weave import TUNNEL_WALL
+
+        output["wall"] = TUNNEL_WALL
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _writer(output)
@@ -346,7 +354,7 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
             solution=output["solution"], lights=output["lights"], wall=output["wall"],
             passage=output["passage"], height=output["height"], split=output["split"]):
         return _write_streamed(shape, algorithm, seed, writer, **output)
-    document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask)
+    document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask, weave)
     _emit(document, writer, **output)
 
 

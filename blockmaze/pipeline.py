@@ -167,6 +167,10 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
         return square_text(maze, style=style, endpoints=shown, solution=solution)
     if kind == "layered":
         raise BlockmazeError("a layered maze cannot be printed: write it to a file")
+    if kind == "weave":
+        from .render.text import weave_text
+
+        return weave_text(maze, style=style, endpoints=shown, solution=solution)
     return plan_text(rasterize(maze, min_scale(kind), endpoints=shown, solution=solution),
                      style=plan_style)
 
@@ -174,11 +178,12 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
 def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False,
                 wall=1, passage=None, scale: int | None = None, height: int = 3,
                 floor: bool = True, roof: bool = False) -> np.ndarray:
-    """The blocks of a maze of any kind: a (z, x) plan, or a layered maze's (y, z, x) volume.
+    """The blocks of a maze of any kind: a (z, x) plan, or a layered or weave maze's (y, z, x) volume.
 
     Square mazes go through the 2n+1 converter (``wall``, ``passage``: see :func:`passage_for`
     for its default), layered ones are stacked
-    level on level (``height``, ``floor``, ``roof``), the other kinds are rasterized at ``scale`` (default
+    level on level (``height``, ``floor``, ``roof``), weave ones get tunnels under their
+    crossings (:mod:`blockmaze.blocks.weave`: ``wall`` 3 or more), the other kinds are rasterized at ``scale`` (default
     4, or the kind's least). ``endpoints`` with openings cuts them; ``solution`` marks the path
     (start and goal from ``endpoints``, or the ends of the longest path).
 
@@ -197,6 +202,11 @@ def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: boo
     if kind == "layered":
         return stack_levels(maze, height, "convert", wall, passage, endpoints=shown,
                             solution=solution, roof=roof, floor=floor)
+    if kind == "weave":  # a volume: tunnels under the floor
+        from .blocks.weave import weave_volume
+
+        return weave_volume(maze, wall, passage, endpoints=shown, solution=solution,
+                            height=height, floor=floor, roof=roof)
     check_scale(kind, scale)
     return rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
 
@@ -326,6 +336,10 @@ def save(source: Source, target: Target, format: str | None = None, *,
                                  roof=roof)
         else:
             blocks = np.asarray(source)
+        if writer.plan and isinstance(source, MazeDocument) and source.maze.grid.kind == "weave":
+            from .blocks.weave import tile_plan
+
+            blocks = tile_plan(blocks)[0]  # the maze seen from above, stairs down as a legend
         volume = plan_layer(blocks) if writer.plan else stand_up(blocks, height=height,
                                                                  floor=floor, roof=roof,
                                                                  lights=lights)

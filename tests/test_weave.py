@@ -79,3 +79,169 @@ def test_bad_crossings_and_options_are_refused():
         make_maze((5, 5), "square", weave=0.5)
     with pytest.raises(BlockmazeError, match="from 0 to 1"):
         make_maze((5, 5), "weave", weave=1.5)
+
+
+# -- blocks: a player's body (2 blocks tall) walks the volume ---------------------------------
+
+from blockmaze.materials import Material  # noqa: E402
+from blockmaze.pipeline import build  # noqa: E402
+
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+MARKED = (Material.PATH, Material.START, Material.GOAL)
+
+
+def moves(volume, stand, falls):
+    """Pairs of positions (flat indices) a player moves between: level, and one block down and
+    back up only onto a stair. With ``falls``, also what a player could do to leak: step off
+    into the open and fall, or jump one block up where the room above the head allows it."""
+    air = volume == Material.AIR
+    body = air & np.roll(air, -1, axis=0)
+    body[-1] = False
+    shape = stand.shape
+    index = np.arange(stand.size).reshape(shape)
+    pairs = []
+
+    def shifted(a, b, dy, dz, dx):
+        src, dst = [], []
+        for axis, d in ((0, dy), (1, dz), (2, dx)):
+            src.append(slice(max(0, -d), shape[axis] - max(0, d)))
+            dst.append(slice(max(0, d), shape[axis] - max(0, -d)))
+        ok = a[tuple(src)] & b[tuple(dst)]
+        pairs.append(np.stack([index[tuple(src)][ok], index[tuple(dst)][ok]], axis=1))
+
+    for dz, dx in STEPS:
+        shifted(stand, stand, 0, dz, dx)
+        shifted(stand & (below(volume) == Material.STAIRS), stand, -1, dz, dx)
+        if falls:
+            shifted(stand, body, 0, dz, dx)  # into the open beside
+            room = stand & np.roll(air, -2, axis=0)
+            room[-2:] = False
+            shifted(room, stand, 1, dz, dx)  # a jump one block up
+    if falls:
+        shifted(body & ~stand, body, -1, 0, 0)  # falling
+    return np.concatenate(pairs)
+
+
+def below(volume):
+    """The block under each block (rock under the volume)."""
+    out = np.full(volume.shape, Material.WALL, dtype=np.uint8)
+    out[1:] = volume[:-1]
+    return out
+
+
+def standable(volume):
+    """Where a player's feet can be: air at the feet and head, something under the feet."""
+    air = volume == Material.AIR
+    head = np.zeros_like(air)
+    head[:-1] = air[1:]
+    return air & head & (below(volume) != Material.AIR)
+
+
+def owners(volume, maze, wall, passage):
+    """Per stand position: a node id. Cells are 0..n-1; a tunnel under crossing c is n + c; a
+    wall run between cells (or at the edge) and a corner get their own ids above 2n."""
+    (wz, wx), (pz, px) = wall, passage
+    rows, cols = maze.grid.shape
+    y, z, x = np.indices(volume.shape)
+
+    def split(v, w, p):
+        q, rest = np.divmod(v, w + p)
+        return q, rest >= w  # cell index, inside a cell's run (else a wall run before cell q)
+
+    r, in_r = split(z, wz, pz)
+    c, in_c = split(x, wx, px)
+    n = maze.grid.size
+    cell = r * cols + c
+    node = 2 * n + (r * (cols + 1) + c) * 4 + in_r * 2 + in_c  # wall runs and corners
+    inside = in_r & in_c
+    tunnel = inside & (y < 4) & np.isin(cell, np.flatnonzero(maze.grid.crossings))
+    node = np.where(inside, np.where(tunnel, n + cell, cell), node)
+    return node.ravel()
+
+
+def cell_graph(volume, maze, wall, passage, falls):
+    stand = standable(volume)
+    pairs = moves(volume, stand, falls)
+    node = owners(volume, maze, wall, passage)
+    a, b = node[pairs[:, 0]], node[pairs[:, 1]]
+    n = maze.grid.size
+    parent = {}
+
+    def find(v):
+        while parent.get(v, v) != v:
+            v = parent[v]
+        return v
+
+    touching = set()
+    for u, v in set(zip(a.tolist(), b.tolist())):
+        if u == v:
+            continue
+        if u < n and v < n:
+            touching.add((min(u, v), max(u, v)))
+        elif u >= n and v >= n:
+            parent[find(u)] = find(v)
+    links_of = {}
+    for u, v in set(zip(a.tolist(), b.tolist())):
+        if (u < n) != (v < n):
+            cell, other = (u, v) if u < n else (v, u)
+            links_of.setdefault(find(other), set()).add(cell)
+    for cells in links_of.values():
+        cells = sorted(cells)
+        touching.update((p, q) for i, p in enumerate(cells) for q in cells[i + 1:])
+    return touching
+
+
+def maze_pairs(maze):
+    cells, dirs = np.nonzero(maze.links)
+    other = maze.grid.neighbors[cells, dirs]
+    return {(int(min(p, q)), int(max(p, q))) for p, q in zip(cells, other)}
+
+
+@pytest.mark.parametrize("wall, passage, height, roof, lights", [
+    ((3, 3), (1, 1), 3, False, False), ((4, 3), (2, 1), 2, True, True),
+    ((3, 5), (1, 3), 4, True, False)])
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32), spec=st.sampled_from(["kruskal:weave", "backtracker", "wilson"]))
+def test_walkable_regions_are_the_maze(wall, passage, height, roof, lights, seed, spec):
+    maze = make_maze((6, 7), "weave", spec, seed=seed, weave=1.0).maze
+    volume = build(maze, wall=wall, passage=passage, height=height, roof=roof, lights=lights)
+    if lights:
+        assert (volume[0] == Material.LIGHT).any() == bool(len(maze.grid.used_crossings(maze.links)))
+    expected = maze_pairs(maze)
+    assert cell_graph(volume, maze, wall, passage, falls=False) == expected  # every way walks
+    assert cell_graph(volume, maze, wall, passage, falls=True) == expected  # no fall leaks
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_marked_solution_is_continuous_in_3d(seed):
+    document = make_maze((7, 7), "weave", "kruskal:weave", seed=seed, weave=1.0)
+    maze, ends = document.maze, document.endpoints
+    volume = build(maze, ends, solution=True, wall=3)  # (lights may replace a mark)
+    stand = standable(volume)
+    on_path = stand & np.isin(below(volume), MARKED + (Material.STAIRS,))
+    pairs = moves(volume, on_path, falls=False)
+    parent = np.arange(stand.size)
+
+    def find(v):
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for u, v in pairs.tolist():
+        parent[find(u)] = find(v)
+    start = np.flatnonzero((below(volume) == Material.START).ravel() & on_path.ravel())
+    goal = np.flatnonzero((below(volume) == Material.GOAL).ravel() & on_path.ravel())
+    assert start.size and goal.size and find(int(start[0])) == find(int(goal[0]))
+    path = maze.shortest_path(ends.start, ends.goal)
+    under = set(((path[:-1] + path[1:]) // 2)[np.abs(path[1:] - path[:-1]) == 2 * 7].tolist()) | \
+        set(((path[:-1] + path[1:]) // 2)[np.abs(path[1:] - path[:-1]) == 2].tolist())
+    if under & set(np.flatnonzero(maze.grid.crossings).tolist()):  # the path goes down a tunnel
+        assert (volume[0] == Material.PATH).any()
+
+
+def test_thin_walls_are_refused_for_tunnels():
+    maze = make_maze((6, 6), "weave", "kruskal:weave", seed=1, weave=1.0).maze
+    with pytest.raises(BlockmazeError, match="--wall 3"):
+        build(maze, wall=1)

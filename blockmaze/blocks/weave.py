@@ -1,0 +1,165 @@
+"""Weave mazes in blocks: a used crossing is a bridge, and under it a tunnel one storey down.
+
+The maze stands as a square maze would (the 2n+1 plan, extruded), on :data:`GROUND` layers of
+rock. Where the maze links the two cells beside a crossing under it, the passage dives into
+the rock through the walls between them and the crossing, runs under the crossing's floor (the
+bridge, which the passage on top walks over) and climbs back on the other side:
+
+* under the crossing the tunnel's floor is 4 blocks below the maze's walking level: 2 blocks of
+  headroom under the bridge's one-block floor;
+* in each wall run, the block beside the far cell is a stair down, the next one a stair down,
+  the third a stair down to the tunnel's level (each step one block, a stair block where the
+  way rises, facing uphill: a player walks up without jumping), each with 2 blocks of room above;
+* the wall block beside the crossing keeps its top solid, so the tunnel and the bridge never
+  touch: the tunnel's highest open block there is level with the bridge's floor.
+
+So the walls on the tunnel's axis must be :data:`TUNNEL_WALL` blocks thick or more, and walls
+at least 2 high. With ``solution`` the tunnel's floors are marked like the floors above.
+
+Example
+-------
+>>> from blockmaze.pipeline import make_maze
+>>> maze = make_maze((4, 5), "weave", "kruskal:weave", seed=1, weave=1.0).maze
+>>> weave_volume(maze, wall=3).shape    # 3 layers of rock, the floor, 3 of wall
+(7, 19, 23)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..endpoints import Endpoints
+from ..errors import BlockmazeError
+from ..grids import square_grid
+from ..grids.square import EAST, NORTH, SOUTH, WEST
+from ..grids.weave import OVER_EAST_WEST
+from ..materials import Material
+from ..maze import Maze
+from .convert import Thickness, _mark_endpoints, _unit_plan, per_axis, thickness_runs
+from .volume import extrude
+
+GROUND = 3  # rock layers under the maze's floor: the tunnel's air (2) and its floor
+TUNNEL_WALL = 3  # wall blocks beside a crossing, along its tunnel: three steps down
+DROP = 3  # walking levels from the maze down to a tunnel
+
+
+def over_maze(maze: Maze) -> Maze:
+    """The square maze of what is seen from above: the weave maze without its under-passages.
+
+    >>> from blockmaze.pipeline import make_maze
+    >>> m = make_maze((6, 6), "weave", "kruskal:weave", seed=2, weave=1.0).maze
+    >>> over_maze(m).passage_count == m.passage_count - len(m.grid.used_crossings(m.links))
+    True
+    """
+    grid = maze.grid
+    rows, cols = grid.shape
+    links = maze.links.copy()
+    for cell, before, after in grid.used_crossings(maze.links):
+        forward, back = (SOUTH, NORTH) if grid.crossings[cell] == OVER_EAST_WEST else (EAST, WEST)
+        links[before, forward] = links[after, back] = False
+    square = square_grid(rows, cols, grid.enabled.reshape(rows, cols))
+    return Maze(square, links, validate=False)
+
+
+def weave_unit_plan(maze: Maze, endpoints: Endpoints | None = None, solution: bool = False):
+    """The over-level unit plan (one block per wall and cell) and, per used crossing, whether the
+    solution goes under it: ``(plan, crossings (m, 3), under_solution bool (m,))``."""
+    grid = maze.grid
+    cols = grid.shape[1]
+    over = over_maze(maze)
+    unit = _unit_plan(over)
+    used = grid.used_crossings(maze.links)
+    under = np.zeros(len(used), dtype=bool)
+    if endpoints is None:
+        if solution:
+            raise BlockmazeError("marking the solution needs endpoints (a start and a goal)")
+        return unit, used, under
+    _mark_endpoints(unit, over, Endpoints(endpoints.start, endpoints.goal, endpoints.openings), False)
+    if solution:
+        from .convert import WALL_OFFSETS
+
+        for cell, direction in endpoints.openings:
+            dz, dx = WALL_OFFSETS[direction]
+            unit[2 * (cell // cols) + 1 + dz, 2 * (cell % cols) + 1 + dx] = Material.PATH
+        path = maze.shortest_path(endpoints.start, endpoints.goal)
+        z, x = 2 * (path // cols) + 1, 2 * (path % cols) + 1
+        unit[z, x] = Material.PATH
+        jump = np.abs(z[1:] - z[:-1]) + np.abs(x[1:] - x[:-1]) == 4
+        step = ~jump
+        unit[((z[:-1] + z[1:]) // 2)[step], ((x[:-1] + x[1:]) // 2)[step]] = Material.PATH
+        under_cells = ((path[:-1] + path[1:]) // 2)[jump]
+        under = np.isin(used[:, 0], under_cells)
+        unit[2 * (endpoints.start // cols) + 1, 2 * (endpoints.start % cols) + 1] = Material.START
+        unit[2 * (endpoints.goal // cols) + 1, 2 * (endpoints.goal % cols) + 1] = Material.GOAL
+    return unit, used, under
+
+
+def weave_volume(maze: Maze, wall: Thickness = TUNNEL_WALL, passage: Thickness = 1,
+                 endpoints: Endpoints | None = None, solution: bool = False, height: int = 3,
+                 floor: bool = True, roof: bool = False) -> np.ndarray:
+    """The (y, z, x) volume of a weave maze: :data:`GROUND` layers of rock with the tunnels, the
+    floor with the bridges, the walls (see the module docstring)."""
+    (wz, wx), (pz, px) = per_axis(wall, "wall"), per_axis(passage, "passage")
+    unit, used, under = weave_unit_plan(maze, endpoints, solution)
+    rows, cols = maze.grid.shape
+    over_ew = maze.grid.crossings[used[:, 0]] == OVER_EAST_WEST
+    for thin, axis, tunnels in ((wz, "north-south", over_ew), (wx, "east-west", ~over_ew)):
+        if tunnels.any() and thin < TUNNEL_WALL:
+            raise BlockmazeError(
+                f"a weave maze's tunnels go down {DROP} steps in the walls beside a crossing: "
+                f"a tunnel runs {axis} here, so the wall needs {TUNNEL_WALL} blocks or more along "
+                f"it (--wall {TUNNEL_WALL}), got {thin}")
+    if not floor:
+        raise BlockmazeError("a weave maze's bridges stand on the floor: drop --no-floor")
+    if used.size and height < 2:
+        raise BlockmazeError("a weave maze's tunnels need 2 blocks of headroom: --height 2 or more")
+    plan = np.repeat(np.repeat(unit, thickness_runs(rows, wz, pz), axis=0),
+                     thickness_runs(cols, wx, px), axis=1)
+    above = extrude(plan, height=height, floor=True, roof=roof)
+    rock = np.full((GROUND,) + plan.shape, Material.WALL, dtype=np.uint8)
+    volume = np.concatenate([rock, above])
+    for (cell, _, _), ew, marked in zip(used.tolist(), over_ew.tolist(), under.tolist()):
+        r, c = divmod(cell, cols)
+        if ew:  # the tunnel runs north-south, along z
+            _dig(volume, r, wz, pz, (c + 1) * wx + c * px, px, marked)
+        else:
+            _dig(volume.swapaxes(1, 2), c, wx, px, (r + 1) * wz + r * pz, pz, marked)
+    return volume
+
+
+def _dig(volume: np.ndarray, row: int, wall: int, passage: int, across: int, width: int,
+         marked: bool) -> None:
+    """Dig the tunnel under the crossing in ``row`` (along axis 1), ``width`` blocks wide from
+    ``across`` (axis 2): its two wall runs as stairs and the run under the crossing."""
+    feet = GROUND + 1  # the maze's walking layer
+    ground = np.uint8(Material.PATH if marked else Material.FLOOR)
+    span = slice(across, across + width)
+    start = (row + 1) * wall + row * passage  # the crossing's own run
+    volume[feet - DROP: feet - 1, start:start + passage, span] = Material.AIR
+    volume[feet - DROP - 1, start:start + passage, span] = ground
+    for i in range(1, wall + 1):  # i-th block from the far cell, on both sides
+        level = feet - min(i - 1, DROP)
+        lower = feet - min(i, DROP) if i < wall else feet - DROP
+        support = np.uint8(Material.STAIRS) if level > lower else ground
+        for z in (start - wall - 1 + i, start + passage + wall - i):
+            volume[level: level + 2, z, span] = Material.AIR
+            volume[level - 1, z, span] = support
+
+
+def tile_plan(volume: np.ndarray) -> np.ndarray:
+    """The one-layer plan a tile map draws of a weave volume: the maze's walking layer, its floor's
+    marks, and STAIRS where a tunnel's stairs go down (a legend: the tunnel passes under the
+    cell between two facing stairs).
+
+    >>> from blockmaze.pipeline import make_maze
+    >>> m = make_maze((4, 4), "weave", "kruskal:weave", seed=1, weave=1.0).maze
+    >>> int((tile_plan(weave_volume(m)) == Material.STAIRS).sum()) // 2 == len(m.grid.used_crossings(m.links))
+    True
+    """
+    feet = GROUND + 1
+    plan = volume[feet].copy()
+    floor = volume[feet - 1]
+    marks = (plan == Material.AIR) & np.isin(floor, (Material.PATH, Material.START, Material.GOAL,
+                                                     Material.STAIRS))
+    plan[marks] = floor[marks]
+    return plan[np.newaxis]
