@@ -245,3 +245,27 @@ def test_thin_walls_are_refused_for_tunnels():
     maze = make_maze((6, 6), "weave", "kruskal:weave", seed=1, weave=1.0).maze
     with pytest.raises(BlockmazeError, match="--wall 3"):
         build(maze, wall=1)
+
+
+def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path):
+    """Read back from the .schem: every stair faces the higher floor beside it, and a player
+    (tests/walkability.py, which lets a player jump a block anywhere) finds one region."""
+    from blockmaze.pipeline import save
+    from schem_checker import read_schem
+    from walkability import name, properties, regions
+
+    document = make_maze((6, 8), "weave", "kruskal:weave", seed=9, weave=1.0)
+    save(document, tmp_path / "w.schem", wall=3, roof=True, solution=True)
+    blocks = read_schem(tmp_path / "w.schem").blocks
+    steps = {"north": (-1, 0), "east": (0, 1), "south": (1, 0), "west": (0, -1)}
+    stairs = [(y, z, x) for y, z, x in zip(*np.nonzero(
+        np.vectorize(lambda s: name(s).endswith("_stairs"))(blocks)))]
+    assert len(stairs) == 6 * len(document.maze.grid.used_crossings(document.maze.links)) > 0
+    for y, z, x in stairs:
+        dz, dx = steps[properties(blocks[y, z, x])["facing"]]
+        assert name(blocks[y, z + dz, x + dx]) != "minecraft:air"  # uphill: a floor or a stair
+        above = name(blocks[y + 1, z + dz, x + dx])  # room to stand on, or the next step up
+        assert above == "minecraft:air" or above.endswith("_stairs")
+        assert name(blocks[y, z - dz, x - dx]) == "minecraft:air"  # downhill: the way on
+    labels = regions(blocks)
+    assert len(np.unique(labels[labels > 0])) == 1
