@@ -269,3 +269,27 @@ def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path):
         assert name(blocks[y, z - dz, x - dx]) == "minecraft:air"  # downhill: the way on
     labels = regions(blocks)
     assert len(np.unique(labels[labels > 0])) == 1
+
+
+def test_pictures_show_passages_going_under():
+    """PNG: at every crossing the walls of the passage on top cross the cell, and the corridor
+    walls of the way under are drawn (in the crossing's margin) exactly where it is used."""
+    from blockmaze.export.pictures import render_image
+    from blockmaze.export.weave_picture import INSET
+
+    maze = make_maze((10, 12), "weave", "backtracker", seed=6, weave=1.0).maze
+    size = 40
+    image = np.asarray(render_image(maze, cell_size=size, wall_width=2))
+    wall = 1  # the palette's wall colour (after the background)
+    used = set(maze.grid.used_crossings(maze.links)[:, 0].tolist())
+    assert used and set(np.flatnonzero(maze.grid.crossings).tolist()) - used
+
+    def pixel(cell, fx, fy, ew):  # (fx, fy): along, across the passage on top, in the cell
+        r, c = divmod(cell, 12)
+        x, y = (fx, fy) if ew else (fy, fx)
+        return image[int(20 + (r + y) * size), int(20 + (c + x) * size)]
+
+    for cell in np.flatnonzero(maze.grid.crossings).tolist():
+        ew = maze.grid.crossings[cell] == OVER_EAST_WEST
+        assert pixel(cell, 0.5, INSET, ew) == wall  # the passage on top: its wall across
+        assert (pixel(cell, INSET, INSET / 2, ew) == wall) == (cell in used)
