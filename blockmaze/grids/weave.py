@@ -81,24 +81,40 @@ def weave_grid(rows: int, cols: int, mask: np.ndarray | None = None,
     docstring (:func:`place_crossings` draws such a set).
     """
     square = square_grid(rows, cols, mask)
-    neighbors = square.neighbors.copy()
     if crossings is None:
         crossings = np.zeros(square.size, np.int8)
-    crossings = np.asarray(crossings, dtype=np.int8).reshape(-1).copy()
-    if crossings.size != square.size or not np.isin(crossings, (0, 1, 2)).all():
+    crossings = np.asarray(crossings).reshape(-1)
+    if crossings.size != square.size or ((crossings < 0) | (crossings > 2)).any():
         raise BlockmazeError(f"crossings must be {square.size} values of 0, 1 or 2")
     problem = _crossing_problem(crossings.reshape(rows, cols), square.enabled.reshape(rows, cols))
     if problem:
         raise BlockmazeError(f"crossing cell {problem - 1} is on the edge, beside a masked cell "
                              "or next to another crossing")
-    for over, (a, b) in ((OVER_EAST_WEST, (NORTH, SOUTH)), (OVER_NORTH_SOUTH, (WEST, EAST))):
-        cells = np.flatnonzero(crossings == over)
-        before, after = neighbors[cells, a], neighbors[cells, b]
-        neighbors[before, b] = after
-        neighbors[after, a] = before
-        neighbors[cells, a] = neighbors[cells, b] = -1
-    return WeaveGrid("weave", (rows, cols), neighbors, square.opposite.copy(), square.directions,
+    return _woven(square, crossings.astype(np.int8))
+
+
+def _woven(square: Grid, crossings: np.ndarray) -> WeaveGrid:
+    """The weave grid of a square grid's table and valid ``crossings`` (int8, owned)."""
+    neighbors = weave_table(square.neighbors, crossings)
+    return WeaveGrid("weave", square.shape, neighbors, square.opposite.copy(), square.directions,
                      square.enabled.copy(), crossings)
+
+
+@kernel
+def weave_table(neighbors, crossings):
+    """A copy of a square grid's table with each crossing's under-axis neighbours joined past it."""
+    out = neighbors.copy()
+    for cell in range(crossings.size):
+        kind = crossings[cell]
+        if kind == 0:
+            continue
+        a, b = (NORTH, SOUTH) if kind == OVER_EAST_WEST else (WEST, EAST)
+        before, after = neighbors[cell, a], neighbors[cell, b]
+        out[before, b] = after
+        out[after, a] = before
+        out[cell, a] = -1
+        out[cell, b] = -1
+    return out
 
 
 def _crossing_problem(crossings: np.ndarray, enabled: np.ndarray) -> int:
@@ -128,12 +144,12 @@ def crossing_kernel(enabled, rows, cols, chance, rng):
             i = r * cols + c
             if rng.random() >= chance:
                 continue
-            free = True
+            # the cells decided before: north-west, north, north-east, west
+            free = (crossings[i - cols - 1] == 0 and crossings[i - cols] == 0
+                    and crossings[i - cols + 1] == 0 and crossings[i - 1] == 0)
             for dz in range(-1, 2):
                 for dx in range(-1, 2):
-                    j = i + dz * cols + dx
-                    if not enabled[j] or crossings[j] != 0:
-                        free = False
+                    free = free and enabled[i + dz * cols + dx]
             if free:
                 crossings[i] = 1 + int(rng.random() * 2)
     return crossings
@@ -150,11 +166,11 @@ def place_crossings(grid: Grid, chance: float, rng: np.random.Generator) -> Weav
     if isinstance(chance, bool) or not isinstance(chance, (int, float)) or not 0 <= chance <= 1:
         raise BlockmazeError(f"--weave must be a number from 0 to 1, got {chance!r}")
     rows, cols = grid.shape
-    mask = grid.enabled.reshape(rows, cols)
+    if grid.kind != "square" or chance == 0:
+        grid = square_grid(rows, cols, grid.enabled.reshape(rows, cols))
     if chance == 0:
-        return weave_grid(rows, cols, mask)
-    crossings = crossing_kernel(grid.enabled, rows, cols, float(chance), rng)
-    return weave_grid(rows, cols, mask, crossings)
+        return _woven(grid, np.zeros(grid.size, np.int8))
+    return _woven(grid, crossing_kernel(grid.enabled, rows, cols, float(chance), rng))
 
 
 register_kind("weave", weave_grid)
