@@ -293,3 +293,28 @@ def test_pictures_show_passages_going_under():
         ew = maze.grid.crossings[cell] == OVER_EAST_WEST
         assert pixel(cell, 0.5, INSET, ew) == wall  # the passage on top: its wall across
         assert (pixel(cell, INSET, INSET / 2, ew) == wall) == (cell in used)
+
+
+@pytest.mark.parametrize("fmt", ["schem", "litematic", "structure", "datapack", "schematic",
+                                 "mcstructure", "glb", "obj", "ply", "3mf", "stl", "tmx", "tmj",
+                                 "ascii", "tilemap", "npz", "xp", "ldtk", "world-zip", "png",
+                                 "svg", "maze"])
+def test_every_format_takes_a_weave_maze(fmt):
+    """Each writer takes a solved, lit, roofed weave maze; block formats hold the tunnels (as
+    many layers under the floor), tile maps its stairs down as a legend."""
+    from blockmaze.pipeline import save
+
+    document = make_maze((5, 6), "weave", "kruskal:weave", seed=3, weave=1.0)
+    used = len(document.maze.grid.used_crossings(document.maze.links))
+    assert used
+    options = {"lights": True, "roof": True} if fmt not in ("png", "svg", "maze") else {}
+    if fmt in ("tmx", "tmj", "ascii", "tilemap", "npz", "xp", "ldtk"):
+        options = {}
+    volume = save(document, io.BytesIO(), format=fmt, wall=3, solution=True, **options)
+    if volume is None:
+        return
+    if volume.shape[0] == 1:  # a tile map: two stairs down per tunnel
+        assert int((volume == Material.STAIRS).sum()) == 2 * used
+    else:
+        assert int((volume == Material.STAIRS).sum()) == 6 * used
+        assert (volume[1] == Material.AIR).sum() > 0  # the tunnels, under the floor
