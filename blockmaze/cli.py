@@ -326,6 +326,9 @@ def cli(verbose, quiet):
 @maze_options
 @thickness_options
 @output_options
+@click.option("--bridges/--tunnels", default=False, show_default=True,
+              help="Weave mazes in blocks: raise each crossing as a bridge over the passage "
+                   "below (walls --height 5 or more), or dig that passage as a tunnel under it.")
 def generate_command(size, kind, mask, weave, algorithm, seed, braid, entrances, **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
     from .pipeline import check_fits, make_maze, passage_for
@@ -334,10 +337,7 @@ def generate_command(size, kind, mask, weave, algorithm, seed, braid, entrances,
 
     shape = grid_shape(kind, size)
     output["passage"] = passage_for(kind, output["passage"])
-    if kind == "weave" and click.get_current_context().get_parameter_source("wall").name == "DEFAULT":
-        from .blocks.weave import TUNNEL_WALL
-
-        output["wall"] = TUNNEL_WALL
+    _weave_wall(kind, output)
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _writer(output)
@@ -358,10 +358,21 @@ def generate_command(size, kind, mask, weave, algorithm, seed, braid, entrances,
     _emit(document, writer, **output)
 
 
+def _weave_wall(kind: str, output: dict) -> None:
+    """Weave mazes' walls default to 3 blocks: their tunnels' (or bridges') stairs fit in them."""
+    if kind == "weave" and click.get_current_context().get_parameter_source("wall").name == "DEFAULT":
+        from .blocks.weave import TUNNEL_WALL
+
+        output["wall"] = TUNNEL_WALL
+
+
 @cli.command("export", cls=SectionedCommand, epilog=EXAMPLES)
 @click.argument("document", type=FilePath(exists=True, dir_okay=False), metavar="MAZE.json")
 @thickness_options
 @output_options
+@click.option("--bridges/--tunnels", default=False, show_default=True,
+              help="Weave mazes in blocks: raise each crossing as a bridge over the passage "
+                   "below (walls --height 5 or more), or dig that passage as a tunnel under it.")
 def export_command(document, **output):
     """Write a saved maze document (from generate -o maze.json) in any format, or print it."""
     from .documents import load_maze
@@ -370,6 +381,7 @@ def export_command(document, **output):
     if writer is not None:
         load_theme(output["theme"])
     loaded = load_maze(document)
+    _weave_wall(loaded.maze.grid.kind, output)
     _warn_unused(writer, kind=loaded.maze.grid.kind)
     _emit(loaded, writer, **output)
 

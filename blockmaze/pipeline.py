@@ -34,7 +34,7 @@ from .progress import phase
 Source = Maze | MazeDocument | np.ndarray
 # save()'s own options: how a maze becomes blocks (every other option is the format's)
 BUILD_OPTIONS = frozenset({"theme", "endpoints", "solution", "wall", "passage", "scale", "height",
-                           "floor", "roof", "lights"})
+                           "floor", "roof", "lights", "bridges"})
 
 
 def check_fits(writer, kind: str, shape, *, wall=1, passage=None, scale: int | None = None,
@@ -177,13 +177,14 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
 
 def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False,
                 wall=1, passage=None, scale: int | None = None, height: int = 3,
-                floor: bool = True, roof: bool = False) -> np.ndarray:
+                floor: bool = True, roof: bool = False, bridges: bool = False) -> np.ndarray:
     """The blocks of a maze of any kind: a (z, x) plan, or a layered or weave maze's (y, z, x) volume.
 
     Square mazes go through the 2n+1 converter (``wall``, ``passage``: see :func:`passage_for`
     for its default), layered ones are stacked
     level on level (``height``, ``floor``, ``roof``), weave ones get tunnels under their
-    crossings (:mod:`blockmaze.blocks.weave`: ``wall`` 3 or more), the other kinds are rasterized at ``scale`` (default
+    crossings (:mod:`blockmaze.blocks.weave`: ``wall`` 3 or more; raised bridges with
+    ``bridges``), the other kinds are rasterized at ``scale`` (default
     4, or the kind's least). ``endpoints`` with openings cuts them; ``solution`` marks the path
     (start and goal from ``endpoints``, or the ends of the longest path).
 
@@ -206,7 +207,7 @@ def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: boo
         from .blocks.weave import weave_volume
 
         return weave_volume(maze, wall, passage, endpoints=shown, solution=solution,
-                            height=height, floor=floor, roof=roof)
+                            height=height, floor=floor, roof=roof, bridges=bridges)
     check_scale(kind, scale)
     return rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
 
@@ -263,7 +264,7 @@ def plan_layer(blocks: np.ndarray) -> np.ndarray:
 
 def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False, wall=1,
           passage=None, scale: int | None = None, height: int = 3, floor: bool = True,
-          roof: bool = False, lights: bool = False) -> np.ndarray:
+          roof: bool = False, lights: bool = False, bridges: bool = False) -> np.ndarray:
     """The (y, z, x) volume of a maze of any kind, as ``blockmaze generate -o FILE`` writes it.
 
     Options as for :func:`maze_blocks` and :func:`stand_up`.
@@ -273,14 +274,14 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
     (4, 7, 9)
     """
     blocks = maze_blocks(maze, endpoints, solution=solution, wall=wall, passage=passage,
-                         scale=scale, height=height, floor=floor, roof=roof)
+                         scale=scale, height=height, floor=floor, roof=roof, bridges=bridges)
     return stand_up(blocks, height=height, floor=floor, roof=roof, lights=lights)
 
 
 def save(source: Source, target: Target, format: str | None = None, *,
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
-         floor: bool = True, roof: bool = False, lights: bool = False,
+         floor: bool = True, roof: bool = False, lights: bool = False, bridges: bool = False,
          **options) -> np.ndarray | None:
     """Write a maze, a maze document or blocks to ``target`` (a path or a binary file) in the
     format its suffix (or ``format``) names; return the (y, z, x) volume written (None for
@@ -333,13 +334,13 @@ def save(source: Source, target: Target, format: str | None = None, *,
         if isinstance(source, MazeDocument):
             blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,
                                  passage=passage, scale=scale, height=height, floor=floor,
-                                 roof=roof)
+                                 roof=roof, bridges=bridges)
         else:
             blocks = np.asarray(source)
         if writer.plan and isinstance(source, MazeDocument) and source.maze.grid.kind == "weave":
             from .blocks.weave import tile_plan
 
-            blocks = tile_plan(blocks)[0]  # the maze seen from above, stairs down as a legend
+            blocks = tile_plan(blocks, bridges)[0]  # the maze from above, its stairs as a legend
         volume = plan_layer(blocks) if writer.plan else stand_up(blocks, height=height,
                                                                  floor=floor, roof=roof,
                                                                  lights=lights)

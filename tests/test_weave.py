@@ -138,7 +138,7 @@ def standable(volume):
 
 
 def owners(volume, maze, wall, passage):
-    """Per stand position: a node id. Cells are 0..n-1; a tunnel under crossing c is n + c; a
+    """Per stand position: a node id. Cells are 0..n-1; the way under crossing c is n + c; a
     wall run between cells (or at the edge) and a corner get their own ids above 2n."""
     (wz, wx), (pz, px) = wall, passage
     rows, cols = maze.grid.shape
@@ -154,7 +154,8 @@ def owners(volume, maze, wall, passage):
     cell = r * cols + c
     node = 2 * n + (r * (cols + 1) + c) * 4 + in_r * 2 + in_c  # wall runs and corners
     inside = in_r & in_c
-    tunnel = inside & (y < 4) & np.isin(cell, np.flatnonzero(maze.grid.crossings))
+    used = maze.grid.used_crossings(maze.links)[:, 0]
+    tunnel = inside & (y < 4) & np.isin(cell, used)  # the way under: below the bridge's feet
     node = np.where(inside, np.where(tunnel, n + cell, cell), node)
     return node.ravel()
 
@@ -197,15 +198,20 @@ def maze_pairs(maze):
     return {(int(min(p, q)), int(max(p, q))) for p, q in zip(cells, other)}
 
 
-@pytest.mark.parametrize("wall, passage, height, roof, lights", [
-    ((3, 3), (1, 1), 3, False, False), ((4, 3), (2, 1), 2, True, True),
-    ((3, 5), (1, 3), 4, True, False)])
+@pytest.mark.parametrize("wall, passage, height, roof, lights, bridges", [
+    ((3, 3), (1, 1), 3, False, False, False), ((4, 3), (2, 1), 2, True, True, False),
+    ((3, 5), (1, 3), 4, True, False, False), ((3, 3), (1, 1), 5, False, False, True),
+    ((3, 4), (2, 1), 6, True, True, True)])
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32), spec=st.sampled_from(["kruskal:weave", "backtracker", "wilson"]))
-def test_walkable_regions_are_the_maze(wall, passage, height, roof, lights, seed, spec):
+def test_walkable_regions_are_the_maze(wall, passage, height, roof, lights, bridges, seed, spec):
+    """Tunnels (or bridges): the cells a player walks between are the maze's links, and no
+    fall or jump joins two others (the crossing's way on top is level 4 and up, the way under
+    below it, in both styles)."""
     maze = make_maze((6, 7), "weave", spec, seed=seed, weave=1.0).maze
-    volume = build(maze, wall=wall, passage=passage, height=height, roof=roof, lights=lights)
-    if lights:
+    volume = build(maze, wall=wall, passage=passage, height=height, roof=roof, lights=lights,
+                   bridges=bridges)
+    if lights and not bridges:
         assert (volume[0] == Material.LIGHT).any() == bool(len(maze.grid.used_crossings(maze.links)))
     expected = maze_pairs(maze)
     assert cell_graph(volume, maze, wall, passage, falls=False) == expected  # every way walks
@@ -214,10 +220,12 @@ def test_walkable_regions_are_the_maze(wall, passage, height, roof, lights, seed
 
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32))
-def test_marked_solution_is_continuous_in_3d(seed):
+@pytest.mark.parametrize("bridges", [False, True])
+def test_marked_solution_is_continuous_in_3d(seed, bridges):
     document = make_maze((7, 7), "weave", "kruskal:weave", seed=seed, weave=1.0)
     maze, ends = document.maze, document.endpoints
-    volume = build(maze, ends, solution=True, wall=3)  # (lights may replace a mark)
+    volume = build(maze, ends, solution=True, wall=3, height=5,  # (lights may replace a mark)
+                   bridges=bridges)
     stand = standable(volume)
     on_path = stand & np.isin(below(volume), MARKED + (Material.STAIRS,))
     pairs = moves(volume, on_path, falls=False)
@@ -237,8 +245,8 @@ def test_marked_solution_is_continuous_in_3d(seed):
     path = maze.shortest_path(ends.start, ends.goal)
     under = set(((path[:-1] + path[1:]) // 2)[np.abs(path[1:] - path[:-1]) == 2 * 7].tolist()) | \
         set(((path[:-1] + path[1:]) // 2)[np.abs(path[1:] - path[:-1]) == 2].tolist())
-    if under & set(np.flatnonzero(maze.grid.crossings).tolist()):  # the path goes down a tunnel
-        assert (volume[0] == Material.PATH).any()
+    if under & set(np.flatnonzero(maze.grid.crossings).tolist()) and not bridges:
+        assert (volume[0] == Material.PATH).any()  # the path goes down a tunnel
 
 
 def test_thin_walls_are_refused_for_tunnels():
@@ -247,7 +255,8 @@ def test_thin_walls_are_refused_for_tunnels():
         build(maze, wall=1)
 
 
-def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path):
+@pytest.mark.parametrize("bridges", [False, True])
+def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path, bridges):
     """Read back from the .schem: every stair faces the higher floor beside it, and a player
     (tests/walkability.py, which lets a player jump a block anywhere) finds one region."""
     from blockmaze.pipeline import save
@@ -255,12 +264,14 @@ def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path):
     from walkability import name, properties, regions
 
     document = make_maze((6, 8), "weave", "kruskal:weave", seed=9, weave=1.0)
-    save(document, tmp_path / "w.schem", wall=3, roof=True, solution=True)
+    save(document, tmp_path / "w.schem", wall=3, roof=True, solution=True, height=5,
+         bridges=bridges)
     blocks = read_schem(tmp_path / "w.schem").blocks
     steps = {"north": (-1, 0), "east": (0, 1), "south": (1, 0), "west": (0, -1)}
     stairs = [(y, z, x) for y, z, x in zip(*np.nonzero(
         np.vectorize(lambda s: name(s).endswith("_stairs"))(blocks)))]
-    assert len(stairs) == 6 * len(document.maze.grid.used_crossings(document.maze.links)) > 0
+    used = len(document.maze.grid.used_crossings(document.maze.links))
+    assert (len(stairs) <= 6 * used if bridges else len(stairs) == 6 * used) and stairs
     for y, z, x in stairs:
         dz, dx = steps[properties(blocks[y, z, x])["facing"]]
         assert name(blocks[y, z + dz, x + dx]) != "minecraft:air"  # uphill: a floor or a stair

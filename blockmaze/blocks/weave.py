@@ -16,6 +16,11 @@ bridge, which the passage on top walks over) and climbs back on the other side:
 So the walls on the tunnel's axis must be :data:`TUNNEL_WALL` blocks thick or more, and walls
 at least 2 high. With ``solution`` the tunnel's floors are marked like the floors above.
 
+With ``bridges=True`` the crossing is raised instead: the passage under it stays on the floor
+(2 blocks of headroom, a lintel over it in the walls beside the crossing), and the passage on
+top climbs 3 stairs in the walls beside the crossing to a deck 3 blocks up; the lintels and
+the walls, :data:`BRIDGE_HEIGHT` high or more, are its parapets. No rock layers are added.
+
 Example
 -------
 >>> from blockmaze.pipeline import make_maze
@@ -40,7 +45,8 @@ from .volume import extrude
 
 GROUND = 3  # rock layers under the maze's floor: the tunnel's air (2) and its floor
 TUNNEL_WALL = 3  # wall blocks beside a crossing, along its tunnel: three steps down
-DROP = 3  # walking levels from the maze down to a tunnel
+DROP = 3  # walking levels from the maze down to a tunnel (or up to a bridge)
+BRIDGE_HEIGHT = DROP + 2  # walls around a bridge: its deck's level and 2 blocks of room
 
 
 def over_maze(maze: Maze) -> Maze:
@@ -96,25 +102,32 @@ def weave_unit_plan(maze: Maze, endpoints: Endpoints | None = None, solution: bo
 
 def weave_volume(maze: Maze, wall: Thickness = TUNNEL_WALL, passage: Thickness = 1,
                  endpoints: Endpoints | None = None, solution: bool = False, height: int = 3,
-                 floor: bool = True, roof: bool = False) -> np.ndarray:
+                 floor: bool = True, roof: bool = False, bridges: bool = False) -> np.ndarray:
     """The (y, z, x) volume of a weave maze: :data:`GROUND` layers of rock with the tunnels, the
-    floor with the bridges, the walls (see the module docstring)."""
+    floor with the bridges, the walls (see the module docstring); or with ``bridges``, the
+    maze on its floor with raised bridges."""
     (wz, wx), (pz, px) = per_axis(wall, "wall"), per_axis(passage, "passage")
     unit, used, under = weave_unit_plan(maze, endpoints, solution)
     rows, cols = maze.grid.shape
     over_ew = maze.grid.crossings[used[:, 0]] == OVER_EAST_WEST
-    for thin, axis, tunnels in ((wz, "north-south", over_ew), (wx, "east-west", ~over_ew)):
-        if tunnels.any() and thin < TUNNEL_WALL:
+    what = "bridges go up" if bridges else "tunnels go down"
+    for thin, axis, stairs in ((wz, "north-south", over_ew != bridges),
+                               (wx, "east-west", over_ew == bridges)):
+        if stairs.any() and thin < TUNNEL_WALL:
             raise BlockmazeError(
-                f"a weave maze's tunnels go down {DROP} steps in the walls beside a crossing: "
-                f"a tunnel runs {axis} here, so the wall needs {TUNNEL_WALL} blocks or more along "
+                f"a weave maze's {what} {DROP} steps in the walls beside a crossing: "
+                f"stairs run {axis} here, so the wall needs {TUNNEL_WALL} blocks or more along "
                 f"it (--wall {TUNNEL_WALL}), got {thin}")
     if not floor:
-        raise BlockmazeError("a weave maze's bridges stand on the floor: drop --no-floor")
-    if used.size and height < 2:
-        raise BlockmazeError("a weave maze's tunnels need 2 blocks of headroom: --height 2 or more")
-    plan = np.repeat(np.repeat(unit, thickness_runs(rows, wz, pz), axis=0),
-                     thickness_runs(cols, wx, px), axis=1)
+        raise BlockmazeError("a weave maze's crossings stand on the floor: drop --no-floor")
+    least = BRIDGE_HEIGHT if bridges else 2
+    if used.size and height < least:
+        raise BlockmazeError(f"a weave maze's {'bridges' if bridges else 'tunnels'} need walls "
+                             f"{least} blocks high (2 blocks of headroom): --height {least} or more")
+    runs_z, runs_x = thickness_runs(rows, wz, pz), thickness_runs(cols, wx, px)
+    if bridges:
+        return _bridged(unit, used, over_ew, under, runs_z, runs_x, height, roof)
+    plan = np.repeat(np.repeat(unit, runs_z, axis=0), runs_x, axis=1)
     above = extrude(plan, height=height, floor=True, roof=roof)
     rock = np.full((GROUND,) + plan.shape, Material.WALL, dtype=np.uint8)
     volume = np.concatenate([rock, above])
@@ -146,17 +159,58 @@ def _dig(volume: np.ndarray, row: int, wall: int, passage: int, across: int, wid
             volume[level - 1, z, span] = support
 
 
-def tile_plan(volume: np.ndarray) -> np.ndarray:
+def _bridged(unit, used, over_ew, under, runs_z, runs_x, height, roof) -> np.ndarray:
+    """The volume with raised bridges (see the module docstring)."""
+    starts_z, starts_x = np.cumsum(runs_z) - runs_z, np.cumsum(runs_x) - runs_x
+    r, c = np.divmod(used[:, 0], (len(runs_x) - 1) // 2)
+    z, x = 2 * r + 1, 2 * c + 1
+    deck = unit[z, x].copy()  # the mark of the cell, shown on the deck
+    deck[deck == Material.AIR] = Material.FLOOR
+    climbs = {side: unit[z + side * ~over_ew, x + side * over_ew] != Material.WALL
+              for side in (-1, 1)}  # the way on top is open on that side
+    gap = np.where(under, np.uint8(Material.PATH), np.uint8(Material.AIR))
+    for side in (-1, 1):  # the way under opens the walls on the floor
+        unit[z + side * over_ew, x + side * ~over_ew] = gap
+    unit[z, x] = gap
+    plan = np.repeat(np.repeat(unit, runs_z, axis=0), runs_x, axis=1)
+    volume = extrude(plan, height=height, floor=True, roof=roof)
+    top = volume.shape[0] - bool(roof)
+    feet = 1
+    for k, (zc, xc, ew, mark) in enumerate(zip(z.tolist(), x.tolist(), over_ew.tolist(),
+                                               deck.tolist())):
+        view, zc, xc = (volume, zc, xc) if ew else (volume.swapaxes(1, 2), xc, zc)
+        sz, sx = (starts_z, starts_x) if ew else (starts_x, starts_z)
+        rz, rx = (runs_z, runs_x) if ew else (runs_x, runs_z)
+        rows_c = slice(sz[zc], sz[zc] + rz[zc])  # the crossing's run across the way on top
+        cols_c = slice(sx[xc], sx[xc] + rx[xc])
+        view[feet + DROP - 1, rows_c, cols_c] = mark  # the deck
+        for side in (-1, 1):  # lintels over the way under, the deck's parapets
+            wz = zc + side
+            view[feet + DROP - 1: top, sz[wz]: sz[wz] + rz[wz], cols_c] = Material.WALL
+            if not climbs[side][k]:
+                continue
+            wx = xc + side  # the way on top climbs in this wall run, from the far cell
+            width = int(rx[wx])
+            for i in range(1, width + 1):
+                level = feet + min(i, DROP)
+                before = feet + min(i - 1, DROP)
+                column = sx[wx] + (width - i if side == 1 else i - 1)
+                view[feet: level - 1, rows_c, column] = Material.WALL
+                view[level - 1, rows_c, column] = Material.STAIRS if level > before else mark
+    return volume
+
+
+def tile_plan(volume: np.ndarray, bridges: bool = False) -> np.ndarray:
     """The one-layer plan a tile map draws of a weave volume: the maze's walking layer, its floor's
-    marks, and STAIRS where a tunnel's stairs go down (a legend: the tunnel passes under the
-    cell between two facing stairs).
+    marks, and STAIRS where a tunnel's stairs go down, or a bridge's go up (a legend: the tunnel
+    passes under the cell between two facing stairs, or the bridge over it).
 
     >>> from blockmaze.pipeline import make_maze
     >>> m = make_maze((4, 4), "weave", "kruskal:weave", seed=1, weave=1.0).maze
     >>> int((tile_plan(weave_volume(m)) == Material.STAIRS).sum()) // 2 == len(m.grid.used_crossings(m.links))
     True
     """
-    feet = GROUND + 1
+    feet = 1 if bridges else GROUND + 1
     plan = volume[feet].copy()
     floor = volume[feet - 1]
     marks = (plan == Material.AIR) & np.isin(floor, (Material.PATH, Material.START, Material.GOAL,
