@@ -20,6 +20,8 @@ Example
 >>> g = weave_grid(3, 3, crossings=np.array([0, 0, 0, 0, 1, 0, 0, 0, 0], np.int8))
 >>> g.neighbors[4].tolist(), g.neighbors[1].tolist()   # crossing: east and west only; 1 jumps to 7
 ([-1, 5, -1, 3], [-1, 2, 7, 0])
+>>> g
+Grid(weave, 3x3, 1 crossings)
 """
 
 from __future__ import annotations
@@ -39,11 +41,11 @@ NONE, OVER_EAST_WEST, OVER_NORTH_SOUTH = 0, 1, 2
 OVER_NAMES = {OVER_EAST_WEST: "east-west", OVER_NORTH_SOUTH: "north-south"}
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class WeaveGrid(Grid):
     """A :class:`Grid` of kind ``weave`` with its ``crossings`` (see the module docstring)."""
 
-    crossings: np.ndarray = None
+    crossings: np.ndarray
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -57,6 +59,9 @@ class WeaveGrid(Grid):
 
     def __hash__(self) -> int:
         return hash((Grid.__hash__(self), self.crossings.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"{Grid.__repr__(self)[:-1]}, {np.count_nonzero(self.crossings)} crossings)"
 
     def under_ends(self) -> np.ndarray:
         """int (m, 3): per crossing, the crossing cell and the two cells its under-passage joins
