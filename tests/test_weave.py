@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from blockmaze import generate
 from blockmaze.algorithms import ALGORITHMS, algorithm_specs
 from blockmaze.documents import load_maze, save_maze
 from blockmaze.errors import BlockmazeError
@@ -329,3 +330,17 @@ def test_every_format_takes_a_weave_maze(fmt):
     else:
         assert int((volume == Material.STAIRS).sum()) == 6 * used
         assert (volume[1] == Material.AIR).sum() > 0  # the tunnels, under the floor
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), spec=st.sampled_from(["backtracker", "kruskal:weave", "wilson"]))
+def test_masked_weave_mazes_are_perfect(seed, spec):
+    """Crossings only where their 3x3 block is enabled: a masked region stays connected."""
+    from blockmaze.masks import masked_grid
+
+    rng = np.random.default_rng(seed)
+    grid = masked_grid("weave", (12, 12), rng.random((12, 12)) < 0.85, split=True)[0]
+    woven = place_crossings(grid, 1.0, rng)
+    assert woven.enabled_count == grid.enabled_count
+    maze = generate(woven, algorithm=spec, rng=seed)
+    assert maze.is_perfect()
