@@ -7,7 +7,7 @@ start cell the maze grows from. Runs on any grid kind and mask: it only reads th
 where a mask splits the cells into separate regions, each region gets its own tree.
 
 ``kruskal:weave`` first lays crossings, the book's way to weave many: on a weave grid, every
-crossing (in a random order) whose five cells are still in five different sets gets its
+crossing whose five cells are still in five different sets gets its
 over-passage and its under-passage at once; then Kruskal goes on as usual. On other grids
 there is nothing to lay and it is plain Kruskal.
 """
@@ -68,22 +68,20 @@ def kruskal_kernel(neighbors, opposite, enabled, rng, parent, joined):
 
 
 @kernel
-def lay_crossings(neighbors, opposite, crossings, ends, rng, parent, links):
-    """Link every crossing of ``ends`` (rows of :meth:`WeaveGrid.under_ends`, taken in a random
-    order) whose cell, over-neighbours and under-ends lie in five different sets; return the
-    number of joins made."""
+def lay_crossings(neighbors, opposite, crossings, ends, parent, links):
+    """Link every crossing of ``ends`` (rows of :meth:`WeaveGrid.under_ends`) whose cell,
+    over-neighbours and under-ends lie in five different sets; return the number of joins made.
+
+    The crossings are taken in cell order, not shuffled: they were drawn at random already, and
+    only the rare crossing that would close a loop with earlier ones is left out, so the order
+    barely matters, while cell order keeps the memory reads in order (15x faster at 1000²).
+    """
     m = ends.shape[0]
-    order = np.arange(m)
-    for i in range(m - 1):
-        j = i + int(rng.random() * (m - i))
-        t = order[j]
-        order[j] = order[i]
-        order[i] = t
     joined = 0
     roots = np.empty(5, dtype=np.int64)
     cells = np.empty(5, dtype=np.int64)
     for i in range(m):
-        cell, before, after = ends[order[i], 0], ends[order[i], 1], ends[order[i], 2]
+        cell, before, after = ends[i, 0], ends[i, 1], ends[i, 2]
         over = 1 if crossings[cell] == 1 else 0  # directions of the over-passage: east, west
         cells[0], cells[1], cells[2] = cell, neighbors[cell, over], neighbors[cell, over + 2]
         cells[3], cells[4] = before, after
@@ -125,6 +123,6 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     if option == "weave" and getattr(grid, "crossings", None) is not None:
         laid = np.zeros(grid.neighbors.shape, dtype=np.bool_)
         joined = lay_crossings(grid.neighbors, grid.opposite, grid.crossings, grid.under_ends(),
-                               rng, parent, laid)
+                               parent, laid)
     links, _ = kruskal_kernel(grid.neighbors, grid.opposite, grid.enabled, rng, parent, joined)
     return links if laid is None else links | laid
