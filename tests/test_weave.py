@@ -344,3 +344,24 @@ def test_masked_weave_mazes_are_perfect(seed, spec):
     assert woven.enabled_count == grid.enabled_count
     maze = generate(woven, algorithm=spec, rng=seed)
     assert maze.is_perfect()
+
+
+@pytest.mark.parametrize("bridges", [False, True])
+def test_glb_is_one_walk_for_an_engine_character(bridges):
+    """The .glb of a solved weave maze whose path goes under a crossing, walked by a game
+    engine's character (tests/meshwalk.py: half-block steps, no climbing): start meets goal."""
+    from blockmaze.pipeline import save
+    from test_mesh_walk import one_walk, walk_glb
+
+    for seed in range(40):
+        document = make_maze((5, 6), "weave", "kruskal:weave", seed=seed, weave=1.0)
+        maze, ends = document.maze, document.endpoints
+        path = maze.shortest_path(ends.start, ends.goal)
+        step = np.abs(np.diff(path))
+        if ((step == 2) | (step == 12)).any():  # a jump: under a crossing
+            break
+    else:
+        pytest.fail("no seed below 40 gives a path under a crossing")
+    out = io.BytesIO()
+    volume = save(document, out, format="glb", solution=True, wall=3, height=5, bridges=bridges)
+    assert one_walk(walk_glb(out.getvalue()), volume)
