@@ -20,16 +20,19 @@ import blockmaze as bm
 from blockmaze.algorithms import ALGORITHMS
 from blockmaze.grids.weave import place_crossings
 
-RUNS = 3
+RUNS = 5
 
 
-def best(job) -> float:
-    times = []
+def best_of(jobs) -> list[float]:
+    """Each job's best time over RUNS rounds, the jobs taking turns (so a busy moment of a shared
+    machine falls on all of them alike)."""
+    times = [[] for _ in jobs]
     for _ in range(RUNS):
-        start = time.perf_counter()
-        job()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        for job, spent in zip(jobs, times):
+            start = time.perf_counter()
+            job()
+            spent.append(time.perf_counter() - start)
+    return [min(spent) for spent in times]
 
 
 def main() -> None:
@@ -38,28 +41,26 @@ def main() -> None:
     side = parser.parse_args().side
     square = bm.square_grid(side, side)
     specs = [name for name, a in ALGORITHMS.items() if a.grid_kinds is None] + ["kruskal:weave"]
-    print(f"{side}x{side} cells, best of {RUNS} (seconds)")
+    print(f"{side}x{side} cells, best of {RUNS} taking turns (seconds)")
     print(f"{'algorithm':<16}{'square':>9}{'weave 0.5':>11}{'ratio':>7}{'weave 1':>9}{'ratio':>7}"
           f"{'crossings used':>16}")
     for spec in specs:
         plain = spec.partition(":")[0]
         bm.generate(bm.square_grid(4, 4), algorithm=plain, rng=0)  # compile / load the cache
-        place_crossings(bm.square_grid(4, 4), 1.0, np.random.default_rng(0))
-        base = best(lambda: bm.generate(square, algorithm=plain, rng=1))
-        row = f"{spec:<16}{base:>9.3f}"
-        for chance in (0.5, 1.0):
-            woven = {}
+        place_crossings(bm.square_grid(40, 40), 1.0, np.random.default_rng(0))
+        woven = {}
 
+        def weave(chance):
             def job():
                 grid = place_crossings(square, chance, np.random.default_rng(1))
                 woven["maze"] = bm.generate(grid, algorithm=spec, rng=1)
+            return job
 
-            seconds = best(job)
-            row += f"{seconds:>11.3f}{seconds / base:>7.2f}" if chance == 0.5 else \
-                f"{seconds:>9.3f}{seconds / base:>7.2f}"
+        base, half, full = best_of([lambda: bm.generate(square, algorithm=plain, rng=1),
+                                    weave(0.5), weave(1.0)])
         maze = woven["maze"]
-        row += f"{len(maze.grid.used_crossings(maze.links)):>16}"
-        print(row, flush=True)
+        print(f"{spec:<16}{base:>9.3f}{half:>11.3f}{half / base:>7.2f}{full:>9.3f}"
+              f"{full / base:>7.2f}{len(maze.grid.used_crossings(maze.links)):>16}", flush=True)
 
 
 if __name__ == "__main__":
