@@ -321,8 +321,8 @@ def cli(verbose, quiet):
                    "(black = off).")
 @click.option("--weave", type=Finite(0, 1), default=0.0, show_default=True,
               help="With -g weave: the chance that a cell is a crossing, where a passage may go "
-                   "under it (0 = none; -a kruskal:weave uses most of them). Blocks need --wall 3 "
-                   "or more (the default there): stairs down to the tunnel fit in the walls.")
+                   "under it (0 = none; -a kruskal:weave uses most of them). Blocks need --wall 4 "
+                   "or more (the default there; 3 with --bridges): stairs fit in the walls.")
 @maze_options
 @thickness_options
 @output_options
@@ -359,7 +359,7 @@ def generate_command(size, kind, mask, weave, algorithm, seed, braid, entrances,
 
 
 def _weave_wall(kind: str, output: dict) -> None:
-    """Weave mazes' walls default to 3 blocks: their tunnels' (or bridges') stairs fit in them."""
+    """Weave mazes' walls default to 4 blocks: their tunnels' (or bridges') stairs fit in them."""
     if kind == "weave" and click.get_current_context().get_parameter_source("wall").name == "DEFAULT":
         from .blocks.weave import TUNNEL_WALL
 

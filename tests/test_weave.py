@@ -93,7 +93,8 @@ MARKED = (Material.PATH, Material.START, Material.GOAL)
 
 def moves(volume, stand, falls):
     """Pairs of positions (flat indices) a player moves between: level, and one block down and
-    back up only onto a stair. With ``falls``, also what a player could do to leak: step off
+    back up only onto a stair, from a block with 3 of room (the head rises with the step before
+    the feet leave the lower block). With ``falls``, also what a player could do to leak: step off
     into the open and fall, or jump one block up where the room above the head allows it."""
     air = volume == Material.AIR
     body = air & np.roll(air, -1, axis=0)
@@ -112,7 +113,9 @@ def moves(volume, stand, falls):
 
     for dz, dx in STEPS:
         shifted(stand, stand, 0, dz, dx)
-        shifted(stand & (below(volume) == Material.STAIRS), stand, -1, dz, dx)
+        rise = np.zeros_like(air)  # where a rise starts: a third block of room, for the head
+        rise[:-2] = air[2:]
+        shifted(stand & (below(volume) == Material.STAIRS), stand & rise, -1, dz, dx)
         if falls:
             shifted(stand, body, 0, dz, dx)  # into the open beside
             room = stand & np.roll(air, -2, axis=0)
@@ -162,32 +165,26 @@ def owners(volume, maze, wall, passage):
 
 
 def cell_graph(volume, maze, wall, passage, falls):
+    """The cell pairs a player walks between: through positions that belong to no cell (wall
+    runs, tunnels), each such way traced block by block (connected components of the moves)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
     stand = standable(volume)
     pairs = moves(volume, stand, falls)
     node = owners(volume, maze, wall, passage)
-    a, b = node[pairs[:, 0]], node[pairs[:, 1]]
     n = maze.grid.size
-    parent = {}
-
-    def find(v):
-        while parent.get(v, v) != v:
-            v = parent[v]
-        return v
-
-    touching = set()
-    for u, v in set(zip(a.tolist(), b.tolist())):
-        if u == v:
-            continue
-        if u < n and v < n:
-            touching.add((min(u, v), max(u, v)))
-        elif u >= n and v >= n:
-            parent[find(u)] = find(v)
-    links_of = {}
-    for u, v in set(zip(a.tolist(), b.tolist())):
+    a, b = node[pairs[:, 0]], node[pairs[:, 1]]
+    touching = {(int(min(u, v)), int(max(u, v))) for u, v in zip(a, b) if u != v and u < n and v < n}
+    between = (a >= n) & (b >= n)  # moves among the ways between cells
+    graph = coo_matrix((np.ones(between.sum()), (pairs[between, 0], pairs[between, 1])),
+                       shape=(stand.size, stand.size))
+    _, way = connected_components(graph, directed=False)
+    cells_of = {}
+    for u, v, p, q in zip(a.tolist(), b.tolist(), pairs[:, 0].tolist(), pairs[:, 1].tolist()):
         if (u < n) != (v < n):
-            cell, other = (u, v) if u < n else (v, u)
-            links_of.setdefault(find(other), set()).add(cell)
-    for cells in links_of.values():
+            cells_of.setdefault(int(way[q if u < n else p]), set()).add(u if u < n else v)
+    for cells in cells_of.values():
         cells = sorted(cells)
         touching.update((p, q) for i, p in enumerate(cells) for q in cells[i + 1:])
     return touching
@@ -200,8 +197,8 @@ def maze_pairs(maze):
 
 
 @pytest.mark.parametrize("wall, passage, height, roof, lights, bridges", [
-    ((3, 3), (1, 1), 3, False, False, False), ((4, 3), (2, 1), 2, True, True, False),
-    ((3, 5), (1, 3), 4, True, False, False), ((3, 3), (1, 1), 5, False, False, True),
+    ((4, 4), (1, 1), 3, False, False, False), ((5, 4), (2, 1), 2, True, True, False),
+    ((4, 6), (1, 3), 4, True, False, False), ((3, 3), (1, 1), 5, False, False, True),
     ((3, 4), (2, 1), 6, True, True, True)])
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32), spec=st.sampled_from(["kruskal:weave", "backtracker", "wilson"]))
@@ -225,7 +222,7 @@ def test_walkable_regions_are_the_maze(wall, passage, height, roof, lights, brid
 def test_marked_solution_is_continuous_in_3d(seed, bridges):
     document = make_maze((7, 7), "weave", "kruskal:weave", seed=seed, weave=1.0)
     maze, ends = document.maze, document.endpoints
-    volume = build(maze, ends, solution=True, wall=3, height=5,  # (lights may replace a mark)
+    volume = build(maze, ends, solution=True, wall=4, height=5,  # (lights may replace a mark)
                    bridges=bridges)
     stand = standable(volume)
     on_path = stand & np.isin(below(volume), MARKED + (Material.STAIRS,))
@@ -252,7 +249,7 @@ def test_marked_solution_is_continuous_in_3d(seed, bridges):
 
 def test_thin_walls_are_refused_for_tunnels():
     maze = make_maze((6, 6), "weave", "kruskal:weave", seed=1, weave=1.0).maze
-    with pytest.raises(BlockmazeError, match="--wall 3"):
+    with pytest.raises(BlockmazeError, match="--wall 4"):
         build(maze, wall=1)
 
 
@@ -265,7 +262,7 @@ def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path, bridges):
     from walkability import name, properties, regions
 
     document = make_maze((6, 8), "weave", "kruskal:weave", seed=9, weave=1.0)
-    save(document, tmp_path / "w.schem", wall=3, roof=True, solution=True, height=5,
+    save(document, tmp_path / "w.schem", wall=4, roof=True, solution=True, height=5,
          bridges=bridges)
     blocks = read_schem(tmp_path / "w.schem").blocks
     steps = {"north": (-1, 0), "east": (0, 1), "south": (1, 0), "west": (0, -1)}
@@ -322,7 +319,7 @@ def test_every_format_takes_a_weave_maze(fmt):
     options = {"lights": True, "roof": True} if fmt not in ("png", "svg", "maze") else {}
     if fmt in ("tmx", "tmj", "ascii", "tilemap", "npz", "xp", "ldtk"):
         options = {}
-    volume = save(document, io.BytesIO(), format=fmt, wall=3, solution=True, **options)
+    volume = save(document, io.BytesIO(), format=fmt, wall=4, solution=True, **options)
     if volume is None:
         return
     if volume.shape[0] == 1:  # a tile map: two stairs down per tunnel
@@ -363,5 +360,5 @@ def test_glb_is_one_walk_for_an_engine_character(bridges):
     else:
         pytest.fail("no seed below 40 gives a path under a crossing")
     out = io.BytesIO()
-    volume = save(document, out, format="glb", solution=True, wall=3, height=5, bridges=bridges)
+    volume = save(document, out, format="glb", solution=True, wall=4, height=5, bridges=bridges)
     assert one_walk(walk_glb(out.getvalue()), volume)

@@ -7,11 +7,11 @@ bridge, which the passage on top walks over) and climbs back on the other side:
 
 * under the crossing the tunnel's floor is 4 blocks below the maze's walking level: 2 blocks of
   headroom under the bridge's one-block floor;
-* in each wall run, the block beside the far cell is a stair down, the next one a stair down,
-  the third a stair down to the tunnel's level (each step one block, a stair block where the
-  way rises, facing uphill: a player walks up without jumping), each with 2 blocks of room above;
-* the wall block beside the crossing keeps its top solid, so the tunnel and the bridge never
-  touch: the tunnel's highest open block there is level with the bridge's floor.
+* in each wall run, the block beside the crossing is a landing on the tunnel's level, with 3
+  blocks of room up to the level of the maze's floor (so the tunnel and the bridge never touch);
+  then 3 stairs up, the last beside the far cell (a stair block where the way rises, facing
+  uphill: a player, 1.8 blocks tall, walks up without jumping, and each block a rise starts
+  from has 3 blocks of room, as the head rises with the step before the feet leave it).
 
 So the walls on the tunnel's axis must be :data:`TUNNEL_WALL` blocks thick or more, and walls
 at least 2 high. With ``solution`` the tunnel's floors are marked like the floors above.
@@ -25,8 +25,8 @@ Example
 -------
 >>> from blockmaze.pipeline import make_maze
 >>> maze = make_maze((4, 5), "weave", "kruskal:weave", seed=1, weave=1.0).maze
->>> weave_volume(maze, wall=3).shape    # 3 layers of rock, the floor, 3 of wall
-(7, 19, 23)
+>>> weave_volume(maze, wall=4).shape    # 3 layers of rock, the floor, 3 of wall
+(7, 24, 29)
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ from .convert import Thickness, _mark_endpoints, _unit_plan, per_axis, thickness
 from .volume import extrude
 
 GROUND = 3  # rock layers under the maze's floor: the tunnel's air (2) and its floor
-TUNNEL_WALL = 3  # wall blocks beside a crossing, along its tunnel: three steps down
+TUNNEL_WALL = 4  # wall blocks beside a crossing, along its tunnel: a landing, three steps
+BRIDGE_WALL = 3  # wall blocks beside a bridge, along it: three steps up
 DROP = 3  # walking levels from the maze down to a tunnel (or up to a bridge)
 BRIDGE_HEIGHT = DROP + 2  # walls around a bridge: its deck's level and 2 blocks of room
 
@@ -111,13 +112,14 @@ def weave_volume(maze: Maze, wall: Thickness = TUNNEL_WALL, passage: Thickness =
     rows, cols = maze.grid.shape
     over_ew = maze.grid.crossings[used[:, 0]] == OVER_EAST_WEST
     what = "bridges go up" if bridges else "tunnels go down"
+    least = BRIDGE_WALL if bridges else TUNNEL_WALL
     for thin, axis, stairs in ((wz, "north-south", over_ew != bridges),
                                (wx, "east-west", over_ew == bridges)):
-        if stairs.any() and thin < TUNNEL_WALL:
+        if stairs.any() and thin < least:
             raise BlockmazeError(
                 f"a weave maze's {what} {DROP} steps in the walls beside a crossing: "
-                f"stairs run {axis} here, so the wall needs {TUNNEL_WALL} blocks or more along "
-                f"it (--wall {TUNNEL_WALL}), got {thin}")
+                f"stairs run {axis} here, so the wall needs {least} blocks or more along "
+                f"it (--wall {least}), got {thin}")
     if not floor:
         raise BlockmazeError("a weave maze's crossings stand on the floor: drop --no-floor")
     least = BRIDGE_HEIGHT if bridges else 2
@@ -145,17 +147,18 @@ def _dig(volume: np.ndarray, row: int, wall: int, passage: int, across: int, wid
     """Dig the tunnel under the crossing in ``row`` (along axis 1), ``width`` blocks wide from
     ``across`` (axis 2): its two wall runs as stairs and the run under the crossing."""
     feet = GROUND + 1  # the maze's walking layer
+    bottom = feet - DROP  # the tunnel's
     ground = np.uint8(Material.PATH if marked else Material.FLOOR)
     span = slice(across, across + width)
     start = (row + 1) * wall + row * passage  # the crossing's own run
-    volume[feet - DROP: feet - 1, start:start + passage, span] = Material.AIR
-    volume[feet - DROP - 1, start:start + passage, span] = ground
-    for i in range(1, wall + 1):  # i-th block from the far cell, on both sides
-        level = feet - min(i - 1, DROP)
-        lower = feet - min(i, DROP) if i < wall else feet - DROP
-        support = np.uint8(Material.STAIRS) if level > lower else ground
-        for z in (start - wall - 1 + i, start + passage + wall - i):
-            volume[level: level + 2, z, span] = Material.AIR
+    volume[bottom: feet - 1, start:start + passage, span] = Material.AIR
+    volume[bottom - 1, start:start + passage, span] = ground
+    for j in range(1, wall + 1):  # j-th block from the crossing, on both sides
+        level = bottom + min(j - 1, DROP)
+        support = np.uint8(Material.STAIRS) if level > bottom + min(j - 2, DROP) and j > 1 else ground
+        room = 3 if level < feet else 2  # where a rise starts, the head rises with the step
+        for z in (start - j, start + passage - 1 + j):
+            volume[level: level + room, z, span] = Material.AIR
             volume[level - 1, z, span] = support
 
 
