@@ -339,10 +339,17 @@ def cli(verbose, quiet):
 @click.option("--mask", type=FilePath(exists=True, dir_okay=False), default=None,
               help="Cells to leave out: a text file (X = off) or a black-and-white picture "
                    "(black = off).")
+@click.option("--weave", type=Finite(0, 1), default=0.0, show_default=True,
+              help="With -g weave: the chance that a cell is a crossing, where a passage may go "
+                   "under it (0 = none; -a kruskal:weave uses most of them). Blocks need --wall 4 "
+                   "or more (the default there; 3 with --bridges): stairs fit in the walls.")
 @maze_options
 @thickness_options
 @output_options
-def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **output):
+@click.option("--bridges/--tunnels", default=False, show_default=True,
+              help="Weave mazes in blocks: raise each crossing as a bridge over the passage "
+                   "below (walls --height 5 or more), or dig that passage as a tunnel under it.")
+def generate_command(size, kind, mask, weave, algorithm, seed, braid, entrances, **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
     from .pipeline import check_fits, make_maze, passage_for
     from .randomness import draw_seed
@@ -350,6 +357,7 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
 
     shape = grid_shape(kind, size)
     output["passage"] = passage_for(kind, output["passage"])
+    _weave_wall(kind, output)
     if output["lights"] and not output["floor"]:
         raise BlockmazeError("--lights go into the floor: drop --no-floor")
     writer = _writer(output)
@@ -366,14 +374,25 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
             solution=output["solution"], lights=output["lights"], wall=output["wall"],
             passage=output["passage"], height=output["height"], split=output["split"]):
         return _write_streamed(shape, algorithm, seed, writer, **output)
-    document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask)
+    document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask, weave)
     _emit(document, writer, **output)
+
+
+def _weave_wall(kind: str, output: dict) -> None:
+    """Weave mazes' walls default to 4 blocks: their tunnels' (or bridges') stairs fit in them."""
+    if kind == "weave" and click.get_current_context().get_parameter_source("wall").name == "DEFAULT":
+        from .blocks.weave import TUNNEL_WALL
+
+        output["wall"] = TUNNEL_WALL
 
 
 @cli.command("export", cls=SectionedCommand, epilog=EXAMPLES)
 @click.argument("document", type=FilePath(exists=True, dir_okay=False), metavar="MAZE.json")
 @thickness_options
 @output_options
+@click.option("--bridges/--tunnels", default=False, show_default=True,
+              help="Weave mazes in blocks: raise each crossing as a bridge over the passage "
+                   "below (walls --height 5 or more), or dig that passage as a tunnel under it.")
 def export_command(document, **output):
     """Write a saved maze document (from generate -o maze.json) in any format, or print it."""
     from .documents import load_maze
@@ -382,6 +401,7 @@ def export_command(document, **output):
     if writer is not None:
         load_theme(output["theme"])
     loaded = load_maze(document)
+    _weave_wall(loaded.maze.grid.kind, output)
     _warn_unused(writer, kind=loaded.maze.grid.kind)
     _emit(loaded, writer, **output)
 

@@ -131,8 +131,8 @@ def _reason(name, writer, kind, command, mode) -> str | None:
         return output
     if name == "solution" and maze_output and "solution" not in writer.options:
         return output
-    if kind is not None and name in ("wall", "passage") and kind not in ("square", "layered"):
+    if kind is not None and name in ("wall", "passage") and kind not in ("square", "layered", "weave"):
         return f"{kind} mazes (they use --scale)"
-    if kind is not None and name == "scale" and kind in ("square", "layered"):
+    if kind is not None and name == "scale" and kind in ("square", "layered", "weave"):
         return f"{kind} mazes (they use --wall and --passage)"
     return None

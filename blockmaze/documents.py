@@ -100,6 +100,7 @@ def save_maze(document: MazeDocument, target: Target) -> None:
             "kind": grid.kind,
             "shape": list(grid.shape),
             "disabled": np.flatnonzero(~grid.enabled).tolist(),
+            **_crossings_field(grid),
         },
         "algorithm": document.algorithm,
         "seed": document.seed,
@@ -112,6 +113,40 @@ def save_maze(document: MazeDocument, target: Target) -> None:
     text = "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()) + "\n}\n"
     with open_target(target) as file:
         file.write(text.encode("utf-8"))
+
+
+def _crossings_field(grid) -> dict:
+    """A weave grid's crossings as ``{"crossings": {"east-west": [cells], "north-south": [...]}}``
+    (keyed by the over-passage's direction); nothing for other grids."""
+    crossings = getattr(grid, "crossings", None)
+    if crossings is None:
+        return {}
+    from .grids.weave import OVER_NAMES
+
+    return {"crossings": {name: np.flatnonzero(crossings == code).tolist()
+                          for code, name in OVER_NAMES.items()}}
+
+
+def _with_crossings(grid, data):
+    """The weave grid ``grid`` with the crossings of a document's ``grid.crossings``."""
+    from .grids.weave import OVER_NAMES, weave_grid
+
+    if data is None:
+        return grid
+    if not isinstance(data, dict) or set(data) - set(OVER_NAMES.values()):
+        raise BlockmazeError("maze document: grid.crossings must be an object with lists "
+                             "east-west and north-south")
+    crossings = np.zeros(grid.size, np.int8)
+    for code, name in OVER_NAMES.items():
+        cells = data.get(name, [])
+        if not isinstance(cells, list) or not all(
+                isinstance(c, int) and not isinstance(c, bool) and 0 <= c < grid.size for c in cells):
+            raise BlockmazeError(f"maze document: grid.crossings.{name} must list cells 0..{grid.size - 1}")
+        crossings[cells] = code
+    try:
+        return weave_grid(*grid.shape, mask=grid.enabled.reshape(grid.shape), crossings=crossings)
+    except BlockmazeError as error:
+        raise BlockmazeError(f"maze document: grid.crossings: {error}") from None
 
 
 def load_maze(source: str | Path | object) -> MazeDocument:
@@ -183,6 +218,8 @@ def parse_maze(data: object) -> MazeDocument:
         mask = np.ones(grid.size, bool)
         mask[disabled] = False
         grid = GRID_KINDS[kind](*shape, mask=mask.reshape(mask_shape(kind, shape)))
+    if kind == "weave":
+        grid = _with_crossings(grid, grid_data.get("crossings"))
     links = decode_links(data.get("links"), grid.size, grid.degree)
     try:
         maze = Maze(grid, links)

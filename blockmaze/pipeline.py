@@ -34,7 +34,7 @@ from .progress import phase
 Source = Maze | MazeDocument | np.ndarray
 # save()'s own options: how a maze becomes blocks (every other option is the format's)
 BUILD_OPTIONS = frozenset({"theme", "endpoints", "solution", "wall", "passage", "scale", "height",
-                           "floor", "roof", "lights"})
+                           "floor", "roof", "lights", "bridges"})
 
 
 def check_fits(writer, kind: str, shape, *, wall=1, passage=None, scale: int | None = None,
@@ -103,11 +103,13 @@ def passage_for(kind: str, passage=None):
 
 
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
-              braid: float = 0.0, entrances: bool = False, mask=None) -> MazeDocument:
+              braid: float = 0.0, entrances: bool = False, mask=None,
+              weave: float = 0.0) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
-    ends of the longest path). Without a seed one is drawn; the document records it.
+    ends of the longest path). Without a seed one is drawn; the document records it. A weave
+    grid gets crossings at the chance ``weave`` (see :func:`blockmaze.grids.weave.place_crossings`).
 
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect()
@@ -126,6 +128,12 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     else:
         cells = load_mask(mask, kind, shape) if not isinstance(mask, np.ndarray) else mask
         grid = masked_grid(kind, shape, cells)
+    if weave and kind != "weave":
+        raise BlockmazeError(f"--weave makes crossings on a weave grid (-g weave), not a {kind} grid")
+    if kind == "weave":
+        from .grids.weave import place_crossings
+
+        grid = place_crossings(grid, weave, rng)
     with phase("carving"):
         maze = generate(grid, algorithm=algorithm, rng=rng)
         if braid:
@@ -159,18 +167,24 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
         return square_text(maze, style=style, endpoints=shown, solution=solution)
     if kind == "layered":
         raise BlockmazeError("a layered maze cannot be printed: write it to a file")
+    if kind == "weave":
+        from .render.text import weave_text
+
+        return weave_text(maze, style=style, endpoints=shown, solution=solution)
     return plan_text(rasterize(maze, min_scale(kind), endpoints=shown, solution=solution),
                      style=plan_style)
 
 
 def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False,
                 wall=1, passage=None, scale: int | None = None, height: int = 3,
-                floor: bool = True, roof: bool = False) -> np.ndarray:
-    """The blocks of a maze of any kind: a (z, x) plan, or a layered maze's (y, z, x) volume.
+                floor: bool = True, roof: bool = False, bridges: bool = False) -> np.ndarray:
+    """The blocks of a maze of any kind: a (z, x) plan, or a layered or weave maze's (y, z, x) volume.
 
     Square mazes go through the 2n+1 converter (``wall``, ``passage``: see :func:`passage_for`
     for its default), layered ones are stacked
-    level on level (``height``, ``floor``, ``roof``), the other kinds are rasterized at ``scale`` (default
+    level on level (``height``, ``floor``, ``roof``), weave ones get tunnels under their
+    crossings (:mod:`blockmaze.blocks.weave`: ``wall`` 3 or more; raised bridges with
+    ``bridges``), the other kinds are rasterized at ``scale`` (default
     4, or the kind's least). ``endpoints`` with openings cuts them; ``solution`` marks the path
     (start and goal from ``endpoints``, or the ends of the longest path).
 
@@ -189,6 +203,11 @@ def maze_blocks(maze: Maze, endpoints: Endpoints | None = None, *, solution: boo
     if kind == "layered":
         return stack_levels(maze, height, "convert", wall, passage, endpoints=shown,
                             solution=solution, roof=roof, floor=floor)
+    if kind == "weave":  # a volume: tunnels under the floor
+        from .blocks.weave import weave_volume
+
+        return weave_volume(maze, wall, passage, endpoints=shown, solution=solution,
+                            height=height, floor=floor, roof=roof, bridges=bridges)
     check_scale(kind, scale)
     return rasterize(maze, scale or max(4, min_scale(kind)), endpoints=shown, solution=solution)
 
@@ -245,7 +264,7 @@ def plan_layer(blocks: np.ndarray) -> np.ndarray:
 
 def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False, wall=1,
           passage=None, scale: int | None = None, height: int = 3, floor: bool = True,
-          roof: bool = False, lights: bool = False) -> np.ndarray:
+          roof: bool = False, lights: bool = False, bridges: bool = False) -> np.ndarray:
     """The (y, z, x) volume of a maze of any kind, as ``blockmaze generate -o FILE`` writes it.
 
     Options as for :func:`maze_blocks` and :func:`stand_up`.
@@ -255,14 +274,14 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
     (4, 7, 9)
     """
     blocks = maze_blocks(maze, endpoints, solution=solution, wall=wall, passage=passage,
-                         scale=scale, height=height, floor=floor, roof=roof)
+                         scale=scale, height=height, floor=floor, roof=roof, bridges=bridges)
     return stand_up(blocks, height=height, floor=floor, roof=roof, lights=lights)
 
 
 def save(source: Source, target: Target, format: str | None = None, *,
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
-         floor: bool = True, roof: bool = False, lights: bool = False,
+         floor: bool = True, roof: bool = False, lights: bool = False, bridges: bool = False,
          **options) -> np.ndarray | None:
     """Write a maze, a maze document or blocks to ``target`` (a path or a binary file) in the
     format its suffix (or ``format``) names; return the (y, z, x) volume written (None for
@@ -315,9 +334,13 @@ def save(source: Source, target: Target, format: str | None = None, *,
         if isinstance(source, MazeDocument):
             blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,
                                  passage=passage, scale=scale, height=height, floor=floor,
-                                 roof=roof)
+                                 roof=roof, bridges=bridges)
         else:
             blocks = np.asarray(source)
+        if writer.plan and isinstance(source, MazeDocument) and source.maze.grid.kind == "weave":
+            from .blocks.weave import tile_plan
+
+            blocks = tile_plan(blocks, bridges)[0]  # the maze from above, its stairs as a legend
         volume = plan_layer(blocks) if writer.plan else stand_up(blocks, height=height,
                                                                  floor=floor, roof=roof,
                                                                  lights=lights)

@@ -77,7 +77,7 @@ def test_not_json_and_missing_file(tmp_path):
 
 
 KIND_SHAPES = {"square": (4, 5), "hex": (4, 5), "upsilon": (4, 5), "triangle": (4, 5),
-               "polar": (4,), "layered": (2, 3, 4)}
+               "polar": (4,), "layered": (2, 3, 4), "weave": (4, 5)}
 
 
 @pytest.mark.parametrize("kind", sorted(bm.GRID_KINDS))

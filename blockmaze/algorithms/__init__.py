@@ -85,7 +85,9 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in (
     Algorithm("hunt-and-kill", "hunt_and_kill",
               "random walks restarted by a scan for the next cell: long corridors"),
     Algorithm("kruskal", "kruskal",
-              "randomized Kruskal (edges in random order, union-find): many short dead ends"),
+              "randomized Kruskal (edges in random order, union-find): many short dead ends; "
+              "kruskal:weave lays a weave grid's crossings first (many crossings)",
+              options=("weave",)),
     Algorithm("prim", "prim",
               "true Prim (random edge weights, cheapest edge first): many short dead ends"),
     Algorithm("prim-simplified", "prim",

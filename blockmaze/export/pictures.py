@@ -480,7 +480,12 @@ class _Builder:
 
     def _walls(self) -> list[_Layer]:
         layers = self.shade_layers()
-        if self.segments and self.line < 3:  # no joints or caps: the edges themselves (PNG only)
+        if self.grid.kind == "weave":  # inset rooms, so a passage can be seen to go under
+            from .weave_picture import inset_walls
+
+            walls = self.px(inset_walls(self.maze, self.endpoints))
+            layers.append(_Layer("lines", "walls", WALL, list(walls), self.line))
+        elif self.segments and self.line < 3:  # no joints or caps: the edges themselves (PNG only)
             cell, j = np.nonzero(self.wall_mask())
             items = [self.points[cell, j], self.next_points[cell, j]]
             layers.append(_Layer("segments", "walls", WALL, items, self.line, svg=False))

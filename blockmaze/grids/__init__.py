@@ -6,7 +6,7 @@ when its constructor is first looked up, and registers it with :func:`register_k
 (tests/test_registry.py checks the table against the modules).
 
 >>> sorted(GRID_KINDS)
-['hex', 'layered', 'polar', 'square', 'triangle', 'upsilon']
+['hex', 'layered', 'polar', 'square', 'triangle', 'upsilon', 'weave']
 >>> GRID_KINDS["square"](2, 3)
 Grid(square, 2x3)
 """
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # kind -> (module, constructor name)
 KIND_MODULES = {kind: (kind, f"{kind}_grid")
-                for kind in ("hex", "layered", "polar", "square", "triangle", "upsilon")}
+                for kind in ("hex", "layered", "polar", "square", "triangle", "upsilon", "weave")}
 
 
 GRID_KINDS: Mapping[str, Callable[..., Grid]] = Registry(
@@ -50,4 +50,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["GRID_KINDS", "Grid", "hex_grid", "layered_grid", "polar_grid", "register_kind",
-           "square_grid", "triangle_grid", "upsilon_grid"]
+           "square_grid", "triangle_grid", "upsilon_grid", "weave_grid"]

@@ -100,3 +100,44 @@ def plan_text(plan: np.ndarray, style: str = "box", widths: np.ndarray | None = 
                           np.where(offset == middle, centre[:, columns], east_fill[:, columns]))
         out[:, starts[columns] + offset] = chosen
     return "\n".join(row.tobytes().decode("utf-32-le") for row in out)
+
+
+BRIDGES = {"box": ("═", "║"), "ascii": ("=", "H"), "blocks": ("═", "║")}
+
+
+def weave_text(maze: Maze, style: str = "box", cell_width: int = 3,
+               endpoints: Endpoints | None = None, solution: bool = False) -> str:
+    """A weave maze drawn for the terminal: as :func:`maze_text`, with each used crossing's bridge
+    drawn across its cell (═ east-west, ║ north-south) and its walls on the other axis open where
+    the passage goes under.
+
+    Example
+    -------
+    >>> from blockmaze.pipeline import make_maze
+    >>> text = weave_text(make_maze((5, 5), "weave", "kruskal:weave", seed=3, weave=1.0).maze)
+    >>> "═" in text or "║" in text
+    True
+    """
+    from ..blocks.weave import weave_unit_plan
+    from ..grids.weave import OVER_EAST_WEST
+
+    plan, used, under = weave_unit_plan(maze, endpoints, solution)
+    cols = maze.grid.shape[1]
+    r, c = np.divmod(used[:, 0], cols)
+    over_ew = maze.grid.crossings[used[:, 0]] == OVER_EAST_WEST
+    z, x = 2 * r + 1, 2 * c + 1
+    gap = np.where(under, np.uint8(Material.PATH), np.uint8(Material.AIR))
+    for side in (-1, 1):
+        plan[z + side * over_ew, x + side * ~over_ew] = gap
+    widths = np.ones(plan.shape[1], dtype=np.int64)
+    widths[1::2] = cell_width
+    lines = [list(line) for line in plan_text(plan, style, widths).split("\n")]
+    across, along = BRIDGES.get(style, BRIDGES["box"])
+    starts = np.cumsum(widths) - widths
+    for row, column, ew in zip(z.tolist(), x.tolist(), over_ew.tolist()):
+        start = int(starts[column])
+        if ew:
+            lines[row][start:start + cell_width] = across * cell_width
+        else:
+            lines[row][start + cell_width // 2] = along
+    return "\n".join("".join(line) for line in lines)
