@@ -43,9 +43,9 @@ def feet_on(volume: np.ndarray, material: Material) -> tuple[int, int, int]:
 
 
 def walk(schems=(), world=None, timeout: float = 90) -> list[dict]:
-    """Run the walks: ``schems`` as ``{"name", "file", "goal", "start"}`` dicts, ``world`` as
-    ``{"folder", "goal", "starts"}`` (see tests/game/walk.js); one result dict per walk, each
-    with ``reached`` and ``seconds``."""
+    """Run the walks: ``schems`` as ``{"name", "file", "goal", "start", "route"}`` dicts, ``world``
+    as ``{"folder", "goal", "starts", "route"}`` (see tests/game/walk.js); one result dict per
+    walk, each with ``reached`` and ``seconds``."""
     folder = game_modules()
     spec = {"version": RELEASE, "timeout": timeout,
             "schem": [{**case, "file": str(case["file"])} for case in schems]}

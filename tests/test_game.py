@@ -148,3 +148,29 @@ def test_the_model_rejects_a_ceiling_over_the_first_step(monkeypatch):
         gx, gy, gz = goal[:3]
         start = region_of(labels, int(sy) + 1, int(sz), int(sx))
         assert (start == region_of(labels, gy, gz, gx)) == joined
+
+
+def shifted(points, y):
+    """Points relative to a maze's min corner, in the world where that corner is (0, y, 0)."""
+    return [[x, py + y, z, *rest] for x, py, z, *rest in points]
+
+
+@pytest.mark.parametrize("kind", ["square", "layered"])
+def test_the_bot_walks_a_world_save_from_where_the_game_puts_the_player(tmp_path, kind):
+    """A world save opened as the server's world: the single player (level.dat's Player record)
+    and a player joining a server (the top of the world spawn's column) both arrive outside the
+    entrance and walk in to the goal."""
+    from blockmaze.export.minecraft.world import DEFAULT_Y
+
+    shape = (8, 10) if kind == "square" else (3, 5, 5)
+    document = pipeline.make_maze(shape, kind, seed=3, entrances=True)
+    folder = tmp_path / "Maze"
+    volume = pipeline.save(document, folder, format="world", theme=THEMES[0], solution=True)
+    if kind == "square":
+        goal, route = list(feet_on(volume, Material.GOAL)), []
+    else:
+        goal, route = layered_goal(document), layered_route(document)
+    results = walk(world={"folder": folder, "goal": shifted([goal], DEFAULT_Y)[0],
+                          "route": shifted(route, DEFAULT_Y), "starts": ["player", "spawn"]}, timeout=60)
+    failed = [f"{r['name']}: {r['why']} at {r['at']} (goal {r['goal']})" for r in results if not r["reached"]]
+    assert not failed, "\n".join(failed)

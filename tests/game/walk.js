@@ -7,7 +7,7 @@
 // SPEC: {"version": "1.20.4", "timeout": 90,
 //        "schem": [{"name", "file", "goal": [x, y, z] | [x, y, z, reach], "start": null | [x, y, z],
 //                   "route": [[x, y, z, reach], ...] (optional)}],
-//        "world": {"folder", "goal": [x, y, z], "starts": ["player", "spawn"]}}
+//        "world": {"folder", "goal": [x, y, z], "starts": ["player", "spawn"], "route": [...]}}
 // A .schem (Sponge v2) is pasted as WorldEdit pastes it: its min corner at the player's block
 // plus the file's WEOffset, air included, into a flat world; the bot stands on that block
 // ("start": null) or at "start", both relative to the min corner, as is "goal" (the block the
@@ -61,7 +61,7 @@ function startServer (options) {
       ...options
     })
     serv.log = () => {}
-    serv.once('listening', () => resolve(serv))
+    serv.once('ready', () => resolve(serv)) // listening, and its world loaded
     serv.once('error', reject)
   })
 }
@@ -89,7 +89,7 @@ function connect (port) {
     // flying-squid finishes a login by sending the player to its spawn point again: wait for it
     bot.once('spawn', () => bot.waitForTicks(60).then(() => resolve(bot)))
     bot.once('error', reject)
-    bot.once('kicked', (why) => reject(new Error('kicked: ' + why)))
+    bot.once('kicked', (why) => reject(new Error('kicked: ' + JSON.stringify(why))))
   })
 }
 
@@ -292,7 +292,9 @@ async function world (item) {
       } else {
         feet = await topOfColumn(serv.overworld, level.SpawnX, level.SpawnZ)
       }
-      await walk(serv, bot, `${item.name || 'world'} from ${start}`, feet, target(new Vec3(0, 0, 0), item.goal))
+      const origin = new Vec3(0, 0, 0)
+      await walk(serv, bot, `${item.name || 'world'} from ${start}`, feet, target(origin, item.goal),
+        (item.route || []).map(w => target(origin, w)))
     }
   } finally {
     bot.quit()
