@@ -1,13 +1,20 @@
-"""How fast the command starts: small jobs against `python -c "import numpy"` and mazelib.
+"""How fast the command starts: small jobs against `python -c "import numpy"` and mazelib, and
+every output family's first run (empty caches) and next runs.
 
-    python bench/bench_startup.py            # 9 runs of each (about half a minute)
+    python bench/bench_startup.py            # 9 runs of each (a few minutes)
     python bench/bench_startup.py --quick    # 3 runs of each, for a smoke test
 
 Each row is the best wall time of fresh processes (imports, numba and all), beside the issue's
 targets: `blockmaze --help` at most 2x `import numpy`; `blockmaze generate 10x10` at most 1.5x a
 mazelib script that builds and prints a 10x10 maze (mazelib from the `bench` extra; the row says
 so when it is missing). Also the first kernel call with numba forced (cache warm), the cost that
-small jobs now skip.
+small jobs skip.
+
+The second table runs each output family twice per maze size: *cold* is the first run after an
+install, with empty caches (every ``__pycache__`` under the package removed, so no bytecode and no
+numba cache, and ``NUMBA_CACHE_DIR`` a fresh folder), *warm* the best of the runs after it.
+Targets: 30x30, every output cold <= 3 s; 100x100 warm .schem .glb .tmx .png .litematic <= 4x
+`import numpy`; 1000x1000 .schem <= 1.5 s.
 """
 
 from __future__ import annotations
@@ -39,6 +46,56 @@ def best_wall(argv: list[str], runs: int, env: dict | None = None) -> float:
                        env=env, cwd=tempfile.gettempdir())
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+FAMILIES = {  # output family -> the -o name that picks it
+    "Sponge .schem": "m.schem", "Litematica .litematic": "m.litematic",
+    "structure .nbt": "m.nbt", "datapack .zip": "m.zip", "Java world (folder)": "world/",
+    "glTF .glb": "m.glb", "Tiled .tmx": "m.tmx", "picture .png": "m.png",
+}
+
+
+def empty_caches(env: dict) -> dict:
+    """``env`` with a fresh numba cache folder, after removing the package's ``__pycache__``s."""
+    import blockmaze
+
+    for root in blockmaze.__path__:
+        for folder, subfolders, _ in os.walk(root):
+            if "__pycache__" in subfolders:
+                shutil.rmtree(os.path.join(folder, "__pycache__"), ignore_errors=True)
+    return dict(env, NUMBA_CACHE_DIR=tempfile.mkdtemp(prefix="numba-cold-"))
+
+
+def cold_and_warm(command: list[str], size: str, name: str, runs: int) -> tuple[float, float]:
+    """Wall seconds of the first run on empty caches and the best of ``runs`` runs after it."""
+    env = empty_caches(dict(os.environ))
+    times = []
+    try:
+        for _ in range(1 + runs):
+            with tempfile.TemporaryDirectory() as folder:  # a new one each run: worlds never overwrite
+                argv = command + ["-q", "generate", size, "--seed", "1", "-o", os.path.join(folder, name)]
+                times.append(best_wall(argv, 1, env))
+    finally:
+        shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)
+    return times[0], min(times[1:])
+
+
+def family_table(command: list[str], numpy: float, runs: int) -> list[tuple]:
+    """Rows (output, size, cold, warm, target) of every output family at the target sizes."""
+    rows = []
+    for family, name in FAMILIES.items():
+        cold, warm = cold_and_warm(command, "30x30", name, runs)
+        rows.append((family, "30x30", cold, warm, f"cold <= 3 s: {'met' if cold <= 3 else 'MISSED'}"))
+    limit = 4 * numpy
+    for family, name in FAMILIES.items():
+        if name in ("m.schem", "m.glb", "m.tmx", "m.png", "m.litematic"):
+            cold, warm = cold_and_warm(command, "100x100", name, runs)
+            rows.append((family, "100x100", cold, warm,
+                         f"warm <= {limit:.2f} s (4x numpy): {'met' if warm <= limit else 'MISSED'}"))
+    cold, warm = cold_and_warm(command, "1000x1000", "m.schem", min(runs, 3))
+    rows.append(("Sponge .schem", "1000x1000", cold, warm,
+                 f"warm <= 1.5 s: {'met' if warm <= 1.5 else 'MISSED'}"))
+    return rows
 
 
 def main() -> None:
@@ -80,6 +137,11 @@ def main() -> None:
     print(f"|{'-' * (width + 2)}|------|--------|")
     for name, seconds, target in rows:
         print(f"| {name:<{width}} | {seconds:.3f} s | {target} |")
+    print()
+    print(f"| output (blockmaze generate SIZE -o ...) | size | cold (empty caches) | warm (best of {runs}) | target |")
+    print("|---|---|---|---|---|")
+    for family, size, cold, warm, target in family_table(command, numpy, runs):
+        print(f"| {family} | {size} | {cold:.2f} s | {warm:.2f} s | {target} |")
 
 
 if __name__ == "__main__":
