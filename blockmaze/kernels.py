@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 import threading
 import types
 import warnings
@@ -51,6 +52,10 @@ from .progress import phase
 # costs about 0.9 s a process, compiling one on an empty cache 0.5-6 s; the plain Python kernels
 # of a 100x100 maze (a 40,000-entry neighbour table) take about 0.1-0.2 s.
 SMALL_JOB = 1 << 16
+# Once a job has imported numba, the next kernels go compiled from this size up (a 100x100 .glb:
+# the greedy pass needs numba, and its later steps then load in milliseconds instead of running
+# for seconds as Python).
+LOADED_SMALL_JOB = 4096
 
 _forced: str | None = os.environ.get("BLOCKMAZE_KERNELS") or None
 
@@ -125,8 +130,14 @@ def forced(mode: str | None) -> Iterator[None]:
 def _use_python(args, small: int = SMALL_JOB) -> bool:
     if _forced is not None:
         return _forced == "python"
+    if _numba_loaded():  # the import is paid: a cached kernel loads in milliseconds
+        small = min(small, LOADED_SMALL_JOB)
     biggest = max((a.size for a in args if isinstance(a, np.ndarray)), default=0)
     return biggest <= small
+
+
+def _numba_loaded() -> bool:
+    return "numba" in sys.modules
 
 
 def _jit(function: Callable, options: dict):

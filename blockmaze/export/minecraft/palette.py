@@ -65,7 +65,7 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
         rng = np.random.default_rng([seed, 0x7E3A])  # its own stream: variants never shift the maze
         for value, entries, p in drawn:
             where = blocks == value
-            indices[where] = np.asarray(entries, np.uint16)[rng.choice(len(entries), size=int(where.sum()), p=p)]
+            indices[where] = np.asarray(entries, np.uint16)[weighted_choice(rng, p, int(where.sum()))]
     if blocks.ndim == 3:  # doors, gates, stairs, ladders facing their way; support where needed
         floor = theme.minecraft.get(Material.FLOOR, "minecraft:stone")
         climb = CLIMB if mc_version is None else substitute(CLIMB, mc_version)
@@ -73,6 +73,25 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     check_states(palette, mc_version)  # the final states, as written
     dtype = np.uint8 if len(palette) <= 256 else np.uint16
     return indices.astype(dtype, copy=False), palette
+
+
+def weighted_choice(rng: np.random.Generator, p: np.ndarray, size: int) -> np.ndarray:
+    """``rng.choice(len(p), size=size, p=p)``, the same draws, several times faster for a few
+    choices: numpy draws one uniform a value and finds it in the cumulative weights
+    (``searchsorted(side="right")``); here that search is one comparison a weight.
+
+    >>> p = np.array([0.8, 0.1, 0.1])
+    >>> a, b = np.random.default_rng(5), np.random.default_rng(5)
+    >>> bool((weighted_choice(a, p, 1000) == b.choice(3, size=1000, p=p)).all())
+    True
+    """
+    cdf = p.cumsum()
+    cdf /= cdf[-1]
+    uniform = rng.random(size)
+    index = np.zeros(size, np.int64)
+    for edge in cdf[:-1]:  # the count of weights' ends at or below each draw
+        index += uniform >= edge
+    return index
 
 
 def block_state_tag(state: str) -> Compound:
