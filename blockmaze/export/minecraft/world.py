@@ -46,6 +46,8 @@ import os
 import shutil
 import tempfile
 import zipfile
+import zlib
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -68,6 +70,10 @@ BAND = 16  # block rows per band: one row of chunks
 WORLD_LIMIT = 29_999_984  # the world border's reach from 0
 DEFAULT_Y = -60  # the maze stands on a classic superflat surface (grass at y = -61)
 DEFAULT_TIME = 6000  # noon
+# Threads compressing chunks (zlib releases the GIL) while the writing thread builds the next
+# band; 0 compresses in the writing thread. Chunks are written in the same order either way, so
+# the bytes never depend on it (tests/test_world.py compares).
+COMPRESS_THREADS = 2
 
 
 def world_release(mc_version: str) -> int:
@@ -268,6 +274,22 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     spawn = _Spawn()
     width = height = length = 0
     regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
+    pool = ThreadPoolExecutor(COMPRESS_THREADS) if COMPRESS_THREADS else None
+    pending: list = []  # the last band: (cz, [(cx, compressed chunk or its future)])
+
+    def write_pending() -> None:
+        if not pending:
+            return
+        cz, chunks = pending.pop()
+        if cz % 32 == 0:
+            _close(regions)
+        for cx, payload in chunks:
+            rx = cx >> 5
+            if rx not in regions:
+                handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
+                regions[rx] = (handle, RegionWriter(handle))
+            regions[rx][1].add_compressed(cx, cz, payload if pool is None else payload.result())
+
     try:
         for number, band in enumerate(bands):
             band = np.asarray(band)
@@ -292,21 +314,20 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             spawn.look(band, length)
             length += band.shape[1]
             cz = number
-            if cz % 32 == 0:
-                _close(regions)
             indices, palette = minecraft_palette(band, theme, None if seed is None else band_seed(seed, number))
             states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
             padded = -(-width // 16) * 16
             ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
             ids[:] = column[:, None, None]
             ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
-            for cx, nbt in builder.row(ids, cz):
-                rx = cx >> 5
-                if rx not in regions:
-                    handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
-                    regions[rx] = (handle, RegionWriter(handle))
-                regions[rx][1].add(cx, cz, nbt)
+            chunks = [(cx, zlib.compress(nbt, 1) if pool is None else pool.submit(zlib.compress, nbt, 1))
+                      for cx, nbt in builder.row(ids, cz)]
+            write_pending()  # the band before, compressed meanwhile
+            pending.append((cz, chunks))
+        write_pending()
     finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
         _close(regions)
     if length == 0:
         raise BlockmazeError("a world needs at least one band of blocks")
