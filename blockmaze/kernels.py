@@ -8,8 +8,8 @@ runs the numba-compiled twin, compiled (or loaded from numba's cache) on first u
 progress line naming it. A kernel whose Python form is slow for its size (the greedy mesher's
 inner loops) says a smaller ``small``; one that does little per element a larger one.
 Inside a compiled kernel every other kernel it calls is compiled too; inside one run as Python
-they run as Python (whatever the size of their own arguments). Both ways give the same results for the same inputs and seed (tests/test_kernels.py runs
-every algorithm both ways).
+they run as Python (whatever the size of their own arguments). Both ways give the same results
+for the same inputs and seed (tests/test_kernels.py runs every algorithm both ways).
 
 Where numba cannot keep a cache beside the package (a read-only install, another user's
 site-packages), kernels compile without caching instead of failing.
