@@ -70,10 +70,10 @@ BAND = 16  # block rows per band: one row of chunks
 WORLD_LIMIT = 29_999_984  # the world border's reach from 0
 DEFAULT_Y = -60  # the maze stands on a classic superflat surface (grass at y = -61)
 DEFAULT_TIME = 6000  # noon
-# Threads compressing chunks (zlib releases the GIL) while the writing thread builds the next
-# band; 0 compresses in the writing thread. Chunks are written in the same order either way, so
-# the bytes never depend on it (tests/test_world.py compares).
-COMPRESS_THREADS = 2
+# A thread compresses a band's chunks (zlib releases the GIL) while the writing thread builds the
+# next band: both cores busy. 0 compresses in the writing thread. Chunks are written in the same
+# order either way, so the bytes never depend on it (tests/test_world.py compares).
+COMPRESS_THREADS = 1
 
 
 def world_release(mc_version: str) -> int:
@@ -275,20 +275,20 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     width = height = length = 0
     regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
     pool = ThreadPoolExecutor(COMPRESS_THREADS) if COMPRESS_THREADS else None
-    pending: list = []  # the last band: (cz, [(cx, compressed chunk or its future)])
+    pending: list = []  # the last band: (cz, its chunks' cx, their compressed NBT or its future)
 
     def write_pending() -> None:
         if not pending:
             return
-        cz, chunks = pending.pop()
+        cz, columns, payloads = pending.pop()
         if cz % 32 == 0:
             _close(regions)
-        for cx, payload in chunks:
+        for cx, payload in zip(columns, payloads if pool is None else payloads.result()):
             rx = cx >> 5
             if rx not in regions:
                 handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
                 regions[rx] = (handle, RegionWriter(handle))
-            regions[rx][1].add_compressed(cx, cz, payload if pool is None else payload.result())
+            regions[rx][1].add_compressed(cx, cz, payload)
 
     try:
         for number, band in enumerate(bands):
@@ -320,10 +320,10 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
             ids[:] = column[:, None, None]
             ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
-            chunks = [(cx, zlib.compress(nbt, 1) if pool is None else pool.submit(zlib.compress, nbt, 1))
-                      for cx, nbt in builder.row(ids, cz)]
+            columns, nbts = zip(*builder.row(ids, cz))
+            payloads = _compress(nbts) if pool is None else pool.submit(_compress, nbts)  # one task a band
             write_pending()  # the band before, compressed meanwhile
-            pending.append((cz, chunks))
+            pending.append((cz, columns, payloads))
         write_pending()
     finally:
         if pool is not None:
@@ -335,6 +335,10 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
         write_gzipped(_level(name, mc_version, data_version, terrain, layers, spawn.place(width, y, height),
                              seed, mobs, time),
                       out, root_name="")
+
+
+def _compress(nbts) -> list[bytes]:
+    return [zlib.compress(nbt, 1) for nbt in nbts]
 
 
 def _close(regions: dict) -> None:
