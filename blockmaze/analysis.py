@@ -54,10 +54,22 @@ def path_from_parents(parents: np.ndarray, goal: int) -> np.ndarray:
     """
     if parents[goal] < 0:
         return np.empty(0, dtype=np.int32)
-    path = [goal]
-    while parents[path[-1]] != path[-1]:
-        path.append(int(parents[path[-1]]))
-    return np.array(path[::-1], dtype=np.int32)
+    return _walk_back(np.asarray(parents), int(goal))
+
+
+@kernel
+def _walk_back(parents, goal):
+    length = 1
+    cell = goal
+    while parents[cell] != cell:
+        cell = parents[cell]
+        length += 1
+    path = np.empty(length, dtype=np.int32)
+    cell = goal
+    for i in range(length - 1, -1, -1):
+        path[i] = cell
+        cell = parents[cell]
+    return path
 
 
 @kernel

@@ -1,12 +1,15 @@
 """Compiled kernels that load numba only for jobs big enough to pay for it.
 
 ``@kernel`` stands where ``@numba.njit(cache=True)`` would: one source serves two ways. A call
-whose largest array argument has at most :data:`SMALL_JOB` elements runs the plain Python
-function (no numba import, no cache load: a 10x10 maze starts in a fraction of a second); a
-bigger one runs the numba-compiled twin, compiled (or loaded from numba's cache) on first use.
-Inside a compiled kernel every other kernel it calls is compiled too; in Python mode they run as
-Python. Both ways give the same results for the same inputs and seed (tests/test_kernels.py runs
-every algorithm both ways).
+whose largest array argument has at most ``small`` elements (:data:`SMALL_JOB` unless the kernel
+says ``@kernel(small=...)``) runs the plain Python function (no numba import, no cache load, no
+compile: a 100x100 maze starts in a fraction of a second, even on a fresh install); a bigger one
+runs the numba-compiled twin, compiled (or loaded from numba's cache) on first use, with a
+progress line naming it. A kernel whose Python form is slow for its size (the greedy mesher's
+inner loops) says a smaller ``small``; one that does little per element a larger one.
+Inside a compiled kernel every other kernel it calls is compiled too; inside one run as Python
+they run as Python (whatever the size of their own arguments). Both ways give the same results
+for the same inputs and seed (tests/test_kernels.py runs every algorithm both ways).
 
 Where numba cannot keep a cache beside the package (a read-only install, another user's
 site-packages), kernels compile without caching instead of failing.
@@ -35,6 +38,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
+import threading
 import types
 import warnings
 from typing import Callable, Iterator
@@ -43,11 +48,23 @@ import numpy as np
 
 from .progress import phase
 
-# Measured (bench/bench_startup.py): loading numba and one cached kernel costs about 0.9 s on a
-# 2-core machine; the slowest algorithm in plain Python carves about 20,000 cells in that time.
-SMALL_JOB = 4096
+# Measured (bench/bench_startup.py, 2-core machine): importing numba and loading cached kernels
+# costs about 0.9 s a process, compiling one on an empty cache 0.5-6 s; the plain Python kernels
+# of a 100x100 maze (a 40,000-entry neighbour table) take about 0.1-0.2 s.
+SMALL_JOB = 1 << 16
+# Once a job has imported numba, the next kernels go compiled from this size up (a 100x100 .glb:
+# the greedy pass needs numba, and its later steps then load in milliseconds instead of running
+# for seconds as Python).
+LOADED_SMALL_JOB = 4096
 
 _forced: str | None = os.environ.get("BLOCKMAZE_KERNELS") or None
+
+
+class _Inside(threading.local):
+    python = False  # this thread runs a kernel as Python
+
+
+_inside = _Inside()
 
 
 class Kernel:
@@ -56,15 +73,23 @@ class Kernel:
     def __init__(self, function: Callable, options: dict):
         functools.update_wrapper(self, function)
         self.py_func = function
+        options = dict(options)
+        self.small = options.pop("small", SMALL_JOB)
         self.options = options
         self._compiled = None
         self._warm = False
 
     def __call__(self, *args):
-        if _use_python(args):
+        if _inside.python:  # called by a kernel running as Python: Python too, whatever its size
             return self.py_func(*args)
+        if _use_python(args, self.small):
+            _inside.python = True
+            try:
+                return self.py_func(*args)
+            finally:
+                _inside.python = False
         if not self._warm:  # the first compiled call compiles (or loads numba's cache)
-            with phase("compiling"):
+            with phase(f"compiling {self.py_func.__name__.lstrip('_')} (once, then cached)"):
                 result = self.compiled(*args)
             self._warm = True
             return result
@@ -82,7 +107,8 @@ class Kernel:
 
 
 def kernel(function: Callable | None = None, **options):
-    """Decorator: ``@kernel`` or ``@kernel(nogil=True)`` (options go to ``numba.njit``)."""
+    """Decorator: ``@kernel`` or ``@kernel(nogil=True, small=20_000)`` (``small``: the largest
+    array size run as Python; other options go to ``numba.njit``)."""
     if function is None:
         return lambda f: Kernel(f, options)
     return Kernel(function, options)
@@ -101,11 +127,17 @@ def forced(mode: str | None) -> Iterator[None]:
         _forced = before
 
 
-def _use_python(args) -> bool:
+def _use_python(args, small: int = SMALL_JOB) -> bool:
     if _forced is not None:
         return _forced == "python"
+    if _numba_loaded():  # the import is paid: a cached kernel loads in milliseconds
+        small = min(small, LOADED_SMALL_JOB)
     biggest = max((a.size for a in args if isinstance(a, np.ndarray)), default=0)
-    return biggest <= SMALL_JOB
+    return biggest <= small
+
+
+def _numba_loaded() -> bool:
+    return "numba" in sys.modules
 
 
 def _jit(function: Callable, options: dict):

@@ -67,3 +67,28 @@ def test_help_imports_no_writer_numpy_or_numba():
             "assert not bad, bad")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def _total(values):
+    s = 0
+    for v in values:
+        s += v
+    return s
+
+
+def test_each_kernel_has_its_own_small_job_size():
+    small = kernels.kernel(cache=False, small=10)(_total)
+    assert small(np.arange(10)) == 45 and small._compiled is None  # at the size: Python
+    assert small(np.arange(11)) == 55 and small._compiled is not None  # above it: compiled
+
+
+def test_a_kernel_called_by_one_running_as_python_runs_as_python(monkeypatch):
+    inner = kernels.kernel(cache=False, small=0)(_total)  # alone, it would always compile
+    monkeypatch.setitem(globals(), "_inner_total", inner)
+    outer = kernels.kernel(cache=False)(_calls_inner)
+    assert outer(np.arange(100)) == 4950
+    assert inner._compiled is None
+
+
+def _calls_inner(values):
+    return _inner_total(values)  # noqa: F821 (set by the test)

@@ -656,7 +656,7 @@ def _segments(image, starts: np.ndarray, ends: np.ndarray, width: int, colour: i
     return image
 
 
-@kernel
+@kernel(small=1 << 24)  # the canvas is big, the work only the lines
 def _axis_lines(canvas, a, b, width, colour):
     height, wide = canvas.shape
     for k in range(a.shape[0]):

@@ -103,15 +103,7 @@ def step_scale(blocks: np.ndarray, seal: bool = True) -> int:
     (1, 2)
     """
     blocks = np.asarray(blocks, np.uint8)
-    return 2 if _has(blocks, np.uint8(Material.STAIRS)) or (seal and touches_by_edge(blocks)) else 1
-
-
-@kernel
-def _has(blocks, value):
-    for v in blocks.ravel():
-        if v == value:
-            return True
-    return False
+    return 2 if (blocks == Material.STAIRS).any() or (seal and touches_by_edge(blocks)) else 1
 
 
 RISER = 4  # added to a step's facing (see step_shapes) where a riser goes under the next step
@@ -255,7 +247,7 @@ def _fill_half(fine, y, z, x, dz, dx, value) -> None:
             fine[2 * y + 1, zz, xx] = value
 
 
-@kernel(nogil=True)
+@kernel(nogil=True, small=1 << 21)  # a few table look-ups a vertex
 def _weld(vertices, normals, faces, v_bounds, f_bounds, size_x, size_y, size_z, table, stamps, stamp):
     """Share vertices with the same position and normal within each group: the new positions
     (int32), normals (int8), faces (indices from each group's first vertex) and group bounds.

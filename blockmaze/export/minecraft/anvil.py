@@ -329,7 +329,11 @@ class RegionWriter:
 
     def add(self, cx: int, cz: int, nbt: bytes) -> None:
         """Compress one chunk's NBT and append its record."""
-        payload = zlib.compress(nbt, self.level)
+        self.add_compressed(cx, cz, zlib.compress(nbt, self.level))
+
+    def add_compressed(self, cx: int, cz: int, payload: bytes) -> None:
+        """Append one chunk's record from its NBT compressed already (``zlib.compress(nbt, level)``,
+        perhaps on another thread)."""
         size = len(payload) + 5
         sectors = -(-size // SECTOR)
         if sectors > 255:

@@ -66,8 +66,10 @@ def walking_layer(volume: np.ndarray) -> int:
     volume = np.asarray(volume)
     if (volume[0] == Material.AIR).any() or volume.shape[0] == 1:
         return 0
-    standing = ((volume[1:] == Material.AIR) & (volume[:-1] != Material.AIR)).any(axis=(1, 2))
-    return int(np.argmax(standing)) + 1 if standing.any() else 0
+    for y in range(1, volume.shape[0]):  # layer by layer: the first one usually answers
+        if ((volume[y] == Material.AIR) & (volume[y - 1] != Material.AIR)).any():
+            return y
+    return 0
 
 
 def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
@@ -82,8 +84,9 @@ def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
     y = walking_layer(volume)
     layer = volume[y]
     open_ = (layer == Material.AIR) | (layer == Material.DOOR)
-    start = np.argwhere(volume == Material.START)
-    target = tuple(int(v) for v in start[0, 1:]) if len(start) else None
+    first = int(np.argmax(volume == Material.START))  # the first START in (y, z, x) order
+    target = tuple(int(v) for v in np.unravel_index(first, volume.shape)[1:]) \
+        if volume.size and volume.flat[first] == Material.START else None
     # (z, x) of the edge block, the player's (z, x) outside it, and the way in
     edges = [((0, x), (-1, x), "south") for x in range(width)]
     edges += [((z, 0), (z, -1), "east") for z in range(band)]

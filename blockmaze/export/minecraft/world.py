@@ -47,6 +47,8 @@ import os
 import shutil
 import tempfile
 import zipfile
+import zlib
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -71,6 +73,10 @@ BAND = 16  # block rows per band: one row of chunks
 WORLD_LIMIT = 29_999_984  # the world border's reach from 0
 DEFAULT_Y = -60  # the maze stands on a classic superflat surface (grass at y = -61)
 DEFAULT_TIME = 6000  # noon
+# A thread compresses a band's chunks (zlib releases the GIL) while the writing thread builds the
+# next band: both cores busy. 0 compresses in the writing thread. Chunks are written in the same
+# order either way, so the bytes never depend on it (tests/test_world.py compares).
+COMPRESS_THREADS = 1
 
 
 def world_release(mc_version: str) -> int:
@@ -273,6 +279,22 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     spot = player_spot(bands) if isinstance(bands, np.ndarray) else None
     width = height = length = 0
     regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
+    pool = ThreadPoolExecutor(COMPRESS_THREADS) if COMPRESS_THREADS else None
+    pending: list = []  # the last band: (cz, its chunks' cx, their compressed NBT or its future)
+
+    def write_pending() -> None:
+        if not pending:
+            return
+        cz, columns, payloads = pending.pop()
+        if cz % 32 == 0:
+            _close(regions)
+        for cx, payload in zip(columns, payloads if pool is None else payloads.result()):
+            rx = cx >> 5
+            if rx not in regions:
+                handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
+                regions[rx] = (handle, RegionWriter(handle))
+            regions[rx][1].add_compressed(cx, cz, payload)
+
     try:
         for number, band in enumerate(bands):
             band = np.asarray(band)
@@ -298,22 +320,21 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             spot = spot or player_spot(band, 1 << 30)  # streamed: it lies by the first band
             length += band.shape[1]
             cz = number
-            if cz % 32 == 0:
-                _close(regions)
             indices, palette = minecraft_palette(band, theme, seed, origin=(0, length - band.shape[1], 0))
             states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
             padded = -(-width // 16) * 16
             ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
             ids[:] = column[:, None, None]
             ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
-            for cx, nbt in builder.row(ids, cz, _chunk_entities(band, indices, palette, seed, mc_version,
-                                                                length - band.shape[1], y)):
-                rx = cx >> 5
-                if rx not in regions:
-                    handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
-                    regions[rx] = (handle, RegionWriter(handle))
-                regions[rx][1].add(cx, cz, nbt)
+            columns, nbts = zip(*builder.row(ids, cz, _chunk_entities(band, indices, palette, seed, mc_version,
+                                                                      length - band.shape[1], y)))
+            payloads = _compress(nbts) if pool is None else pool.submit(_compress, nbts)  # one task a band
+            write_pending()  # the band before, compressed meanwhile
+            pending.append((cz, columns, payloads))
+        write_pending()
     finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
         _close(regions)
     if length == 0:
         raise BlockmazeError("a world needs at least one band of blocks")
@@ -338,6 +359,10 @@ def _chunk_entities(band, indices, palette, seed, mc_version: str, z0: int, y: i
         tag.write(buffer)
         found.setdefault(x >> 4, []).append(buffer.getvalue())
     return found
+
+
+def _compress(nbts) -> list[bytes]:
+    return [zlib.compress(nbt, 1) for nbt in nbts]
 
 
 def _close(regions: dict) -> None:
