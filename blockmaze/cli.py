@@ -366,6 +366,32 @@ def export_command(document, **output):
     _emit(loaded, writer, **output)
 
 
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (another than 127.0.0.1 lets other machines in).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--open/--no-open", "open_browser", default=False, show_default=True,
+              help="Open the page in the default browser.")
+@click.option("--max-cells", type=click.IntRange(min=1), default=250_000, show_default=True,
+              help="Most maze cells one request may ask for.")
+@click.option("--max-blocks", type=click.IntRange(min=1), default=20_000_000, show_default=True,
+              help="Most blocks one request may build.")
+@click.option("--rate", type=click.IntRange(min=1), default=1200, show_default=True,
+              help="Most requests a client may make a minute.")
+def serve_command(host, port, open_browser, max_cells, max_blocks, rate):
+    """Start blockmaze studio, a local web page to design, watch, preview and download mazes
+    (pip install 'blockmaze[web]')."""
+    from .web import require_web, serve
+
+    require_web()
+    from .web.app import Settings
+    from .web.jobs import Limits
+
+    serve(host, port, open_browser, announce=click.echo,
+          settings=Settings(Limits(cells=max_cells, blocks=max_blocks), rate=rate))
+
+
 @cli.command("info", cls=SectionedCommand, epilog=EXAMPLES)
 @click.argument("path", type=FilePath(exists=True), metavar="FILE|WORLD")
 def info_command(path):
