@@ -14,12 +14,12 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import LOW_HALF, join, link_edges, packed_edges, root
+from .common import LOW_HALF, carve_order, join, link_edges, packed_edges, root
 
 
 
 @kernel
-def kruskal_kernel(neighbors, opposite, enabled, rng):
+def kruskal_kernel(neighbors, opposite, enabled, rng, order):
     """Links of a random spanning forest: one tree per connected region of enabled cells.
 
     The edges are shuffled (Fisher–Yates, one ``rng.random()`` per edge), then taken in order.
@@ -57,12 +57,13 @@ def kruskal_kernel(neighbors, opposite, enabled, rng):
             edges[count] = e
             count += 1
     links = np.zeros((n, k), dtype=np.bool_)
-    link_edges(neighbors, opposite, edges, count, links)
+    link_edges(neighbors, opposite, edges, count, links, order, 0)
     return links, prefetch
 
 
 @register("kruskal")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a randomized-Kruskal maze over ``grid``.
 
     Example
@@ -72,5 +73,6 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     >>> int(links.sum()) // 2   # a spanning tree of 9 cells has 8 passages
     8
     """
-    links, _ = kruskal_kernel(grid.neighbors, grid.opposite, grid.enabled, rng)
+    links, _ = kruskal_kernel(grid.neighbors, grid.opposite, grid.enabled, rng,
+                              carve_order(grid, False) if order is None else order)
     return links
