@@ -103,11 +103,13 @@ def passage_for(kind: str, passage=None):
 
 
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
-              braid: float = 0.0, entrances: bool = False, mask=None) -> MazeDocument:
+              braid: float = 0.0, entrances: bool = False, mask=None,
+              order: np.ndarray | None = None) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
-    ends of the longest path). Without a seed one is drawn; the document records it.
+    ends of the longest path). Without a seed one is drawn; the document records it. ``order``
+    (``algorithms.common.carve_order(grid, True)``) receives the carve order, if given.
 
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect()
@@ -127,7 +129,7 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
         cells = load_mask(mask, kind, shape) if not isinstance(mask, np.ndarray) else mask
         grid = masked_grid(kind, shape, cells)
     with phase("carving"):
-        maze = generate(grid, algorithm=algorithm, rng=rng)
+        maze = generate(grid, algorithm=algorithm, rng=rng, order=order)
         if braid:
             maze = braid_maze(maze, braid, rng)
         ends = place_endpoints(maze, "entrances" if entrances else "longest")

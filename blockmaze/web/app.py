@@ -109,14 +109,24 @@ def create_app(settings: Settings = Settings()) -> Starlette:
         from .carving import carve_record
 
         query = dict(request.query_params)
-        return await guarded(request, lambda: JSONResponse(carve_record(query, settings.limits)))
+        mask = await request.body() if request.method == "POST" else b""
+        if len(mask) > settings.mask_bytes:
+            return _error(f"a mask is at most {settings.mask_bytes} bytes", 413)
+        return await guarded(request, lambda: JSONResponse(
+            carve_record(query, settings.limits, mask or None)))
+
+    async def options(request: Request):
+        from .jobs import describe
+
+        return JSONResponse(describe())
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
 
     return Starlette(routes=[
         Route("/", page),
-        Route("/api/carve", carve),
+        Route("/api/options", options),
+        Route("/api/carve", carve, methods=["GET", "POST"]),
         Route("/api/{command}", api, methods=["GET", "POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])

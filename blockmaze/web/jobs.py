@@ -122,26 +122,32 @@ class Job:
     def run(self, limits: Limits) -> Result:
         """Parse the options as the command does, check ``limits``, run the command in a fresh
         temporary folder and return what it wrote (several files come as one zip)."""
-        import click
-
         command = _command(self.command)
         with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
-            argv = [str(Path(folder) / a) if i and self.argv[i - 1] == "-o" else a
-                    for i, a in enumerate(self.argv)]
-            if self.mask is not None:
-                mask = Path(folder, "mask-upload")
-                mask.write_bytes(self.mask)
-                argv += ["--mask", str(mask)]
-            try:
-                ctx = command.make_context(self.command, argv)
-            except click.ClickException as error:
-                raise RequestError(error.format_message()) from None
-            check_limits(self.command, ctx.params, limits)
+            ctx = self.parse(folder, limits)
             with ctx, warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 _quiet()
                 command.invoke(ctx)
             return _collect(Path(folder), self.format)
+
+    def parse(self, folder: str, limits: Limits):
+        """The command's click context for this job, its output (and mask) inside ``folder``;
+        RequestError for options the command refuses or ``limits`` do not allow."""
+        import click
+
+        argv = [str(Path(folder) / a) if i and self.argv[i - 1] == "-o" else a
+                for i, a in enumerate(self.argv)]
+        if self.mask is not None:
+            mask = Path(folder, "mask-upload")
+            mask.write_bytes(self.mask)
+            argv += ["--mask", str(mask)]
+        try:
+            ctx = _command(self.command).make_context(self.command, argv)
+        except click.ClickException as error:
+            raise RequestError(error.format_message()) from None
+        check_limits(self.command, ctx.params, limits)
+        return ctx
 
 
 def _option_type():
@@ -209,3 +215,44 @@ def check_limits(command: str, params: dict, limits: Limits) -> None:
         raise RequestError(f"a {typed} {command} maze with these options makes about {blocks} "
                            f"blocks; this studio builds at most {limits.blocks} "
                            f"(blockmaze serve --max-blocks)", 413)
+
+
+def describe() -> dict:
+    """Every command's options as the page's form needs them (from the commands themselves, so
+    the page never lags behind them), and every output format.
+
+    >>> "algorithm" in [o["flag"] for o in describe()["commands"]["generate"]]
+    True
+    """
+    import click
+
+    from ..algorithms import algorithm_specs
+    from ..export import FORMATS
+    from ..materials import theme_names
+
+    commands = {}
+    for name in COMMANDS:
+        options = []
+        for param in _command(name).params:
+            if not isinstance(param, click.Option) or param.name in RESERVED:
+                continue
+            flag = max((o for o in param.opts if o.startswith("--")), key=len)[2:]
+            entry = {"flag": flag, "help": param.help or "",
+                     "default": None if callable(param.default) else param.default}
+            if param.is_flag:
+                entry["type"] = "flag"
+            elif isinstance(param.type, click.Choice):
+                entry.update(type="choice", choices=list(param.type.choices))
+            elif flag == "algorithm":
+                entry.update(type="choice", choices=algorithm_specs())
+            elif flag == "theme":
+                entry.update(type="choice", choices=theme_names())
+            else:
+                entry["type"] = "text"
+            if isinstance(entry["default"], tuple):
+                entry["default"] = "x".join(map(str, entry["default"]))
+            options.append(entry)
+        commands[name] = options
+    formats = [{"name": f.name, "summary": f.summary, "source": f.source,
+                "suffix": (f.suffixes or (".zip",))[0]} for f in FORMATS.values() if not f.folder]
+    return {"commands": commands, "formats": formats}

@@ -1,0 +1,60 @@
+"""The carve of a maze, for the studio's animation: the same maze ``blockmaze generate`` makes
+for the options, with the order its kernel opened the passages in (braiding's passages last).
+
+Example
+-------
+>>> from blockmaze.web.jobs import Limits
+>>> record = carve_record({"size": "3x4", "seed": "7"}, Limits())
+>>> len(record["steps"]) // 2, len(record["centres"]) // 2   # 11 passages, 12 cells
+(11, 12)
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+import numpy as np
+
+from .jobs import Job, Limits
+
+
+def carve_record(query, limits: Limits, mask: bytes | None = None) -> dict:
+    """The maze the query asks for (``generate``'s options) as JSON-ready lists: cell centres in
+    plane units (``centres``: x, y, ...), the carved passages in order (``steps``: cell, cell,
+    ...), the first ``carved`` of them from the algorithm and the rest from braiding, the plane's
+    ``width`` and ``height``, and the ``seed``."""
+    from ..algorithms.common import carve_order
+    from ..cli import grid_shape
+    from ..generation import make_grid
+    from ..grids.geometry import cell_shapes
+    from ..pipeline import make_maze
+    from ..randomness import draw_seed
+
+    query = {key: value for key, value in dict(query).items() if key in KEPT}
+    job = Job.from_query("generate", {**query, "format": "maze"}, mask)
+    with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
+        params = job.parse(folder, limits).params
+        kind = params["kind"]
+        shape = grid_shape(kind, params["size"])
+        order = carve_order(make_grid(shape, kind), True)
+        seed = draw_seed() if params["seed"] is None else params["seed"]
+        document = make_maze(shape, kind, params["algorithm"], seed, params["braid"],
+                             params["entrances"], params["mask"], order=order)
+    grid, links = document.maze.grid, document.maze.links
+    order = order[order[:, 0] >= 0]
+    carved = np.zeros_like(links)
+    carved[order[:, 0], order[:, 1]] = True
+    carved[grid.neighbors[order[:, 0], order[:, 1]], grid.opposite[order[:, 1]]] = True
+    extra = np.argwhere(links & ~carved & (grid.neighbors > np.arange(grid.size)[:, None]))
+    cells = np.concatenate([order, extra]).astype(np.int64)
+    steps = np.stack([cells[:, 0], grid.neighbors[cells[:, 0], cells[:, 1]]], axis=1)
+    points = cell_shapes(grid).points
+    centres = np.nanmean(points, axis=1)
+    return {"kind": kind, "seed": seed, "carved": int(len(order)),
+            "width": float(np.nanmax(points[..., 0])), "height": float(np.nanmax(points[..., 1])),
+            "enabled": grid.enabled.astype(int).tolist(),
+            "centres": np.round(centres, 3).ravel().tolist(), "steps": steps.ravel().tolist()}
+
+
+# the options that decide the maze itself (the rest only change how it is written)
+KEPT = {"size", "grid", "algorithm", "seed", "braid", "entrances"}
