@@ -143,10 +143,14 @@ def test_generating_updates_the_picture_and_the_url(browser, studio):
 
 def test_the_carve_animation_advances(browser, studio):
     open_page(browser, f"{studio}/?size=30x30&seed=3&algorithm=wilson")
-    browser.execute_script("document.getElementById('speed').value = 5")
+    browser.execute_script("document.getElementById('speed').value = 5")  # half a step a frame
+    play = browser.find_element(By.ID, "play")
+    play.click()  # pause
+    play.click()  # play: from the start again if it had finished
     first = browser.execute_script("return studio.carve.shown")
+    assert first < 899
     wait_for(browser, f"studio.carve.shown > {first} + 5", timeout=20)
-    browser.find_element(By.ID, "play").click()  # pause: it stops
+    play.click()  # pause: it stops
     paused = browser.execute_script("return studio.carve.shown")
     time.sleep(0.5)
     assert browser.execute_script("return studio.carve.shown") == paused
@@ -169,27 +173,30 @@ def test_a_download_is_the_commands_file(browser, studio, tmp_path):
     assert target.read_bytes() == expected.read_bytes()
 
 
+def shown_picture(driver) -> list[int]:
+    """The bytes of the picture the page shows."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(document.getElementById('picture').src).then(r => r.arrayBuffer())"
+        ".then(b => done(Array.from(new Uint8Array(b))))")
+
+
 def test_a_shared_link_brings_back_the_same_maze(browser, studio):
     open_page(browser, f"{studio}/?size=6x7&algorithm=kruskal")  # no seed: the page draws one
     shared = browser.current_url
-    assert "seed=" in shared
-    first = browser.execute_script("return studio.carve.total + ':' + document.getElementById('step').textContent")
-    picture = browser.execute_script("return document.getElementById('picture').src")
+    assert "seed=" in shared and "algorithm=kruskal" in shared
+    first = shown_picture(browser)
+    open_page(browser, f"{studio}/?size=6x7&algorithm=kruskal")  # another seed, another maze
+    assert shown_picture(browser) != first
     open_page(browser, shared)
-    png = browser.execute_async_script(
-        "const done = arguments[0]; fetch(arguments[1]).then(r => r.arrayBuffer())"
-        ".then(b => done(Array.from(new Uint8Array(b))))",
-        f"{studio}/api/generate?{urlparse(shared).query.replace('command=generate', '')}&format=png")
-    again = browser.execute_async_script(
-        "const done = arguments[0]; fetch(document.getElementById('picture').src)"
-        ".then(r => r.arrayBuffer()).then(b => done(Array.from(new Uint8Array(b))))")
-    assert png == again and picture and first
+    assert shown_picture(browser) == first
 
 
 def test_screenshot_for_the_readme(browser, studio, tmp_path):
     """The README's picture of the page, taken here (written to samples/ on request)."""
     from PIL import Image
 
+    browser.set_window_size(1720, 860)  # the three views side by side
     open_page(browser, f"{studio}/?size=16x24&seed=7&algorithm=growing-tree:0.25&solution=1&roof=0")
     wait_for(browser, "studio.carve.shown >= studio.carve.total", timeout=30)
     shot = tmp_path / "studio.png"
@@ -201,3 +208,4 @@ def test_screenshot_for_the_readme(browser, studio, tmp_path):
     small.save(shot, optimize=True)
     if os.environ.get("BLOCKMAZE_UPDATE_SAMPLES") == "1":
         shutil.copy(shot, SAMPLES / "studio.png")
+    browser.set_window_size(1280, 860)

@@ -59,7 +59,7 @@ function buildForm(params) {
     (MAIN.includes(option.flag) ? form : moreBox).append(label, input);
     if (option.flag === "seed") {
       const dice = document.createElement("button");
-      dice.type = "button"; dice.id = "dice"; dice.textContent = "🎲 new seed";
+      dice.type = "button"; dice.id = "dice"; dice.textContent = "new seed (dice)";
       dice.addEventListener("click", () => { input.value = randomSeed(); update(); });
       form.append(document.createElement("span"), dice);
     }
