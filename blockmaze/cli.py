@@ -319,10 +319,15 @@ def cli(verbose, quiet):
 @click.option("--mask", type=FilePath(exists=True, dir_okay=False), default=None,
               help="Cells to leave out: a text file (X = off) or a black-and-white picture "
                    "(black = off).")
+@click.option("--animate/--no-animate", default=False, show_default=True,
+              help="Printed mazes: replay the carve in the terminal first (plain output when "
+                   "standard output is not a terminal).")
+@click.option("--fps", type=click.IntRange(1, 240), default=30, show_default=True,
+              help="--animate: frames a second.")
 @maze_options
 @thickness_options
 @output_options
-def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **output):
+def generate_command(size, kind, mask, animate, fps, algorithm, seed, braid, entrances, **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
     from .pipeline import check_fits, make_maze, passage_for
     from .randomness import draw_seed
@@ -346,7 +351,15 @@ def generate_command(size, kind, mask, algorithm, seed, braid, entrances, **outp
             solution=output["solution"], lights=output["lights"], wall=output["wall"],
             passage=output["passage"], height=output["height"], split=output["split"]):
         return _write_streamed(shape, algorithm, seed, writer, **output)
-    document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask)
+    if animate and writer is None and kind != "layered" and _is_terminal(sys.stdout):
+        from .replay import carve_frames, play, recorded_maze
+
+        document, order, _ = recorded_maze(shape, kind, algorithm, seed, braid, entrances, mask)
+        style = output["text_style"]
+        play(carve_frames(document, order, max(1, -(-len(order) // (4 * fps))), style,
+                          _plan_style(style)), fps)  # about four seconds, then the maze itself
+    else:
+        document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask)
     _emit(document, writer, **output)
 
 

@@ -23,34 +23,25 @@ def carve_record(query, limits: Limits, mask: bytes | None = None) -> dict:
     plane units (``centres``: x, y, ...), the carved passages in order (``steps``: cell, cell,
     ...), the first ``carved`` of them from the algorithm and the rest from braiding, the plane's
     ``width`` and ``height``, and the ``seed``."""
-    from ..algorithms.common import carve_order
     from ..cli import grid_shape
-    from ..generation import make_grid
     from ..grids.geometry import cell_shapes
-    from ..pipeline import make_maze
     from ..randomness import draw_seed
+    from ..replay import recorded_maze
 
     query = {key: value for key, value in dict(query).items() if key in KEPT}
     job = Job.from_query("generate", {**query, "format": "maze"}, mask)
     with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
         params = job.parse(folder, limits).params
         kind = params["kind"]
-        shape = grid_shape(kind, params["size"])
-        order = carve_order(make_grid(shape, kind), True)
         seed = draw_seed() if params["seed"] is None else params["seed"]
-        document = make_maze(shape, kind, params["algorithm"], seed, params["braid"],
-                             params["entrances"], params["mask"], order=order)
-    grid, links = document.maze.grid, document.maze.links
-    order = order[order[:, 0] >= 0]
-    carved = np.zeros_like(links)
-    carved[order[:, 0], order[:, 1]] = True
-    carved[grid.neighbors[order[:, 0], order[:, 1]], grid.opposite[order[:, 1]]] = True
-    extra = np.argwhere(links & ~carved & (grid.neighbors > np.arange(grid.size)[:, None]))
-    cells = np.concatenate([order, extra]).astype(np.int64)
-    steps = np.stack([cells[:, 0], grid.neighbors[cells[:, 0], cells[:, 1]]], axis=1)
+        document, order, carved = recorded_maze(grid_shape(kind, params["size"]), kind,
+                                                params["algorithm"], seed, params["braid"],
+                                                params["entrances"], params["mask"])
+    grid = document.maze.grid
+    steps = np.stack([order[:, 0], grid.neighbors[order[:, 0], order[:, 1]]], axis=1)
     points = cell_shapes(grid).points
     centres = np.nanmean(points, axis=1)
-    return {"kind": kind, "seed": seed, "carved": int(len(order)),
+    return {"kind": kind, "seed": seed, "carved": int(carved),
             "width": float(np.nanmax(points[..., 0])), "height": float(np.nanmax(points[..., 1])),
             "enabled": grid.enabled.astype(int).tolist(),
             "centres": np.round(centres, 3).ravel().tolist(), "steps": steps.ravel().tolist()}
