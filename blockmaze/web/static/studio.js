@@ -221,7 +221,7 @@ function render() {
 
 async function preview(query, mine) {
   const started = performance.now();
-  const q = new URLSearchParams(query); q.set("format", "glb"); q.set("chunk", "0");
+  const q = new URLSearchParams(query); q.set("format", "glb"); q.set("raw-mesh", "1");  // for the eye only
   const data = await (await call(`/api/${command()}`, q)).arrayBuffer();
   if (mine !== generation) return;
   const gltf = await view.loader.parseAsync(data, "");
