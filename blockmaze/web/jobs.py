@@ -106,6 +106,12 @@ class Job:
             option = by_flag.get(key)
             if option is None or option.name in RESERVED:
                 raise RequestError(f"{command} has no option {key!r}")
+            if option.name == "theme":  # a name: the server's files are not the client's to read
+                from ..materials import theme_names
+
+                if value not in theme_names():
+                    raise RequestError(f"theme must be one of: {', '.join(theme_names())}, "
+                                       f"got {value!r}")
             if option.is_flag and option.secondary_opts:
                 on = str(value).lower() in ("1", "true", "yes", "on", "")
                 if not on and str(value).lower() not in ("0", "false", "no", "off"):
