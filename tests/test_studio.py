@@ -151,3 +151,32 @@ def test_serve_without_the_extra_names_it(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     assert main(["serve"]) == 2
     assert "pip install 'blockmaze[web]'" in capsys.readouterr().err
+
+
+def test_serve_binds_localhost_and_prints_its_url():
+    import socket
+    import subprocess
+    import sys
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "blockmaze", "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line
+        for _ in range(200):
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+                break
+            except httpx.ConnectError:
+                __import__("time").sleep(0.05)
+        assert page.status_code == 200 and "blockmaze studio" in page.text
+        assert "/static/studio.js" in page.text
+        assert httpx.get(f"http://127.0.0.1:{port}/static/vendor/three/LICENSE").status_code == 200
+    finally:
+        server.terminate()
+        server.wait(10)
