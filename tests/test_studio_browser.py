@@ -94,7 +94,7 @@ def console_errors(driver) -> list[str]:
 
 def open_page(driver, url: str) -> None:
     driver.get(url)
-    wait_for(driver, "window.studio && studio.pictures > 0 && studio.renders > 0 && studio.carve")
+    wait_for(driver, "window.studio && studio.settled && studio.pictures > 0 && studio.renders > 0")
 
 
 def canvas_pixels(driver):
@@ -171,6 +171,28 @@ def test_a_download_is_the_commands_file(browser, studio, tmp_path):
     assert main(["-q", "generate", "11x13", "--seed", "8", "--roof", "--theme", "hedge",
                  "-o", str(expected)]) == 0
     assert target.read_bytes() == expected.read_bytes()
+
+
+@pytest.mark.parametrize("query", ["command=dungeon&size=30x40&seed=2&style=caves",
+                                   "command=blockwise&size=21x31&seed=5",
+                                   "size=6&grid=polar&seed=3", "size=2x6x6&grid=layered&seed=1"])
+def test_every_command_and_grid_kind_shows_without_errors(browser, studio, query):
+    open_page(browser, f"{studio}/?{query}")
+    assert browser.find_element(By.ID, "status").get_attribute("class") != "error"
+    assert console_errors(browser) == []
+    links = {a.get_attribute("data-format")
+             for a in browser.find_elements(By.CSS_SELECTOR, "#download-buttons a")}
+    assert ("png" in links) == ("command=" not in query)  # pictures draw graph mazes only
+
+
+def test_a_bad_option_shows_the_commands_message(browser, studio):
+    open_page(browser, f"{studio}/?size=8x8&seed=1")
+    browser.execute_script("""const grid = document.getElementById('opt-grid');
+        grid.value = 'hex'; document.getElementById('opt-algorithm').value = 'sidewinder';
+        grid.dispatchEvent(new Event('change'));""")
+    wait_for(browser, "document.getElementById('status').className === 'error'", timeout=30)
+    assert browser.find_element(By.ID, "status").text == "sidewinder needs a grid of kind square, not hex"
+    browser.get_log("browser")  # (the refused requests are logged; start the next test clean)
 
 
 def shown_picture(driver) -> list[int]:

@@ -107,8 +107,12 @@ async function call(path, query) {
 let generation = 0;
 async function update() {
   const mine = ++generation;
+  studio.settled = false;  // true again once this update's views are all shown (or refused)
   const query = settings();
-  if (!query.get("size")) return status("size is required, e.g. 20x30", true);
+  if (!query.get("size")) {
+    studio.settled = true;
+    return status("size is required, e.g. 20x30", true);
+  }
   const state = new URLSearchParams(query);
   state.set("command", command());
   history.replaceState(null, "", "?" + state);
@@ -121,6 +125,7 @@ async function update() {
   } catch (error) {
     if (mine === generation) status(error.message, true);
   }
+  if (mine === generation) studio.settled = true;
 }
 
 async function picture(query, mine) {
