@@ -86,6 +86,8 @@ def test_a_mask_upload_gives_the_commands_maze(client, tmp_path):
     ("size=5x5&mask=/etc/passwd", "generate has no option 'mask'", None),
     ("size=5x5&roof=maybe", "--roof is on or off", None),
     ("format=png", "size is required", None),
+    ("size=-o", "size must be whole numbers", None),  # never taken for an option
+    ("size=5x5&seed=-o", "'-o' is not a valid integer", None),
 ])
 def test_bad_parameters_get_the_commands_one_line_message(client, tmp_path, query, message, args,
                                                           capsys):

@@ -5,8 +5,8 @@ calls the pipeline with the output in a fresh temporary folder, so the bytes are
 Example
 -------
 >>> job = Job.from_query("generate", {"size": "4x5", "seed": "7", "format": "png"})
->>> job.argv
-['4x5', '--seed', '7', '-o', 'maze.png']
+>>> job.argv, job.output
+(['--seed', '7'], 'maze.png')
 >>> job.run(Limits()).data[:4]
 b'\\x89PNG'
 """
@@ -74,9 +74,17 @@ class Job:
     """A command, its arguments as the command line would have them, and its output's format."""
 
     command: str
-    argv: list
+    argv: list  # the options; the output, mask and size are added where the job runs
     format: str
+    size: str
     mask: bytes | None = None
+
+    @property
+    def output(self) -> str:
+        """The output's file name (in the job's temporary folder)."""
+        from ..export import FORMATS
+
+        return "maze" + (FORMATS[self.format].suffixes or (".zip",))[0]
 
     @classmethod
     def from_query(cls, command: str, query, mask: bytes | None = None) -> "Job":
@@ -95,13 +103,11 @@ class Job:
         if fmt not in FORMATS or FORMATS[fmt].folder:
             names = sorted(n for n, f in FORMATS.items() if not f.folder)
             raise RequestError(f"unknown format {fmt!r}; choose one of: {', '.join(names)}")
-        options = {p.name: p for p in _command(command).params if isinstance(p, _option_type())}
-        by_flag = {}
-        for option in options.values():
-            for flag in option.opts + option.secondary_opts:
-                if flag.startswith("--"):
-                    by_flag[flag[2:]] = option
-        argv = [str(size)]
+        import click
+
+        by_flag = {flag[2:]: p for p in _command(command).params if isinstance(p, click.Option)
+                   for flag in p.opts + p.secondary_opts if flag.startswith("--")}
+        argv = []
         for key, value in query.items():
             option = by_flag.get(key)
             if option is None or option.name in RESERVED:
@@ -112,18 +118,14 @@ class Job:
                 if value not in theme_names():
                     raise RequestError(f"theme must be one of: {', '.join(theme_names())}, "
                                        f"got {value!r}")
-            if option.is_flag and option.secondary_opts:
+            if option.is_flag:
                 on = str(value).lower() in ("1", "true", "yes", "on", "")
                 if not on and str(value).lower() not in ("0", "false", "no", "off"):
                     raise RequestError(f"--{key} is on or off (1 or 0), got {value!r}")
-                argv.append(option.opts[0] if on else option.secondary_opts[0])
+                argv += [option.opts[0]] if on else option.secondary_opts[:1]
             else:
                 argv += [f"--{key}", str(value)]
-        suffix = FORMATS[fmt].suffixes[0] if FORMATS[fmt].suffixes else ".zip"
-        argv += ["-o", "maze" + suffix]
-        if fmt == "world-zip":
-            argv += ["--format", fmt]
-        return cls(command, argv, fmt, mask)
+        return cls(command, argv, fmt, str(size), mask)
 
     def run(self, limits: Limits) -> Result:
         """Parse the options as the command does, check ``limits``, run the command in a fresh
@@ -142,24 +144,18 @@ class Job:
         RequestError for options the command refuses or ``limits`` do not allow."""
         import click
 
-        argv = [str(Path(folder) / a) if i and self.argv[i - 1] == "-o" else a
-                for i, a in enumerate(self.argv)]
+        argv = [*self.argv, "-o", str(Path(folder) / self.output), "--format", self.format]
         if self.mask is not None:
             mask = Path(folder, "mask-upload")
             mask.write_bytes(self.mask)
             argv += ["--mask", str(mask)]
+        argv += ["--", self.size]  # the size is the argument, whatever it looks like
         try:
             ctx = _command(self.command).make_context(self.command, argv)
         except click.ClickException as error:
             raise RequestError(error.format_message()) from None
         check_limits(self.command, ctx.params, limits)
         return ctx
-
-
-def _option_type():
-    import click
-
-    return click.Option
 
 
 def _quiet() -> None:
