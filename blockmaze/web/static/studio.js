@@ -161,6 +161,12 @@ async function carve(query, mine) {
   const record = await (await call("/api/carve", query)).json();
   if (mine !== generation) return;
   animation.record = record;
+  rewind();
+}
+
+// back to the first step: the cells alone, no passage yet
+function rewind() {
+  const record = animation.record, canvas = $("carve");
   animation.shown = 0;
   studio.carve = { total: record.steps.length / 2, shown: 0 };
   const ctx = canvas.getContext("2d");
@@ -291,7 +297,7 @@ async function start() {
     animation.playing = !animation.playing;
     $("play").textContent = animation.playing ? "pause" : "play";
     if (animation.playing && animation.record && animation.shown >= animation.record.steps.length / 2) {
-      carve(settings(), generation);  // finished: play it again
+      rewind();  // finished: play it again
     }
   });
   requestAnimationFrame(frame);
