@@ -381,7 +381,7 @@ def export_command(document, **output):
 
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (another than 127.0.0.1 lets other machines in).")
+              help="Address to listen on; any other than 127.0.0.1 lets other machines in.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
               help="Port to listen on.")
 @click.option("--open/--no-open", "open_browser", default=False, show_default=True,
