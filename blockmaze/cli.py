@@ -343,13 +343,19 @@ def cli(verbose, quiet):
               help="With -g weave: the chance that a cell is a crossing, where a passage may go "
                    "under it (0 = none; -a kruskal:weave uses most of them). Blocks need --wall 4 "
                    "or more (the default there; 3 with --bridges): stairs fit in the walls.")
+@click.option("--animate/--no-animate", default=False, show_default=True,
+              help="Printed mazes: replay the carve in the terminal first (plain output when "
+                   "standard output is not a terminal).")
+@click.option("--fps", type=click.IntRange(1, 240), default=30, show_default=True,
+              help="--animate: frames a second.")
 @maze_options
 @thickness_options
 @output_options
 @click.option("--bridges/--tunnels", default=False, show_default=True,
               help="Weave mazes in blocks: raise each crossing as a bridge over the passage "
                    "below (walls --height 5 or more), or dig that passage as a tunnel under it.")
-def generate_command(size, kind, mask, weave, algorithm, seed, braid, entrances, **output):
+def generate_command(size, kind, mask, weave, animate, fps, algorithm, seed, braid, entrances,
+                     **output):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
     from .pipeline import check_fits, make_maze, passage_for
     from .randomness import draw_seed
@@ -374,7 +380,16 @@ def generate_command(size, kind, mask, weave, algorithm, seed, braid, entrances,
             solution=output["solution"], lights=output["lights"], wall=output["wall"],
             passage=output["passage"], height=output["height"], split=output["split"]):
         return _write_streamed(shape, algorithm, seed, writer, **output)
-    document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask, weave)
+    if animate and writer is None and kind != "layered" and _is_terminal(sys.stdout):
+        from .replay import carve_frames, play, recorded_maze
+
+        document, order, _ = recorded_maze(shape, kind, algorithm, seed, braid, entrances, mask,
+                                           weave)
+        style = output["text_style"]
+        play(carve_frames(document, order, max(1, -(-len(order) // (4 * fps))), style,
+                          _plan_style(style)), fps)  # about four seconds, then the maze itself
+    else:
+        document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask, weave)
     _emit(document, writer, **output)
 
 
@@ -404,6 +419,32 @@ def export_command(document, **output):
     _weave_wall(loaded.maze.grid.kind, output)
     _warn_unused(writer, kind=loaded.maze.grid.kind)
     _emit(loaded, writer, **output)
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; any other than 127.0.0.1 lets other machines in.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--open/--no-open", "open_browser", default=False, show_default=True,
+              help="Open the page in the default browser.")
+@click.option("--max-cells", type=click.IntRange(min=1), default=250_000, show_default=True,
+              help="Most maze cells one request may ask for.")
+@click.option("--max-blocks", type=click.IntRange(min=1), default=20_000_000, show_default=True,
+              help="Most blocks one request may build.")
+@click.option("--rate", type=click.IntRange(min=1), default=1200, show_default=True,
+              help="Most requests a client may make a minute.")
+def serve_command(host, port, open_browser, max_cells, max_blocks, rate):
+    """Start blockmaze studio, a local web page to design, watch, preview and download mazes
+    (pip install 'blockmaze[web]')."""
+    from .web import require_web, serve
+
+    require_web()
+    from .web.app import Settings
+    from .web.jobs import Limits
+
+    serve(host, port, open_browser, announce=click.echo,
+          settings=Settings(Limits(cells=max_cells, blocks=max_blocks), rate=rate))
 
 
 @cli.command("info", cls=SectionedCommand, epilog=EXAMPLES)

@@ -24,7 +24,7 @@ SECTIONS = {
              "sparseness", "min_shortcut", "levels", "style", "spawns", "spawn_spacing", "lock"),
     "Blocks": ("wall", "passage", "height", "floor", "roof", "scale", "lights", "solution",
                "theme"),
-    "Output": ("output", "format_", "text_style", "memory_limit"),
+    "Output": ("output", "format_", "text_style", "memory_limit", "animate", "fps"),
     "Minecraft": ("mc_version", "schem_version", "keep_terrain", "split"),
     "Worlds": ("terrain", "y", "mobs", "time"),
     "Meshes": ("block_size", "raw_mesh", "collision", "chunk", "compress", "quantize", "uv"),

@@ -35,10 +35,13 @@ def generate(
     algorithm: str = "backtracker",
     rng: np.random.Generator | int | None = None,
     kind: str = "square",
+    order: np.ndarray | None = None,
 ) -> Maze:
     """A maze on ``shape`` (e.g. ``(rows, cols)``, or a Grid) carved by ``algorithm`` (``NAME[:OPTION]``).
 
     ``rng`` is a seed, a numpy Generator, or None; the same seed always gives the same maze.
+    ``order`` (``algorithms.common.carve_order(grid, True)``), when given, receives the order
+    the passages were carved in, a row ``(cell, direction)`` each; recording draws nothing.
 
     Example
     -------
@@ -48,4 +51,5 @@ def generate(
     """
     grid = make_grid(shape, kind)
     chosen, option = get_algorithm(algorithm, grid)
-    return Maze(grid, chosen.carve(grid, as_generator(rng), option), validate=False)
+    links = chosen.carve(grid, as_generator(rng), option, *(() if order is None else (order,)))
+    return Maze(grid, links, validate=False)

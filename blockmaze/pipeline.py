@@ -104,12 +104,13 @@ def passage_for(kind: str, passage=None):
 
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
               braid: float = 0.0, entrances: bool = False, mask=None,
-              weave: float = 0.0) -> MazeDocument:
+              weave: float = 0.0, order: np.ndarray | None = None) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
     ends of the longest path). Without a seed one is drawn; the document records it. A weave
     grid gets crossings at the chance ``weave`` (see :func:`blockmaze.grids.weave.place_crossings`).
+    ``order`` (``algorithms.common.carve_order(grid, True)``) receives the carve order, if given.
 
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect()
@@ -135,7 +136,7 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
 
         grid = place_crossings(grid, weave, rng)
     with phase("carving"):
-        maze = generate(grid, algorithm=algorithm, rng=rng)
+        maze = generate(grid, algorithm=algorithm, rng=rng, order=order)
         if braid:
             maze = braid_maze(maze, braid, rng)
         ends = place_endpoints(maze, "entrances" if entrances else "longest")

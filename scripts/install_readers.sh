@@ -25,6 +25,7 @@ npm install --prefix "$readers/npm" --no-audit --no-fund "${NPM_PACKAGES[@]}"
 # Debian packages, one a line (apt-get, as root or with sudo); the tests find them on PATH
 APT_PACKAGES=(
   minetest-server minetest-data   # a Luanti server and its default game place our .mts (tests/test_mts.py)
+  chromium chromium-driver        # the studio's page in a real browser (tests/test_studio_browser.py)
 )
 if ((${#APT_PACKAGES[@]})); then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)

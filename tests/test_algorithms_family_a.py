@@ -157,7 +157,8 @@ def test_true_prim_is_the_minimum_spanning_tree_of_its_weights(grid, seed):
     rng = np.random.default_rng(seed)
     start = random_enabled_cell(grid, rng)
     weights = np.full(grid.neighbors.shape, -1, dtype=np.int64)
-    links = prim_kernel(grid.neighbors, grid.opposite, start, rng, weights)
+    links = prim_kernel(grid.neighbors, grid.opposite, start, rng, weights,
+                        np.empty((0, 2), np.int32))
     assert np.array_equal(links, maze.links)
     cells, dirs = edge_list(grid)
     w = weights[cells, dirs]
@@ -256,7 +257,7 @@ def test_eller_needs_no_cleanup_on_a_plain_square_grid():
         grid = bm.square_grid(rows, cols)
         for seed in range(3):
             _, cleaned = eller_kernel(grid.neighbors, grid.opposite, grid.enabled, cols,
-                                      np.random.default_rng(seed))
+                                      np.random.default_rng(seed), np.empty((0, 2), np.int32))
             assert not cleaned
 
 
@@ -267,7 +268,8 @@ def test_eller_cleanup_joins_a_set_the_rows_stranded():
     mask[1, 0] = False
     grid = bm.square_grid(3, 3, mask=mask)
     cleaned = [eller_kernel(grid.neighbors, grid.opposite, grid.enabled, 3,
-                            np.random.default_rng(seed))[1] for seed in range(20)]
+                            np.random.default_rng(seed), np.empty((0, 2), np.int32))[1]
+               for seed in range(20)]
     assert any(cleaned) and not all(cleaned)
     for seed in range(20):
         assert bm.generate(grid, algorithm="eller", rng=seed).is_perfect()

@@ -61,8 +61,10 @@ class Algorithm:
 
     @property
     def carve(self) -> Carver:
-        """``carve(grid, rng, option) -> links: bool[n, k]``; ``option`` is the text after ``:``
-        in the spec, or None. It raises BlockmazeError for an option it does not understand."""
+        """``carve(grid, rng, option, order=None) -> links: bool[n, k]``; ``option`` is the text
+        after ``:`` in the spec, or None. It raises BlockmazeError for an option it does not
+        understand. ``order`` (from ``common.carve_order``), when given, receives the carve order:
+        a row ``(cell, direction)`` per passage, in the order they were opened."""
         if self.name not in _CARVERS:
             importlib.import_module(f"{__name__}.{self.module}")
         return _CARVERS[self.name]

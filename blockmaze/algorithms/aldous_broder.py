@@ -16,11 +16,12 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, links_from_parents, random_enabled_cell, region_kernel
+from .common import (NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell,
+                     region_kernel)
 
 
 @kernel
-def aldous_broder_kernel(neighbors, opposite, start, rng):
+def aldous_broder_kernel(neighbors, opposite, start, rng, order):
     """Walk from ``start`` until its whole region is visited; return the links.
 
     Each step draws a direction uniformly and redraws when there is no neighbour that way
@@ -35,6 +36,7 @@ def aldous_broder_kernel(neighbors, opposite, start, rng):
     visited[start] = 1
     remaining -= 1
     cell = start
+    t = 0
     while remaining > 0:
         d = int(rng.random() * k)
         nb = neighbors[cell, d]
@@ -43,13 +45,15 @@ def aldous_broder_kernel(neighbors, opposite, start, rng):
         if visited[nb] == 0:
             visited[nb] = 1
             back[nb] = opposite[d]
+            t = note(order, t, nb, back[nb])
             remaining -= 1
         cell = nb
     return links_from_parents(neighbors, opposite, back)
 
 
 @register("aldous-broder")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of an Aldous-Broder maze over ``grid``, walking from a random enabled cell.
 
     Example
@@ -60,4 +64,5 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     15
     """
     start = random_enabled_cell(grid, rng)
-    return aldous_broder_kernel(grid.neighbors, grid.opposite, start, rng)
+    return aldous_broder_kernel(grid.neighbors, grid.opposite, start, rng,
+                                carve_order(grid, False) if order is None else order)

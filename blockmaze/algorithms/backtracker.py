@@ -10,11 +10,11 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, links_from_parents, random_enabled_cell
+from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
 
 
 @kernel
-def backtracker_kernel(neighbors, opposite, enabled, start, rng):
+def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
     """Carve a spanning tree of ``start``'s region; return ``(links, prefetch)``.
 
     From the current cell, step to a uniformly random unvisited neighbour; with none left, go back
@@ -41,6 +41,7 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng):
     top = -1
     cell = start
     prefetch = 0
+    t = 0
     while True:
         count = 0
         for d in range(k):
@@ -62,13 +63,15 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng):
             d = open_dirs[0]
         nb = neighbors[cell, d]
         back[nb] = opposite[d]
+        t = note(order, t, nb, back[nb])
         visited[nb] = 1
         cell = nb
     return links_from_parents(neighbors, opposite, back), prefetch
 
 
 @register("backtracker")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a backtracker maze over ``grid``, starting at a random enabled cell.
 
     Example
@@ -79,5 +82,6 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     8
     """
     start = random_enabled_cell(grid, rng)
-    links, _ = backtracker_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng)
+    links, _ = backtracker_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng,
+                                  carve_order(grid, False) if order is None else order)
     return links

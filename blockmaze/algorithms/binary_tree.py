@@ -13,10 +13,11 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
+from .common import carve_order, note
 
 
 @kernel
-def binary_tree_kernel(neighbors, opposite, north, east, rng):
+def binary_tree_kernel(neighbors, opposite, north, east, rng, order):
     """Link each cell to its ``north`` or ``east`` neighbour (a coin toss if it has both); return the links.
 
     A cell with only one of the two links to that one without a draw; the corner with neither
@@ -25,6 +26,7 @@ def binary_tree_kernel(neighbors, opposite, north, east, rng):
     """
     n, k = neighbors.shape
     links = np.zeros((n, k), dtype=np.bool_)
+    t = 0
     bits, left = 0, 0
     for i in range(n):
         up = neighbors[i, north]
@@ -43,11 +45,13 @@ def binary_tree_kernel(neighbors, opposite, north, east, rng):
             continue
         links[i, d] = True
         links[neighbors[i, d], opposite[d]] = True
+        t = note(order, t, i, d)
     return links
 
 
 @register("binary-tree")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a binary-tree maze over the square ``grid``.
 
     Example
@@ -61,4 +65,5 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     True
     """
     return binary_tree_kernel(grid.neighbors, grid.opposite, grid.direction("north"),
-                              grid.direction("east"), rng)
+                              grid.direction("east"), rng,
+                              carve_order(grid, False) if order is None else order)

@@ -69,9 +69,32 @@ def packed_edges(neighbors):
     return edges
 
 
+def carve_order(grid: Grid, record: bool) -> np.ndarray:
+    """The array a kernel records its carve order in: a row ``(cell, direction)`` per passage
+    in the order the kernel opens them (rows it does not fill stay -1), or with ``record`` False
+    an empty one, which records nothing.
+
+    >>> from blockmaze.grids import square_grid
+    >>> carve_order(square_grid(2, 2), True).shape, carve_order(square_grid(2, 2), False).shape
+    ((4, 2), (0, 2))
+    """
+    return np.full((grid.size if record else 0, 2), -1, dtype=np.int32)
+
+
 @kernel
-def link_edges(neighbors, opposite, edges, count, links):
-    """Open the passage of each of the first ``count`` packed edges in ``links``."""
+def note(order, t, cell, d):
+    """Record the ``t``-th passage opened, from ``cell`` towards ``d``, in ``order`` (if it has
+    room: an empty ``order`` records nothing); return t + 1."""
+    if t < order.shape[0]:
+        order[t, 0] = cell
+        order[t, 1] = d
+    return t + 1
+
+
+@kernel
+def link_edges(neighbors, opposite, edges, count, links, order, t):
+    """Open the passage of each of the first ``count`` packed edges in ``links``, recording
+    them in ``order`` from its row ``t`` on."""
     k = neighbors.shape[1]
     for i in range(count):
         cell = edges[i] >> 32
@@ -80,6 +103,7 @@ def link_edges(neighbors, opposite, edges, count, links):
             if neighbors[cell, d] == nb:
                 links[cell, d] = True
                 links[nb, opposite[d]] = True
+                t = note(order, t, cell, d)
                 break
 
 

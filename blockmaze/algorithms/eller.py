@@ -36,22 +36,24 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import join, link_edges, root
+from .common import carve_order, join, link_edges, note, root
 
 
 _LOW = (1 << 32) - 1  # the low half of a packed edge: its second cell
 
 
 @kernel
-def _link(neighbors, opposite, links, parent, cell, d, a, b):
-    """Open the passage from ``cell`` towards ``d`` and merge the sets with roots a and b."""
+def _link(neighbors, opposite, links, parent, cell, d, a, b, order, t):
+    """Open the passage from ``cell`` towards ``d`` (the ``t``-th, recorded in ``order``) and
+    merge the sets with roots a and b."""
+    note(order, t, cell, d)
     links[cell, d] = True
     links[neighbors[cell, d], opposite[d]] = True
     join(parent, a, b)
 
 
 @kernel
-def eller_kernel(neighbors, opposite, enabled, width, rng):
+def eller_kernel(neighbors, opposite, enabled, width, rng, order):
     """Links of an Eller maze over cells taken in rows of ``width``; see the module docstring.
 
     Sets are a union-find forest over all cells (``parent``, as in Kruskal). For each row: the
@@ -90,7 +92,7 @@ def eller_kernel(neighbors, opposite, enabled, width, rng):
                     a = root(parent, c)
                     b = root(parent, nb)
                     if a != b and (last or rng.random() < 0.5):
-                        _link(neighbors, opposite, links, parent, c, d, a, b)
+                        _link(neighbors, opposite, links, parent, c, d, a, b, order, joined)
                         joined += 1
         # each set's candidates for going down; one per set is chosen
         count = 0
@@ -120,18 +122,19 @@ def eller_kernel(neighbors, opposite, enabled, width, rng):
             if options == 0:
                 continue  # every down neighbour is in the set already: it reaches down
             d = down[int(rng.random() * options)] if options > 1 else down[0]
-            _link(neighbors, opposite, links, parent, c, d, a, root(parent, neighbors[c, d]))
+            _link(neighbors, opposite, links, parent, c, d, a, root(parent, neighbors[c, d]),
+                  order, joined)
             joined += 1
         for i in range(count):
             seen[roots[i]] = 0
     cleaned = joined < needed
     if cleaned:
-        _cleanup(neighbors, opposite, parent, links, rng)
+        _cleanup(neighbors, opposite, parent, links, rng, order, joined)
     return links, cleaned
 
 
 @kernel
-def _cleanup(neighbors, opposite, parent, links, rng):
+def _cleanup(neighbors, opposite, parent, links, rng, order, t):
     """Join the remaining sets through the edges between them, in a random order; return joins.
 
     Only edges between different sets are listed (sets only merge, so no other edge can ever
@@ -164,12 +167,13 @@ def _cleanup(neighbors, opposite, parent, links, rng):
             join(parent, a, b)
             edges[count] = e
             count += 1
-    link_edges(neighbors, opposite, edges, count, links)
+    link_edges(neighbors, opposite, edges, count, links, order, t)
     return count
 
 
 @register("eller")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of an Eller maze over ``grid``, rows of ``grid.shape[-1]`` cells from the top.
 
     Example
@@ -179,5 +183,6 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     >>> int(links.sum()) // 2   # a spanning tree of 9 cells has 8 passages
     8
     """
-    links, _ = eller_kernel(grid.neighbors, grid.opposite, grid.enabled, grid.shape[-1], rng)
+    links, _ = eller_kernel(grid.neighbors, grid.opposite, grid.enabled, grid.shape[-1], rng,
+                            carve_order(grid, False) if order is None else order)
     return links

@@ -26,7 +26,7 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, links_from_parents, random_enabled_cell
+from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
 
 _OLDEST = -1.0  # the kernel's rule value for "always the oldest"
 
@@ -60,7 +60,7 @@ def parse_rule(option: str | None) -> float:
 
 
 @kernel
-def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest):
+def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest, order):
     """Links of a growing-tree spanning tree of ``start``'s region.
 
     ``newest`` is the probability of picking the newest active cell (else a uniformly random
@@ -75,6 +75,7 @@ def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest):
     for i in range(n):
         visited[i] = 0 if enabled[i] else 1
     back = np.full(n, NO_PARENT, dtype=np.uint8)
+    t = 0
     active = np.empty(n, dtype=np.int32)
     open_dirs = np.empty(k, dtype=np.int64)
     oldest = newest < 0.0
@@ -106,13 +107,15 @@ def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest):
         nb = neighbors[cell, d]
         visited[nb] = 1
         back[nb] = opposite[d]
+        t = note(order, t, nb, back[nb])
         active[tail] = nb
         tail += 1
     return links_from_parents(neighbors, opposite, back)
 
 
 @register("growing-tree")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a growing-tree maze over ``grid`` with the rule named by ``option``.
 
     Example
@@ -128,4 +131,5 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     """
     newest = parse_rule(option)
     start = random_enabled_cell(grid, rng)
-    return growing_tree_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng, newest)
+    return growing_tree_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng, newest,
+                               carve_order(grid, False) if order is None else order)

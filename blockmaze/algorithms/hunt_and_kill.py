@@ -15,11 +15,11 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, links_from_parents, random_enabled_cell
+from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
 
 
 @kernel
-def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
+def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng, order):
     """Carve a spanning tree of ``start``'s region; return the links.
 
     The hunt must find the lowest-index *huntable* cell: unvisited, with a visited neighbour. A
@@ -37,6 +37,7 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
     """
     n, k = neighbors.shape
     back = np.full(n, NO_PARENT, dtype=np.uint8)
+    t = 0
     visited = np.ones(n + 1, dtype=np.uint8)
     for i in range(n):
         visited[i] = 0 if enabled[i] else 1
@@ -64,6 +65,7 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
             d = open_dirs[int(rng.random() * count)] if count > 1 else open_dirs[0]
             nb = neighbors[cell, d]
             back[nb] = opposite[d]
+            t = note(order, t, nb, back[nb])
             visited[nb] = 1
             huntable[nb >> 6] &= ~(one << (nb & 63))
             cell = nb
@@ -86,6 +88,7 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
                 count += 1
         d = open_dirs[int(rng.random() * count)] if count > 1 else open_dirs[0]
         back[found] = d
+        t = note(order, t, found, d)
         visited[found] = 1
         huntable[w] = bits & ~(one << b)
         p = found
@@ -94,7 +97,8 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng):
 
 
 @register("hunt-and-kill")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a hunt-and-kill maze over ``grid``, its first walk from a random enabled cell.
 
     Example
@@ -105,4 +109,5 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     15
     """
     start = random_enabled_cell(grid, rng)
-    return hunt_and_kill_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng)
+    return hunt_and_kill_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng,
+                                carve_order(grid, False) if order is None else order)

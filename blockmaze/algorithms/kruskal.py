@@ -20,12 +20,12 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..grids import Grid
 from . import register
-from .common import LOW_HALF, join, link_edges, packed_edges, root
+from .common import LOW_HALF, carve_order, join, link_edges, packed_edges, root
 
 
 
 @kernel
-def kruskal_kernel(neighbors, opposite, enabled, rng, parent, joined):
+def kruskal_kernel(neighbors, opposite, enabled, rng, parent, joined, order):
     """Links of a random spanning forest: one tree per connected region of enabled cells.
 
     The edges are shuffled (Fisher–Yates, one ``rng.random()`` per edge), then taken in order.
@@ -63,7 +63,7 @@ def kruskal_kernel(neighbors, opposite, enabled, rng, parent, joined):
             edges[count] = e
             count += 1
     links = np.zeros((n, k), dtype=np.bool_)
-    link_edges(neighbors, opposite, edges, count, links)
+    link_edges(neighbors, opposite, edges, count, links, order, 0)
     return links, prefetch
 
 
@@ -106,7 +106,8 @@ def lay_crossings(neighbors, opposite, crossings, ends, parent, links):
 
 
 @register("kruskal")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a randomized-Kruskal maze over ``grid``.
 
     Example
@@ -124,5 +125,6 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
         laid = np.zeros(grid.neighbors.shape, dtype=np.bool_)
         joined = lay_crossings(grid.neighbors, grid.opposite, grid.crossings, grid.under_ends(),
                                parent, laid)
-    links, _ = kruskal_kernel(grid.neighbors, grid.opposite, grid.enabled, rng, parent, joined)
+    links, _ = kruskal_kernel(grid.neighbors, grid.opposite, grid.enabled, rng, parent, joined,
+                              carve_order(grid, False) if order is None else order)
     return links if laid is None else links | laid

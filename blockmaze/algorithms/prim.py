@@ -23,7 +23,7 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, links_from_parents, random_enabled_cell
+from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
 
 _LOW = (1 << 32) - 1  # the low half of a heap key: the cell
 _WEIGHTS = (1 << 31) - 1  # weights are whole numbers below this (int32 max)
@@ -123,7 +123,7 @@ def _spill(chunks, next_chunk, head, fill, spare, bucket, key):
 
 
 @kernel
-def prim_kernel(neighbors, opposite, start, rng, weights):
+def prim_kernel(neighbors, opposite, start, rng, weights, order):
     """Links of the minimum spanning tree of random edge weights over ``start``'s region.
 
     Each edge's weight is a whole number in [0, 2**31 - 1) drawn when its first cell joins the
@@ -155,6 +155,7 @@ def prim_kernel(neighbors, opposite, start, rng, weights):
     spare = np.array([-1, 0], dtype=np.int64)
     level = 0
     limit = _HEAP_LIMIT
+    t = 0
     heap[0] = start  # weight 0: the start comes out first
     size = 1
     while True:
@@ -190,6 +191,8 @@ def prim_kernel(neighbors, opposite, start, rng, weights):
         if best[cell] < 0:
             continue
         best[cell] = -1
+        if back[cell] != NO_PARENT:  # the cheapest edge to the tree joins it now
+            t = note(order, t, cell, back[cell])
         for d in range(k):
             nb = neighbors[cell, d]
             known = best[nb]
@@ -244,7 +247,7 @@ def prim_kernel(neighbors, opposite, start, rng, weights):
 
 
 @kernel
-def simplified_prim_kernel(neighbors, opposite, start, rng):
+def simplified_prim_kernel(neighbors, opposite, start, rng, order):
     """Links of a simplified-Prim tree over ``start``'s region.
 
     ``state`` is 0 for an unvisited cell, 1 for a frontier cell, 2 for a cell in the tree, and
@@ -259,6 +262,7 @@ def simplified_prim_kernel(neighbors, opposite, start, rng):
     in_tree = np.empty(k, dtype=np.int64)
     size = 0
     cell = start
+    t = 0
     while True:
         state[cell] = 2
         for d in range(k):
@@ -279,11 +283,13 @@ def simplified_prim_kernel(neighbors, opposite, start, rng):
                 in_tree[count] = d
                 count += 1
         back[cell] = in_tree[int(rng.random() * count)] if count > 1 else in_tree[0]
+        t = note(order, t, cell, back[cell])
     return links_from_parents(neighbors, opposite, back)
 
 
 @register("prim")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a true-Prim maze over ``grid``, grown from a random enabled cell.
 
     Example
@@ -295,11 +301,13 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     """
     start = random_enabled_cell(grid, rng)
     no_record = np.empty((0, grid.degree), dtype=np.int64)
-    return prim_kernel(grid.neighbors, grid.opposite, start, rng, no_record)
+    return prim_kernel(grid.neighbors, grid.opposite, start, rng, no_record,
+                       carve_order(grid, False) if order is None else order)
 
 
 @register("prim-simplified")
-def carve_simplified(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve_simplified(grid: Grid, rng: np.random.Generator, option: str | None = None,
+                     order: np.ndarray | None = None) -> np.ndarray:
     """Links of a simplified-Prim maze over ``grid``, grown from a random enabled cell.
 
     Example
@@ -310,4 +318,5 @@ def carve_simplified(grid: Grid, rng: np.random.Generator, option: str | None = 
     8
     """
     start = random_enabled_cell(grid, rng)
-    return simplified_prim_kernel(grid.neighbors, grid.opposite, start, rng)
+    return simplified_prim_kernel(grid.neighbors, grid.opposite, start, rng,
+                                  carve_order(grid, False) if order is None else order)

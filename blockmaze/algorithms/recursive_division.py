@@ -13,12 +13,23 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
+from .common import carve_order, note
 
 STACK = 64  # rooms waiting; see the kernel: at most log2(cells) + 2 of them
 
 
 @kernel
-def recursive_division_kernel(rows, cols, rng):
+def _corridor(order, t, cols, r0, c0, h, w, east_d, south_d):
+    """Record the passages of a finished corridor (a room one cell wide or high) in ``order``."""
+    for r in range(r0, r0 + h - 1):
+        t = note(order, t, r * cols + c0, south_d)
+    for c in range(c0, c0 + w - 1):
+        t = note(order, t, r0 * cols + c, east_d)
+    return t
+
+
+@kernel
+def recursive_division_kernel(rows, cols, rng, order, east_d, south_d):
     """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``) down to corridors.
 
     Returns ``(east, south)``: bool per cell, open towards the next column / the next row. A room
@@ -40,6 +51,9 @@ def recursive_division_kernel(rows, cols, rng):
     south = np.ones(n, dtype=np.bool_)
     stack = np.empty((STACK, 4), dtype=np.int64)  # top row, left column, height, width
     top = 0
+    t = 0
+    if rows == 1 or cols == 1:
+        t = _corridor(order, t, cols, 0, 0, rows, cols, east_d, south_d)
     if rows > 1 and cols > 1:
         stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 0, 0, rows, cols
         top = 1
@@ -62,6 +76,7 @@ def recursive_division_kernel(rows, cols, rng):
             above = (r0 + s - 1) * cols
             for c in range(c0, c0 + w):
                 south[above + c] = c == gap
+            t = note(order, t, above + gap, south_d)
             r1, c1, h1, w1 = r0, c0, s, w
             r2, c2, h2, w2 = r0 + s, c0, h - s, w
         else:
@@ -70,6 +85,7 @@ def recursive_division_kernel(rows, cols, rng):
             gap = r0 + int((u - int(u)) * h)
             for r in range(r0, r0 + h):
                 east[r * cols + c0 + s - 1] = r == gap
+            t = note(order, t, gap * cols + c0 + s - 1, east_d)
             r1, c1, h1, w1 = r0, c0, h, s
             r2, c2, h2, w2 = r0, c0 + s, h, w - s
         if h1 * w1 < h2 * w2:  # push the larger half first, so the smaller is divided next
@@ -77,14 +93,19 @@ def recursive_division_kernel(rows, cols, rng):
         if h1 > 1 and w1 > 1:
             stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r1, c1, h1, w1
             top += 1
+        else:
+            t = _corridor(order, t, cols, r1, c1, h1, w1, east_d, south_d)
         if h2 > 1 and w2 > 1:
             stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r2, c2, h2, w2
             top += 1
+        else:
+            t = _corridor(order, t, cols, r2, c2, h2, w2, east_d, south_d)
     return east, south
 
 
 @register("recursive-division")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a recursive-division maze over the square ``grid``.
 
     Example
@@ -95,7 +116,9 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     19
     """
     rows, cols = grid.shape
-    east, south = (m.reshape(rows, cols) for m in recursive_division_kernel(rows, cols, rng))
+    east, south = (m.reshape(rows, cols) for m in recursive_division_kernel(
+        rows, cols, rng, carve_order(grid, False) if order is None else order,
+        grid.direction("east"), grid.direction("south")))
     links = np.zeros((rows, cols, grid.degree), dtype=bool)
     links[:, :-1, grid.direction("east")] = links[:, 1:, grid.direction("west")] = east[:, :-1]
     links[:-1, :, grid.direction("south")] = links[1:, :, grid.direction("north")] = south[:-1]

@@ -13,10 +13,11 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
+from .common import carve_order, note
 
 
 @kernel
-def sidewinder_kernel(neighbors, opposite, north, east, rng):
+def sidewinder_kernel(neighbors, opposite, north, east, rng, order):
     """Carve runs in index order (west to east along each row, rows from north); return the links.
 
     ``first`` is the first cell of the current run; a run is the cells ``first..i`` (consecutive
@@ -31,6 +32,7 @@ def sidewinder_kernel(neighbors, opposite, north, east, rng):
     n, k = neighbors.shape
     south, west = opposite[north], opposite[east]
     links = np.zeros((n, k), dtype=np.bool_)
+    t = 0
     first = 0
     bits, left = 0, 0
     u, spent = 0.0, 53
@@ -47,6 +49,7 @@ def sidewinder_kernel(neighbors, opposite, north, east, rng):
         if right >= 0 and go_on:
             links[i, east] = True
             links[right, west] = True
+            t = note(order, t, i, east)
             continue
         if has_north:
             size = i - first + 1
@@ -61,12 +64,14 @@ def sidewinder_kernel(neighbors, opposite, north, east, rng):
             spent += need
             links[cell, north] = True
             links[neighbors[cell, north], south] = True
+            t = note(order, t, cell, north)
         first = i + 1
     return links
 
 
 @register("sidewinder")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a sidewinder maze over the square ``grid``.
 
     Example
@@ -80,4 +85,5 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     True
     """
     return sidewinder_kernel(grid.neighbors, grid.opposite, grid.direction("north"),
-                             grid.direction("east"), rng)
+                             grid.direction("east"), rng,
+                             carve_order(grid, False) if order is None else order)

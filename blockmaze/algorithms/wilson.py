@@ -14,11 +14,11 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import random_enabled_cell, region_kernel
+from .common import carve_order, note, random_enabled_cell, region_kernel
 
 
 @kernel
-def wilson_kernel(neighbors, opposite, root, rng):
+def wilson_kernel(neighbors, opposite, root, rng, order):
     """Grow a uniform spanning tree of ``root``'s region from ``root``; return the links.
 
     The walk is stored as one byte per cell, the direction it last left that cell by: a loop is
@@ -33,6 +33,7 @@ def wilson_kernel(neighbors, opposite, root, rng):
     in_tree = np.zeros(n, dtype=np.uint8)
     step = np.full(n, none, dtype=np.uint8)
     in_tree[root] = 1
+    t = 0
     for first in range(n):
         if region[first] == 0 or in_tree[first] == 1:
             continue
@@ -47,6 +48,7 @@ def wilson_kernel(neighbors, opposite, root, rng):
         cell = first
         while in_tree[cell] == 0:
             in_tree[cell] = 1
+            t = note(order, t, cell, step[cell])
             cell = neighbors[cell, step[cell]]
     links = np.zeros((n, k), dtype=np.bool_)
     for i in range(n):
@@ -58,7 +60,8 @@ def wilson_kernel(neighbors, opposite, root, rng):
 
 
 @register("wilson")
-def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np.ndarray:
+def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
+          order: np.ndarray | None = None) -> np.ndarray:
     """Links of a Wilson maze over ``grid``, its tree rooted at a random enabled cell.
 
     Example
@@ -69,4 +72,5 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None) -> np
     15
     """
     root = random_enabled_cell(grid, rng)
-    return wilson_kernel(grid.neighbors, grid.opposite, root, rng)
+    return wilson_kernel(grid.neighbors, grid.opposite, root, rng,
+                        carve_order(grid, False) if order is None else order)

@@ -1,0 +1,51 @@
+"""The carve of a maze, for the studio's animation: the same maze ``blockmaze generate`` makes
+for the options, with the order its kernel opened the passages in (braiding's passages last).
+
+Example
+-------
+>>> from blockmaze.web.jobs import Limits
+>>> record = carve_record({"size": "3x4", "seed": "7"}, Limits())
+>>> len(record["steps"]) // 2, len(record["centres"]) // 2   # 11 passages, 12 cells
+(11, 12)
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+import numpy as np
+
+from .jobs import Job, Limits
+
+
+def carve_record(query, limits: Limits, mask: bytes | None = None) -> dict:
+    """The maze the query asks for (``generate``'s options) as JSON-ready lists: cell centres in
+    plane units (``centres``: x, y, ...), the carved passages in order (``steps``: cell, cell,
+    ...), the first ``carved`` of them from the algorithm and the rest from braiding, the plane's
+    ``width`` and ``height``, and the ``seed``."""
+    from ..cli import grid_shape
+    from ..grids.geometry import cell_shapes
+    from ..randomness import draw_seed
+    from ..replay import recorded_maze
+
+    query = {key: value for key, value in dict(query).items() if key in KEPT}
+    job = Job.from_query("generate", {**query, "format": "maze"}, mask)
+    with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
+        params = job.parse(folder, limits).params
+        kind = params["kind"]
+        seed = draw_seed() if params["seed"] is None else params["seed"]
+        document, order, carved = recorded_maze(grid_shape(kind, params["size"]), kind,
+                                                params["algorithm"], seed, params["braid"],
+                                                params["entrances"], params["mask"])
+    grid = document.maze.grid
+    steps = np.stack([order[:, 0], grid.neighbors[order[:, 0], order[:, 1]]], axis=1)
+    points = cell_shapes(grid).points
+    centres = np.nanmean(points, axis=1)
+    return {"kind": kind, "seed": seed, "carved": int(carved),
+            "width": float(np.nanmax(points[..., 0])), "height": float(np.nanmax(points[..., 1])),
+            "enabled": grid.enabled.astype(int).tolist(),
+            "centres": np.round(centres, 3).ravel().tolist(), "steps": steps.ravel().tolist()}
+
+
+# the options that decide the maze itself (the rest only change how it is written)
+KEPT = {"size", "grid", "algorithm", "seed", "braid", "entrances"}
