@@ -51,12 +51,12 @@ def layered_glb(seed, **options):
     return out.getvalue(), volume
 
 
-MESH_TOP_STEP = ("with three blocks of air over every step, the character model finds the top step of "
-                 "the goal's spiral cut off from the flight below it in the mesh (issue 23, open)")
+MESH_TOP_STEP = ("with three blocks of air over every step, the character model finds part of the top "
+                 "level cut off in the mesh, where the block model and the game's bot walk it (issue 23, open)")
 
 
 @pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.xfail(reason=MESH_TOP_STEP, strict=True))
-                                  for s in (1, 5, 9)])
+                                  if s != 5 else s for s in (1, 5, 9)])
 def test_three_level_layered_glb_is_one_walk(seed):
     data, volume = layered_glb(seed)  # the default: 2-block passages, spiral stairs
     assert one_walk(walk_glb(data), volume)

@@ -8,7 +8,9 @@ A STAIRS block *rises toward* its facing: the walker steps onto it and up in tha
 as a Minecraft ``stairs[facing=...]`` block placed by a player who faces uphill. Its facing is
 the first direction (N, E, S, W) whose neighbour one layer up is STAIRS too (the next step);
 failing that, the first whose neighbour one layer up is open and stands on something solid or
-a stair (the landing at the top).
+a stair (the landing at the top); failing that, away from a neighbour one layer down that is
+STAIRS (the top step of a spiral whose landing is a hole cut for head room: it still rises from
+the step below).
 
 Example
 -------
@@ -56,10 +58,14 @@ def stair_facing(volume: np.ndarray) -> np.ndarray:
     solid = BLOCK[volume] | stairs  # (a floor marked as the path is a floor to land on)
     up = np.zeros_like(stairs)  # up[y] = layer y + 1
     landing = np.zeros_like(stairs)
+    below = np.zeros_like(stairs)  # below[y] = layer y - 1
     up[:-1] = stairs[1:]
     landing[:-1] = ~solid[1:] & solid[:-1]
+    below[1:] = stairs[:-1]
     facing = np.full(volume.shape, NONE, dtype=np.uint8)
     # lowest priority first, so later (higher-priority) matches overwrite earlier ones
+    for direction in (WEST, SOUTH, EAST, NORTH):
+        facing[stairs & _shifted(below, *STEPS[direction])] = OPPOSITE[direction]
     for rule in (landing, up):
         for direction in (WEST, SOUTH, EAST, NORTH):
             facing[stairs & _shifted(rule, *STEPS[direction])] = direction
