@@ -75,6 +75,13 @@ def build_cases(folder):
     low, high = floors[floors[:, 0].argmin()], floors[floors[:, 0].argmax()]
     cases.append(("blockwise 3-D", path, volume, [int(high[2]), int(high[0]) + 1, int(high[1])],
                   [int(low[2]), int(low[0]) + 1, int(low[1])], []))
+    for seed, bridges in ((5, False), (6, True)):  # weave crossings: tunnels, and raised bridges
+        document = pipeline.make_maze((6, 8), "weave", "kruskal:weave", seed=seed, weave=1.0)
+        path = folder / f"weave-{seed}.schem"
+        volume = pipeline.save(document, path, solution=True, wall=4 - bridges, height=5 if bridges else 3,
+                               bridges=bridges, mc_version="1.20.4")
+        cases.append((f"weave {'bridges' if bridges else 'tunnels'}", path, volume,
+                      list(feet_on(volume, Material.GOAL)), list(feet_on(volume, Material.START)), []))
     for number, style in enumerate(STYLES):
         theme = THEMES[number % len(THEMES)]
         volume = stack_dungeon(generate_dungeon((8, 10), rng=number + 1, levels=3, style=style), 3)
@@ -121,6 +128,7 @@ def model_walks(path, volume, goal, start) -> bool:
 
 CASE_NAMES = ([f"square {s} {t}" for s, t in zip((1, 2), THEMES)]
               + [f"layered {s} {t}" for s, t in zip((1, 2, 3, 4), THEMES)] + ["blockwise 3-D"]
+              + ["weave tunnels", "weave bridges"]
               + [f"dungeon {style} {THEMES[n % len(THEMES)]}" for n, style in enumerate(STYLES)])
 
 
