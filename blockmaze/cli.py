@@ -18,7 +18,8 @@ from .algorithms import ALGORITHMS, get_algorithm
 from .cli_options import SectionedCommand, unused_options
 from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, writer_for
-from .export.target import STDOUT, Interrupted, signals_raise, transaction
+from .export.target import (STDOUT, Interrupted, block_signals_in_new_threads, restore_signals,
+                            signals_raise, take_signals_here, transaction)
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
@@ -564,7 +565,11 @@ def _writer(output: dict):
     if output["output"] == "-" and output["format_"] is None:
         raise BlockmazeError("-o - (standard output) needs --format NAME: the format cannot "
                              "be told from a file name")
-    return writer_for(output["output"], output["format_"])
+    writer = writer_for(output["output"], output["format_"])
+    if writer.name == "mtl":  # a companion file alone: the OBJ it belongs to is never written
+        raise BlockmazeError("a .mtl is the material library an .obj writes beside it: write "
+                             "NAME.obj (its NAME.mtl comes with it)")
+    return writer
 
 
 def _warn_unused(writer, **where) -> None:
@@ -722,9 +727,15 @@ def main(argv: list[str] | None = None) -> int:
     2 for bad usage, 1 for a bad input file or an output that could not be written, 130 (or
     128 + the signal) when stopped, 0 otherwise."""
     _settings.update(verbose=False, quiet=False)
-    with warnings.catch_warnings(), signals_raise():
-        warnings.showwarning = _show_warning
-        code = _run(argv)
+    # numpy's BLAS threads start at its import: they inherit a mask holding the stop signals,
+    # so only the main thread takes them (and a run's renames can defer them)
+    before = block_signals_in_new_threads()
+    try:
+        with warnings.catch_warnings(), signals_raise():
+            warnings.showwarning = _show_warning
+            code = _run(argv, before)
+    finally:
+        restore_signals(before)
     try:
         sys.stdout.flush()
     except OSError as error:
@@ -734,8 +745,11 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _run(argv) -> int:
+def _run(argv, before=None) -> int:
     try:
+        import numpy  # noqa: F401 (its threads start here, with the stop signals held)
+
+        take_signals_here(before)
         result = cli.main(args=argv, prog_name="blockmaze", standalone_mode=False)
         sys.stdout.flush()
         return result if isinstance(result, int) else 0
@@ -746,6 +760,11 @@ def _run(argv) -> int:
         return 0
     except (KeyboardInterrupt, click.exceptions.Abort) as stop:
         stop = stop.__cause__ or stop  # click turns Ctrl-C into Abort
+        if isinstance(stop, Interrupted) and stop.written:
+            names = ", ".join(str(path) for path in stop.written[:3])
+            more = f" and {len(stop.written) - 3} more" if len(stop.written) > 3 else ""
+            return _fail(f"stopped by signal {stop.signum} after the renames finished: wrote "
+                         f"{names}{more}", 128 + stop.signum)
         if isinstance(stop, Interrupted):
             return _fail(f"stopped by signal {stop.signum}; no file was changed",
                          128 + stop.signum)

@@ -197,7 +197,10 @@ def write_world(
         raise BlockmazeError(f"cannot write {target}: the folder {target.parent} does not exist")
     data_version = world_release(mc_version)
     layers = terrain_layers(terrain, y)
-    temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
+    from ..target import remove_leftovers, staged_prefix
+
+    remove_leftovers(target.parent)  # what killed runs left there
+    temporary = Path(tempfile.mkdtemp(prefix=staged_prefix(), suffix=".part", dir=target.parent))
     try:
         umask = os.umask(0)
         os.umask(umask)
