@@ -110,11 +110,15 @@ def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
 
 
 class FilePath(click.Path):
-    """click.Path that refuses a NUL character with a message (the system cannot take one)."""
+    """click.Path that refuses a NUL character with a message (the system cannot take one); a
+    missing input file is a bad input file (exit 1), as the README's rule says."""
 
     def convert(self, value, param, ctx):
         if isinstance(value, str) and "\0" in value:
             self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
+        if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.lexists(value):
+            where = param.get_error_hint(ctx) if param is not None else "file"
+            raise BadFileError(f"Invalid value for {where}: {os.fsdecode(value)!r} does not exist")
         return super().convert(value, param, ctx)
 
 

@@ -208,7 +208,7 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
                                                      dir=path.parent)
                 run.temporaries.append(temporary)
         except OSError as error:
-            raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
+            raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
         try:
             with os.fdopen(handle, "wb") as file:
                 file.target = path
@@ -325,10 +325,10 @@ def _resolve(path: Path) -> tuple[Path, bool]:
         raise BlockmazeError(f"cannot write {path}: it is a folder; give a file name")
     if stat.S_ISREG(mode):
         if not mode & 0o222 or not os.access(path, os.W_OK):
-            raise BlockmazeError(f"cannot write {path}: the file is read-only; remove it, make it "
+            raise OutputError(f"cannot write {path}: the file is read-only; remove it, make it "
                                  "writable (chmod u+w) or choose another name")
         if not os.access(path.parent, os.W_OK | os.X_OK):
-            raise BlockmazeError(f"cannot write {path}: the folder {path.parent} is not writable")
+            raise OutputError(f"cannot write {path}: the folder {path.parent} is not writable")
         return path, False
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return path, True

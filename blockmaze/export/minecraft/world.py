@@ -213,7 +213,9 @@ def write_world(
     except BaseException as error:
         shutil.rmtree(temporary, ignore_errors=True)
         if isinstance(error, OSError):
-            raise BlockmazeError(f"cannot write {target}: {error.strerror or error}") from None
+            from ...errors import OutputError
+
+            raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
         raise
 
 
