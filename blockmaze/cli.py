@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -19,7 +20,7 @@ from .cli_options import SectionedCommand, unused_options
 from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, writer_for
 from .export.target import (STDOUT, Interrupted, block_signals_in_new_threads, restore_signals,
-                            signals_raise, take_signals_here, transaction)
+                            signals_raise, stop_within, take_signals_here, transaction)
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
@@ -291,7 +292,7 @@ def output_options(command):
                      help="Worlds: the height of the maze's lowest layer (the grass is at y-1)."),
         click.option("--mobs/--no-mobs", default=False, show_default=True,
                      help="Worlds: let mobs spawn (game rule doMobSpawning)."),
-        click.option("--time", type=click.IntRange(min=-1), default=6000, show_default=True,
+        click.option("--time", type=click.IntRange(min=-1, max=2 ** 63 - 1), default=6000, show_default=True,
                      help="Worlds: fixed time of day in ticks (6000 = noon); -1 lets days pass."),
         click.option("--split", type=click.IntRange(min=16), default=None, metavar="N",
                      help=".schem: write tiles of at most NxN blocks (name_x<X>_z<Z>.schem)."),
@@ -734,8 +735,10 @@ def main(argv: list[str] | None = None) -> int:
     # numpy's BLAS threads start at its import: they inherit a mask holding the stop signals,
     # so only the main thread takes them (and a run's renames can defer them)
     before = block_signals_in_new_threads()
+    with contextlib.suppress(AttributeError, ValueError):  # messages never fail on a file name
+        sys.stderr.reconfigure(errors="backslashreplace")
     try:
-        with warnings.catch_warnings(), signals_raise():
+        with warnings.catch_warnings(), signals_raise(), stop_within():
             warnings.showwarning = _show_warning
             code = _run(argv, before)
     finally:
@@ -775,6 +778,9 @@ def _run(argv, before=None) -> int:
         return _fail("interrupted; no file was changed", 130)
     except (BadFileError, OutputError) as error:
         return _fail(str(error), 1)
+    except UnicodeEncodeError as error:  # a maze's box drawing to a latin-1 standard output
+        return _fail(f"standard output's encoding ({error.encoding}) cannot show these characters: "
+                     "use --text-style ascii, or set PYTHONIOENCODING=utf-8", 1)
     except click.ClickException as error:
         return _fail(error.format_message(), error.exit_code)
     except BlockmazeError as error:
@@ -788,6 +794,9 @@ def _run(argv, before=None) -> int:
     except RecursionError:
         return _fail("the input is nested too deeply", 1)
     except Exception as error:  # a bug: still one line, and the traceback under -v
+        if isinstance(error, SystemError) and isinstance(error.__cause__ or error.__context__,
+                                                          KeyboardInterrupt):
+            return _fail("interrupted; no file was changed", 130)  # Ctrl-C inside a kernel's call
         if _settings["verbose"]:
             traceback.print_exc()
         return _fail(f"internal error ({type(error).__name__}: {error}); please report it "

@@ -186,7 +186,7 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
         main = _block_state(entry["minecraft"], f"{source}: materials.{key}.minecraft")
         minecraft[known[key]] = main
         if "color" in entry:
-            if not isinstance(entry["color"], str) or not _COLOR.match(entry["color"]):
+            if not isinstance(entry["color"], str) or not _COLOR.fullmatch(entry["color"]):
                 raise BlockmazeError(f"{source}: materials.{key}.color must be like '#7f7f7f', got {shown(entry['color'])}")
             colors[known[key]] = entry["color"]
         if "glyph" in entry:
@@ -213,7 +213,7 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
 
 
 def _block_state(state: object, where: str) -> str:
-    if not isinstance(state, str) or not _BLOCK_STATE.match(state):
+    if not isinstance(state, str) or not _BLOCK_STATE.fullmatch(state):  # "$" lets "\n" end it
         raise BlockmazeError(
             f"{where} must be a block state like 'minecraft:oak_log[axis=z]', got {shown(state)}"
         )

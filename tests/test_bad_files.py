@@ -5,6 +5,7 @@ import io
 import json
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -221,3 +222,60 @@ def test_a_document_field_cannot_spoof_output_lines(tmp_path):
     data["algorithm"] = "backtracker\nwrote /etc/passwd"
     with pytest.raises(bm.BadFileError, match="printable"):
         bm.load_maze(io.BytesIO(json.dumps(data).encode()))
+
+
+# --- validation gaps: the API and the command refuse with one clear message --------------------
+
+@pytest.mark.parametrize("call, says", [
+    (lambda: bm.generate((3.5, 4)), "whole numbers"),
+    (lambda: bm.generate("44"), "whole numbers"),
+    (lambda: bm.to_trimesh(np.zeros((3, 3), np.uint8)), "3-D"),
+    (lambda: bm.to_trimesh(np.zeros((0, 3, 3), np.uint8)), "not empty"),
+    (lambda: bm.write(np.ones((1, 2, 2), np.uint8), io.BytesIO(), format="glb", block_size=1e308),
+     "at most"),
+])
+def test_bad_api_arguments_raise_blockmaze_error(call, says):
+    with pytest.raises(bm.BlockmazeError, match=says):
+        call()
+
+
+def test_a_picture_cell_size_of_nan_is_refused():
+    from blockmaze.export.pictures import render_image
+
+    with pytest.raises(bm.BlockmazeError, match="cell_size"):
+        render_image(bm.generate((3, 3), rng=1), cell_size=float("nan"))
+
+
+def test_a_block_name_ending_in_a_newline_is_refused(tmp_path):
+    theme = json.loads((Path(bm.__file__).parent / "themes" / "stone-bricks.json").read_text())
+    theme["materials"]["wall"]["minecraft"] = "minecraft:stone\n"
+    path = tmp_path / "theme.json"
+    path.write_text(json.dumps(theme))
+    with pytest.raises(bm.BadFileError):
+        bm.load_theme(path)
+
+
+@pytest.mark.parametrize("args, env, code", [
+    (["generate", "5x5", "-o", "w", "--format", "world", "--time", "9223372036854775808"], {}, 2),
+    (["generate", "5x5"], {"PYTHONIOENCODING": "latin-1"}, 1),
+])
+def test_command_gaps_give_one_line(tmp_path, args, env, code):
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run([sys.executable, "-m", "blockmaze", *args], capture_output=True, text=True,
+                            cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(root), **env), timeout=120)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == code and len(lines) == 1 and lines[0].startswith("Error: "), lines
+
+
+def test_a_file_name_that_is_not_utf8_is_written(tmp_path, capsys):
+    import os
+
+    from blockmaze.cli import main
+
+    name = os.fsdecode(b"\xff\xfe.schem")
+    assert main(["generate", "5x5", "-o", str(tmp_path / name)]) == 0
+    assert (tmp_path / name).exists()

@@ -34,6 +34,8 @@ SCENARIOS = {
                         "-o", "d.tmj"]),
     "schem": (["generate", "30x30", "--seed", "1", "-o", "m.schem"],
               ["generate", "30x30", "--seed", "2", "-o", "m.schem"]),
+    "split tiles": (["generate", "30x30", "--seed", "1", "--split", "16", "-o", "t.schem"],
+                    ["generate", "30x30", "--seed", "2", "--split", "16", "-o", "t.schem"]),
 }
 
 

@@ -115,11 +115,15 @@ class Transaction:
         naming the files written."""
         with _signals_deferred() as taken:
             written = []
-            for temporary, final in self.staged:
-                os.replace(temporary, final)
-                written.append(final)
-            self.staged.clear()
-            self.temporaries.clear()
+            _committing.set()
+            try:
+                for temporary, final in self.staged:
+                    os.replace(temporary, final)
+                    written.append(final)
+                self.staged.clear()
+                self.temporaries.clear()
+            finally:
+                _committing.clear()
         if taken:
             self.stdout_data = None
             raise Interrupted(taken[0], written)
@@ -139,6 +143,8 @@ class Transaction:
 
 
 _state = threading.local()
+_open_runs: set[Transaction] = set()  # every thread's, for the stop watcher (see stop_within)
+_committing = threading.Event()  # renames under way: the stop watcher waits for them
 
 
 def current_transaction() -> Transaction | None:
@@ -157,6 +163,7 @@ def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
         yield outer
         return
     run = _state.transaction = Transaction(to_stdout)
+    _open_runs.add(run)
     try:
         yield run
         run.commit()
@@ -165,6 +172,7 @@ def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
         raise
     finally:
         _state.transaction = None
+        _open_runs.discard(run)
 
 
 @contextlib.contextmanager
@@ -484,6 +492,68 @@ def restore_signals(before: tuple | None) -> None:
     """Put back the mask :func:`block_signals_in_new_threads` returned."""
     if before is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def stop_within(seconds: float = 0.4) -> Iterator[None]:
+    """Make a stop signal end the process within ``seconds`` even while the main thread is inside
+    a compiled kernel (where Python cannot run its handler): a watcher thread learns of each
+    signal through the wakeup file descriptor and, if the main thread has not finished by then,
+    waits for renames under way, removes the temporaries of open runs, prints the one line and
+    exits with 128 + the signal. Main thread only; elsewhere nothing changes.
+
+    >>> with stop_within():
+    ...     pass
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    try:
+        previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (ValueError, OSError):  # pragma: no cover - no wakeup fd here
+        os.close(read_end)
+        os.close(write_end)
+        yield
+        return
+    done = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(read_end, done, seconds), daemon=True,
+                               name="blockmaze-stop-watcher")
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        signal.set_wakeup_fd(previous)
+        os.close(write_end)  # the watcher reads end-of-file and returns
+        watcher.join(1)
+        os.close(read_end)
+
+
+def _watch(read_end: int, done: threading.Event, seconds: float) -> None:
+    while True:
+        try:
+            data = os.read(read_end, 1)
+        except OSError:
+            return
+        if not data or done.is_set():
+            return
+        signum = data[0]
+        if signum not in STOP_SIGNALS or done.wait(seconds):
+            continue
+        while _committing.is_set():  # let the renames finish: the old set or the new
+            time.sleep(0.005)
+        if done.wait(0.05):
+            continue
+        for run in list(_open_runs):
+            for temporary in list(run.temporaries):
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+        what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
+        with contextlib.suppress(OSError):
+            os.write(2, f"\nError: {what}; no file was changed\n".encode())
+        os._exit(128 + signum)
 
 
 def target_path(file: BinaryIO) -> Path | None:
