@@ -754,8 +754,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv, before=None) -> int:
     try:
-        import numpy  # noqa: F401 (its threads start here, with the stop signals held)
-
+        args = sys.argv[1:] if argv is None else list(argv)
+        if args and not {"--help", "-h", "--version"} & set(args):  # help stays fast
+            import numpy  # noqa: F401 (its threads start here, with the stop signals held)
         take_signals_here(before)
         result = cli.main(args=argv, prog_name="blockmaze", standalone_mode=False)
         sys.stdout.flush()
