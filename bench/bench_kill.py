@@ -122,6 +122,8 @@ def interrupt_long_builds(count: int, rng: random.Random) -> list[tuple[float, i
             process.send_signal(signal.SIGINT)
             code = process.wait()
             results.append((moment, code, time.perf_counter() - sent))
+            print(f"  Ctrl-C at {moment:6.2f} s of {duration:.1f} s: exit {code} after "
+                  f"{results[-1][2]:.2f} s", file=sys.stderr, flush=True)
         return results, duration
 
 
