@@ -30,12 +30,16 @@ def run(args, capsys) -> tuple[int, list[str]]:
     ["generate", "40x40", "--split", "16", "-o", "/dev/null", "--format", "schem"],
     ["generate", "40x40", "--split", "16", "-o", "-", "--format", "schem"],
     ["dungeon", "20x20", "--levels", "2", "-o", "/dev/null", "--format", "tmj"],
+    ["dungeon", "20x20", "--levels", "2", "-o", "-", "--format", "tmj"],
+    ["generate", "5x5", "-o", "-", "--format", "world"],
 ])
-def test_derived_names_are_refused_for_devices_and_standard_output(capsys, args):
+def test_derived_names_are_refused_for_devices_and_standard_output(tmp_path, capsys, monkeypatch,
+                                                                   args):
+    monkeypatch.chdir(tmp_path)
     before = set(os.listdir("/dev"))
     code, err = run(args, capsys)
     assert code == 2 and len(err) == 1 and err[0].startswith("Error: "), err
-    assert set(os.listdir("/dev")) == before
+    assert set(os.listdir("/dev")) == before and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("args", [["-o", "m.mtl", "--format", "obj"], ["-o", "m.mtl"]])

@@ -190,6 +190,9 @@ def write_world(
     band. The spawn is above the maze's START block, else in an opening of its outer wall (an
     entrance), else on the first place to stand (on a square maze: the north-west cell).
     """
+    if hasattr(target, "write") or os.fspath(target) == "-":
+        raise BlockmazeError("a world is a folder of files: give its name (-o NAME), not standard "
+                             "output or a stream")
     target = Path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise BlockmazeError(f"{target} exists already; a world is written to a new (or empty) folder")
