@@ -172,7 +172,7 @@ def _inspect(opener: Opener, name: str) -> FileInfo:
 def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
     """Summarise the bytes of a file blockmaze writes; BadFileError if they are not one.
 
-    >>> inspect_bytes(b"; a map\\n#.#\\n", "m.txt").details["size"]
+    >>> inspect_bytes(b"; blockmaze ascii map 3x1\\n; legend: glyph at column 2\\n#.#\\n", "m.txt").details["size"]
     '3 x 1 tiles (width x height)'
     """
     return _inspect(lambda: io.BytesIO(data), name)

@@ -5,7 +5,7 @@ tcod (.npz) and REXPaint (.xp) — size in tiles and how many tiles of each kind
 Example
 -------
 >>> import io
->>> read_ascii(io.BytesIO(b"; a comment\\n###\\n#.#\\n")).details["size"]
+>>> read_ascii(io.BytesIO(b"; blockmaze ascii map 3x2\\n; legend: ...\\n###\\n#.#\\n")).details["size"]
 '3 x 2 tiles (width x height)'
 """
 
