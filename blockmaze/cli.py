@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
@@ -18,7 +19,8 @@ from .algorithms import ALGORITHMS, get_algorithm
 from .cli_options import SectionedCommand, SuggestingGroup, unused_options
 from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, writer_for
-from .export.target import STDOUT, Interrupted, signals_raise, transaction
+from .export.target import (STDOUT, Interrupted, block_signals_in_new_threads, restore_signals,
+                            signals_raise, stop_within, take_signals_here, transaction)
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
@@ -110,11 +112,15 @@ def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
 
 
 class FilePath(click.Path):
-    """click.Path that refuses a NUL character with a message (the system cannot take one)."""
+    """click.Path that refuses a NUL character with a message (the system cannot take one); a
+    missing input file is a bad input file (exit 1), as the README's rule says."""
 
     def convert(self, value, param, ctx):
         if isinstance(value, str) and "\0" in value:
             self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
+        if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.lexists(value):
+            where = param.get_error_hint(ctx) if param is not None else "file"
+            raise BadFileError(f"Invalid value for {where}: {os.fsdecode(value)!r} does not exist")
         return super().convert(value, param, ctx)
 
 
@@ -301,7 +307,7 @@ def output_options(command):
                      help="Worlds: the height of the maze's lowest layer (the grass is at y-1)."),
         click.option("--mobs/--no-mobs", default=False, show_default=True,
                      help="Worlds: let mobs spawn (game rule doMobSpawning)."),
-        click.option("--time", type=click.IntRange(min=-1), default=6000, show_default=True,
+        click.option("--time", type=click.IntRange(min=-1, max=2 ** 63 - 1), default=6000, show_default=True,
                      help="Worlds: fixed time of day in ticks (6000 = noon); -1 lets days pass."),
         click.option("--split", type=click.IntRange(min=16), default=None, metavar="N",
                      help=".schem: write tiles of at most NxN blocks (name_x<X>_z<Z>.schem)."),
@@ -646,7 +652,11 @@ def _writer(output: dict):
     if output["output"] == "-" and output["format_"] is None:
         raise BlockmazeError("-o - (standard output) needs --format NAME: the format cannot "
                              "be told from a file name")
-    return writer_for(output["output"], output["format_"])
+    writer = writer_for(output["output"], output["format_"])
+    if writer.name == "mtl":  # a companion file alone: the OBJ it belongs to is never written
+        raise BlockmazeError("a .mtl is the material library an .obj writes beside it: write "
+                             "NAME.obj (its NAME.mtl comes with it)")
+    return writer
 
 
 def _warn_unused(writer, **where) -> None:
@@ -801,9 +811,17 @@ def main(argv: list[str] | None = None) -> int:
     2 for bad usage, 1 for a bad input file or an output that could not be written, 130 (or
     128 + the signal) when stopped, 0 otherwise."""
     _settings.update(verbose=False, quiet=False)
-    with warnings.catch_warnings(), signals_raise():
-        warnings.showwarning = _show_warning
-        code = _run(argv)
+    # numpy's BLAS threads start at its import: they inherit a mask holding the stop signals,
+    # so only the main thread takes them (and a run's renames can defer them)
+    before = block_signals_in_new_threads()
+    with contextlib.suppress(AttributeError, ValueError):  # messages never fail on a file name
+        sys.stderr.reconfigure(errors="backslashreplace")
+    try:
+        with warnings.catch_warnings(), signals_raise(), stop_within():
+            warnings.showwarning = _show_warning
+            code = _run(argv, before)
+    finally:
+        restore_signals(before)
     try:
         sys.stdout.flush()
     except OSError as error:
@@ -813,8 +831,12 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _run(argv) -> int:
+def _run(argv, before=None) -> int:
     try:
+        args = sys.argv[1:] if argv is None else list(argv)
+        if args and not {"--help", "-h", "--version"} & set(args):  # help stays fast
+            import numpy  # noqa: F401 (its threads start here, with the stop signals held)
+        take_signals_here(before)
         result = cli.main(args=argv, prog_name="blockmaze", standalone_mode=False)
         sys.stdout.flush()
         return result if isinstance(result, int) else 0
@@ -825,12 +847,20 @@ def _run(argv) -> int:
         return 0
     except (KeyboardInterrupt, click.exceptions.Abort) as stop:
         stop = stop.__cause__ or stop  # click turns Ctrl-C into Abort
+        if isinstance(stop, Interrupted) and stop.written:
+            names = ", ".join(str(path) for path in stop.written[:3])
+            more = f" and {len(stop.written) - 3} more" if len(stop.written) > 3 else ""
+            return _fail(f"stopped by signal {stop.signum} after the renames finished: wrote "
+                         f"{names}{more}", 128 + stop.signum)
         if isinstance(stop, Interrupted):
             return _fail(f"stopped by signal {stop.signum}; no file was changed",
                          128 + stop.signum)
         return _fail("interrupted; no file was changed", 130)
     except (BadFileError, OutputError) as error:
         return _fail(str(error), 1)
+    except UnicodeEncodeError as error:  # a maze's box drawing to a latin-1 standard output
+        return _fail(f"standard output's encoding ({error.encoding}) cannot show these characters: "
+                     "use --text-style ascii, or set PYTHONIOENCODING=utf-8", 1)
     except click.ClickException as error:
         return _fail(error.format_message(), error.exit_code)
     except BlockmazeError as error:
@@ -838,12 +868,15 @@ def _run(argv) -> int:
     except MemoryError:
         return _fail("not enough memory for a maze this large; choose a smaller size", 1)
     except OSError as error:  # standard output closed or full, mostly
-        where = f" {error.filename}" if error.filename else " standard output"
+        where = f" {error.filename}" if error.filename else " to standard output"
         _silence_stdout()
         return _fail(f"cannot write{where}: {error.strerror or error}", 1)
     except RecursionError:
         return _fail("the input is nested too deeply", 1)
     except Exception as error:  # a bug: still one line, and the traceback under -v
+        if isinstance(error, SystemError) and isinstance(error.__cause__ or error.__context__,
+                                                          KeyboardInterrupt):
+            return _fail("interrupted; no file was changed", 130)  # Ctrl-C inside a kernel's call
         if _settings["verbose"]:
             traceback.print_exc()
         return _fail(f"internal error ({type(error).__name__}: {error}); please report it "

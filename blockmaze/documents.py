@@ -7,6 +7,7 @@ so a million-cell square maze is a 1 MB string.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,17 +150,23 @@ def _with_crossings(grid, data):
         raise BlockmazeError(f"maze document: grid.crossings: {error}") from None
 
 
+MAX_DOCUMENT_BYTES = 1 << 28  # 256 MiB: 2 hex digits a cell, a 100-million-cell maze
+
+
 def load_maze(source: str | Path | object) -> MazeDocument:
     """Read a maze document from a path or a binary file; a bad one raises BadFileError naming the
     file and the field that was wrong."""
     name = str(getattr(source, "name", None) or ("maze document" if hasattr(source, "read") else source))
     try:
         if hasattr(source, "read"):
-            raw = source.read()
+            raw = source.read(MAX_DOCUMENT_BYTES + 1)
+            if len(raw) > MAX_DOCUMENT_BYTES:
+                raise BadFileError(f"{name}: larger than the {MAX_DOCUMENT_BYTES} bytes a maze "
+                                   "document may have")
         else:
-            if Path(source).exists() and not Path(source).is_file():
-                raise BadFileError(f"{name}: not a regular file; a maze document is a .json file")
-            raw = Path(source).read_bytes()
+            from .readers.base import read_regular
+
+            raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)
     except OSError as error:
         raise BadFileError(f"cannot read maze document {name}: {error.strerror or error}") from None
     try:
@@ -205,6 +212,11 @@ def parse_maze(data: object) -> MazeDocument:
     shape = _field(grid_data, "shape", list, "grid.")
     if not shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape):
         raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {shown(shape)}")
+    links_text = data.get("links")
+    if isinstance(links_text, str) and math.prod(shape) > max(len(links_text), 1 << 16):
+        # every cell takes at least one hex digit: refuse before the grid is allocated
+        raise BlockmazeError(f"maze document: grid.shape {shown(shape)} has more cells than its "
+                             f"links ({len(links_text)} hex digits) describe")
     try:
         grid = make_grid(shape, kind)
     except (TypeError, ValueError, IndexError, OverflowError) as error:
@@ -234,10 +246,20 @@ def parse_maze(data: object) -> MazeDocument:
     return MazeDocument(
         maze,
         _parse_endpoints(data, maze),
-        _field(data, "algorithm", str, optional=True),
+        _algorithm_name(data),
         seed,
         braid,
     )
+
+
+def _algorithm_name(data: dict) -> str | None:
+    """The document's algorithm field: a name on one line (no control characters to spoof
+    output lines with)."""
+    name = _field(data, "algorithm", str, optional=True)
+    if name is not None and (len(name) > 100 or not name.isprintable()):
+        raise BlockmazeError(f"maze document: algorithm must be a name of at most 100 printable "
+                             f"characters, got {shown(name)}")
+    return name
 
 
 def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:

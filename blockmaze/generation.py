@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .algorithms import get_algorithm
-from .errors import BlockmazeError
+from .errors import BlockmazeError, shown
 from .grids import GRID_KINDS, Grid
 from .maze import Maze
 from .randomness import as_generator
@@ -21,6 +21,9 @@ def make_grid(shape: Grid | Sequence[int], kind: str = "square") -> Grid:
     """
     if isinstance(shape, Grid):
         return shape
+    if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__") or not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in shape):
+        raise BlockmazeError(f"a grid's shape is whole numbers, e.g. (rows, columns), got {shown(shape)}")
     try:
         build = GRID_KINDS[kind]
     except KeyError:

@@ -179,28 +179,23 @@ def _inspect(opener: Opener, name: str) -> FileInfo:
 def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
     """Summarise the bytes of a file blockmaze writes; BadFileError if they are not one.
 
-    >>> inspect_bytes(b"; a map\\n#.#\\n", "m.txt").details["size"]
+    >>> inspect_bytes(b"; blockmaze ascii map 3x1\\n; legend: glyph at column 2\\n#.#\\n", "m.txt").details["size"]
     '3 x 1 tiles (width x height)'
     """
     return _inspect(lambda: io.BytesIO(data), name)
 
 
-def _open_regular(path: Path) -> Opener:
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as error:
-        raise BadFileError(f"cannot read {path}: {error.strerror or error}") from None
-    if not stat.S_ISREG(mode):
-        kind = ("a directory" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-        raise BadFileError(f"{path}: {kind}, not a regular file; info reads files blockmaze writes")
+def _open_regular(path: Path) -> tuple[Opener, BinaryIO]:
+    """The file opened once (a regular file, checked on its descriptor) and an opener giving each
+    reader a fresh handle on that same open file, from its start (the path is never reopened)."""
+    from .readers.base import open_regular
+
+    opened = open_regular(path, "file")
 
     def opener() -> BinaryIO:
-        try:
-            return open(path, "rb")
-        except OSError as error:
-            raise BadFileError(f"cannot read {path}: {error.strerror or error}") from None
-    return opener
+        os.lseek(opened.fileno(), 0, os.SEEK_SET)
+        return os.fdopen(os.dup(opened.fileno()), "rb")
+    return opener, opened
 
 
 def inspect_file(path: str | Path) -> FileInfo:
@@ -215,9 +210,10 @@ def inspect_file(path: str | Path) -> FileInfo:
     (7, 4, 5)
     """
     path = Path(path)
-    opener = _open_regular(path)
+    opener, opened = _open_regular(path)
     try:
-        return _inspect(opener, path.name)
+        with opened:
+            return _inspect(opener, path.name)
     except OSError as error:
         raise BadFileError(f"cannot read {path}: {error.strerror or error}") from None
 

@@ -153,7 +153,7 @@ def _jit(function: Callable, options: dict):
     twin = types.FunctionType(function.__code__, scope, function.__name__,
                               function.__defaults__, function.__closure__)
     twin.__qualname__, twin.__module__ = function.__qualname__, function.__module__
-    options = {"cache": True, **options}
+    options = {"cache": True, "nogil": True, **options}  # nogil: a stop watcher runs meanwhile
     try:
         return numba.njit(**options)(twin)
     except RuntimeError as error:  # numba finds no writable cache folder for this install

@@ -34,6 +34,7 @@ Grid(hex, 3x4, 2 masked)
 
 from __future__ import annotations
 
+import io
 import struct
 import warnings
 import zlib
@@ -50,6 +51,7 @@ from .grids import GRID_KINDS, Grid
 from .grids.geometry import cell_shapes
 
 OFF = "X"
+MAX_MASK_FILE_BYTES = 1 << 28  # 256 MiB: a text template of MAX_MASK_PIXELS cells and newlines
 MAX_MASK_PIXELS = 1 << 26  # 67 M pixels (8192 x 8192): a mask has a pixel per cell at most, or a picture
 FITS = ("cells", "picture")
 ARRAY_KINDS = frozenset({"square", "hex", "upsilon", "triangle", "layered"})  # mask shape = grid shape
@@ -99,6 +101,9 @@ def _text_blocks(text: str) -> list[np.ndarray]:
     arrays = []
     for block in blocks:
         width = max(len(line) for line in block)
+        if len(block) * width > MAX_MASK_PIXELS:
+            raise BlockmazeError(f"the mask template is {width} x {len(block)} characters, more than "
+                                 f"the {MAX_MASK_PIXELS} cells a mask may have")
         array = np.ones((len(block), width), dtype=bool)
         for r, line in enumerate(block):
             array[r, : len(line)] = [ch != OFF for ch in line]
@@ -205,13 +210,18 @@ def load_mask(path: str | Path, kind: str = "square", shape: Sequence[int] | Non
     ...     load_mask(path).tolist()
     [[False, True], [True, True]]
     """
+    from .readers.base import read_regular
+
     path = Path(path)
+    data = read_regular(path, "mask", MAX_MASK_FILE_BYTES)
     try:
         if path.suffix.lower() in IMAGE_SUFFIXES:
-            return mask_from_image(str(path), kind, shape)
-        return mask_from_text(path.read_text("utf-8"), kind, shape)
-    except (OSError, UnicodeDecodeError) as error:
-        raise BlockmazeError(f"cannot read mask {path}: {error}") from None
+            source = io.BytesIO(data)
+            source.name = str(path)
+            return mask_from_image(source, kind, shape)
+        return mask_from_text(data.decode("utf-8"), kind, shape)
+    except UnicodeDecodeError as error:
+        raise BadFileError(f"cannot read mask {path}: not UTF-8 text ({error})") from None
 
 
 # --- fitting a picture to a grid --------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -142,18 +143,18 @@ def load_theme(name_or_path: str | Path | None = None) -> Theme:
         text = (resources.files("blockmaze") / "themes" / f"{name_or_path}.json").read_text("utf-8")
         source = f"theme {name_or_path!r}"
     else:
+        from .readers.base import read_regular
+
         path = Path(name_or_path)
-        if not path.is_file():
-            raise BlockmazeError(
+        if not os.path.lexists(path):
+            looks_like_file = path.suffix or os.sep in str(path)
+            raise (BadFileError if looks_like_file else BlockmazeError)(
                 f"no theme {str(name_or_path)!r}: give a theme file or one of: {', '.join(theme_names())}"
             )
+        raw = read_regular(path, "theme file", MAX_THEME_BYTES)
         try:
-            with open(path, "rb") as file:
-                raw = file.read(MAX_THEME_BYTES + 1)
-            if len(raw) > MAX_THEME_BYTES:
-                raise BadFileError(f"theme file {path} is larger than {MAX_THEME_BYTES} bytes; a theme is a few kB")
             text = raw.decode("utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+        except UnicodeDecodeError as error:
             raise BadFileError(f"cannot read theme file {path}: {error}") from None
         source = f"theme file {path}"
     try:
@@ -198,7 +199,7 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
         main = _block_state(entry["minecraft"], f"{source}: materials.{key}.minecraft")
         minecraft[known[key]] = main
         if "color" in entry:
-            if not isinstance(entry["color"], str) or not _COLOR.match(entry["color"]):
+            if not isinstance(entry["color"], str) or not _COLOR.fullmatch(entry["color"]):
                 raise BlockmazeError(f"{source}: materials.{key}.color must be like '#7f7f7f', got {shown(entry['color'])}")
             colors[known[key]] = entry["color"]
         if "glyph" in entry:
@@ -227,7 +228,7 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
 
 
 def _block_state(state: object, where: str) -> str:
-    if not isinstance(state, str) or not _BLOCK_STATE.match(state):
+    if not isinstance(state, str) or not _BLOCK_STATE.fullmatch(state):  # "$" lets "\n" end it
         raise BlockmazeError(
             f"{where} must be a block state like 'minecraft:oak_log[axis=z]', got {shown(state)}"
         )

@@ -241,13 +241,13 @@ def level_paths(target: Target, count: int, writer) -> list:
     >>> [p.name for p in level_paths("out/d.tilemap.json", 2, writer_for(format="tilemap"))]
     ['d-1.tilemap.json', 'd-2.tilemap.json']
     """
-    from pathlib import Path
-
     if count == 1:
         return [target]
     if hasattr(target, "write") or str(target) == "-":
         raise BlockmazeError(f"{count} levels make a file per level: give a file name, not a stream")
-    target = Path(target)
+    from .export.target import derived_base
+
+    target = derived_base(target, f"{count} levels (a file per level)")
     suffix = max((x for x in writer.suffixes if target.name.lower().endswith(x)), key=len,
                  default=target.suffix)
     stem = target.name[:len(target.name) - len(suffix)]

@@ -4,7 +4,9 @@ import json
 import os
 import subprocess
 import sys
+import resource
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -255,3 +257,97 @@ def test_cli_exit_code_for_a_bad_file_is_1(tmp_path, capsys):
     path.write_bytes(b"\x1f\x8b" + bytes(20))
     assert main(["info", str(path)]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+
+
+# --- every family bounded: worlds, zips, text, FIFOs, devices ----------------------------------
+
+def info_cli(path, timeout: float = 30) -> tuple[int, list[str], float]:
+    """``blockmaze info PATH`` in a child (so a hang or a runaway allocation cannot take pytest
+    down): exit code, stderr lines, seconds."""
+    started = time.perf_counter()
+    result = subprocess.run([sys.executable, "-m", "blockmaze", "info", str(path)], capture_output=True,
+                            text=True, timeout=timeout, env=dict(os.environ, PYTHONPATH=str(HERE.parent)),
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31)))
+    return result.returncode, result.stderr.strip().splitlines(), time.perf_counter() - started
+
+
+def refused(path, says: str) -> None:
+    code, err, seconds = info_cli(path)
+    assert code == 1 and len(err) == 1 and err[0].startswith("Error: "), err
+    assert says in err[0], err
+    assert seconds < 10, seconds  # a bound, not a benchmark: the hostile cases hung or ran for minutes
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Path:
+    from blockmaze.export.minecraft.world import write_world
+
+    folder = tmp_path_factory.mktemp("worlds") / "Maze"
+    write_world(VOLUME, folder, bm.load_theme(), terrain="void", y=0)
+    return folder
+
+
+def copy_world(world: Path, where: Path) -> Path:
+    import shutil
+
+    return Path(shutil.copytree(world, where / "World"))
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_a_world_whose_region_is_not_a_file_is_refused(world, tmp_path, special):
+    copy = copy_world(world, tmp_path)
+    region = next((copy / "region").glob("r.*.mca"))
+    region.unlink()
+    if special == "fifo":
+        os.mkfifo(region)
+    else:
+        region.symlink_to(special)
+    refused(copy, "not a regular file")
+
+
+def test_a_region_whose_slots_share_one_chunk_is_refused(world, tmp_path):
+    copy = copy_world(world, tmp_path)
+    region = next((copy / "region").glob("r.*.mca"))
+    data = bytearray(region.read_bytes())
+    first = bytes(data[0:4])
+    data[0:4096] = first * 1024  # every slot aims at the first chunk's sectors
+    region.write_bytes(bytes(data))
+    refused(copy, "shares its sectors")
+
+
+def test_a_world_zip_bomb_is_refused(tmp_path, monkeypatch):
+    import zipfile
+
+    path = tmp_path / "World.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("World/level.dat", b"\x0a\x00\x00\x00")
+        archive.writestr("World/region/r.0.0.mca", bytes(3 << 20))  # 3 MiB of zeros, ~3 kB zipped
+    monkeypatch.setenv("BLOCKMAZE_INFO_LIMIT", str(1 << 20))
+    refused(path, "inflates to")
+
+
+@pytest.mark.parametrize("suffix, member", [(".3mf", "3D/3dmodel.model"), (".npz", "material.npy")])
+def test_zip_bombs_in_3mf_and_npz_are_refused(tmp_path, monkeypatch, suffix, member):
+    import zipfile
+
+    path = tmp_path / f"m{suffix}"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(member, bytes(3 << 20))
+    monkeypatch.setenv("BLOCKMAZE_INFO_LIMIT", str(1 << 20))
+    refused(path, "inflates to")
+
+
+def test_any_text_file_is_not_a_tile_map(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("#####\n#...#\n#####\n")
+    refused(path, "not a blockmaze text map")
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_info_refuses_fifos_and_devices_without_blocking(tmp_path, special):
+    path = tmp_path / "pipe.schem"
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path = Path(special)
+    refused(path, "not a regular file")

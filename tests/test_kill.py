@@ -34,6 +34,8 @@ SCENARIOS = {
                         "-o", "d.tmj"]),
     "schem": (["generate", "30x30", "--seed", "1", "-o", "m.schem"],
               ["generate", "30x30", "--seed", "2", "-o", "m.schem"]),
+    "split tiles": (["generate", "30x30", "--seed", "1", "--split", "16", "-o", "t.schem"],
+                    ["generate", "30x30", "--seed", "2", "--split", "16", "-o", "t.schem"]),
 }
 
 
@@ -103,3 +105,42 @@ def test_killed_runs_leave_the_old_set_or_the_new(tmp_path, scenario):
     ends = kill_runs(tmp_path, old_args, new_args, KILLS, random.Random(scenario))
     assert sum(ends.values()) == KILLS
     assert ends["old set"] > 0  # some kills really landed mid-run
+
+
+def test_real_runs_with_blas_threads_stop_cleanly_and_leftovers_go(tmp_path):
+    """Real processes with four BLAS threads (a fork above has none): signals at random moments
+    of a --split run leave the old set or the new; a SIGKILL's staged files are removed by the
+    next run into the folder."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), BLOCKMAZE_KERNELS="python",
+               OPENBLAS_NUM_THREADS="4", OMP_NUM_THREADS="4")
+    old_args, new_args = SCENARIOS["split tiles"]
+
+    def blockmaze(args, **options):
+        return subprocess.Popen([sys.executable, "-m", "blockmaze", *args], cwd=tmp_path, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **options)
+
+    assert blockmaze(old_args).wait() == 0
+    old = snapshot(tmp_path)
+    began = time.perf_counter()
+    assert blockmaze(new_args).wait() == 0
+    duration = time.perf_counter() - began
+    new = snapshot(tmp_path)
+    rng = random.Random(25)
+    for number in range(max(KILLS // 3, 4)):
+        restore(tmp_path, old)
+        process = blockmaze(new_args)
+        time.sleep(rng.uniform(0.3 * duration, 1.0 * duration))
+        if number % 2:
+            process.kill()
+            process.wait()
+            assert blockmaze(new_args).wait() == 0
+            assert snapshot(tmp_path) == new  # the next run removed what the killed one staged
+        else:
+            process.send_signal(rng.choice(SIGNALS))
+            process.wait()
+            assert snapshot(tmp_path) in (old, new)

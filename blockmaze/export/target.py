@@ -1,10 +1,16 @@
 """Writing files safely: all files of a run staged under temporary names, renamed at the end.
 
 A *transaction* collects every file a run writes (a map and its tile set, an OBJ and its MTL,
-the levels of a dungeon): each is written to a temporary ``.NAME.xxxx.part`` file beside its
-target and renamed into place only when all of them are written. A failure (or SIGTERM, SIGHUP,
-Ctrl-C under :func:`signals_raise`) removes the temporaries and leaves the previous files as
-they were. Renames happen with those signals held, so a run stops with the old set or the new.
+the levels of a dungeon, ``--split`` tiles): each is written to a temporary
+``.blockmaze-PID-xxxxxxxx.part`` file beside its target (short, so a 245-character target name
+still has room) and renamed into place only when all of them are written. A failure (or SIGTERM,
+SIGHUP, Ctrl-C under :func:`signals_raise`) removes the temporaries and leaves the previous files
+as they were. A signal arriving during the renames is deferred: the renames finish and
+:class:`Interrupted` then names the files written, so a run stops with the old set or the new.
+The first file staged in a folder removes what killed runs left there: files and folders with
+the staged naming whose process is gone and that are older than this run. One run never writes
+one path twice: a companion file (an ``.mtl``, a tile set) that would land on another output of
+the run is refused.
 
 Where a target is aimed:
 
@@ -38,8 +44,11 @@ import os
 import signal
 import stat
 import sys
+import re
+import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
@@ -63,12 +72,20 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
                      if hasattr(signal, name))
 
 
-class Interrupted(KeyboardInterrupt):
-    """A run stopped by a signal (SIGTERM, SIGHUP) under :func:`signals_raise`."""
+STAGED_PREFIX = ".blockmaze-"
+_STAGED = re.compile(r"^\.blockmaze-(\d+)-[A-Za-z0-9_]+\.part$")
+RUN_STARTED = time.time()
 
-    def __init__(self, signum: int):
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by a signal (SIGTERM, SIGHUP; SIGINT too when it arrives during the renames)
+    under :func:`signals_raise`. ``written`` lists the files renamed into place before it was
+    taken (empty: no file was changed)."""
+
+    def __init__(self, signum: int, written: tuple = ()):
         super().__init__(f"stopped by signal {signum}")
         self.signum = signum
+        self.written = tuple(written)
 
 
 class Transaction:
@@ -79,21 +96,44 @@ class Transaction:
         self.staged: list[tuple[str, Path]] = []
         self.to_stdout = to_stdout
         self.stdout_data: bytes | None = None
+        self.targets: set[str] = set()  # every path this run writes, to refuse writing one twice
+        self.swept: set[str] = set()  # folders whose leftover staged files were removed
+
+    def claim(self, path: Path) -> None:
+        """Refuse a second file of this run at ``path`` (a companion over the main output)."""
+        key = os.path.normcase(os.path.abspath(path))
+        if key in self.targets:
+            raise BlockmazeError(f"cannot write {path}: this run writes another of its files "
+                                 "there already (a companion file never replaces the main output); "
+                                 "choose another name")
+        self.targets.add(key)
 
     def commit(self) -> None:
-        """Rename every staged file into place (signals held), then send standard output."""
-        with _signals_held():
-            for temporary, final in self.staged:
-                os.replace(temporary, final)
-            self.staged.clear()
-            self.temporaries.clear()
+        """Rename every staged file into place (signals deferred), then send standard output.
+
+        A signal taken during the renames lets them finish, then raises :class:`Interrupted`
+        naming the files written."""
+        with _signals_deferred() as taken:
+            written = []
+            _committing.set()
+            try:
+                for temporary, final in self.staged:
+                    os.replace(temporary, final)
+                    written.append(final)
+                self.staged.clear()
+                self.temporaries.clear()
+            finally:
+                _committing.clear()
+        if taken:
+            self.stdout_data = None
+            raise Interrupted(taken[0], written)
         if self.stdout_data is not None:
             data, self.stdout_data = self.stdout_data, None
             _send_to_stdout(data)
 
     def abort(self) -> None:
         """Remove every temporary file written; targets keep their previous contents."""
-        with _signals_held():
+        with _signals_deferred():
             for temporary in self.temporaries:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
@@ -103,6 +143,8 @@ class Transaction:
 
 
 _state = threading.local()
+_open_runs: set[Transaction] = set()  # every thread's, for the stop watcher (see stop_within)
+_committing = threading.Event()  # renames under way: the stop watcher waits for them
 
 
 def current_transaction() -> Transaction | None:
@@ -121,6 +163,7 @@ def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
         yield outer
         return
     run = _state.transaction = Transaction(to_stdout)
+    _open_runs.add(run)
     try:
         yield run
         run.commit()
@@ -129,6 +172,7 @@ def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
         raise
     finally:
         _state.transaction = None
+        _open_runs.discard(run)
 
 
 @contextlib.contextmanager
@@ -156,6 +200,7 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
         return
     path, in_place = _resolve(Path(target))
     with transaction() as run:
+        run.claim(path)
         if in_place:  # a character device or FIFO
             try:
                 with open(path, "wb") as file:
@@ -164,13 +209,14 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
             except OSError as error:
                 raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
             return
+        _sweep(run, path.parent)
         try:
-            with _signals_held():
-                handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part",
+            with _signals_deferred():
+                handle, temporary = tempfile.mkstemp(prefix=staged_prefix(), suffix=".part",
                                                      dir=path.parent)
                 run.temporaries.append(temporary)
         except OSError as error:
-            raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
+            raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
         try:
             with os.fdopen(handle, "wb") as file:
                 file.target = path
@@ -181,6 +227,87 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
         except OSError as error:
             raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
         run.staged.append((temporary, path))
+
+
+def staged_prefix() -> str:
+    """The start of a staged file's (or world folder's) name: ``.blockmaze-PID-``.
+
+    >>> staged_prefix() == f".blockmaze-{os.getpid()}-"
+    True
+    """
+    return f"{STAGED_PREFIX}{os.getpid()}-"
+
+
+def _sweep(run: Transaction, folder: Path) -> None:
+    """Once per run and folder: remove what killed runs left there (see the module docstring)."""
+    key = os.path.abspath(folder)
+    if key in run.swept:
+        return
+    run.swept.add(key)
+    remove_leftovers(folder)
+
+
+def remove_leftovers(folder: str | os.PathLike) -> list[str]:
+    """Remove staged files and folders of runs that are gone (by their name's process id) and
+    that were last changed before this run started; return their names. Errors are ignored.
+
+    >>> import tempfile
+    >>> remove_leftovers(tempfile.mkdtemp())
+    []
+    """
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _STAGED.match(entry.name)
+        if not match or int(match.group(1)) == os.getpid() or _alive(int(match.group(1))):
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_mtime >= RUN_STARTED:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+            removed.append(entry.name)
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
+def derived_base(target: Target, what: str) -> Path:
+    """The regular file (or new name) beside which a run writes files of derived names (``--split``
+    tiles, levels, tile sets); refuses standard output, streams, devices, FIFOs and folders.
+
+    >>> derived_base("/dev/null", "tiles")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: /dev/null is not a regular file: tiles are written beside a file name; give one (not a device, FIFO or -)
+    """
+    if hasattr(target, "write") or target is STDOUT or str(target) == "-":
+        raise BlockmazeError(f"{what} are files of their own: give a file name (-o NAME), not "
+                             "standard output or a stream")
+    path = Path(target)
+    try:
+        info = os.stat(path)
+    except OSError:
+        return path
+    if not stat.S_ISREG(info.st_mode):
+        raise BlockmazeError(f"{path} is not a regular file: {what} are written beside a file "
+                             "name; give one (not a device, FIFO or -)")
+    return path
 
 
 def _resolve(path: Path) -> tuple[Path, bool]:
@@ -206,10 +333,10 @@ def _resolve(path: Path) -> tuple[Path, bool]:
         raise BlockmazeError(f"cannot write {path}: it is a folder; give a file name")
     if stat.S_ISREG(mode):
         if not mode & 0o222 or not os.access(path, os.W_OK):
-            raise BlockmazeError(f"cannot write {path}: the file is read-only; remove it, make it "
+            raise OutputError(f"cannot write {path}: the file is read-only; remove it, make it "
                                  "writable (chmod u+w) or choose another name")
         if not os.access(path.parent, os.W_OK | os.X_OK):
-            raise BlockmazeError(f"cannot write {path}: the folder {path.parent} is not writable")
+            raise OutputError(f"cannot write {path}: the folder {path.parent} is not writable")
         return path, False
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return path, True
@@ -239,11 +366,36 @@ def _send_to_stdout(data: bytes) -> None:
         binary = getattr(stream, "buffer", None)
         if binary is None:
             stream.write(data.decode("utf-8", "replace"))
-        else:
-            binary.write(data)
+            return
+        binary.flush()
+        try:
+            fd = binary.fileno()
+        except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation: a test's stream
+            fd = None
+        if fd is None:
+            write_all(binary.write, data)
             binary.flush()
+        else:
+            write_all(lambda piece: os.write(fd, piece), data)
     except OSError as error:
         raise OutputError(f"cannot write to standard output: {error.strerror or error}") from None
+
+
+def write_all(write, data: bytes, piece: int = 1 << 20) -> None:
+    """Call ``write`` (returning the count written, as os.write) until every byte of ``data`` is
+    written; OSError when it writes nothing (a short write never passes as success).
+
+    >>> out = io.BytesIO(); write_all(out.write, b"maze" * 3, piece=5); out.getvalue()
+    b'mazemazemaze'
+    """
+    view, done = memoryview(data), 0
+    while done < len(view):
+        count = write(view[done:done + piece])
+        if count is None:  # a non-blocking stream that took nothing
+            count = 0
+        if count <= 0:
+            raise OSError(28, f"only {done} of {len(view)} bytes could be written")
+        done += count
 
 
 def _is_text(data: bytes) -> bool:
@@ -261,7 +413,7 @@ def _is_text(data: bytes) -> bool:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP (delivered at the end of the block)."""
+    """Hold SIGINT, SIGTERM and SIGHUP in this thread (delivered at the end of the block)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
@@ -270,6 +422,28 @@ def _signals_held() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[list[int]]:
+    """Take SIGINT, SIGTERM and SIGHUP without stopping the block: the list yielded holds those
+    that arrived (any thread may be the one the system hands a signal to; Python runs the handler
+    in the main thread, so a mask alone is not enough). Outside the main thread: held only."""
+    taken: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        with _signals_held():
+            yield taken
+        return
+    previous = {}
+    try:
+        for signum in STOP_SIGNALS:
+            if signal.getsignal(signum) not in (signal.SIG_IGN, None):
+                previous[signum] = signal.signal(signum, lambda number, frame: taken.append(number))
+        with _signals_held():
+            yield taken
+    finally:  # signals held until now reach the recorder first, then handlers come back
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 @contextlib.contextmanager
@@ -296,6 +470,92 @@ def _raise_interrupted(signum, frame):
     raise Interrupted(signum)
 
 
+def block_signals_in_new_threads() -> tuple:
+    """Hold SIGINT, SIGTERM and SIGHUP in the calling thread and so in every thread it starts
+    from now on (numpy's BLAS workers among them); return the mask to restore. Call before any
+    thread starts, then :func:`take_signals_here` in the main thread alone.
+
+    >>> before = block_signals_in_new_threads(); take_signals_here(before); restore_signals(before)
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return tuple(signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS))
+
+
+def take_signals_here(before: tuple | None) -> None:
+    """Let the calling thread (only) take the stop signals again (see above)."""
+    if before is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, set(before) - set(STOP_SIGNALS))
+
+
+def restore_signals(before: tuple | None) -> None:
+    """Put back the mask :func:`block_signals_in_new_threads` returned."""
+    if before is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def stop_within(seconds: float = 0.4) -> Iterator[None]:
+    """Make a stop signal end the process within ``seconds`` even while the main thread is inside
+    a compiled kernel (where Python cannot run its handler): a watcher thread learns of each
+    signal through the wakeup file descriptor and, if the main thread has not finished by then,
+    waits for renames under way, removes the temporaries of open runs, prints the one line and
+    exits with 128 + the signal. Main thread only; elsewhere nothing changes.
+
+    >>> with stop_within():
+    ...     pass
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    try:
+        previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    except (ValueError, OSError):  # pragma: no cover - no wakeup fd here
+        os.close(read_end)
+        os.close(write_end)
+        yield
+        return
+    done = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(read_end, done, seconds), daemon=True,
+                               name="blockmaze-stop-watcher")
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        signal.set_wakeup_fd(previous)
+        os.close(write_end)  # the watcher reads end-of-file and returns
+        watcher.join(1)
+        os.close(read_end)
+
+
+def _watch(read_end: int, done: threading.Event, seconds: float) -> None:
+    while True:
+        try:
+            data = os.read(read_end, 1)
+        except OSError:
+            return
+        if not data or done.is_set():
+            return
+        signum = data[0]
+        if signum not in STOP_SIGNALS or done.wait(seconds):
+            continue
+        while _committing.is_set():  # let the renames finish: the old set or the new
+            time.sleep(0.005)
+        if done.wait(0.05):
+            continue
+        for run in list(_open_runs):
+            for temporary in list(run.temporaries):
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+        what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
+        with contextlib.suppress(OSError):
+            os.write(2, f"\nError: {what}; no file was changed\n".encode())
+        os._exit(128 + signum)
+
+
 def target_path(file: BinaryIO) -> Path | None:
     """The path ``file`` ends up at, or None for an in-memory file (for writers of companion files).
 
@@ -318,6 +578,9 @@ def write_sidecar(folder: Path | None, name: str, data: bytes) -> None:
     there is no folder; refused when the main file goes to standard output)."""
     if folder is None:
         return
+    if not Path(folder).is_dir():
+        raise BlockmazeError(f"cannot write {name}: companion files are written into a folder, "
+                             f"and {folder} is not one")
     run = current_transaction()
     if run is not None and run.to_stdout:
         raise BlockmazeError(f"standard output (-o -) carries one file, but this format also "

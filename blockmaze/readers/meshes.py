@@ -21,7 +21,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import BadFileError
-from .base import FileInfo, file_size, load_json, need, text_limit
+from .base import FileInfo, file_size, load_json, need, text_limit, zip_member
 
 PIECE = 1 << 20
 
@@ -299,7 +299,7 @@ def read_3mf(file: BinaryIO) -> FileInfo:
         archive = zipfile.ZipFile(file)
         vertices = triangles = objects = 0
         bounds = _Bounds()
-        with archive.open("3D/3dmodel.model") as model:
+        with zip_member(archive, "3D/3dmodel.model") as model:
             for text in _lines_in_pieces(model):
                 objects += text.count(b"<object ")
                 rows = _3MF_VERTEX.findall(text)

@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import BadFileError
 from ..export.minecraft.nbtread import (GZIP_MAGIC, NbtError, Skipped, Tally, inflate_limit,
                                         read_nbt_stream)
-from .base import FileInfo, load_json, need
+from .base import FileInfo, load_json, need, zip_member
 
 Opener = Callable[[], BinaryIO]
 MAX_LINE = 1 << 15  # a datapack line longer than this is refused (ours are < 200 bytes)
@@ -281,7 +281,7 @@ def read_datapack_info(file: BinaryIO) -> FileInfo:
         names = [m.filename for m in members]
         if "pack.mcmeta" not in names:
             raise BadFileError("a zip, but not a datapack: no pack.mcmeta at its top")
-        with archive.open("pack.mcmeta") as meta_file:
+        with zip_member(archive, "pack.mcmeta", 1 << 20) as meta_file:
             meta = load_json(meta_file.read(1 << 20), "pack.mcmeta")
         functions = [m for m in members if m.filename.endswith(".mcfunction")]
         commands: Counter = Counter()

@@ -5,7 +5,7 @@ tcod (.npz) and REXPaint (.xp) — size in tiles and how many tiles of each kind
 Example
 -------
 >>> import io
->>> read_ascii(io.BytesIO(b"; a comment\\n###\\n#.#\\n")).details["size"]
+>>> read_ascii(io.BytesIO(b"; blockmaze ascii map 3x2\\n; legend: ...\\n###\\n#.#\\n")).details["size"]
 '3 x 2 tiles (width x height)'
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import BadFileError
 from ..materials import Material
-from .base import FileInfo, load_json, need, read_whole, text_limit
+from .base import FileInfo, load_json, need, read_whole, text_limit, zip_member
 
 FIRST_GID = 1
 _XP_CELL = np.dtype([("glyph", "<i4"), ("colours", "u1", 6)])  # 10 bytes a cell
@@ -134,13 +134,21 @@ def tmj_summary(document: dict) -> FileInfo:
 
 
 def read_ascii(file: BinaryIO) -> FileInfo:
-    """A blockmaze ASCII map: comment lines start with ';', the rest are rows of glyphs."""
+    """A blockmaze ASCII map: its header (``; blockmaze ascii map ...`` and a legend, comment
+    lines starting with the first line's first character), then rows of glyphs. Any other text
+    file is refused: without the header nothing says it is a map."""
     text = read_whole(file, "a text map")
     try:
         lines = text.decode("utf-8").split("\n")
     except UnicodeDecodeError as error:
         raise BadFileError(f"a text map that is not UTF-8: {error}") from None
-    rows = [line for line in lines if line and not line.startswith(";")]
+    comment = lines[0][:1]
+    if not lines[0][1:].startswith(" blockmaze ascii map") or \
+            not any(line.startswith(f"{comment} legend:") for line in lines[1:8]):
+        raise BadFileError("not a blockmaze text map: it starts with neither the header "
+                           "'; blockmaze ascii map ...' nor its legend (write maps with the legend "
+                           "for info to read them)")
+    rows = [line for line in lines if line and not line.startswith(comment)]
     if not rows or any(len(row) != len(rows[0]) for row in rows):
         raise BadFileError("a text map's rows must all be the same length (and there must be one)")
     counts = Counter("".join(rows))
@@ -181,7 +189,7 @@ def read_npz(file: BinaryIO) -> FileInfo:
     """A tcod .npz: the ``material`` array's shape and values, read in pieces."""
     try:
         archive = zipfile.ZipFile(file)
-        with archive.open("material.npy") as member:
+        with zip_member(archive, "material.npy") as member:
             version = np.lib.format.read_magic(member)
             if version not in ((1, 0), (2, 0), (3, 0)):
                 raise BadFileError(f"material.npy has .npy version {version}")
@@ -190,6 +198,9 @@ def read_npz(file: BinaryIO) -> FileInfo:
             if dtype != np.uint8 or len(shape) != 2:
                 raise BadFileError("material.npy must be a 2-D uint8 array")
             counts, left = np.zeros(256, np.int64), shape[0] * shape[1]
+            if left > archive.getinfo("material.npy").file_size:
+                raise BadFileError(f"material.npy claims {shape[0]}x{shape[1]} values, more "
+                                   "than it holds")
             while left:
                 piece = member.read(min(left, 1 << 20))
                 if not piece:

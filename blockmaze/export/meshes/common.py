@@ -68,12 +68,16 @@ def srgb_to_linear(c: float) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
+MAX_BLOCK_SIZE = 1e6  # vertices of a 100,000-block side stay finite floats (float32 to 3.4e38)
+
+
 def check_block_size(block_size: float) -> float:
     """A block size as a float > 0, else a BlockmazeError."""
     if isinstance(block_size, bool) or not isinstance(block_size, (int, float, np.number)):
         raise BlockmazeError(f"block size must be a number > 0, got {block_size!r}")
-    if not (np.isfinite(block_size) and block_size > 0):
-        raise BlockmazeError(f"block size must be a number > 0, got {block_size!r}")
+    if not (np.isfinite(block_size) and 0 < block_size <= MAX_BLOCK_SIZE):
+        raise BlockmazeError(f"block size must be a number > 0 and at most {MAX_BLOCK_SIZE:g}, "
+                             f"got {block_size!r}")
     return float(block_size)
 
 

@@ -36,6 +36,11 @@ def to_trimesh(volume: np.ndarray, theme: Theme | None = None, block_size: float
                              "(or, in a blockmaze checkout, pip install '.[trimesh]')") from None
     block_size = check_block_size(block_size)
     check_flag("watertight", watertight)
+    volume = np.asarray(volume)
+    if volume.ndim != 3 or volume.size == 0 or volume.dtype.kind not in "ui":
+        raise BlockmazeError(f"to_trimesh takes a (y, z, x) volume of block materials (3-D, not "
+                             f"empty, whole numbers), got a {volume.ndim}-D {volume.dtype} array "
+                             f"of shape {volume.shape}")
     theme = theme or load_theme()
     scene = trimesh.Scene()
     for part in chunk_parts(np.asarray(volume), chunk=0, watertight=watertight):

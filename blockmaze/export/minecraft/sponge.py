@@ -265,12 +265,20 @@ def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, them
     (['m_x0_z0.schem', 'm_x16_z0.schem', 'm_x0_z16.schem'], 6)
     """
     from .. import volume_bands
-    from ..target import open_target
+    from ..target import derived_base, transaction
 
     if isinstance(split, bool) or not isinstance(split, (int, np.integer)) or split < 1:
         raise BlockmazeError(f"--split must be a whole number of blocks >= 1, got {split!r}")
+    path = derived_base(path, "--split tiles")
     if isinstance(bands, np.ndarray):
         bands = volume_bands(bands)
+    with transaction():  # every tile, or none
+        return _write_tiles(bands, path, theme, split, mc_version, schem_version, seed)
+
+
+def _write_tiles(bands, path, theme, split, mc_version, schem_version, seed) -> list[Path]:
+    from ..target import open_target
+
     written: list[Path] = []
     pending: list[np.ndarray] = []
     held = z0 = 0

@@ -49,7 +49,7 @@ import tempfile
 import zipfile
 import zlib
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -200,6 +200,9 @@ def write_world(
     where one who pastes the maze stands (:func:`~.placement.player_spot`): on the ground
     outside, in front of the entrance, facing in (see :func:`arrival`).
     """
+    if hasattr(target, "write") or os.fspath(target) == "-":
+        raise BlockmazeError("a world is a folder of files: give its name (-o NAME), not standard "
+                             "output or a stream")
     target = Path(target)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise BlockmazeError(f"{target} exists already; a world is written to a new (or empty) folder")
@@ -207,7 +210,10 @@ def write_world(
         raise BlockmazeError(f"cannot write {target}: the folder {target.parent} does not exist")
     data_version = world_release(mc_version)
     layers = terrain_layers(terrain, y)
-    temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
+    from ..target import remove_leftovers, staged_prefix
+
+    remove_leftovers(target.parent)  # what killed runs left there
+    temporary = Path(tempfile.mkdtemp(prefix=staged_prefix(), suffix=".part", dir=target.parent))
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -220,7 +226,9 @@ def write_world(
     except BaseException as error:
         shutil.rmtree(temporary, ignore_errors=True)
         if isinstance(error, OSError):
-            raise BlockmazeError(f"cannot write {target}: {error.strerror or error}") from None
+            from ...errors import OutputError
+
+            raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
         raise
 
 

@@ -3,6 +3,11 @@
 Reads ``level.dat`` and every ``region/r.X.Z.mca`` with the checking NBT reader of
 :mod:`.nbtread`; a damaged file gives one BlockmazeError naming it. For ``blockmaze info``.
 
+Bounded: every file is a regular file opened once (a FIFO or a link to a device is refused), a
+region holds at most :data:`MAX_REGION` bytes, each chunk inflates to at most :data:`MAX_CHUNK`,
+two slots may not share sectors (1,024 slots aimed at one huge chunk), and the whole world
+inflates to at most the info limit (``BLOCKMAZE_INFO_LIMIT``), zip members included.
+
 Example
 -------
 >>> import tempfile, pathlib
@@ -31,50 +36,75 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import BlockmazeError
+from ...errors import BadFileError, BlockmazeError
+from ...readers.base import open_regular, read_regular, zip_member
 from .anvil import block_bits
-from .nbtread import NbtError, read_nbt
+from .nbtread import NbtError, inflate_limit, read_nbt
 from .packing import unpack_longs
 from .versions import RELEASES
 
 _REGION = re.compile(r"^r\.(-?\d+)\.(-?\d+)\.mca$")
 MAX_CHUNK = 1 << 26
+MAX_REGION = 8192 + 1024 * 255 * 4096  # a header and 1,024 chunks of 255 sectors (~1 GiB)
 
 
 def _files(path: Path) -> dict[str, bytes | Path]:
     """``level.dat`` and region files by their path inside the world."""
     if path.is_dir():
-        found = {"level.dat": path / "level.dat"}
+        found = {"level.dat": path / "level.dat"}  # each opened once, as a regular file, by _read
         found.update({f"region/{p.name}": p for p in (path / "region").glob("r.*.mca")})
         return found
-    with zipfile.ZipFile(path) as archive:
+    with open_regular(path, "world zip") as opened, zipfile.ZipFile(opened) as archive:
         names = [n for n in archive.namelist() if n.endswith("level.dat")]
         if not names:
             raise BlockmazeError(f"{path}: no level.dat in the zip")
         root = names[0][: -len("level.dat")]
-        return {n[len(root):]: archive.read(n) for n in archive.namelist()
-                if n.startswith(root) and (n.endswith("level.dat") or n.endswith(".mca"))}
+        budget = [inflate_limit()]
+        found = {}
+        for member in archive.infolist():
+            n = member.filename
+            if n.startswith(root) and (n.endswith("level.dat") or n.endswith(".mca")):
+                if member.file_size > budget[0]:
+                    raise BadFileError(f"{n} inflates to {member.file_size} bytes, more than the "
+                                       f"{budget[0]} left of the info limit (BLOCKMAZE_INFO_LIMIT)")
+                budget[0] -= member.file_size
+                with zip_member(archive, member) as opened_member:
+                    found[n[len(root):]] = opened_member.read(member.file_size + 1)
+        return found
 
 
 def _read(item: bytes | Path) -> bytes:
-    return item if isinstance(item, bytes) else item.read_bytes()
+    return item if isinstance(item, bytes) else read_regular(item, "world file", MAX_REGION)
 
 
-def region_chunks(data: bytes, name: str):
-    """Yield ``(slot, chunk root)`` for every chunk of a region file's bytes."""
+def region_chunks(data: bytes, name: str, budget: list[int] | None = None):
+    """Yield ``(slot, chunk root)`` for every chunk of a region file's bytes; ``budget`` (a
+    one-item list) is what the world may still inflate to, shared by its regions."""
     if len(data) < 8192:
         raise BlockmazeError(f"{name}: shorter than a region header")
+    budget = [inflate_limit()] if budget is None else budget
     locations = np.frombuffer(data[:4096], dtype=">u4")
+    used = np.zeros(len(data) // 4096 + 256, dtype=bool)  # sectors taken by a chunk so far
     for slot in np.flatnonzero(locations):
         offset, sectors = int(locations[slot]) >> 8, int(locations[slot]) & 0xFF
         start = offset * 4096
         if offset < 2 or start + 5 > len(data):
             raise BlockmazeError(f"{name}: chunk {slot} points outside the file")
+        if used[offset:offset + max(sectors, 1)].any():
+            raise BlockmazeError(f"{name}: chunk {slot} shares its sectors with another chunk; "
+                                 "every slot has sectors of its own")
+        used[offset:offset + max(sectors, 1)] = True
         length, compression = struct.unpack(">IB", data[start:start + 5])
         if compression != 2 or length < 1 or length + 4 > sectors * 4096:
             raise BlockmazeError(f"{name}: chunk {slot} has compression {compression} / length {length}")
         try:
-            raw = zlib.decompressobj().decompress(data[start + 5:start + 4 + length], MAX_CHUNK)
+            inflater = zlib.decompressobj()
+            raw = inflater.decompress(data[start + 5:start + 4 + length], min(MAX_CHUNK, budget[0]) + 1)
+            if len(raw) > min(MAX_CHUNK, budget[0]):
+                raise BadFileError(f"{name}: chunk {slot} inflates to more than "
+                                   f"{min(MAX_CHUNK, budget[0])} bytes (what a chunk, or what is "
+                                   "left of the info limit BLOCKMAZE_INFO_LIMIT, allows)")
+            budget[0] -= len(raw)
             yield int(slot), read_nbt(raw)[1]
         except (zlib.error, NbtError) as error:
             raise BlockmazeError(f"{name}: chunk {slot}: {error}") from None
@@ -125,6 +155,7 @@ def summarize_world(path: str | Path) -> list[str]:
         files = _files(path)
         if "level.dat" not in files or (isinstance(files["level.dat"], Path) and not files["level.dat"].is_file()):
             raise BlockmazeError("no level.dat: not a world folder")
+        budget = [inflate_limit()]
         data = read_nbt(_read(files["level.dat"]))[1]["Data"]
         dv = int(data["DataVersion"])
         names = [r.name for r in RELEASES.values() if r.data_version == dv]
@@ -134,7 +165,7 @@ def summarize_world(path: str | Path) -> list[str]:
             match = _REGION.match(member.rpartition("/")[2])
             if not match:
                 continue
-            for slot, chunk in region_chunks(_read(item), member):
+            for slot, chunk in region_chunks(_read(item), member, budget):
                 chunks.append((int(chunk["xPos"]), int(chunk["zPos"])))
                 for section in chunk["sections"]:
                     counts.update(section_counts(section))
@@ -152,6 +183,8 @@ def summarize_world(path: str | Path) -> list[str]:
                      sorted(counts.items(), key=lambda item: (-item[1], item[0])))
         return lines
     except BlockmazeError as error:
-        raise BlockmazeError(f"{path}: {error}") from None
+        raise BadFileError(f"{path}: {error}") from None
     except (KeyError, TypeError, ValueError, IndexError, OSError, zipfile.BadZipFile) as error:
-        raise BlockmazeError(f"{path}: not a readable world ({type(error).__name__}: {error})") from None
+        raise BadFileError(f"{path}: not a readable world ({type(error).__name__}: {error})") from None
+    except MemoryError:
+        raise BadFileError(f"{path}: the world needs more memory than is available") from None
