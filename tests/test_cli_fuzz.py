@@ -161,7 +161,7 @@ def _check(capsys, args):
     if code:
         lines = err.rstrip("\n").split("\n")
         assert lines[-1].startswith("Error: ") and len(lines[-1]) > len("Error: ") + 5, (args, err)
-        assert err.count("Error:") == 1, (args, err)
+        assert sum(line.startswith("Error:") for line in lines) == 1, (args, err)  # one error line
     return code, err
 
 

@@ -72,6 +72,7 @@ function toggleDoors (serv) {
     serv.onBlockInteraction(door.name, async ({ block, player }) => {
       const props = block.getProperties()
       const open = !(props.open === true || props.open === 'true')
+      debug('door', block.position, props.half, props.facing, props.hinge, 'open:', open)
       const other = block.position.offset(0, props.half === 'upper' ? -1 : 1, 0)
       for (const [at, half] of [[block.position, props.half], [other, props.half === 'upper' ? 'lower' : 'upper']]) {
         const state = Block.fromProperties(door.name, { ...props, half, open }, 0).stateId
@@ -100,15 +101,24 @@ function movements (bot) {
   moves.scafoldingBlocks = []
   moves.allowSprinting = false
   moves.canOpenDoors = false
+  const isDoor = (b) => b && b.name && b.name.endsWith('_door') && b.name !== 'iron_door'
   const getBlock = moves.getBlock.bind(moves)
   moves.getBlock = (pos, dx, dy, dz) => { // a door is a way through: the player opens it
     const b = getBlock(pos, dx, dy, dz)
-    if (b.name && b.name.endsWith('_door') && b.name !== 'iron_door') {
+    if (isDoor(b)) {
       b.safe = true
       b.physical = false
       b.height = pos.y + dy
     }
     return b
+  }
+  // an open door's panel stands on one side of its block: go through it straight, never cutting
+  // a corner beside it
+  const diagonal = moves.getMoveDiagonal.bind(moves)
+  moves.getMoveDiagonal = (node, dir, neighbors) => {
+    const beside = [[dir.x, 0], [0, dir.z], [dir.x, dir.z]].some(([dx, dz]) =>
+      [-1, 0, 1].some(dy => isDoor(bot.blockAt(new Vec3(node.x + dx, node.y + dy, node.z + dz)))))
+    if (!beside) diagonal(node, dir, neighbors)
   }
   return moves
 }
@@ -124,6 +134,7 @@ function openDoorsAhead (bot) {
           if (!block || !block.name.endsWith('_door')) continue
           const props = block.getProperties()
           const key = block.position.toString()
+          if (props.half === 'upper') continue // (one door: its lower half is the one used)
           if (props.open === true || props.open === 'true' || (used.get(key) || 0) > Date.now() - 1000) continue
           used.set(key, Date.now())
           bot.activateBlock(block).catch(() => {})
@@ -161,7 +172,12 @@ async function walk (serv, bot, name, start, goal, route = []) {
   bot.pathfinder.thinkTimeout = 30000
   bot.pathfinder.tickTimeout = 100
   const stopDoors = openDoorsAhead(bot)
-  const trace = process.env.WALK_DEBUG ? setInterval(() => debug('at', bot.entity.position.floored()), 1000) : null
+  const trace = process.env.WALK_DEBUG ? setInterval(() => {
+    const at = bot.entity.position.floored()
+    const near = [[-1, 0], [1, 0], [0, -1], [0, 1]].map(([dx, dz]) => bot.blockAt(at.offset(dx, 0, dz)))
+      .filter(b => b && b.name.endsWith('_door')).map(b => `${b.position} ${JSON.stringify(b.getProperties())} ${JSON.stringify(b.shapes)}`)
+    debug('at', bot.entity.position, near.join(' '))
+  }, 1000) : null
   const planned = (r) => debug('path', r.status, r.path.length, r.visitedNodes, r.time)
   bot.on('path_update', planned)
   let why = null
