@@ -66,10 +66,10 @@ class SuggestingGroup(click.Group):
                 or difflib.get_close_matches(name, sorted(self.commands)))
 
     def resolve_command(self, ctx, args):
+        name = click.utils.make_str(args[0]) if args else ""  # (click may consume args)
         try:
             return super().resolve_command(ctx, args)
         except click.exceptions.NoSuchCommand:
-            name = click.utils.make_str(args[0])
             guesses = self.suggest(name)
             meant = f" Did you mean {' or '.join(map(repr, guesses))}?" if guesses else ""
             raise click.UsageError(f"No such command {name!r}.{meant} Commands: "
