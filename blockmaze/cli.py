@@ -221,10 +221,7 @@ def _memory_limit(ctx, param, value) -> None:
     """--memory-limit: the limit for this run (checked now), put back as it was when it ends."""
     if value is None:
         return
-    before = os.environ.get(MEMORY_LIMIT)
-    set_memory_limit(value)
-    ctx.call_on_close(lambda: os.environ.pop(MEMORY_LIMIT) if before is None
-                      else os.environ.update({MEMORY_LIMIT: before}))
+    set_memory_limit(value)  # (main puts the variable back when the run ends)
 
 
 def output_options(command):
@@ -816,12 +813,17 @@ def main(argv: list[str] | None = None) -> int:
     before = block_signals_in_new_threads()
     with contextlib.suppress(AttributeError, ValueError):  # messages never fail on a file name
         sys.stderr.reconfigure(errors="backslashreplace")
+    limit = os.environ.get(MEMORY_LIMIT)  # --memory-limit is for this run only, even one refused
     try:
         with warnings.catch_warnings(), signals_raise(), stop_within():
             warnings.showwarning = _show_warning
             code = _run(argv, before)
     finally:
         restore_signals(before)
+        if limit is None:
+            os.environ.pop(MEMORY_LIMIT, None)
+        else:
+            os.environ[MEMORY_LIMIT] = limit
     try:
         sys.stdout.flush()
     except OSError as error:
