@@ -281,6 +281,14 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
                 f"{', '.join(grid.directions)}; got {shown(item)}"
             )
         parsed.append((item[0], grid.directions.index(item[1])))
+    if parsed:
+        from .grids.geometry import outer_sides
+
+        outer = outer_sides(grid)
+        for cell, d in parsed:
+            if not outer[cell, d]:
+                raise BlockmazeError(f"maze document: an opening must be in the outer wall; cell {cell}'s "
+                                     f"{grid.directions[d]} side is inside the maze (or masked)")
     return Endpoints(start, goal, tuple(parsed))
 
 

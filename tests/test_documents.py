@@ -91,3 +91,17 @@ def test_masked_mazes_of_every_kind_round_trip(kind):
     data = saved(document)
     jsonschema.Draft202012Validator(SCHEMA).validate(json.loads(data))
     assert load_maze(io.BytesIO(data)) == document
+
+
+def test_an_opening_inside_the_maze_is_refused(tmp_path):
+    """An opening must cut the outer wall: one between two cells would silently remove a wall."""
+    from blockmaze import pipeline
+
+    document = pipeline.make_maze((4, 5), seed=3, entrances=True)
+    path = tmp_path / "m.json"
+    pipeline.save(document, path)
+    data = json.loads(path.read_text())
+    data["openings"] = [[6, "east"]]  # cell 6 (row 1, column 1): its east side is inside
+    path.write_text(json.dumps(data))
+    with pytest.raises(bm.BlockmazeError, match="outer wall"):
+        load_maze(path)
