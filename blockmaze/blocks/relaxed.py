@@ -244,11 +244,6 @@ class RelaxedLayout:
         """Number of passage blocks."""
         return int(np.count_nonzero(self.passages))
 
-    @property
-    def solid_count(self) -> int:
-        """Number of solid blocks (dead ones included)."""
-        return int(self.plan.size) - self.open_count
-
 
 def _size(value, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
