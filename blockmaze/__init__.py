@@ -45,9 +45,9 @@ _EXPORTS = {
     "Material": "materials", "Theme": "materials", "load_theme": "materials",
     "theme_names": "materials",
     "Maze": "maze",
-    "build": "pipeline", "save": "pipeline",
+    "build": "pipeline", "maze_text": "pipeline", "save": "pipeline",
     "to_trimesh": "export.meshes.scene",
-    "maze_text": "render", "plan_text": "render",
+    "plan_text": "render", "square_text": "render",
 }
 
 __all__ = sorted(_EXPORTS)

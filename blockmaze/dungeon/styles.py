@@ -72,8 +72,8 @@ def generate_dungeon(shape, rng=None, *, style: str = "rooms-and-mazes", levels:
     ensure_memory((2 * rows + 1) * (2 * cols + 1) * _BYTES_PER_BLOCK, f"a {rows}x{cols}-cell dungeon")
     generator = as_generator(rng)
     if style == "rooms-and-mazes":
-        made = rooms_and_mazes.generate_dungeon(shape, generator, room_size=room_size,
-                                                levels=levels, **options).levels
+        made = rooms_and_mazes.rooms_and_mazes_dungeon(shape, generator, room_size=room_size,
+                                                       levels=levels, **options).levels
     else:
         changed = [k for k, v in options.items() if v != MAZE_OPTIONS[k]]
         if changed:
