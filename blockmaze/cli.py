@@ -509,7 +509,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
         seed = draw_seed()
     length, width = size[-2:]
     if mode == "relaxed":
-        layout = relaxed_layout(width, length, ordering, seed, border,
+        layout = relaxed_layout(length, width, ordering, seed, border,
                                 None if fill is None else Material[fill.upper()])
         blocks, what = layout.plan, f"relaxed {ordering}"
         _info(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks")
@@ -518,7 +518,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
                                   _axes(passage, 3), cells)
         what = f"strict 3-D {algorithm}"
     else:
-        blocks = strict_plan(width, length, algorithm, seed, wall, passage, cells)
+        blocks = strict_plan(length, width, algorithm, seed, wall, passage, cells)
         what = f"strict {algorithm}"
     if output is None:
         if blocks.ndim == 3:

@@ -90,7 +90,7 @@ def test_strict_plans_of_any_size_are_exact_and_read_back(width, length, seed, w
         fit_plan(width, length, wall, passage)
     except bm.BlockmazeError:
         return  # fixed thicknesses that cannot reach this size: covered above
-    layout = strict_layout(width, length, rng=seed, wall=wall, passage=passage)
+    layout = strict_layout(length, width, rng=seed, wall=wall, passage=passage)
     plan, maze = layout.blocks, layout.maze
     fz, fx = layout.fits
     assert plan.shape == (length, width)
