@@ -491,8 +491,8 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
     """Generate a maze exactly ROWSxCOLS blocks (rows north-south along z, columns east-west
     along x), or HEIGHTxROWSxCOLS for a strict 3-D maze that climbs, and print it or write it to
     a file. Axis letters name the numbers in any order: 41Wx31L is 31x41."""
-    from .blocks.relaxed import relaxed_layout
-    from .blocks.strict import strict_plan, strict_volume_3d
+    from .blockwise.relaxed import relaxed_layout
+    from .blockwise.strict import strict_plan, strict_volume_3d
     from .randomness import draw_seed
     from .render import plan_text
 

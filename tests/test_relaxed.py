@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from scipy import ndimage
 
 import blockmaze as bm
-from blockmaze.blocks.relaxed import relaxed_layout, relaxed_plan
+from blockmaze.blockwise.relaxed import relaxed_layout, relaxed_plan
 from blockmaze.materials import Material
 
 ORDERINGS = ["backtracker", "newest", "prim", "growing-tree", "growing-tree:0.25",

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.blocks.sizing import apply_runs, fit_plan, fit_strict, from_runs, nearest_lengths, spread
-from blockmaze.blocks.strict import strict_layout
+from blockmaze.blockwise.sizing import apply_runs, fit_plan, fit_strict, from_runs, nearest_lengths, spread
+from blockmaze.blockwise.strict import strict_layout
 from blockmaze.materials import SOLID
 
 maybe = st.one_of(st.none(), st.integers(1, 6))

@@ -11,7 +11,7 @@ from scipy import ndimage
 import blockmaze as bm
 from blockmaze.algorithms import ALGORITHMS, algorithm_specs
 from blockmaze.grids import layered_grid
-from blockmaze.blocks.strict import (strict_layout, strict_plan, strict_volume_3d,
+from blockmaze.blockwise.strict import (strict_layout, strict_plan, strict_volume_3d,
                                      strict_volume_layout)
 from blockmaze.materials import SOLID, Material
 

@@ -6,7 +6,7 @@ not a second implementation: it builds the square grid for the cell counts, runs
 algorithm through :func:`~blockmaze.generation.generate` (the numba kernels) and draws the maze with
 the converter. What this module adds is the blockwise interface — sizes in blocks, refused with
 the nearest possible sizes when the thicknesses cannot reach them, or reached exactly with spread
-runs when a thickness is left free (see :mod:`blockmaze.blocks.sizing`) — and the 3-D strict
+runs when a thickness is left free (see :mod:`blockmaze.blockwise.sizing`) — and the 3-D strict
 volume, whose cells sit on odd indices along y, z and x.
 
 Sizes: ``width_blocks`` runs along x (east), ``length_blocks`` along z (south), ``height_blocks``
@@ -37,9 +37,9 @@ from ..materials import Material
 from ..maze import Maze
 from ..randomness import as_generator
 from ..resources import ensure_memory
-from .convert import to_blocks
+from ..blocks.convert import to_blocks
 from .sizing import AxisFit, _pair, apply_runs, fit_plan, fit_strict
-from .stairwell import LEAST_HEIGHT, spiral
+from ..blocks.stairwell import LEAST_HEIGHT, spiral
 
 
 
@@ -47,7 +47,7 @@ from .stairwell import LEAST_HEIGHT, spiral
 class StrictLayout:
     """A strict blockwise maze: the plan (or volume), the maze it draws, and the runs of each axis.
 
-    ``fits`` holds one :class:`~blockmaze.blocks.sizing.AxisFit` per axis of ``blocks``:
+    ``fits`` holds one :class:`~blockmaze.blockwise.sizing.AxisFit` per axis of ``blocks``:
     ``(z, x)`` for a plan, ``(y, z, x)`` for a volume.
     """
 
@@ -67,7 +67,7 @@ def strict_layout(length_blocks: int, width_blocks: int, algorithm: str = "backt
     """A strict plan exactly ``width_blocks`` (x) by ``length_blocks`` (z), with its maze and runs.
 
     ``wall`` and ``passage`` are thicknesses in blocks: a number, a ``(z, x)`` pair, or None to
-    let :func:`~blockmaze.blocks.sizing.fit_strict` choose and spread the remainder (some runs a
+    let :func:`~blockmaze.blockwise.sizing.fit_strict` choose and spread the remainder (some runs a
     block thicker than others). ``cells`` optionally fixes ``(rows, cols)``. With fixed
     thicknesses a size they cannot reach raises BlockmazeError naming the nearest sizes.
 
