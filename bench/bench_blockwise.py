@@ -16,8 +16,8 @@ import time
 import numpy as np
 
 import blockmaze as bm
-from blockmaze.blocks.relaxed import relaxed_layout
-from blockmaze.blocks.strict import strict_layout, strict_volume_3d
+from blockmaze.blockwise.relaxed import relaxed_layout
+from blockmaze.blockwise.strict import strict_layout, strict_volume_3d
 
 
 def best_of(repeats: int, function) -> float:

@@ -25,9 +25,9 @@ __version__ = "0.2.0"
 # public name -> the module (relative to this package) that defines it
 _EXPORTS = {
     "ALGORITHMS": "algorithms", "algorithm_specs": "algorithms",
-    "extrude": "blocks", "fit_strict": "blocks", "from_blocks": "blocks", "plan_shape": "blocks",
-    "rasterize": "blocks", "relaxed_plan": "blocks", "stack_levels": "blocks",
-    "strict_plan": "blocks", "strict_volume_3d": "blocks", "to_blocks": "blocks",
+    "extrude": "blocks", "fit_strict": "blockwise", "from_blocks": "blocks", "plan_shape": "blocks",
+    "rasterize": "blocks", "relaxed_plan": "blockwise", "stack_levels": "blocks",
+    "strict_plan": "blockwise", "strict_volume_3d": "blockwise", "to_blocks": "blocks",
     "volume_height": "blocks",
     "braid": "braiding",
     "MazeDocument": "documents", "load_maze": "documents", "save_maze": "documents",
@@ -45,9 +45,9 @@ _EXPORTS = {
     "Material": "materials", "Theme": "materials", "load_theme": "materials",
     "theme_names": "materials",
     "Maze": "maze",
-    "build": "pipeline", "save": "pipeline",
+    "build": "pipeline", "maze_text": "pipeline", "save": "pipeline",
     "to_trimesh": "export.meshes.scene",
-    "maze_text": "render", "plan_text": "render",
+    "plan_text": "render", "square_text": "render",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -494,8 +494,8 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
     """Generate a maze exactly ROWSxCOLS blocks (rows north-south along z, columns east-west
     along x), or HEIGHTxROWSxCOLS for a strict 3-D maze that climbs, and print it or write it to
     a file. Axis letters name the numbers in any order: 41Wx31L is 31x41."""
-    from .blocks.relaxed import relaxed_layout
-    from .blocks.strict import strict_plan, strict_volume_3d
+    from .blockwise.relaxed import relaxed_layout
+    from .blockwise.strict import strict_plan, strict_volume_3d
     from .randomness import draw_seed
     from .render import plan_text
 
@@ -512,7 +512,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
         seed = draw_seed()
     length, width = size[-2:]
     if mode == "relaxed":
-        layout = relaxed_layout(width, length, ordering, seed, border,
+        layout = relaxed_layout(length, width, ordering, seed, border,
                                 None if fill is None else Material[fill.upper()])
         blocks, what = layout.plan, f"relaxed {ordering}"
         _info(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks")
@@ -521,7 +521,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
                                   _axes(passage, 3), cells)
         what = f"strict 3-D {algorithm}"
     else:
-        blocks = strict_plan(width, length, algorithm, seed, wall, passage, cells)
+        blocks = strict_plan(length, width, algorithm, seed, wall, passage, cells)
         what = f"strict {algorithm}"
     if output is None:
         if blocks.ndim == 3:

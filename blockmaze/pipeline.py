@@ -156,7 +156,7 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
     """
     from .blocks import rasterize
     from .blocks.raster import min_scale
-    from .render import maze_text as square_text, plan_text
+    from .render import plan_text, square_text
 
     document = source if isinstance(source, MazeDocument) else MazeDocument(source)
     maze, ends = document.maze, document.endpoints

@@ -58,7 +58,7 @@ def test_plan_rows_run_north_south(capsys):
 
 def test_printed_plan_is_the_plan(capsys):
     code, out, _ = run(capsys, "blockwise", "11x21", "--seed", "2", "--wall", "1", "--passage", "1")
-    plan = bm.blocks.strict.strict_plan(21, 11, rng=2)
+    plan = bm.strict_plan(11, 21, rng=2)
     drawn = np.array([[c != " " for c in line] for line in out.splitlines()])
     assert code == 0 and np.array_equal(drawn, bm.materials.SOLID[plan])
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from blockmaze.dungeon import STYLES, generate_dungeon
 from blockmaze.dungeon.metrics import level_metrics
-from blockmaze.dungeon.placement import lock_and_key
+from blockmaze.dungeon.spawns import lock_and_key
 from blockmaze.errors import BlockmazeError
 from blockmaze.materials import SOLID, Material
 

@@ -113,7 +113,7 @@ def test_gravel_never_floats():
 
 def test_relaxed_fill_keeps_its_blocks():
     for fill in (Material.LIGHT, Material.DOOR, Material.STAIRS):
-        plan = bm.blocks.relaxed_plan(20, 20, "prim", 3, fill=fill)
+        plan = bm.relaxed_plan(20, 20, "prim", 3, fill=fill)
         volume = bm.extrude(plan, 3)
         assert (volume == fill).sum() >= (plan == fill).sum() > 0
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from scipy import ndimage
 
 import blockmaze as bm
-from blockmaze.blocks.relaxed import relaxed_layout, relaxed_plan
+from blockmaze.blockwise.relaxed import relaxed_layout, relaxed_plan
 from blockmaze.materials import Material
 
 ORDERINGS = ["backtracker", "newest", "prim", "growing-tree", "growing-tree:0.25",
@@ -66,9 +66,9 @@ def check_relaxed(layout, width, length, border):
 def test_passages_form_one_tree_under_the_rule(ordering, width, length, border, seed):
     if border and min(width, length) < 3:
         with pytest.raises(bm.BlockmazeError, match=">= 3"):
-            relaxed_layout(width, length, ordering, rng=seed, border=border)
+            relaxed_layout(length, width, ordering, rng=seed, border=border)
         return
-    layout = relaxed_layout(width, length, ordering, rng=seed, border=border, record_order=True)
+    layout = relaxed_layout(length, width, ordering, rng=seed, border=border, record_order=True)
     check_relaxed(layout, width, length, border)
 
 
@@ -79,7 +79,7 @@ def test_passages_form_one_tree_under_the_rule(ordering, width, length, border, 
 @pytest.mark.parametrize("ordering", ["backtracker", "prim", "growing-tree"])
 def test_tiny_plans(width, length, border, ordering):
     for seed in range(20):
-        layout = relaxed_layout(width, length, ordering, rng=seed, border=border, record_order=True)
+        layout = relaxed_layout(length, width, ordering, rng=seed, border=border, record_order=True)
         check_relaxed(layout, width, length, border)
     if (width, length) == (1, 1):
         assert relaxed_plan(1, 1, border=False).tolist() == [[Material.AIR]]
@@ -90,7 +90,7 @@ def test_tiny_plans(width, length, border, ordering):
 @pytest.mark.parametrize("ordering", ["backtracker", "prim", "growing-tree:0.3", "growing-tree:oldest"])
 def test_larger_plans_even_and_odd(ordering):
     for width, length in [(64, 48), (101, 77)]:
-        layout = relaxed_layout(width, length, ordering, rng=width, record_order=True)
+        layout = relaxed_layout(length, width, ordering, rng=width, record_order=True)
         check_relaxed(layout, width, length, True)
 
 
@@ -98,18 +98,18 @@ def test_seed_reproducible_generator_accepted_and_global_state_untouched():
     np.random.seed(123)
     before = np.random.random()
     np.random.seed(123)
-    a = relaxed_plan(40, 30, "growing-tree:0.5", rng=7)
+    a = relaxed_plan(30, 40, "growing-tree:0.5", rng=7)
     assert np.random.random() == before
-    assert np.array_equal(a, relaxed_plan(40, 30, "growing-tree:0.5", rng=np.random.default_rng(7)))
-    assert not np.array_equal(a, relaxed_plan(40, 30, "growing-tree:0.5", rng=8))
-    assert not np.array_equal(relaxed_plan(40, 30, "backtracker", rng=7),
-                              relaxed_plan(40, 30, "prim", rng=7))
+    assert np.array_equal(a, relaxed_plan(30, 40, "growing-tree:0.5", rng=np.random.default_rng(7)))
+    assert not np.array_equal(a, relaxed_plan(30, 40, "growing-tree:0.5", rng=8))
+    assert not np.array_equal(relaxed_plan(30, 40, "backtracker", rng=7),
+                              relaxed_plan(30, 40, "prim", rng=7))
 
 
 def test_recording_the_order_changes_nothing():
     for ordering in ("backtracker", "prim", "growing-tree:0.5"):
-        plain = relaxed_layout(30, 20, ordering, rng=2)
-        recorded = relaxed_layout(30, 20, ordering, rng=2, record_order=True)
+        plain = relaxed_layout(20, 30, ordering, rng=2)
+        recorded = relaxed_layout(20, 30, ordering, rng=2, record_order=True)
         assert plain.order is None and np.array_equal(plain.plan, recorded.plan)
 
 
@@ -125,8 +125,8 @@ def test_orderings_shape_the_maze():
 
 
 def test_fill_puts_the_material_in_dead_blocks_only():
-    plain = relaxed_layout(60, 40, "prim", rng=3)
-    filled = relaxed_layout(60, 40, "prim", rng=3, fill=Material.LIGHT)
+    plain = relaxed_layout(40, 60, "prim", rng=3)
+    filled = relaxed_layout(40, 60, "prim", rng=3, fill=Material.LIGHT)
     assert plain.dead.any()
     assert (plain.plan[plain.dead] == Material.WALL).all()
     assert (filled.plan[filled.dead] == Material.LIGHT).all()

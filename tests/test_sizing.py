@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.blocks.sizing import apply_runs, fit_plan, fit_strict, from_runs, nearest_lengths, spread
-from blockmaze.blocks.strict import strict_layout
+from blockmaze.blockwise.sizing import apply_runs, fit_plan, fit_strict, from_runs, nearest_lengths, spread
+from blockmaze.blockwise.strict import strict_layout
 from blockmaze.materials import SOLID
 
 maybe = st.one_of(st.none(), st.integers(1, 6))
@@ -90,7 +90,7 @@ def test_strict_plans_of_any_size_are_exact_and_read_back(width, length, seed, w
         fit_plan(width, length, wall, passage)
     except bm.BlockmazeError:
         return  # fixed thicknesses that cannot reach this size: covered above
-    layout = strict_layout(width, length, rng=seed, wall=wall, passage=passage)
+    layout = strict_layout(length, width, rng=seed, wall=wall, passage=passage)
     plan, maze = layout.blocks, layout.maze
     fz, fx = layout.fits
     assert plan.shape == (length, width)

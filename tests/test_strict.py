@@ -11,7 +11,7 @@ from scipy import ndimage
 import blockmaze as bm
 from blockmaze.algorithms import ALGORITHMS, algorithm_specs
 from blockmaze.grids import layered_grid
-from blockmaze.blocks.strict import (strict_layout, strict_plan, strict_volume_3d,
+from blockmaze.blockwise.strict import (strict_layout, strict_plan, strict_volume_3d,
                                      strict_volume_layout)
 from blockmaze.materials import SOLID, Material
 
@@ -53,7 +53,7 @@ def open_blocks_form_a_tree(open_):
 def test_strict_equals_the_converter_and_round_trips(spec, rows, cols, seed, wall, passage):
     (wz, wx), (pz, px) = pair(wall), pair(passage)
     length, width = (rows + 1) * wz + rows * pz, (cols + 1) * wx + cols * px
-    plan = strict_plan(width, length, algorithm=spec, rng=seed, wall=wall, passage=passage)
+    plan = strict_plan(length, width, algorithm=spec, rng=seed, wall=wall, passage=passage)
     maze = bm.generate((rows, cols), spec, rng=seed)
     assert plan.dtype == np.uint8 and plan.shape == (length, width)
     assert np.array_equal(plan, bm.to_blocks(maze, wall=wall, passage=passage))
@@ -63,10 +63,10 @@ def test_strict_equals_the_converter_and_round_trips(spec, rows, cols, seed, wal
 
 
 def test_strict_accepts_a_generator_and_the_same_seed_gives_the_same_plan():
-    a = strict_plan(41, 21, rng=np.random.default_rng(8))
-    b = strict_plan(41, 21, rng=8)
+    a = strict_plan(21, 41, rng=np.random.default_rng(8))
+    b = strict_plan(21, 41, rng=8)
     assert np.array_equal(a, b)
-    assert not np.array_equal(a, strict_plan(41, 21, rng=9))
+    assert not np.array_equal(a, strict_plan(21, 41, rng=9))
 
 
 @given(size=st.integers(1, 60), wall=st.integers(1, 4), passage=st.integers(1, 4))
@@ -74,10 +74,10 @@ def test_impossible_sizes_name_the_nearest_possible_ones(size, wall, passage):
     lengths = possible_lengths(wall, passage, 70)
     other = lengths[0] + 2 * (wall + passage)  # a possible length for the other axis
     if size in lengths:
-        assert strict_plan(size, other, wall=wall, passage=passage, rng=0).shape == (other, size)
+        assert strict_plan(other, size, wall=wall, passage=passage, rng=0).shape == (other, size)
         return
     with pytest.raises(bm.BlockmazeError) as error:
-        strict_plan(size, other, wall=wall, passage=passage, rng=0)
+        strict_plan(other, size, wall=wall, passage=passage, rng=0)
     message = str(error.value)
     assert "along x (width)" in message and f"cannot be {size} blocks" in message
     named = [int(n) for n in re.findall(r"lengths? (?:are|is) (\d+)(?: and (\d+))?", message)[0] if n]
@@ -87,17 +87,17 @@ def test_impossible_sizes_name_the_nearest_possible_ones(size, wall, passage):
 
 
 def test_cells_and_free_thickness_reach_any_size():
-    layout = strict_layout(30, 17, rng=4, wall=None, passage=None, cells=(4, 6))
+    layout = strict_layout(17, 30, rng=4, wall=None, passage=None, cells=(4, 6))
     assert layout.blocks.shape == (17, 30) and layout.maze.grid.shape == (4, 6)
     assert not layout.uniform
     fz, fx = layout.fits
     assert fz.runs.sum() == 17 and fx.runs.sum() == 30
     with pytest.raises(bm.BlockmazeError, match="along z"):
-        strict_plan(9, 5, wall=1, passage=1, cells=(3, 4))
+        strict_plan(5, 9, wall=1, passage=1, cells=(3, 4))
 
 
 def test_a_free_thickness_that_fits_uniformly_is_exactly_the_converter():
-    layout = strict_layout(21, 13, rng=5, wall=None, passage=3)   # 6 walls of 1 and 5 passages of 3
+    layout = strict_layout(13, 21, rng=5, wall=None, passage=3)   # 6 walls of 1 and 5 passages of 3
     assert layout.uniform and layout.maze.grid.shape == (3, 5)
     assert np.array_equal(layout.blocks, bm.to_blocks(layout.maze, wall=1, passage=3))
     assert layout.maze == bm.generate((3, 5), rng=5)

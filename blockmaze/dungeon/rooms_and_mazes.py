@@ -47,7 +47,7 @@ centre (or, without rooms, the cell) farthest from its start.
 
 Example
 -------
->>> d = generate_dungeon((20, 30), rng=7, levels=2)
+>>> d = rooms_and_mazes_dungeon((20, 30), rng=7, levels=2)
 >>> d.plans.shape
 (2, 41, 61)
 >>> d.levels[0].goal == d.levels[1].start
@@ -453,7 +453,7 @@ def _loop_candidates(plan, rows, cols):
 # ----------------------------------------------------------------------------- API
 
 
-def generate_dungeon(
+def rooms_and_mazes_dungeon(
     shape,
     rng: np.random.Generator | int | None = None,
     *,
@@ -498,7 +498,7 @@ def generate_dungeon(
 
     Example
     -------
-    >>> d = generate_dungeon((15, 25), rng=3, extra_doors=0.05, sparseness=0.5, min_shortcut=20)
+    >>> d = rooms_and_mazes_dungeon((15, 25), rng=3, extra_doors=0.05, sparseness=0.5, min_shortcut=20)
     >>> lvl = d.levels[0]
     >>> lvl.plan.shape, int(lvl.plan[lvl.start]) == Material.START
     ((31, 51), True)
@@ -532,3 +532,15 @@ def generate_dungeon(
         made.append(DungeonLevel(plan, rooms, doors, loops, _block(start), _block(goal)))
         start = goal
     return Dungeon(tuple(made))
+
+
+def __getattr__(name: str):
+    """``generate_dungeon`` here was renamed :func:`rooms_and_mazes_dungeon` (the any-style one is
+    :func:`blockmaze.dungeon.generate_dungeon`); the old name warns and forwards."""
+    if name == "generate_dungeon":
+        import warnings
+
+        warnings.warn("blockmaze.dungeon.rooms_and_mazes.generate_dungeon is now rooms_and_mazes_dungeon",
+                      DeprecationWarning, stacklevel=2)
+        return rooms_and_mazes_dungeon
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

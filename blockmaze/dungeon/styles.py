@@ -10,7 +10,7 @@ styles (:mod:`caves`, :mod:`bsp`, :mod:`digger`, :mod:`mixed`) carve a raw plan 
 **Stairs**: level ``i``'s goal is level ``i + 1``'s start, both STAIRS; their :class:`Entity`
 says ``direction`` (``down`` on level ``i``, ``up`` on level ``i + 1``) and ``level``, the
 1-based level they lead to. Then per level: ``lock=True`` puts a locked door and its key
-(:func:`~blockmaze.dungeon.placement.lock_and_key`; none where no single block cuts the goal
+(:func:`~blockmaze.dungeon.spawns.lock_and_key`; none where no single block cuts the goal
 off), ``spawns=(monsters, items, treasure)`` places them ``spacing`` apart, and ``metrics``
 (:mod:`~blockmaze.dungeon.metrics`) are measured.
 
@@ -39,7 +39,7 @@ from .checks import cells_shape, room_size_range, whole
 from .connect import finish
 from .level import Dungeon, DungeonLevel, Entity
 from .metrics import level_metrics
-from .placement import lock_and_key, place_spawns
+from .spawns import lock_and_key, place_spawns
 
 # style -> (carve function, pockets smaller than this are filled)
 CARVERS = {"caves": (caves.carve, caves.MIN_POCKET), "bsp": (bsp.carve, 1),
@@ -72,8 +72,8 @@ def generate_dungeon(shape, rng=None, *, style: str = "rooms-and-mazes", levels:
     ensure_memory((2 * rows + 1) * (2 * cols + 1) * _BYTES_PER_BLOCK, f"a {rows}x{cols}-cell dungeon")
     generator = as_generator(rng)
     if style == "rooms-and-mazes":
-        made = rooms_and_mazes.generate_dungeon(shape, generator, room_size=room_size,
-                                                levels=levels, **options).levels
+        made = rooms_and_mazes.rooms_and_mazes_dungeon(shape, generator, room_size=room_size,
+                                                       levels=levels, **options).levels
     else:
         changed = [k for k, v in options.items() if v != MAZE_OPTIONS[k]]
         if changed:

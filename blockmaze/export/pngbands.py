@@ -32,6 +32,8 @@ import numpy as np
 
 from ..errors import BlockmazeError
 from ..maze import Maze
+from .picture_scene import (MAX_PIXELS, WALL, _Builder, _checked_options, _compress_level_for,
+                            _draw_png, _Layer, _Scene)
 
 BAND_PIXELS = 1 << 21  # pixels drawn at a time (2 MB of palette indices; some 30 MB of work arrays)
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -102,23 +104,22 @@ def _band_endpoints(endpoints, lo_cell: int, hi_cell: int):
 def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **options) -> None:
     """Write the maze as a PNG, drawn and compressed band by band (options as for
     :func:`blockmaze.export.pictures.render_image`; see :func:`can_band`)."""
-    from . import pictures
 
     if not can_band(maze, options):
         raise BlockmazeError("banded PNGs are drawn for square grids with a whole-number cell_size "
                              "and walls no wider than a cell (and not the blocks style with the solution)")
     rows, cols = maze.grid.shape
-    checked = pictures._checked_options(maze, **options)
+    checked = _checked_options(maze, **options)
     style, s, line, ends = checked["style"], int(checked["s"]), checked["wall_width"], checked["endpoints"]
     palette = list(checked["palette"])
     # the whole picture's layout, from a one-row stand-in (same margins and padding)
-    probe = pictures._Builder(_sub_maze(maze, 0, 1)[0], style, s, line, None, False, None, list(palette))
+    probe = _Builder(_sub_maze(maze, 0, 1)[0], style, s, line, None, False, None, list(palette))
     width, height = probe.width, rows * s + probe.height - s
-    if width * height > pictures.MAX_PIXELS:
+    if width * height > MAX_PIXELS:
         raise BlockmazeError(f"a {width}x{height}-pixel picture is too large; choose a smaller cell size")
     levels = ramp_base = path = None
     if checked["stops"] is not None:  # distances over the whole maze, by the renderer's own code
-        whole = pictures._Builder.__new__(pictures._Builder)
+        whole = _Builder.__new__(_Builder)
         whole.grid, whole.maze, whole.endpoints, whole.palette = maze.grid, maze, ends, palette
         whole._shade_levels(checked["stops"])
         levels, ramp_base = whole.levels, whole.ramp_base
@@ -127,7 +128,7 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
     if band_rows is None:
         band_rows = max(1, BAND_PIXELS // max(1, width * s))
     top = probe.px(np.zeros((1, 2)))[0, 1]  # pixel y of the grid's north edge
-    compressor = zlib.compressobj(pictures._compress_level_for(width * height), zlib.DEFLATED, 15, 9)
+    compressor = zlib.compressobj(_compress_level_for(width * height), zlib.DEFLATED, 15, 9)
     file.write(SIGNATURE + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
                + _chunk(b"PLTE", bytes(v for rgb in palette for v in rgb)))
     done, pending = 0, []
@@ -136,7 +137,7 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
 
     def _emit(scene) -> None:
         nonlocal done, pending
-        image = np.asarray(pictures._draw_png(scene))
+        image = np.asarray(_draw_png(scene))
         offset = lo * s  # the band image's row 0 is this row of the whole picture
         stop = height if r1 == rows else int(round(top + r1 * s))
         band = np.zeros((stop - done, width + 1), np.uint8)  # filter byte 0, then the row
@@ -154,13 +155,13 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
         sub, cells = _sub_maze(maze, lo, hi)
         band_ends = _band_endpoints(ends, int(cells[0]), int(cells[-1]) + 1)
         if plain:  # the default walls: their edges straight from the links, no scene builder
-            scene = pictures._Scene(width, int(np.ceil((hi - lo) * s + 2 * probe.margin)), palette,
-                                    [pictures._Layer("segments", "walls", pictures.WALL,
-                                                     _square_walls(sub, band_ends, s, probe.margin),
-                                                     probe.line, svg=False)])
+            scene = _Scene(width, int(np.ceil((hi - lo) * s + 2 * probe.margin)), palette,
+                           [_Layer("segments", "walls", WALL,
+                                   _square_walls(sub, band_ends, s, probe.margin),
+                                   probe.line, svg=False)])
             _emit(scene)
             continue
-        builder = pictures._Builder(sub, style, s, line, band_ends, False, None, list(palette))
+        builder = _Builder(sub, style, s, line, band_ends, False, None, list(palette))
         builder.segments = True
         if levels is not None:
             builder.levels, builder.ramp_base = levels[cells], ramp_base

@@ -135,13 +135,6 @@ def polar_grid(rings: int, mask: np.ndarray | None = None) -> Grid:
     return Grid("polar", (rings,), neighbors, OPPOSITE.copy(), DIRECTIONS, enabled)
 
 
-def cell_ring(grid: Grid) -> tuple[np.ndarray, np.ndarray]:
-    """``(ring, position)`` of every cell: its ring and its index j within the ring."""
-    offsets = ring_offsets(grid.shape[0])
-    ring = np.searchsorted(offsets, np.arange(grid.size), side="right") - 1
-    return ring, np.arange(grid.size) - offsets[ring]
-
-
 def _arc_steps(rings: int, counts: np.ndarray) -> np.ndarray:
     """Angular steps around each boundary radius b = 1..rings (index b); a multiple of the cells outside it."""
     steps = np.zeros(rings + 1, dtype=np.int64)

@@ -68,12 +68,6 @@ def triangle_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
     return Grid("triangle", (rows, cols), neighbors, OPPOSITE.copy(), DIRECTIONS, enabled)
 
 
-def is_upright(grid: Grid) -> np.ndarray:
-    """``bool[n]``: True for the upright cells."""
-    r, c = rect_cell_origins(*grid.shape)
-    return (r + c) % 2 == 0
-
-
 # relative to the cell's top-left corner (c/2, r h); clockwise on screen
 _UPRIGHT = np.array([[0.5, 0.0], [1.0, HEIGHT], [0.0, HEIGHT]])  # apex, base east, base west
 _UPRIGHT_SIDES = np.array([EAST, SOUTH, WEST])

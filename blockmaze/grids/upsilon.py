@@ -63,12 +63,6 @@ def upsilon_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
     return Grid("upsilon", (rows, cols), neighbors, OPPOSITE.copy(), DIRECTIONS, enabled)
 
 
-def is_octagon(grid: Grid) -> np.ndarray:
-    """``bool[n]``: True for the octagon cells."""
-    r, c = rect_cell_origins(*grid.shape)
-    return (r + c) % 2 == 0
-
-
 # vertices clockwise on screen from the north side's west end; edge j joins vertex j and j + 1
 _OCTAGON = np.array([[-HALF_SIDE, -HALF_WIDTH], [HALF_SIDE, -HALF_WIDTH],
                      [HALF_WIDTH, -HALF_SIDE], [HALF_WIDTH, HALF_SIDE],

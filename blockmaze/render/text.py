@@ -32,8 +32,8 @@ MARKS = {Material.PATH: "·", Material.START: "S", Material.GOAL: "G", Material.
 ASCII_MARKS = {**MARKS, Material.PATH: "."}
 
 
-def maze_text(maze: Maze, style: str = "box", cell_width: int = 3,
-              endpoints: Endpoints | None = None, solution: bool = False) -> str:
+def square_text(maze: Maze, style: str = "box", cell_width: int = 3,
+                endpoints: Endpoints | None = None, solution: bool = False) -> str:
     """A square-grid maze drawn for the terminal, ``style`` "box" (default) or "ascii".
 
     ``endpoints`` and ``solution`` draw openings and the marked path as :func:`to_blocks` does.
@@ -41,7 +41,7 @@ def maze_text(maze: Maze, style: str = "box", cell_width: int = 3,
     Example
     -------
     >>> from blockmaze import generate
-    >>> print(maze_text(generate((2, 3), rng=4), style="ascii"))
+    >>> print(square_text(generate((2, 3), rng=4), style="ascii"))
     +-----------+
     |           |
     |   --------+
@@ -107,7 +107,7 @@ BRIDGES = {"box": ("═", "║"), "ascii": ("=", "H"), "blocks": ("═", "║")}
 
 def weave_text(maze: Maze, style: str = "box", cell_width: int = 3,
                endpoints: Endpoints | None = None, solution: bool = False) -> str:
-    """A weave maze drawn for the terminal: as :func:`maze_text`, with each used crossing's bridge
+    """A weave maze drawn for the terminal: as :func:`square_text`, with each used crossing's bridge
     drawn across its cell (═ east-west, ║ north-south) and its walls on the other axis open where
     the passage goes under.
 
@@ -141,3 +141,15 @@ def weave_text(maze: Maze, style: str = "box", cell_width: int = 3,
         else:
             lines[row][start + cell_width // 2] = along
     return "\n".join("".join(line) for line in lines)
+
+
+def __getattr__(name: str):
+    """``maze_text`` here was renamed :func:`square_text` (square grids only; any grid:
+    :func:`blockmaze.maze_text`); the old name warns and forwards."""
+    if name == "maze_text":
+        import warnings
+
+        warnings.warn("blockmaze.render.text.maze_text is now square_text (any grid: "
+                      "blockmaze.maze_text)", DeprecationWarning, stacklevel=2)
+        return square_text
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -274,6 +274,22 @@ def _on(lattice, a, plane, b, c):
 
 
 @kernel(nogil=True)
+def _edge(chain, n, lattice, a, k, split, b0, c0, b1, c1):
+    """Append to ``chain`` (``n`` points so far) the split points strictly inside the straight
+    edge (b0, c0) -> (b1, c1), then its end (b1, c1); return the new number of points."""
+    db, dc = (1, 0) if c0 == c1 else (0, 1)
+    for step in range(1, b1 - b0 + c1 - c0):
+        b, c = b0 + step * db, c0 + step * dc
+        if split and _on(lattice, a, k, b, c):
+            chain[n, 0] = b
+            chain[n, 1] = c
+            n += 1
+    chain[n, 0] = b1
+    chain[n, 1] = c1
+    return n + 1
+
+
+@kernel(nogil=True)
 def _chains(quads, r, lattice, split, chain1, chain2):
     """Fill the two monotone chains of rectangle r as (b, c) pairs; return their last indices.
 
@@ -282,45 +298,13 @@ def _chains(quads, r, lattice, split, chain1, chain2):
     """
     a, k = quads[r, 0], quads[r, 2]
     b0, c0, b1, c1 = quads[r, 3], quads[r, 4], quads[r, 5], quads[r, 6]
-    n1 = 0
-    chain1[n1, 0] = b0
-    chain1[n1, 1] = c0
-    n1 += 1
-    for b in range(b0 + 1, b1):
-        if split and _on(lattice, a, k, b, c0):
-            chain1[n1, 0] = b
-            chain1[n1, 1] = c0
-            n1 += 1
-    chain1[n1, 0] = b1
-    chain1[n1, 1] = c0
-    n1 += 1
-    for c in range(c0 + 1, c1):
-        if split and _on(lattice, a, k, b1, c):
-            chain1[n1, 0] = b1
-            chain1[n1, 1] = c
-            n1 += 1
-    chain1[n1, 0] = b1
-    chain1[n1, 1] = c1
-    n2 = 0
-    chain2[n2, 0] = b0
-    chain2[n2, 1] = c0
-    n2 += 1
-    for c in range(c0 + 1, c1):
-        if split and _on(lattice, a, k, b0, c):
-            chain2[n2, 0] = b0
-            chain2[n2, 1] = c
-            n2 += 1
-    chain2[n2, 0] = b0
-    chain2[n2, 1] = c1
-    n2 += 1
-    for b in range(b0 + 1, b1):
-        if split and _on(lattice, a, k, b, c1):
-            chain2[n2, 0] = b
-            chain2[n2, 1] = c1
-            n2 += 1
-    chain2[n2, 0] = b1
-    chain2[n2, 1] = c1
-    return n1, n2
+    chain1[0, 0], chain1[0, 1] = b0, c0
+    chain2[0, 0], chain2[0, 1] = b0, c0
+    n1 = _edge(chain1, 1, lattice, a, k, split, b0, c0, b1, c0)
+    n1 = _edge(chain1, n1, lattice, a, k, split, b1, c0, b1, c1)
+    n2 = _edge(chain2, 1, lattice, a, k, split, b0, c0, b0, c1)
+    n2 = _edge(chain2, n2, lattice, a, k, split, b0, c1, b1, c1)
+    return n1 - 1, n2 - 1
 
 
 @kernel(nogil=True)

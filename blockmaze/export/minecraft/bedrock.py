@@ -41,7 +41,7 @@ import numpy as np
 from nbtlib import Byte, Compound, Int, List, String
 
 from ...errors import BlockmazeError
-from ...materials import Material, Theme
+from ...materials import Theme
 from .. import register_writer, size_limits
 from .blockentities import bedrock_entity, block_entities
 from .legacy import parse_state
@@ -129,21 +129,10 @@ def write_mcstructure(
     >>> out.getvalue()[:3]   # a Compound named "" (little-endian length 0)
     b'\\n\\x00\\x00'
     """
-    from .palette import minecraft_palette
+    from .palette import check_theme_states, minecraft_palette
 
     check_size(blocks.shape)
-    present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
-    for value in present:  # every state a material may draw, whatever the seed
-        for state, _ in (theme.minecraft_choices(int(value)) if int(value) in theme.minecraft else ()):
-            try:
-                bedrock_state(state)
-            except BlockmazeError as error:
-                material = Material(int(value)).name.lower() if int(value) in Material._value2member_map_ \
-                    else str(int(value))
-                raise BlockmazeError(
-                    f"theme {theme.name!r} draws material {material} as {state}, which blockmaze "
-                    f"cannot write for Bedrock: {error}"
-                ) from None
+    check_theme_states(blocks, theme, bedrock_state, "blockmaze cannot write for Bedrock: {error}")
     indices, palette = minecraft_palette(blocks, theme, seed)
     height, length, width = blocks.shape
     positions = Compound({  # spawn points: block index (x, y, z; z fastest) -> its block entity

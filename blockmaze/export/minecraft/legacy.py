@@ -33,7 +33,7 @@ import numpy as np
 from nbtlib import Compound, Int, List, String
 
 from ...errors import BlockmazeError
-from ...materials import Material, Theme
+from ...materials import Theme
 from .. import register_writer, size_limits
 from .blockentities import block_entities
 from .nbt import byte_array, unsigned_short, write_gzipped
@@ -109,23 +109,11 @@ def legacy_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None
     so a missing id fails the same way whatever the seed.
     """
     from .blockdata import LEGACY_RELEASE, substituted
-    from .palette import minecraft_palette
+    from .palette import check_theme_states, minecraft_palette
 
     theme = substituted(theme, LEGACY_RELEASE)  # built-in themes: blocks 1.13 has
-    present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
-    for value in present:
-        if int(value) not in theme.minecraft:
-            continue  # minecraft_palette reports a material the theme lacks
-        for state, _ in theme.minecraft_choices(int(value)):
-            try:
-                legacy_id(state)
-            except BlockmazeError as error:
-                material = Material(int(value)).name.lower() if int(value) in Material._value2member_map_ \
-                    else str(int(value))
-                raise BlockmazeError(
-                    f"theme {theme.name!r} draws material {material} as {state}, which a 1.12 "
-                    f".schematic cannot hold: {error}; use a .schem or another theme"
-                ) from None
+    check_theme_states(blocks, theme, legacy_id,
+                       "a 1.12 .schematic cannot hold: {error}; use a .schem or another theme")
     indices, palette = minecraft_palette(blocks, theme, seed, LEGACY_RELEASE)  # (shafts: ladders)
     pairs = np.array([legacy_id(state) for state in palette], dtype=np.uint16).reshape(-1, 2)
     entities = block_entities(blocks, indices, palette, seed, LEGACY_ENTITIES)

@@ -90,6 +90,28 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
 
 
+def check_theme_states(blocks: np.ndarray, theme: Theme, convert, cannot: str) -> None:
+    """Every block state ``theme`` may draw for the materials in ``blocks`` (whatever the seed)
+    passes ``convert``; else one error naming the theme, material and state, then ``cannot``
+    with ``{error}`` filled in. Materials the theme lacks are left to :func:`minecraft_palette`.
+
+    >>> from blockmaze.materials import load_theme
+    >>> check_theme_states(np.ones((1, 1, 1), np.uint8), load_theme(), str.upper, "{error}")
+    """
+    present = np.flatnonzero(np.bincount(blocks.ravel(), minlength=256))
+    for value in present:
+        if int(value) not in theme.minecraft:
+            continue
+        for state, _ in theme.minecraft_choices(int(value)):
+            try:
+                convert(state)
+            except BlockmazeError as error:
+                material = Material(int(value)).name.lower() if int(value) in Material._value2member_map_ \
+                    else str(int(value))
+                raise BlockmazeError(f"theme {theme.name!r} draws material {material} as {state}, "
+                                     f"which {cannot.format(error=error)}") from None
+
+
 def _mix(value):
     """SplitMix64's finalizer: a 64-bit integer (Python int or uint64 array) to a well-spread one."""
     if isinstance(value, int):

@@ -41,7 +41,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...materials import Material, Theme
+from ...materials import Theme
 from .. import register_writer, size_limits
 
 VERSION = 4
@@ -91,17 +91,9 @@ def luanti_node(state: str) -> tuple[str, int]:
 def check_theme(blocks: np.ndarray, theme: Theme) -> None:
     """Refuse, before any work, a theme that draws a present material as a block without a
     Luanti node, naming the material and the block."""
-    for value in np.flatnonzero(np.bincount(blocks.ravel(), minlength=256)):
-        if int(value) not in theme.minecraft:
-            continue  # minecraft_palette says which material the theme lacks
-        for state, _ in theme.minecraft_choices(int(value)):
-            try:
-                luanti_node(state)
-            except BlockmazeError as error:
-                name = Material(int(value)).name.lower() if int(value) in Material._value2member_map_ \
-                    else str(int(value))
-                raise BlockmazeError(f"theme {theme.name!r} draws material {name} as {state}, which "
-                                     f"blockmaze cannot write for Luanti: {error}") from None
+    from ..minecraft.palette import check_theme_states
+
+    check_theme_states(blocks, theme, luanti_node, "blockmaze cannot write for Luanti: {error}")
 
 
 def outside_columns(blocks: np.ndarray) -> np.ndarray:

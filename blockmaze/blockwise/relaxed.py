@@ -34,7 +34,7 @@ their share of all solid blocks; ``fill`` replaces them with a material of the c
 
 Example
 -------
->>> layout = relaxed_layout(9, 7, rng=1)
+>>> layout = relaxed_layout(7, 9, rng=1)
 >>> layout.plan.shape, bool(layout.plan[0].all())       # (z, x); the outer ring stays solid
 ((7, 9), True)
 >>> 0.0 <= layout.dead_share <= 1.0
@@ -244,11 +244,6 @@ class RelaxedLayout:
         """Number of passage blocks."""
         return int(np.count_nonzero(self.passages))
 
-    @property
-    def solid_count(self) -> int:
-        """Number of solid blocks (dead ones included)."""
-        return int(self.plan.size) - self.open_count
-
 
 def _size(value, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
@@ -256,10 +251,10 @@ def _size(value, name: str, minimum: int) -> int:
     return int(value)
 
 
-def relaxed_layout(width_blocks: int, length_blocks: int, ordering: str = "backtracker",
+def relaxed_layout(length_blocks: int, width_blocks: int, ordering: str = "backtracker",
                    rng: np.random.Generator | int | None = None, border: bool = True,
                    fill: int | None = None, record_order: bool = False) -> RelaxedLayout:
-    """A relaxed maze plan ``width_blocks`` (x) by ``length_blocks`` (z), with its dead-block report.
+    """A relaxed maze plan ``length_blocks`` (z) by ``width_blocks`` (x), with its dead-block report.
 
     ``ordering`` is ``backtracker``, ``prim`` or ``growing-tree[:R|newest|random|oldest]``;
     ``border`` keeps the outer ring solid (then both sizes must be >= 3); ``fill`` is a Material to
@@ -272,8 +267,8 @@ def relaxed_layout(width_blocks: int, length_blocks: int, ordering: str = "backt
 
     Example
     -------
-    >>> a = relaxed_layout(12, 8, "prim", rng=5, fill=Material.LIGHT)
-    >>> b = relaxed_layout(12, 8, "prim", rng=5)
+    >>> a = relaxed_layout(8, 12, "prim", rng=5, fill=Material.LIGHT)
+    >>> b = relaxed_layout(8, 12, "prim", rng=5)
     >>> bool((a.plan[~a.dead] == b.plan[~b.dead]).all()), bool((a.plan[a.dead] == Material.LIGHT).all())
     (True, True)
     """
@@ -318,14 +313,14 @@ def relaxed_layout(width_blocks: int, length_blocks: int, ordering: str = "backt
     return RelaxedLayout(plan, opened, dead, share, (root_z - 1, root_x - 1), ordering, steps)
 
 
-def relaxed_plan(width_blocks: int, length_blocks: int, ordering: str = "backtracker",
+def relaxed_plan(length_blocks: int, width_blocks: int, ordering: str = "backtracker",
                  rng: np.random.Generator | int | None = None, border: bool = True,
                  fill: int | None = None) -> np.ndarray:
     """A relaxed maze plan ``(z, x)``: one tree of 1-block passages; see :func:`relaxed_layout`.
 
     Example
     -------
-    >>> relaxed_plan(5, 3, rng=0).tolist()   # one row of interior: a single corridor
+    >>> relaxed_plan(3, 5, rng=0).tolist()   # one row of interior: a single corridor
     [[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]]
     """
-    return relaxed_layout(width_blocks, length_blocks, ordering, rng, border, fill).plan
+    return relaxed_layout(length_blocks, width_blocks, ordering, rng, border, fill).plan

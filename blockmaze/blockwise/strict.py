@@ -6,7 +6,7 @@ not a second implementation: it builds the square grid for the cell counts, runs
 algorithm through :func:`~blockmaze.generation.generate` (the numba kernels) and draws the maze with
 the converter. What this module adds is the blockwise interface — sizes in blocks, refused with
 the nearest possible sizes when the thicknesses cannot reach them, or reached exactly with spread
-runs when a thickness is left free (see :mod:`blockmaze.blocks.sizing`) — and the 3-D strict
+runs when a thickness is left free (see :mod:`blockmaze.blockwise.sizing`) — and the 3-D strict
 volume, whose cells sit on odd indices along y, z and x.
 
 Sizes: ``width_blocks`` runs along x (east), ``length_blocks`` along z (south), ``height_blocks``
@@ -15,7 +15,7 @@ along y (up), as in a Sponge schematic; a plan has shape ``(length, width)``, a 
 
 Example
 -------
->>> plan = strict_plan(9, 5, rng=1)
+>>> plan = strict_plan(5, 9, rng=1)
 >>> plan.shape
 (5, 9)
 >>> from blockmaze import generate, to_blocks
@@ -37,9 +37,9 @@ from ..materials import Material
 from ..maze import Maze
 from ..randomness import as_generator
 from ..resources import ensure_memory
-from .convert import to_blocks
+from ..blocks.convert import to_blocks
 from .sizing import AxisFit, _pair, apply_runs, fit_plan, fit_strict
-from .stairwell import LEAST_HEIGHT, spiral
+from ..blocks.stairwell import LEAST_HEIGHT, spiral
 
 
 
@@ -47,7 +47,7 @@ from .stairwell import LEAST_HEIGHT, spiral
 class StrictLayout:
     """A strict blockwise maze: the plan (or volume), the maze it draws, and the runs of each axis.
 
-    ``fits`` holds one :class:`~blockmaze.blocks.sizing.AxisFit` per axis of ``blocks``:
+    ``fits`` holds one :class:`~blockmaze.blockwise.sizing.AxisFit` per axis of ``blocks``:
     ``(z, x)`` for a plan, ``(y, z, x)`` for a volume.
     """
 
@@ -61,13 +61,13 @@ class StrictLayout:
         return all(fit.uniform for fit in self.fits)
 
 
-def strict_layout(width_blocks: int, length_blocks: int, algorithm: str = "backtracker",
+def strict_layout(length_blocks: int, width_blocks: int, algorithm: str = "backtracker",
                   rng: np.random.Generator | int | None = None, wall=1, passage=1,
                   cells=None) -> StrictLayout:
     """A strict plan exactly ``width_blocks`` (x) by ``length_blocks`` (z), with its maze and runs.
 
     ``wall`` and ``passage`` are thicknesses in blocks: a number, a ``(z, x)`` pair, or None to
-    let :func:`~blockmaze.blocks.sizing.fit_strict` choose and spread the remainder (some runs a
+    let :func:`~blockmaze.blockwise.sizing.fit_strict` choose and spread the remainder (some runs a
     block thicker than others). ``cells`` optionally fixes ``(rows, cols)``. With fixed
     thicknesses a size they cannot reach raises BlockmazeError naming the nearest sizes.
 
@@ -76,7 +76,7 @@ def strict_layout(width_blocks: int, length_blocks: int, algorithm: str = "backt
 
     Example
     -------
-    >>> layout = strict_layout(10, 7, rng=3, wall=None, passage=None)
+    >>> layout = strict_layout(7, 10, rng=3, wall=None, passage=None)
     >>> layout.blocks.shape, layout.maze.grid.shape, layout.uniform
     ((7, 10), (3, 4), False)
     """
@@ -91,7 +91,7 @@ def strict_layout(width_blocks: int, length_blocks: int, algorithm: str = "backt
     return StrictLayout(plan, maze, (fit_z, fit_x))
 
 
-def strict_plan(width_blocks: int, length_blocks: int, algorithm: str = "backtracker",
+def strict_plan(length_blocks: int, width_blocks: int, algorithm: str = "backtracker",
                 rng: np.random.Generator | int | None = None, wall=1, passage=1,
                 cells=None) -> np.ndarray:
     """A strict block plan ``(z, x)`` exactly ``width_blocks`` wide (x) and ``length_blocks`` long (z).
@@ -100,14 +100,14 @@ def strict_plan(width_blocks: int, length_blocks: int, algorithm: str = "backtra
 
     Example
     -------
-    >>> strict_plan(7, 5, rng=0, algorithm="wilson").shape
+    >>> strict_plan(5, 7, rng=0, algorithm="wilson").shape
     (5, 7)
-    >>> strict_plan(8, 5)
+    >>> strict_plan(5, 8)
     Traceback (most recent call last):
     ...
     blockmaze.errors.BlockmazeError: along x (width): a strict layout with wall 1 and passage 1 cannot be 8 blocks long; the nearest possible lengths are 7 and 9
     """
-    return strict_layout(width_blocks, length_blocks, algorithm, rng, wall, passage, cells).blocks
+    return strict_layout(length_blocks, width_blocks, algorithm, rng, wall, passage, cells).blocks
 
 
 def volume_blocks(maze: Maze) -> np.ndarray:

@@ -39,7 +39,7 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..maze import Maze
 from ..materials import SOLID
-from .convert import from_blocks
+from ..blocks.convert import from_blocks
 
 Free = int | None
 

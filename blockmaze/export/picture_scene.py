@@ -1,0 +1,565 @@
+"""What every picture of a maze is drawn from: the checked options, the scene (layers in pixel
+coordinates) a maze and its options make, and the PNG drawing of a scene.
+
+:mod:`blockmaze.export.pictures` (whole pictures, PNG and SVG) and
+:mod:`blockmaze.export.pngbands` (big square-grid PNGs band by band) both build on this module,
+so the imports run one way: pictures -> pngbands -> picture_scene.
+
+>>> from blockmaze import generate
+>>> scene = _scene(generate((2, 3), rng=0), cell_size=10)
+>>> scene.width, scene.height, [layer.name for layer in scene.layers][:1]
+(40, 30, ['walls'])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ..endpoints import Endpoints
+from ..errors import BlockmazeError
+from ..kernels import kernel
+from ..materials import Material, Theme, load_theme
+from ..maze import Maze
+from ..resources import ensure_memory
+from . import PICTURE_STYLES
+
+STYLES = PICTURE_STYLES
+# the built-in distance ramp (near -> far), interpolated to at most RAMP_STEPS colours
+RAMP = ("#fde725", "#7ad151", "#22a884", "#2a788e", "#414487", "#440154")
+RAMP_STEPS = 64
+FLOOR_SCALE = 0.5  # blocks style: a floor is its cell shrunk to this size about the centroid
+MARGIN = 0.5  # units of blank border around the maze
+MAX_PIXELS = 1 << 28
+
+Colour = str | Sequence[int]
+
+# palette slots; shade ramp colours follow
+BACKGROUND, WALL, PATH, SOLUTION, START, GOAL = range(6)
+
+
+@dataclass
+class _Layer:
+    """One drawing step in pixel coordinates: ``kind`` is fill (polygons), lines (polylines),
+    dots (centres, ``width`` = diameter) or plan (a colour-index raster with pixel edges)."""
+
+    kind: str
+    name: str
+    colour: int
+    items: list = field(default_factory=list)
+    width: float = 0.0
+    svg: bool = True
+    caps: bool = True  # PNG: round line ends (SVG always has round caps)
+
+
+@dataclass
+class _Scene:
+    width: int
+    height: int
+    palette: list[tuple[int, int, int]]
+    layers: list[_Layer]
+
+
+def _compress_level_for(pixels: int) -> int:
+    """zlib level 6, 3 for pictures over 4 megapixels (four times faster, a third larger), 1
+    over 64 megapixels (twice as fast again; drawn in bands, compressing is most of the work)."""
+    return 6 if pixels <= 4_000_000 else 3 if pixels <= 64_000_000 else 1
+
+
+# -- options ----------------------------------------------------------------------------------
+
+def _colour(value: Colour, name: str) -> tuple[int, int, int]:
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) == 7 and text[0] == "#":
+            try:
+                return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+            except ValueError:
+                pass
+        raise BlockmazeError(f"{name} colour {value!r} is not of the form #rrggbb")
+    try:
+        rgb = tuple(int(v) for v in value)
+    except (TypeError, ValueError):
+        rgb = ()
+    if len(rgb) != 3 or not all(0 <= v <= 255 for v in rgb):
+        raise BlockmazeError(f"{name} colour {value!r} must be #rrggbb or three numbers 0..255")
+    return rgb
+
+
+def _positive(value, name: str, minimum: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or value < minimum:
+        raise BlockmazeError(f"{name} must be a number >= {minimum:g}, got {value!r}")
+    return float(value)
+
+
+def _ramp(stops: Sequence[tuple[int, int, int]], steps: int) -> list[tuple[int, int, int]]:
+    """``steps`` colours evenly along the piecewise-linear ramp through ``stops``."""
+    stops = np.asarray(stops, dtype=np.float64)
+    if steps == 1:
+        return [tuple(int(v) for v in stops[0])]
+    where = np.linspace(0.0, len(stops) - 1, steps)
+    low = np.minimum(where.astype(np.int64), len(stops) - 2)
+    t = (where - low)[:, None]
+    colours = np.rint(stops[low] * (1 - t) + stops[low + 1] * t).astype(np.int64)
+    return [tuple(int(v) for v in c) for c in colours]
+
+
+# -- scene ------------------------------------------------------------------------------------
+
+def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
+           wall_width: float | None = None, endpoints: Endpoints | None = None,
+           solution: bool = False, shade: bool | Sequence[Colour] = False,
+           theme: Theme | str | None = None, background: Colour | None = None,
+           wall: Colour | None = None, path: Colour | None = None,
+           solution_color: Colour | None = None) -> dict:
+    """Check the options (the same for every format): what :class:`_Builder` takes.""" 
+    if not isinstance(maze, Maze):
+        raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
+    if style not in STYLES:
+        raise BlockmazeError(f"unknown picture style {style!r}; choose one of: {', '.join(STYLES)}")
+    s = _positive(cell_size, "cell_size", 1)
+    if wall_width is not None:
+        wall_width = _positive(wall_width, "wall_width", 1)
+    if not isinstance(theme, Theme):
+        theme = load_theme(theme)
+
+    def pick(value, name, default):
+        return _colour(value, name) if value is not None else default
+
+    ink = pick(wall, "wall", theme.color(Material.WALL))
+    palette = [pick(background, "background", theme.color(Material.FLOOR)), ink,
+               pick(path, "path", ink), pick(solution_color, "solution", theme.color(Material.PATH)),
+               theme.color(Material.START), theme.color(Material.GOAL)]
+    if solution and endpoints is None:
+        raise BlockmazeError("drawing the solution needs endpoints (a start and a goal)")
+    if shade is True:
+        stops = [_colour(c, "shade") for c in RAMP]
+    elif shade is False or shade is None:
+        stops = None
+    else:
+        if isinstance(shade, (str, bytes)) or not hasattr(shade, "__len__") or len(shade) < 2:
+            raise BlockmazeError("shade must be True, False or a sequence of two or more colours")
+        stops = [_colour(c, "shade") for c in shade]
+    return {"style": style, "s": s, "wall_width": wall_width, "endpoints": endpoints,
+            "solution": solution, "stops": stops, "palette": palette}
+
+
+def _scene(maze: Maze, **options) -> _Scene:
+    """Check the options and lay out the picture."""
+    c = _checked_options(maze, **options)
+    return _Builder(maze, c["style"], c["s"], c["wall_width"], c["endpoints"], c["solution"],
+                    c["stops"], c["palette"]).scene()
+
+
+class _Builder:
+    """Turns a maze and the checked options into layers in pixel coordinates (``segments``: walls
+    as single edges, drawn without Pillow where they are axis-aligned; the banded PNG sets it)."""
+
+    segments = False
+
+    def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette):
+        grid = self.grid = maze.grid
+        self.maze, self.style, self.s = maze, style, s
+        self.endpoints, self.solution, self.palette = endpoints, solution, palette
+        from ..grids.geometry import cell_shapes
+
+        shapes = self.shapes = cell_shapes(grid)
+        n, m = shapes.sides.shape
+        default = s / 4 if style == "paths" else s / 8
+        self.line = max(1.0, float(round(default))) if wall_width is None else wall_width
+        xmin, ymin, xmax, ymax = shapes.bounds()
+        pad = 0.25 if style == "blocks" and grid.kind == "square" else 0.0
+        self.margin = max(MARGIN * s, self.line)
+        self.origin = np.array([xmin - pad, ymin - pad])
+        self.width = int(math.ceil((xmax - xmin + 2 * pad) * s + 2 * self.margin))
+        self.height = int(math.ceil((ymax - ymin + 2 * pad) * s + 2 * self.margin))
+        if self.width * self.height > MAX_PIXELS:
+            raise BlockmazeError(
+                f"a {self.width}x{self.height}-pixel picture is too large; choose a smaller cell size (--cell-size)")
+        ensure_memory(4 * self.width * self.height, f"a {self.width}x{self.height}-pixel picture")
+        self.points = self.px(shapes.points)
+        self.centroids = self.px(shapes.centroids())
+        # per polygon edge: the next vertex, its side, the neighbour across and whether linked
+        j = np.arange(m)
+        self.valid = (j[None, :] < shapes.counts[:, None]) & (shapes.sides >= 0)
+        nxt = (j[None, :] + 1) % shapes.counts[:, None]
+        self.next_points = np.take_along_axis(self.points, nxt[:, :, None], axis=1)
+        sides = np.where(self.valid, shapes.sides, 0)
+        rows = np.arange(n)[:, None]
+        self.sides = sides
+        self.across = np.where(self.valid, grid.neighbors[rows, sides], -1)
+        self.linked = self.valid & maze.links[rows, sides]
+        self.own = self.valid & grid.enabled[:, None]
+        self.planar = np.zeros(grid.neighbors.shape, dtype=bool)
+        r, c = np.nonzero(self.valid)
+        self.planar[r, sides[r, c]] = True
+        self.opened = np.zeros((n, m), dtype=bool)
+        if endpoints is not None:
+            for cell, direction in endpoints.openings:
+                cell, direction = int(cell), int(direction)
+                if not (0 <= cell < n) or not grid.enabled[cell]:
+                    raise BlockmazeError(f"opening in cell {cell}, which is not an enabled cell")
+                hit = self.own[cell] & (sides[cell] == direction)
+                if not hit.any() or (self.across[cell][hit] >= 0).any():
+                    raise BlockmazeError(
+                        f"opening ({cell}, {direction}) is not a side of cell {cell} on the outer wall")
+                self.opened[cell] |= hit
+        self.levels = None
+        if stops is not None:
+            self._shade_levels(stops)
+
+    def px(self, plane: np.ndarray) -> np.ndarray:
+        return (plane - self.origin) * self.s + self.margin
+
+    def _shade_levels(self, stops) -> None:
+        grid = self.grid
+        start = self.endpoints.start if self.endpoints is not None else int(np.argmax(grid.enabled))
+        distance = self.maze.distances(int(start))
+        reach = (distance >= 0) & grid.enabled
+        far = int(distance[reach].max())
+        steps = min(RAMP_STEPS, far + 1)
+        level = np.full(grid.size, -1, dtype=np.int64)
+        if far == 0:
+            level[reach] = 0
+        else:
+            level[reach] = np.rint(distance[reach] * (steps - 1) / far).astype(np.int64)
+        self.ramp_base = len(self.palette)
+        self.palette.extend(_ramp(stops, steps))
+        self.levels = level
+
+    # -- pieces ---------------------------------------------------------------------------
+
+    def polygons(self, cells: np.ndarray, points: np.ndarray | None = None) -> list[np.ndarray]:
+        points = self.points if points is None else points
+        counts = self.shapes.counts
+        return [points[i, :counts[i]] for i in cells.tolist()]
+
+    def wall_mask(self) -> np.ndarray:
+        """Edges drawn as walls: not linked, owned by the lower cell (or the only enabled one)."""
+        index = np.arange(self.grid.size)[:, None]
+        return (self.own & ~self.linked & ~self.opened
+                & ((self.across < 0) | (self.across > index)))
+
+    def chains(self, mask: np.ndarray, by_side: bool = False):
+        """The masked edges as polylines: consecutive edges of one cell (and, with ``by_side``,
+        of one side) join into one line. Also gives each line's first edge ``(cell, j)``."""
+        cell, j = np.nonzero(mask)
+        if cell.size == 0:
+            return [], cell, j
+        cont = np.zeros(cell.size, dtype=bool)
+        cont[1:] = (cell[1:] == cell[:-1]) & (j[1:] == j[:-1] + 1)
+        if by_side:
+            cont[1:] &= self.sides[cell[1:], j[1:]] == self.sides[cell[:-1], j[:-1]]
+        chain = np.cumsum(~cont) - 1
+        out = np.empty((cell.size + chain[-1] + 1, 2))
+        out[np.arange(cell.size) + chain + 1] = self.next_points[cell, j]
+        first = np.flatnonzero(~cont)
+        out[first + chain[first]] = self.points[cell[first], j[first]]
+        return np.split(out, (first + chain[first])[1:]), cell[first], j[first]
+
+    def outline(self) -> list[np.ndarray]:
+        """Closed loops around every cell of the unmasked grid (its outer boundary)."""
+        from ..grids import GRID_KINDS
+
+        grid = self.grid
+        full = grid
+        if not grid.enabled.all() and grid.kind in GRID_KINDS:
+            full = GRID_KINDS[grid.kind](*grid.shape)
+        rows = np.arange(grid.size)[:, None]
+        outer = self.valid & (np.where(self.valid, full.neighbors[rows, self.sides], 0) < 0)
+        cell, j = np.nonzero(outer)
+        starts = self.points[cell, j]
+        # edges follow each other where one ends at the (rounded) point where the next starts
+        start_keys = [tuple(p) for p in np.round(starts, 3).tolist()]
+        end_keys = [tuple(p) for p in np.round(self.next_points[cell, j], 3).tolist()]
+        following = {key: k for k, key in enumerate(start_keys)}
+        loops, seen = [], np.zeros(cell.size, dtype=bool)
+        for k in range(cell.size):
+            loop = []
+            while not seen[k]:
+                seen[k] = True
+                loop.append(k)
+                k = following.get(end_keys[k], k)
+            if loop:
+                loops.append(starts[loop])
+        return loops
+
+    def side_middle(self, cell: int, direction: int) -> np.ndarray:
+        hit = np.flatnonzero(self.own[cell] & (self.sides[cell] == direction))
+        return (self.points[cell, hit[0]] + self.next_points[cell, hit[-1]]) / 2
+
+    def solution_pieces(self) -> list[np.ndarray]:
+        """The solution's cells, split where a step is not in the plane (layered up/down)."""
+        cells = self.maze.shortest_path(int(self.endpoints.start), int(self.endpoints.goal))
+        step_dir = np.argmax(self.grid.neighbors[cells[:-1]] == cells[1:, None], axis=1)
+        flat = self.planar[cells[:-1], step_dir]
+        return np.split(cells, np.flatnonzero(~flat) + 1)
+
+    def openings_of(self, cell: int) -> list[np.ndarray]:
+        return [self.side_middle(c, d) for c, d in self.endpoints.openings if int(c) == cell]
+
+    def markers(self, colour: int) -> list[_Layer]:
+        """Triangles for up/down passages (links in directions that are no polygon side)."""
+        grid = self.grid
+        layers = []
+        for d, name in enumerate(grid.directions):
+            cells = np.flatnonzero(self.maze.links[:, d] & ~self.planar[:, d] & grid.enabled)
+            if cells.size == 0:
+                continue
+            sign = -1.0 if name == "up" else 1.0  # up points north, the rest south
+            shape = np.array([[0.0, 0.36], [0.14, 0.12], [-0.14, 0.12]]) * self.s
+            shape[:, 1] *= sign
+            polys = self.centroids[cells][:, None, :] + shape[None]
+            layers.append(_Layer("fill", f"marker-{name}", colour, list(polys)))
+        return layers
+
+    def shade_layers(self) -> list[_Layer]:
+        if self.levels is None:
+            return []
+        layers = []
+        for level in np.unique(self.levels[self.levels >= 0]).tolist():
+            cells = np.flatnonzero(self.levels == level)
+            layers.append(_Layer("fill", "shade", self.ramp_base + level, self.polygons(cells)))
+        return layers
+
+    def solution_layers(self, width: float) -> list[_Layer]:
+        if not self.solution:
+            return []
+        ends = self.endpoints
+        lines = []
+        for piece in self.solution_pieces():
+            pts = [self.centroids[piece]]
+            if piece[0] == ends.start:
+                pts = [p[None] for p in self.openings_of(int(piece[0]))] + pts
+            if piece[-1] == ends.goal:
+                pts += [p[None] for p in self.openings_of(int(piece[-1]))]
+            line = np.concatenate(pts)
+            if len(line) > 1:
+                lines.append(line)
+        radius = 0.22 * self.s
+        return [
+            _Layer("lines", "solution", SOLUTION, lines, width),
+            _Layer("dots", "start", START, [self.centroids[int(ends.start)]], 2 * radius),
+            _Layer("dots", "goal", GOAL, [self.centroids[int(ends.goal)]], 2 * radius),
+        ]
+
+    # -- styles ---------------------------------------------------------------------------
+
+    def scene(self) -> _Scene:
+        layers = getattr(self, f"_{self.style}")()
+        return _Scene(self.width, self.height, self.palette, layers)
+
+    def _walls(self) -> list[_Layer]:
+        layers = self.shade_layers()
+        if self.grid.kind == "weave":  # inset rooms, so a passage can be seen to go under
+            from .weave_picture import inset_walls
+
+            walls = self.px(inset_walls(self.maze, self.endpoints))
+            layers.append(_Layer("lines", "walls", WALL, list(walls), self.line))
+        elif self.segments and self.line < 3:  # no joints or caps: the edges themselves (PNG only)
+            cell, j = np.nonzero(self.wall_mask())
+            items = [self.points[cell, j], self.next_points[cell, j]]
+            layers.append(_Layer("segments", "walls", WALL, items, self.line, svg=False))
+        else:
+            layers.append(_Layer("lines", "walls", WALL, self.chains(self.wall_mask())[0], self.line))
+        layers += self.markers(WALL)
+        layers += self.solution_layers(max(1.0, float(round(self.s / 5))))
+        return layers
+
+    def _paths(self) -> list[_Layer]:
+        layers = self.shade_layers()
+        index = np.arange(self.grid.size)[:, None]
+        cell, d = np.nonzero(self.maze.links & self.planar & (self.grid.neighbors > index)
+                             & self.grid.enabled[:, None])
+        other = self.grid.neighbors[cell, d]
+        lines = list(np.stack([self.centroids[cell], self.centroids[other]], axis=1))
+        for c, direction in (self.endpoints.openings if self.endpoints is not None else ()):
+            lines.append(np.stack([self.centroids[int(c)], self.side_middle(int(c), int(direction))]))
+        layers.append(_Layer("lines", "paths", PATH, lines, self.line, caps=False))
+        if self.line >= 3:  # round joins where passages meet (SVG has round caps already)
+            enabled = np.flatnonzero(self.grid.enabled)
+            layers.append(_Layer("dots", "joins", PATH, list(self.centroids[enabled]),
+                                 self.line, svg=False))
+        layers += self.markers(PATH)
+        layers += self.solution_layers(self.line)
+        return layers
+
+    def _blocks(self) -> list[_Layer]:
+        if self.grid.kind == "square":
+            return self._square_plan()
+        grid = self.grid
+        enabled = np.flatnonzero(grid.enabled)
+        centre = self.centroids[:, None, :]
+        floor_points = centre + (self.points - centre) * FLOOR_SCALE
+        colour = np.full(grid.size, BACKGROUND, dtype=np.int64)
+        if self.levels is not None:
+            reach = self.levels >= 0
+            colour[reach] = self.ramp_base + self.levels[reach]
+        step_pairs = set()
+        if self.solution:
+            for piece in self.solution_pieces():
+                colour[piece] = SOLUTION
+                step_pairs.update(zip(piece[:-1].tolist(), piece[1:].tolist()))
+            colour[int(self.endpoints.start)] = START
+            colour[int(self.endpoints.goal)] = GOAL
+        # the wall colour over the whole grid, masked cells blank again
+        layers = [_Layer("fill", "blocks-wall", WALL, self.outline())]
+        disabled = np.flatnonzero(~grid.enabled)
+        if disabled.size:
+            layers.append(_Layer("fill", "blocks-masked", BACKGROUND, self.polygons(disabled)))
+        # passages: across each linked side, the shrunk edge of one floor joined to the other's
+        index = np.arange(grid.size)[:, None]
+        lines, cell, j = self.chains(self.own & self.linked & (self.across > index), by_side=True)
+        other = self.across[cell, j]
+        polys = []
+        for line, a, b in zip(lines, self.centroids[cell], self.centroids[other]):
+            near, far = a + (line - a) * FLOOR_SCALE, b + (line - b) * FLOOR_SCALE
+            polys.append(np.concatenate([near, far[::-1]]))
+        passage_colour = np.full(cell.size, BACKGROUND, dtype=np.int64)
+        if self.levels is not None:
+            level = np.maximum(self.levels[cell], self.levels[other])
+            passage_colour = np.where(level >= 0, self.ramp_base + level, BACKGROUND)
+        if self.solution:
+            step = np.array([(a, b) in step_pairs or (b, a) in step_pairs
+                             for a, b in zip(cell.tolist(), other.tolist())], dtype=bool)
+            passage_colour[step] = SOLUTION
+        # openings: from the floor out through the outer wall
+        lines_out, oc, _ = self.chains(self.opened, by_side=True)
+        for line, a in zip(lines_out, self.centroids[oc]):
+            polys.append(np.concatenate([a + (line - a) * FLOOR_SCALE, line[::-1]]))
+        passage_colour = np.concatenate(
+            [passage_colour, np.full(oc.size, SOLUTION if self.solution else BACKGROUND)])
+        floors = self.polygons(enabled, floor_points)
+        floor_colour = colour[enabled]
+        for value in np.unique(np.concatenate([floor_colour, passage_colour])).tolist():
+            items = [floors[k] for k in np.flatnonzero(floor_colour == value).tolist()]
+            items += [polys[k] for k in np.flatnonzero(passage_colour == value).tolist()]
+            layers.append(_Layer("fill", "blocks-floor", int(value), items))
+        layers += self.markers(WALL)
+        return layers
+
+    def _square_plan(self) -> list[_Layer]:
+        from ..blocks.convert import to_blocks
+
+        plan = to_blocks(self.maze, endpoints=self.endpoints, solution=self.solution)
+        rows, cols = self.grid.shape
+        ids = np.full(plan.shape, BACKGROUND, dtype=np.int64)
+        ids[plan == Material.WALL] = WALL
+        if self.levels is not None:
+            level = self.levels.reshape(rows, cols)
+            shade = np.full(plan.shape, -1, dtype=np.int64)
+            shade[1::2, 1::2] = level
+            shade[1::2, 2:-1:2] = np.maximum(level[:, :-1], level[:, 1:])
+            shade[2:-1:2, 1::2] = np.maximum(level[:-1], level[1:])
+            open_ = (plan == Material.AIR) & (shade >= 0)
+            ids[open_] = self.ramp_base + shade[open_]
+        ids[plan == Material.PATH] = SOLUTION
+        ids[plan == Material.START] = START
+        ids[plan == Material.GOAL] = GOAL
+        xs = self.margin + np.arange(plan.shape[1] + 1) * (self.s / 2)
+        ys = self.margin + np.arange(plan.shape[0] + 1) * (self.s / 2)
+        return [_Layer("plan", "blocks", -1, [ids, xs, ys])]
+
+
+# -- PNG --------------------------------------------------------------------------------------
+
+def _draw_png(scene: _Scene):
+    """Draw the layers; Pillow truncates float coordinates, so they are rounded first (the pixel
+    with index k is centred on coordinate k)."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("P", (scene.width, scene.height), BACKGROUND)
+    flat = [v for rgb in scene.palette for v in rgb]
+    image.putpalette(flat + [0] * (768 - len(flat)))
+    draw = ImageDraw.Draw(image)
+    for layer in scene.layers:
+        colour = layer.colour
+        if layer.kind == "fill":
+            for poly in layer.items:
+                draw.polygon(np.rint(poly).astype(np.int64).ravel().tolist(), fill=colour)
+        elif layer.kind == "lines":
+            width = max(1, int(round(layer.width)))
+            joint = "curve" if width >= 3 else None
+            for line in layer.items:
+                draw.line(np.rint(line).astype(np.int64).ravel().tolist(), fill=colour, width=width,
+                          joint=joint if len(line) > 2 else None)
+            if width >= 3 and layer.caps and layer.items:
+                ends = np.concatenate([np.stack([line[0] for line in layer.items]),
+                                       np.stack([line[-1] for line in layer.items])])
+                _dots(draw, ends, width, colour)
+        elif layer.kind == "dots":
+            if layer.items:
+                _dots(draw, np.asarray(layer.items), layer.width, colour)
+        elif layer.kind == "segments":
+            image = _segments(image, *layer.items, int(round(layer.width)), colour)
+            draw = ImageDraw.Draw(image)
+        elif layer.kind == "plan":
+            ids, xs, ys = layer.items
+            xe, ye = np.rint(xs).astype(np.int64), np.rint(ys).astype(np.int64)
+            block = np.repeat(np.repeat(ids.astype(np.uint8), np.diff(ye), axis=0), np.diff(xe), axis=1)
+            canvas = np.asarray(image).copy()
+            canvas[ye[0]:ye[-1], xe[0]:xe[-1]] = block
+            palette = image.getpalette()
+            image = Image.fromarray(canvas, mode="P")
+            image.putpalette(palette)
+            draw = ImageDraw.Draw(image)
+    return image
+
+
+def _segments(image, starts: np.ndarray, ends: np.ndarray, width: int, colour: int):
+    """Straight lines of width 1 or 2 from ``starts`` to ``ends``, as Pillow draws them: the
+    axis-aligned ones by a numba kernel (a width-2 line adds the row below a rightward line, above
+    a leftward one; the column right of a downward line, left of an upward one), the rest by
+    Pillow. Returns the image (a new one when the kernel drew)."""
+    from PIL import Image, ImageDraw
+
+    a, b = np.rint(starts).astype(np.int64), np.rint(ends).astype(np.int64)
+    other = ~(((a[:, 1] == b[:, 1]) & (a[:, 0] != b[:, 0])) | ((a[:, 0] == b[:, 0]) & (a[:, 1] != b[:, 1])))
+    if other.any():
+        draw = ImageDraw.Draw(image)
+        for p, q in zip(a[other].tolist(), b[other].tolist()):
+            draw.line(p + q, fill=colour, width=width)
+    canvas = np.asarray(image).copy()
+    _axis_lines(canvas, a[~other], b[~other], width, colour)
+    palette = image.getpalette()
+    image = Image.fromarray(canvas, mode="P")
+    image.putpalette(palette)
+    return image
+
+
+@kernel(small=1 << 24)  # the canvas is big, the work only the lines
+def _axis_lines(canvas, a, b, width, colour):
+    height, wide = canvas.shape
+    for k in range(a.shape[0]):
+        x0, y0, x1, y1 = a[k, 0], a[k, 1], b[k, 0], b[k, 1]
+        if y0 == y1:  # across: row y0 (and the row below a rightward line / above a leftward one)
+            lo, hi = max(min(x0, x1), 0), min(max(x0, x1), wide - 1)
+            for extra in range(width):
+                y = y0 + (extra if x1 > x0 else -extra)
+                if 0 <= y < height:
+                    for x in range(lo, hi + 1):
+                        canvas[y, x] = colour
+        else:  # down: column x0 (and the one right of a downward line / left of an upward one)
+            lo, hi = max(min(y0, y1), 0), min(max(y0, y1), height - 1)
+            for extra in range(width):
+                x = x0 + (extra if y1 > y0 else -extra)
+                if 0 <= x < wide:
+                    for y in range(lo, hi + 1):
+                        canvas[y, x] = colour
+
+
+def _dots(draw, centres: np.ndarray, diameter: float, colour: int) -> None:
+    """Filled discs, all in one call: every covered pixel as a point."""
+    r = diameter / 2
+    reach = int(math.ceil(r))
+    offsets = np.arange(-reach, reach + 1)
+    dy, dx = np.meshgrid(offsets, offsets, indexing="ij")
+    inside = dx * dx + dy * dy <= r * r - r + 0.5  # the disc that a line of this width ends in
+    x = np.rint(centres[:, 0]).astype(np.int64)[:, None] + dx[inside][None]
+    y = np.rint(centres[:, 1]).astype(np.int64)[:, None] + dy[inside][None]
+    xy = np.stack([x.ravel(), y.ravel()], axis=1)
+    draw.point(xy.ravel().tolist(), fill=colour)
