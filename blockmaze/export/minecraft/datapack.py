@@ -55,9 +55,7 @@ The zip is byte-identical for identical input: sorted entries, fixed time stamps
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from typing import BinaryIO
 
 from ...kernels import kernel
@@ -67,6 +65,7 @@ from nbtlib import serialize_tag
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
+from ..zipped import write_zip
 from .blockdata import for_release
 from .blockentities import block_entities
 from .palette import minecraft_palette
@@ -87,7 +86,6 @@ SCHEDULE_FROM = 1952  # DataVersion of 1.14, which added /schedule
 ORIGIN_TAG = "blockmaze_origin"
 MAX_HEIGHT = 4064  # the tallest a dimension can be
 MAX_SIDE = 60_000_000  # the world border's width
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 @kernel
@@ -438,15 +436,7 @@ def write_datapack(
     text, ends, columns = fill_text(blocks, theme, seed, keep_terrain, shift, TILE, mc_version)
     files = {"pack.mcmeta": (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode("ascii")}
     files.update(function_files(text, ends, columns, mc_version, shift, spot.facing))
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.create_system = 3
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, files[name], compresslevel=3)
-    file.write(buffer.getvalue())
+    write_zip(file, files, level=3)
 
 
 def check_size(shape: tuple[int, int, int]) -> None:
