@@ -211,9 +211,9 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
     >>> v[:, 1, 1].tolist()   # no room for a well: floor, 2 walking layers, upper floor pierced
     [2, 8, 8, 8, 0, 0]
     >>> wide = np.pad(np.zeros((2, 2), np.uint8), 1, constant_values=1)
-    >>> v = stack_plans([wide, wide], [(0, 1, 1)], height=2, roof=False)
-    >>> int((v == Material.STAIRS).sum()), v[3, 1:3, 1:3].tolist()   # 3 steps; the upper floor
-    (3, [[2, 0], [8, 0]])
+    >>> v = stack_plans([wide, wide], [(0, 1, 1)], height=3, roof=False)
+    >>> int((v == Material.STAIRS).sum()), v[4, 1:3, 1:3].tolist()   # 4 steps; the upper floor
+    (4, [[8, 0], [0, 0]])
     """
     layers = volume_height(height, floor=True, roof=False)
     depth, width = plans[0].shape
