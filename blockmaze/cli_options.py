@@ -1,16 +1,14 @@
-"""What the command line's options are for: help grouped by purpose, and which options a run
-does not use (so the command can warn instead of silently ignoring them).
+"""How the command line shows and reads its options: help grouped by purpose, suggestions for
+a mistyped command, and which options the user typed (the library warns about those a run does
+not use: :func:`blockmaze.jobs.unused_options`).
 
 Options are named by their parameter names (``mc_version`` for ``--mc-version``); an option
-missing from the tables is listed under "Other options" and never warned about.
+missing from :data:`SECTIONS` is listed under "Other options".
 
 Example
 -------
->>> from blockmaze.export import writer_for
->>> unused_options({"mc_version", "block_size", "wall"}, writer_for("m.obj"), kind="square")
-{'mc_version': 'obj output'}
->>> unused_options({"wall", "scale"}, writer_for("m.schem"), kind="hex")
-{'wall': 'hex mazes (they use --scale)'}
+>>> SECTION_OF["mc_version"], SECTION_OF["wall"]
+('Minecraft', 'Blocks')
 """
 
 from __future__ import annotations
@@ -32,22 +30,6 @@ SECTIONS = {
     "Pictures": ("picture_style", "cell_size", "shade"),
 }
 SECTION_OF = {name: title for title, names in SECTIONS.items() for name in names}
-
-# CLI option -> the writer option it sets (a writer that lacks it ignores the CLI option)
-WRITER_OPTIONS = {
-    "mc_version": "mc_version", "schem_version": "schem_version", "keep_terrain": "keep_terrain",
-    "tile_encoding": "encoding", "external_tileset": "external_tileset",
-    "block_size": "block_size", "raw_mesh": "watertight", "collision": "collision",
-    "picture_style": "style", "cell_size": "cell_size", "shade": "shade",
-    "chunk": "chunk", "quantize": "quantize", "compress": "compress", "uv": "uv",
-    "terrain": "terrain", "y": "y", "mobs": "mobs", "time": "time",
-}
-STANDING = ("height", "floor", "roof", "lights")  # how a plan is stood up into a volume
-PRINTED_IGNORES = (*WRITER_OPTIONS, *STANDING, "theme", "wall", "passage", "scale")
-# blockwise options by the mode that uses them
-MODE_OPTIONS = {"strict": ("algorithm", "cells", "wall", "passage"),
-                "relaxed": ("ordering", "border", "fill")}
-
 
 class SuggestingGroup(click.Group):
     """A command group whose unknown-command error suggests what was meant: a command the word
@@ -91,48 +73,24 @@ class SectionedCommand(click.Command):
                     formatter.write_dl(groups[title])
 
 
-def unused_options(given, writer=None, *, kind: str | None = None, command: str = "generate",
-                   mode: str | None = None) -> dict[str, str]:
-    """The options in ``given`` the run does not use, each with what it does not apply to.
-
-    ``writer`` is the output's writer (None: the maze is printed); ``kind`` the grid kind
-    (generate, export); ``command`` and ``mode`` for blockwise and dungeon.
-    """
-    unused = {}
-    for name in given:
-        reason = _reason(name, writer, kind, command, mode)
-        if reason:
-            unused[name] = reason
-    return unused
+def given_options(ctx: click.Context) -> set[str]:
+    """The options the user typed on the command line (not left to their defaults)."""
+    return {name for name in ctx.params
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
 
 
-def _reason(name, writer, kind, command, mode) -> str | None:
-    if command == "blockwise" and mode is not None:
-        other = "relaxed" if mode == "strict" else "strict"
-        if name in MODE_OPTIONS[other] and name not in MODE_OPTIONS[mode]:
-            return f"--mode {mode}"
-    if command in ("blockwise", "dungeon") and name == "scale":
-        return f"{command} mazes (they are blocks already)"
-    if writer is None:
-        if name in PRINTED_IGNORES and not (command == "blockwise" and name in ("wall", "passage")):
-            return "a printed maze (give --output FILE)"
-        return None
-    if name == "text_style":
-        return "a maze written to a file (it is for printed mazes)"
-    output = f"{writer.name} output"
-    if name in WRITER_OPTIONS:
-        return None if WRITER_OPTIONS[name] in writer.options else output
-    maze_output = writer.source == "maze"
-    if name in STANDING and (maze_output or writer.plan):
-        return output
-    if name in ("wall", "passage", "scale") and maze_output:
-        return output
-    if name == "theme" and writer.name == "maze":
-        return output
-    if name == "solution" and maze_output and "solution" not in writer.options:
-        return output
-    if kind is not None and name in ("wall", "passage") and kind not in ("square", "layered", "weave"):
-        return f"{kind} mazes (they use --scale)"
-    if kind is not None and name == "scale" and kind in ("square", "layered", "weave"):
-        return f"{kind} mazes (they use --wall and --passage)"
-    return None
+MOVED = ("unused_options", "WRITER_OPTIONS", "STANDING", "PRINTED_IGNORES", "MODE_OPTIONS")
+
+
+def __getattr__(name: str):
+    """What options a run uses is the library's rule now (:mod:`blockmaze.jobs`); the old names
+    still work here, with a DeprecationWarning."""
+    if name in MOVED:
+        import warnings
+
+        from . import jobs
+
+        warnings.warn(f"blockmaze.cli_options.{name} moved to blockmaze.jobs.{name}",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(jobs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

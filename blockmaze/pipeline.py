@@ -19,6 +19,7 @@ Example
 from __future__ import annotations
 
 from contextlib import nullcontext
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,7 +35,50 @@ from .progress import phase
 Source = Maze | MazeDocument | np.ndarray
 # save()'s own options: how a maze becomes blocks (every other option is the format's)
 BUILD_OPTIONS = frozenset({"theme", "endpoints", "solution", "wall", "passage", "scale", "height",
-                           "floor", "roof", "lights", "bridges"})
+                           "floor", "roof", "lights", "bridges", "split"})
+# how many size numbers each grid kind takes, and what they mean
+SIZE_FORMS = {"polar": (1, "RINGS"), "layered": (3, "LEVELSxROWSxCOLS")}
+
+
+def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
+    """The constructor shape of ``kind`` from the size the user typed (N means NxN for 2-D kinds).
+
+    >>> grid_shape("square", (7,)), grid_shape("polar", (5,))
+    ((7, 7), (5,))
+    """
+    from .wording import article
+
+    count, form = SIZE_FORMS.get(kind, (2, "ROWSxCOLS"))
+    if count == 2 and len(size) == 1:
+        size = tuple(size) * 2
+    if len(size) != count:
+        raise BlockmazeError(f"{article(kind)} grid's size is {form}, got {'x'.join(map(str, size))}")
+    return tuple(size)
+
+
+def check_lights(lights: bool, floor: bool) -> None:
+    """Refuse lights without a floor: they are set into it (the one rule, for every command).
+
+    >>> check_lights(True, False)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: --lights go into the floor: drop --no-floor
+    """
+    if lights and not floor:
+        raise BlockmazeError("--lights go into the floor: drop --no-floor")
+
+
+def check_split(writer, split: int | None) -> None:
+    """Refuse ``split`` (tiles of at most split x split blocks) for a format other than .schem.
+
+    >>> from blockmaze.export import writer_for
+    >>> check_split(writer_for(format="glb"), 32)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: --split cuts .schem files into tiles; glb does not take it
+    """
+    if split is not None and writer.name != "schem":
+        raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")
 
 
 def check_fits(writer, kind: str, shape, *, wall=1, passage=None, scale: int | None = None,
@@ -223,8 +267,7 @@ def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: b
     """
     from .blocks import extrude
 
-    if lights and not floor:
-        raise BlockmazeError("lights go into the floor: keep the floor to place them")
+    check_lights(lights, floor)
     volume = extrude(blocks, height=height, floor=floor, roof=roof) if blocks.ndim == 2 else blocks
     if lights:
         from .blocks.lights import place_lights
@@ -283,7 +326,7 @@ def save(source: Source, target: Target, format: str | None = None, *,
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
          floor: bool = True, roof: bool = False, lights: bool = False, bridges: bool = False,
-         **options) -> np.ndarray | None:
+         split: int | None = None, **options) -> np.ndarray | None:
     """Write a maze, a maze document or blocks to ``target`` (a path or a binary file) in the
     format its suffix (or ``format``) names; return the (y, z, x) volume written (None for
     pictures and maze documents).
@@ -291,14 +334,44 @@ def save(source: Source, target: Target, format: str | None = None, *,
     A maze is built as :func:`build` does (block formats) or drawn (pictures) or saved whole
     (maze documents, ``.json``). ``options`` are the format's own (``writer_for(...).options``:
     e.g. ``mc_version``, ``schem_version``, ``seed``, ``style``); a document's seed is used
-    where the format takes one and none is given.
+    where the format takes one and none is given. ``split`` (.schem only) cuts the volume into
+    tiles of at most split x split blocks beside ``target`` (``NAME_x<X>_z<Z>.schem``).
 
     >>> import io
     >>> from blockmaze import generate
     >>> save(generate((3, 4), rng=1), io.BytesIO(), format="png", style="paths") is None
     True
     """
+    return write_output(source, target, format, theme=theme, endpoints=endpoints,
+                        solution=solution, wall=wall, passage=passage, scale=scale, height=height,
+                        floor=floor, roof=roof, lights=lights, bridges=bridges, split=split,
+                        **options).volume
+
+
+class Written(NamedTuple):
+    """What :func:`write_output` wrote: the volume (None for pictures and maze documents) and
+    the files (the target itself, a file per level, or the tiles of a split .schem)."""
+
+    volume: np.ndarray | None
+    paths: list
+
+
+def write_output(source: Source, target: Target, format: str | None = None, *,
+                 theme: Theme | str | None = None, endpoints: Endpoints | None = None,
+                 solution: bool = False, wall=1, passage=None, scale: int | None = None,
+                 height: int = 3, floor: bool = True, roof: bool = False, lights: bool = False,
+                 bridges: bool = False, split: int | None = None, **options) -> Written:
+    """:func:`save`, returning the volume and the files written.
+
+    >>> import io
+    >>> from blockmaze import generate
+    >>> written = write_output(generate((2, 3), rng=1), io.BytesIO(), format="schem")
+    >>> written.volume.shape
+    (4, 5, 7)
+    """
     writer = writer_for(None if hasattr(target, "write") else target, format)
+    check_split(writer, split)
+    check_lights(lights, floor)
     if isinstance(source, Maze):
         source = MazeDocument(source, endpoints)
     elif isinstance(source, MazeDocument) and endpoints is not None:
@@ -317,7 +390,7 @@ def save(source: Source, target: Target, format: str | None = None, *,
         with phase("writing"), open_target(target) as file:
             writer.write(source, file, theme if isinstance(theme, Theme) else load_theme(theme),
                          **options)
-        return None
+        return Written(None, [target])
     if writer.plan and isinstance(source, MazeDocument) and source.maze.grid.kind == "layered":
         from .blocks.stack import level_tiles
 
@@ -330,7 +403,7 @@ def save(source: Source, target: Target, format: str | None = None, *,
             for (plan, entities), path in zip(levels, paths):
                 write(plan_layer(plan), path, format=writer.name, theme=theme, entities=entities,
                       **options)
-        return np.stack([plan for plan, _ in levels])
+        return Written(np.stack([plan for plan, _ in levels]), paths)
     with phase("building blocks"):
         if isinstance(source, MazeDocument):
             blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,
@@ -346,5 +419,12 @@ def save(source: Source, target: Target, format: str | None = None, *,
                                                                  floor=floor, roof=roof,
                                                                  lights=lights)
     with phase("writing"):
+        if split is not None:
+            from .export.minecraft.sponge import write_schem_tiles
+
+            tiles = {k: options[k] for k in ("mc_version", "schem_version", "seed") if k in options}
+            theme = theme if isinstance(theme, Theme) else load_theme(theme)
+            return Written(volume, write_schem_tiles(volume, target, theme, split,
+                                                     **tiles))
         write(volume, target, format=writer.name, theme=theme, **options)
-    return volume
+    return Written(volume, [target])
