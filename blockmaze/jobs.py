@@ -1,5 +1,5 @@
-"""Every command as one call: what ``blockmaze generate``, ``export``, ``blockwise`` and
-``dungeon`` decide, refuse, make and write, so the command line and the studio only parse
+"""Every command as one call: what ``blockmaze generate``, ``export``, ``blockwise``,
+``dungeon`` and ``info`` decide, refuse, make, write and read, so the command line and the studio only parse
 options and report.
 
 :func:`run` takes a command's name and its options by their parameter names (``mc_version``
@@ -62,8 +62,10 @@ DEFAULTS = {
                 "extra_doors": 0.0, "sparseness": 1.0, "min_shortcut": None, "levels": 1,
                 "style": "rooms-and-mazes", "spawns": None, "spawn_spacing": 5, "lock": False,
                 "seed": None, **{k: v for k, v in OUTPUT_DEFAULTS.items() if k != "solution"}},
+    "info": {},
 }
-ARGUMENTS = {"generate": "size", "export": "document", "blockwise": "size", "dungeon": "size"}
+ARGUMENTS = {"generate": "size", "export": "document", "blockwise": "size", "dungeon": "size",
+             "info": "path"}
 
 # command option -> the writer option it sets (a writer that lacks it ignores the option)
 WRITER_OPTIONS = {
@@ -370,6 +372,15 @@ class _Job:
                                         extra={"entities": level.entities, "metrics": level.metrics})
                 done.paths += one.paths
         return done
+
+    def info(self) -> Outcome:
+        """What a file (or a world save) blockmaze wrote holds, a fact a line."""
+        from .export.minecraft.worldinfo import is_world, summarize_world
+        from .info import inspect_file
+
+        path = self.options["path"]
+        lines = summarize_world(path) if is_world(path) else inspect_file(path).lines()
+        return self._print("\n".join(lines), None)
 
     # --- the steps they share
 

@@ -202,3 +202,17 @@ def test_the_library_takes_the_commands_options_with_their_defaults():
             raw = params[option].get_default(ctx)
             typed = None if raw is None else params[option].type_cast_value(ctx, raw)
             assert typed == default, (name, option)
+
+
+@pytest.mark.parametrize("module, name, home", [
+    ("blockmaze.cli", "grid_shape", "blockmaze.pipeline"),
+    ("blockmaze.cli", "UnusedOptionWarning", "blockmaze.jobs"),
+    ("blockmaze.cli_options", "unused_options", "blockmaze.jobs"),
+    ("blockmaze.cli_options", "WRITER_OPTIONS", "blockmaze.jobs"),
+])
+def test_moved_names_still_resolve_with_a_deprecation(module, name, home):
+    import importlib
+
+    with pytest.warns(DeprecationWarning, match=f"moved to {home}.{name}"):
+        found = getattr(importlib.import_module(module), name)
+    assert found is getattr(importlib.import_module(home), name)
