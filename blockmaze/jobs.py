@@ -32,8 +32,8 @@ from typing import Callable
 from .errors import BlockmazeError
 from .export.minecraft.versions import DEFAULT_MC_VERSION
 from .materials import DEFAULT_THEME, Material, load_theme
-from .pipeline import (check_fits, check_lights, check_split, grid_shape, level_paths,
-                       passage_for, write_output, BUILD_OPTIONS)
+from .pipeline import (BUILD_OPTIONS, check_fits, check_lights, check_plan_fits, check_split,
+                       grid_shape, level_paths, passage_for, write_output)
 from .progress import phase
 
 Report = Callable[[str], None]
@@ -313,6 +313,10 @@ class _Job:
         if writer is None and len(size) == 3:
             raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
         check_lights(o["lights"], o["floor"])
+        if writer is not None and len(size) == 3:
+            writer.check_size(size)
+        elif writer is not None:
+            check_plan_fits(writer, size, height=o["height"], floor=o["floor"], roof=o["roof"])
         self._warn_unused(writer, command="blockwise", mode=mode)
         seed = draw_seed() if o["seed"] is None else o["seed"]
         blocks, what = self._blockwise_blocks(size, mode, seed)
@@ -337,8 +341,10 @@ class _Job:
         if writer is not None and writer.source == "maze":
             raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "
                                  "document or picture")
-        if writer is not None:  # several levels to a stream: refused before any work
+        if writer is not None:  # several levels to a stream, or too large: refused before any work
             level_paths(o["output"], levels, writer)
+            plan_shape = (2 * size[0] + 1, 2 * size[1] + 1)  # cells and walls a block each
+            check_plan_fits(writer, plan_shape, height=o["height"], floor=o["floor"], roof=o["roof"])
         check_lights(o["lights"], o["floor"])
         self._warn_unused(writer, command="dungeon")
         seed = draw_seed() if o["seed"] is None else o["seed"]

@@ -93,13 +93,29 @@ def check_fits(writer, kind: str, shape, *, wall=1, passage=None, scale: int | N
     ...
     blockmaze.errors.BlockmazeError: a 21x4x80001-block volume (width x height x length) is too large for .schem: each side holds at most 65535 blocks
     """
-    from .blocks import plan_shape, volume_height
+    from .blocks import plan_shape
 
     if writer.source != "maze":
         check_scale(kind, scale)
     if kind == "square" and writer.source != "maze":
-        z, x = plan_shape(*shape, wall, passage_for(kind, passage))
-        writer.check_size((1 if writer.plan else volume_height(height, floor, roof), z, x))
+        check_plan_fits(writer, plan_shape(*shape, wall, passage_for(kind, passage)),
+                        height=height, floor=floor, roof=roof)
+
+
+def check_plan_fits(writer, plan: tuple[int, int], *, height: int = 3, floor: bool = True,
+                    roof: bool = False) -> None:
+    """Refuse, before any work, a (z, x) ``plan`` that ``writer`` cannot hold once it is stood
+    up (a tile map holds the plan itself).
+
+    >>> from blockmaze.export import writer_for
+    >>> check_plan_fits(writer_for(format="schem"), (70000, 10))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a 10x4x70000-block volume (width x height x length) is too large for .schem: each side holds at most 65535 blocks
+    """
+    from .blocks import volume_height
+
+    writer.check_size((1 if writer.plan else volume_height(height, floor, roof), *plan))
 
 
 def shown_endpoints(maze: Maze, endpoints: Endpoints | None, solution: bool) -> Endpoints | None:
@@ -203,10 +219,8 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
     from .render import plan_text, square_text
 
     document = source if isinstance(source, MazeDocument) else MazeDocument(source)
-    maze, ends = document.maze, document.endpoints
-    if solution and ends is None:
-        ends = place_endpoints(maze)
-    shown = ends if solution or (ends is not None and ends.openings) else None
+    maze = document.maze
+    shown = shown_endpoints(maze, document.endpoints, solution)
     kind = maze.grid.kind
     if kind == "square":
         return square_text(maze, style=style, endpoints=shown, solution=solution)

@@ -83,3 +83,15 @@ def test_refusals_come_before_any_work(args, message, capsys, tmp_path, monkeypa
     code, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert code == 2 and message in err and err.count("\n") == 1, err
     assert not list(tmp_path.iterdir())
+
+
+SIZES_REFUSED = [  # over a format's limits: refused before any work, as generate's are
+    ["dungeon", "40000x10", "-o", "{tmp}/d.schem"],
+    ["blockwise", "70000x40", "-o", "{tmp}/b.schem"],
+    ["blockwise", "5x70000x40", "-o", "{tmp}/b.schem"],
+]
+
+
+@pytest.mark.parametrize("args", SIZES_REFUSED, ids=[" ".join(a[:2]) for a in SIZES_REFUSED])
+def test_sizes_over_a_formats_limits_are_refused_first(args, capsys, tmp_path, monkeypatch):
+    test_refusals_come_before_any_work(args, "too large for .schem", capsys, tmp_path, monkeypatch)
