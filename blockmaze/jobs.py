@@ -266,6 +266,7 @@ class _Job:
         if writer is not None:
             check_fits(writer, kind, shape, wall=o["wall"], scale=o["scale"], passage=o["passage"],
                        height=o["height"], floor=o["floor"], roof=o["roof"])
+            self._check_level_files(writer, kind, shape[0])
         self._warn_unused(writer, kind=kind)
         seed = draw_seed() if o["seed"] is None else o["seed"]
         if writer is not None and self._streams(writer, kind, shape):
@@ -292,7 +293,10 @@ class _Job:
         check_lights(o["lights"], o["floor"])
         writer = self._writer()
         loaded = load_maze(o["document"])
-        self._weave_wall(loaded.maze.grid.kind)
+        grid = loaded.maze.grid
+        if writer is not None:
+            self._check_level_files(writer, grid.kind, grid.shape[0])
+        self._weave_wall(grid.kind)
         self._warn_unused(writer, kind=loaded.maze.grid.kind)
         return self._emit(loaded, writer)
 
@@ -398,6 +402,11 @@ class _Job:
             check_split(writer, o["split"])
             load_theme(o["theme"])
         return writer
+
+    def _check_level_files(self, writer, kind: str, levels: int) -> None:
+        """A layered maze in a tile map is a file a level: refuse a stream before any work."""
+        if writer.plan and kind == "layered":
+            level_paths(self.options["output"], levels, writer)
 
     def _weave_wall(self, kind: str) -> None:
         """Weave mazes' walls default to 4 blocks: their tunnels' (or bridges') stairs fit in them."""

@@ -63,6 +63,7 @@ REFUSED = [  # (command line, the one message): each refused before anything is 
     (["generate", "20x30", "-a", "eller", "--split", "16", "-f", "world", "-o", "{tmp}/W"],
      "--split cuts .schem files"),
     (["generate", "20x30", "--lights", "--no-floor", "-o", "{tmp}/g.schem"], "drop --no-floor"),
+    (["generate", "3x20x30", "-g", "layered", "-o", "-", "-f", "tmx"], "give a file name"),
 ]
 
 
