@@ -120,6 +120,22 @@ class Finite(click.FloatRange):
         return number
 
 
+class RoomSize(click.ParamType):
+    """A dungeon's room sides in cells: ``MIN:MAX`` (or ``N`` for N:N), as a (min, max) pair."""
+
+    name = "MIN:MAX"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        low, _, high = str(value).partition(":")
+        if not all(re.fullmatch(NUMBER, n.strip()) for n in (low, high or low)) \
+                or not 1 <= int(low) <= int(high or low):
+            raise BlockmazeError(f"--room-size must be MIN:MAX cells with 1 <= MIN <= MAX, e.g. "
+                                 f"2:5, got {value!r}")
+        return int(low), int(high or low)
+
+
 class AlgorithmSpec(click.ParamType):
     """An algorithm name, or NAME:OPTION."""
 
@@ -430,7 +446,7 @@ def blockwise_command(size, **options):
 @click.argument("size", type=Dimensions("size", "40x60"), metavar="ROWSxCOLS")
 @click.option("-a", "--algorithm", type=AlgorithmSpec(), default="backtracker", show_default=True,
               help="Algorithm that grows the corridors between the rooms.")
-@click.option("--room-size", default="2:5", show_default=True, metavar="MIN:MAX",
+@click.option("--room-size", type=RoomSize(), default="2:5", show_default=True, metavar="MIN:MAX",
               help="Room side in cells, from MIN to MAX.")
 @click.option("--room-attempts", type=click.IntRange(min=0), default=None,
               help="Rooms tried (overlapping ones are dropped); default fills about half the area.")

@@ -1,6 +1,6 @@
 """Every command as one call: what ``blockmaze generate``, ``export``, ``blockwise``,
-``dungeon`` and ``info`` decide, refuse, make, write and read, so the command line and the studio only parse
-options and report.
+``dungeon`` and ``info`` decide, refuse, make, write and read, so the command line and the
+studio only parse options and report.
 
 :func:`run` takes a command's name and its options by their parameter names (``mc_version``
 for ``--mc-version``, ``format_`` for ``--format``); options left out take the command's
@@ -23,11 +23,10 @@ Example
 
 from __future__ import annotations
 
-import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .errors import BlockmazeError
 from .export.minecraft.versions import DEFAULT_MC_VERSION
@@ -36,8 +35,10 @@ from .pipeline import (BUILD_OPTIONS, check_fits, check_lights, check_plan_fits,
                        grid_shape, level_paths, passage_for, write_output)
 from .progress import phase
 
+if TYPE_CHECKING:
+    import numpy as np
+
 Report = Callable[[str], None]
-NUMBER = r"[0-9]{1,12}"
 
 # the options every command that writes takes, and their defaults
 OUTPUT_DEFAULTS = {
@@ -58,7 +59,7 @@ DEFAULTS = {
     "blockwise": {"mode": "strict", "algorithm": "backtracker", "ordering": "backtracker",
                   "cells": None, "border": True, "fill": None, "seed": None, "wall": None,
                   "passage": None, **OUTPUT_DEFAULTS},
-    "dungeon": {"algorithm": "backtracker", "room_size": "2:5", "room_attempts": None,
+    "dungeon": {"algorithm": "backtracker", "room_size": (2, 5), "room_attempts": None,
                 "extra_doors": 0.0, "sparseness": 1.0, "min_shortcut": None, "levels": 1,
                 "style": "rooms-and-mazes", "spawns": None, "spawn_spacing": 5, "lock": False,
                 "seed": None, **{k: v for k, v in OUTPUT_DEFAULTS.items() if k != "solution"}},
@@ -94,12 +95,13 @@ class UnusedOptionWarning(UserWarning):
 
 @dataclass
 class Outcome:
-    """What a command did: the text it prints (None when it wrote files), the files it wrote,
-    and the (y, z, x) volume written (None for printed mazes, pictures and maze documents)."""
+    """What a command did: the text it prints (None when it wrote files), the files it wrote
+    (a streamed maze's tiles are not listed), and the (y, z, x) volume written (None for printed
+    mazes, pictures, maze documents and streamed mazes)."""
 
     text: str | None = None
     paths: list = field(default_factory=list)
-    volume: object = None
+    volume: np.ndarray | None = None
 
 
 def run(command: str, options: dict, *, given=None, say: Report | None = None,
@@ -216,22 +218,6 @@ def _reason(name, writer, kind, command, mode) -> str | None:
     return None
 
 
-def room_sizes(text) -> tuple[int, int]:
-    """A dungeon's room sides from ``MIN:MAX`` (or ``N``, or a pair).
-
-    >>> room_sizes("2:5"), room_sizes("3")
-    ((2, 5), (3, 3))
-    """
-    if isinstance(text, tuple):
-        text = ":".join(map(str, text))
-    low, _, high = str(text).partition(":")
-    if not all(re.fullmatch(NUMBER, n.strip()) for n in (low, high or low)) \
-            or not 1 <= int(low) <= int(high or low):
-        raise BlockmazeError(f"--room-size must be MIN:MAX cells with 1 <= MIN <= MAX, e.g. 2:5, "
-                             f"got {text!r}")
-    return int(low), int(high or low)
-
-
 def _axes(value, count: int):
     """A thickness for ``count`` axes: None (auto), or a per-axis tuple from N or ZxX."""
     if value is None:
@@ -335,7 +321,6 @@ class _Job:
 
         o = self.options
         size, levels = tuple(o["size"]), o["levels"]
-        sizes = room_sizes(o["room_size"])
         most = max(100_000, size[0] * size[1])  # more attempts than cells place no further room
         if o["room_attempts"] is not None and o["room_attempts"] > most:
             raise BlockmazeError(f"--room-attempts is at most {most} for a {size[0]}x{size[1]} "
@@ -353,8 +338,8 @@ class _Job:
         self._warn_unused(writer, command="dungeon")
         seed = draw_seed() if o["seed"] is None else o["seed"]
         with phase("generating"):
-            dungeon = generate_dungeon(size, seed, algorithm=o["algorithm"], room_size=sizes,
-                                       room_attempts=o["room_attempts"],
+            dungeon = generate_dungeon(size, seed, algorithm=o["algorithm"],
+                                       room_size=o["room_size"], room_attempts=o["room_attempts"],
                                        extra_doors=o["extra_doors"], sparseness=o["sparseness"],
                                        min_shortcut=o["min_shortcut"], levels=levels,
                                        style=o["style"], spawns=spawns,
@@ -377,8 +362,8 @@ class _Job:
             paths = level_paths(o["output"], levels, writer)
             for number, (level, path) in enumerate(zip(dungeon.levels, paths), 1):
                 plan = level.plan if writer.plan else level.marked_plan
-                one = self._save_blocks(plan, writer, seed, f"level {number}, {len(level.rooms)} rooms",
-                                        f", seed {seed}", output=str(path),
+                what = f"level {number}, {len(level.rooms)} rooms"
+                one = self._save_blocks(plan, writer, seed, what, f", seed {seed}", output=str(path),
                                         extra={"entities": level.entities, "metrics": level.metrics})
                 done.paths += one.paths
         return done
@@ -529,11 +514,11 @@ class _Job:
         layers, z, x = write_streamed(o["output"], *shape, o["algorithm"], seed, writer.name,
                                       o["wall"], o["passage"], o["height"], o["floor"], o["roof"],
                                       o["theme"], o["split"], **chosen)
-        split = o["split"]
-        where = f"tiles of at most {split}x{split} blocks beside {o['output']}" if split else o["output"]
+        split, output = o["split"], o["output"]
+        where = f"tiles of at most {split}x{split} blocks beside {output}" if split else output
         self.say(f"wrote {where}: square {'x'.join(map(str, shape))} cells, streamed, "
                  f"{x}x{layers}x{z} blocks (width x height x length), {o['algorithm']}, seed {seed}")
-        return Outcome(None, [Path(o["output"])], None)
+        return Outcome(None, [] if split else [Path(output)], None)
 
 
 def _plan_text(blocks, style: str) -> str:

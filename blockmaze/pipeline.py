@@ -3,7 +3,8 @@
 :func:`build` turns a maze (square, hex, upsilon, triangle, polar or layered) into the (y, z, x)
 volume ``blockmaze generate`` would write; :func:`save` writes a maze, a maze document or blocks
 to any output by path or format name (Minecraft, meshes, tile maps, pictures, maze documents).
-The command line only parses options and calls these, so a Python user gets the same bytes.
+Each command is one call of :func:`blockmaze.jobs.run`, built on these; the command line only
+parses options and calls it, so a Python user gets the same bytes.
 
 Example
 -------
