@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import os
-import re
 import sys
 import traceback
 import warnings
@@ -15,8 +13,10 @@ import warnings
 import click
 
 from . import __version__, progress
-from .algorithms import ALGORITHMS, get_algorithm
-from .cli_options import SectionedCommand, SuggestingGroup, given_options
+from .algorithms import ALGORITHMS
+from .cli_options import (NUMBER, AlgorithmSpec, Dimensions, FilePath, Finite,  # noqa: F401
+                          RoomSize, SectionedCommand, Size, SizeValue, SuggestingGroup,
+                          given_options)
 from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, PICTURE_STYLES
 from .export.target import (Interrupted, block_signals_in_new_threads, restore_signals,
@@ -28,125 +28,8 @@ from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as STYLES
 from .resources import MEMORY_LIMIT, set_memory_limit
 
-# sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them
-NUMBER = r"[0-9]{1,12}"
 MAX_SEED = 2 ** 64 - 1
 MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
-
-
-class Dimensions(click.ParamType):
-    """``AxB`` (or a single ``N`` for ``NxN``) of whole numbers >= 1, as a (a, b) pair."""
-
-    name = "AxB"
-
-    def __init__(self, what: str, example: str, auto: bool = False):
-        self.what = what
-        self.example = example
-        self.auto = auto
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple) or value is None:
-            return value
-        if self.auto and str(value).strip().lower() == "auto":
-            return None
-        match = re.fullmatch(rf"\s*({NUMBER})\s*(?:[xX×]\s*({NUMBER})\s*)?", str(value))
-        if not match or int(match[1]) < 1 or int(match[2] or match[1]) < 1:
-            self.fail(f"{self.what} must be N or AxB with whole numbers >= 1 "
-                      f"(e.g. {self.example}), got {value!r}", param, ctx)
-        return int(match[1]), int(match[2] or match[1])
-
-
-# axis letters a size may label its numbers with: R/L rows (north-south, z), C/W columns
-# (east-west, x), H height or levels; labelled numbers may come in any order
-AXIS_LETTERS = {"r": 1, "l": 1, "c": 2, "w": 2, "h": 0}
-
-
-class SizeValue(tuple):
-    """A size's numbers in the one axis order (height or levels first, then rows, then columns);
-    ``labelled`` when the user named the axes (``41Wx31L``), so the order they typed it in is moot."""
-
-    labelled = False
-
-
-class Size(click.ParamType):
-    """One to three whole numbers >= 1 joined by x: ``20x30``, ``12``, ``3x10x10``; or labelled
-    with axis letters in any order: ``41Wx31L`` (= ``31x41``), ``9Hx31Rx41C`` (= ``9x31x41``)."""
-
-    name = "SIZE"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        parts = [re.fullmatch(rf"({NUMBER})\s*([A-Za-z]?)", p)
-                 for p in re.split(r"\s*[xX×]\s*", str(value).strip())]
-        if not 1 <= len(parts) <= 3 or not all(p and int(p[1]) >= 1 for p in parts):
-            self.fail(f"size must be whole numbers >= 1 joined by x (e.g. 20x30, or with axis "
-                      f"letters 30Wx20L), got {value!r}", param, ctx)
-        letters = [p[2].lower() for p in parts]
-        if not any(letters):
-            return SizeValue(int(p[1]) for p in parts)
-        axes = [AXIS_LETTERS.get(letter) for letter in letters]
-        if None in axes or len(set(axes)) != len(axes) or not {1, 2} <= set(axes):
-            self.fail(f"label every number of a size with a different axis letter, R or L for "
-                      f"rows (north-south), C or W for columns (east-west), H for height or "
-                      f"levels (e.g. 41Wx31L), got {value!r}", param, ctx)
-        size = SizeValue(int(p[1]) for _, p in sorted(zip(axes, parts), key=lambda pair: pair[0]))
-        size.labelled = True
-        return size
-
-
-
-
-class FilePath(click.Path):
-    """click.Path that refuses a NUL character with a message (the system cannot take one); a
-    missing input file is a bad input file (exit 1), as the README's rule says."""
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str) and "\0" in value:
-            self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
-        if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.lexists(value):
-            where = param.get_error_hint(ctx) if param is not None else "file"
-            raise BadFileError(f"Invalid value for {where}: {os.fsdecode(value)!r} does not exist")
-        return super().convert(value, param, ctx)
-
-
-class Finite(click.FloatRange):
-    """A FloatRange that refuses nan and infinity."""
-
-    def convert(self, value, param, ctx):
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return number
-
-
-class RoomSize(click.ParamType):
-    """A dungeon's room sides in cells: ``MIN:MAX`` (or ``N`` for N:N), as a (min, max) pair."""
-
-    name = "MIN:MAX"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        low, _, high = str(value).partition(":")
-        if not all(re.fullmatch(NUMBER, n.strip()) for n in (low, high or low)) \
-                or not 1 <= int(low) <= int(high or low):
-            raise BlockmazeError(f"--room-size must be MIN:MAX cells with 1 <= MIN <= MAX, e.g. "
-                                 f"2:5, got {value!r}")
-        return int(low), int(high or low)
-
-
-class AlgorithmSpec(click.ParamType):
-    """An algorithm name, or NAME:OPTION."""
-
-    name = "NAME[:OPTION]"
-
-    def convert(self, value, param, ctx):
-        try:
-            get_algorithm(value)
-        except BlockmazeError as error:
-            self.fail(str(error), param, ctx)
-        return value
 
 
 EXAMPLES = """
