@@ -29,7 +29,6 @@ Example
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import uuid
 from typing import BinaryIO
@@ -39,7 +38,7 @@ import numpy as np
 from ...materials import Theme
 from .. import register_writer
 from ..zipped import write_zip
-from .bedrock import check_size, write_mcstructure
+from .bedrock import check_size, mcstructure_parts
 from .placement import YAW, player_spot
 
 MIN_ENGINE_VERSION = [1, 21, 90]
@@ -96,8 +95,7 @@ def write_mcpack(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | N
     ``seed`` draws the theme's weighted variants and the pack's uuids.
     """
     check_size(blocks.shape)
-    structure = io.BytesIO()
-    write_mcstructure(blocks, structure, theme, seed)
+    structure = mcstructure_parts(blocks, theme, seed)
     spot = player_spot(blocks)
     dx, dy, dz = spot.offset
     height, length, width = blocks.shape
@@ -107,7 +105,7 @@ def write_mcpack(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | N
                 f"structure load blockmaze:{NAME} ~{dx} ~{dy} ~{dz}\n")
     write_zip(file, {
         "manifest.json": (json.dumps(document, indent=2) + "\n").encode("utf-8"),
-        f"structures/blockmaze/{NAME}.mcstructure": structure.getbuffer(),
+        f"structures/blockmaze/{NAME}.mcstructure": structure,
         "functions/blockmaze/build.mcfunction": function.encode("utf-8"),
     }, level=1)  # the structure is 8 bytes a block, mostly runs: the fastest level packs it 20x
 
