@@ -3,8 +3,8 @@
 A file is bytes, a memoryview (no copy), or a list of such parts and :class:`Repeat` runs. A
 long run of one chunk (a structure's all-``-1`` layer) is deflated once and its compressed bytes
 repeated: each copy is a run of complete deflate blocks, so a reader inflates them as one
-stream. Archives over 4 GiB or 65535 files use the zip64 records (APPNOTE 6.3.10, sections
-4.3.14 to 4.5.3; docs/voxels.md cites it).
+stream. Archives over 4 GiB or 65535 files use the zip64 records (PKWARE's APPNOTE, sections
+4.3 to 4.5; docs/voxels.md cites it and the deflate facts).
 
 Example
 -------
