@@ -1,18 +1,23 @@
-"""The deterministic zip writer behind .mcpack and the datapack: read back by Python's zipfile
-and Info-ZIP's unzip, repeated runs deflated once, zip64 records past 4 GiB and 65535 files."""
+"""The deterministic zip writer behind .mcpack and the datapack: read back by Python's zipfile,
+Info-ZIP's unzip and Java's java.util.zip (what the Java edition reads datapacks with), repeated
+runs deflated once, zip64 records past 4 GiB and 65535 files."""
 
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
 import zipfile
+import zlib
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import readers
 from blockmaze.export.zipped import Repeat, write_parts, write_zip
+
+JAVA_READER = Path(__file__).with_name("external") / "ZipCheck.java"
 
 parts = st.lists(st.one_of(st.binary(max_size=3000),
                            st.builds(Repeat, st.binary(min_size=1, max_size=300), st.integers(0, 40))),
@@ -50,13 +55,31 @@ def test_a_repeated_run_costs_one_chunk():
     assert zipfile.ZipFile(many).read("a") == b"head" + chunk * 64 + b"tail"
 
 
-@pytest.mark.skipif(shutil.which("unzip") is None, reason="Info-ZIP unzip is not installed")
+FILES = {"data/x.bin": [b"1" * 10, Repeat(b"ab", 700000), b"2"], "\u00e9.txt": b"utf-8 name",
+         "pack.mcmeta": b"{}", "empty": b""}
+
+
 def test_unzip_tests_an_archive(tmp_path):
+    unzip = readers.program("unzip", "Debian package unzip")
     path = tmp_path / "x.zip"
     with open(path, "wb") as file:
-        write_zip(file, {"data/x.bin": [b"1" * 10, Repeat(b"ab", 70000), b"2"], "é.txt": b"utf-8 name"})
-    result = subprocess.run(["unzip", "-t", str(path)], capture_output=True, text=True)
-    assert result.returncode == 0 and "No errors detected" in result.stdout
+        write_zip(file, FILES)
+    result = subprocess.run([unzip, "-t", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0 and "No errors detected" in result.stdout, result.stdout
+
+
+def test_java_reads_every_entry_by_both_directories(tmp_path):
+    java = readers.program("java", "Debian package default-jdk-headless")
+    path = tmp_path / "x.zip"
+    with open(path, "wb") as file:
+        write_zip(file, FILES, level=3)
+    result = subprocess.run([java, str(JAVA_READER), str(path)], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    want = {f"{name}\t{len(expand(value))}\t{zlib.crc32(expand(value))}" for name, value in FILES.items()}
+    for directory in ("central", "local"):
+        found = [line.split("\t", 1)[1] for line in result.stdout.splitlines() if line.startswith(directory)]
+        assert sorted(found) == sorted(want) and [f.split("\t")[0] for f in found] == sorted(FILES)
 
 
 def test_more_than_65535_files_use_the_zip64_end_record():
