@@ -6,7 +6,8 @@ A zip (facts and sources in ``docs/voxels.md``, Bedrock section) of:
   ``min_engine_version`` 1.21.90, the first release that reads our ``.mcstructure`` block names)
   and one ``data`` module (a behaviour pack) with a uuid of its own;
 * ``structures/blockmaze/maze.mcstructure``: the maze (:mod:`.bedrock`), which the game knows as
-  ``blockmaze:maze``;
+  ``blockmaze:maze``, zipped from its parts without a copy: the all ``-1`` water-logging layer,
+  half its bytes, is deflated once and repeated (:class:`~blockmaze.export.zipped.Repeat`);
 * ``functions/blockmaze/build.mcfunction``: ``tp @s ~ ~ ~ <yaw> 0`` (turning the player to face
   in) and ``structure load blockmaze:maze ~dx ~dy ~dz``, so ``/function blockmaze/build`` places
   the maze with the player outside its entrance, facing in (see :mod:`.placement`).
