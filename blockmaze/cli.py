@@ -15,8 +15,8 @@ import click
 from . import __version__, progress
 from .algorithms import ALGORITHMS
 from .cli_options import (NUMBER, AlgorithmSpec, Dimensions, FilePath, Finite,  # noqa: F401
-                          RoomSize, SectionedCommand, Size, SizeValue, SuggestingGroup,
-                          given_options)
+                          FormatChoice, RoomSize, SectionedCommand, Size, SizeValue,
+                          SuggestingGroup, given_options)
 from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, PICTURE_STYLES
 from .export.target import (Interrupted, block_signals_in_new_threads, restore_signals,
@@ -166,7 +166,7 @@ def output_options(command):
                                              "or pip install '.[meshopt]' in a checkout)."),
         click.option("--uv/--no-uv", default=False, show_default=True,
                      help="glTF: world-space UVs in blocks, for a tiling texture."),
-        click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
+        click.option("-f", "--format", "format_", type=FormatChoice(formats), default=None,
                      help="Output format; by default the suffix of --output decides "
                           "(.json: a maze document)."),
         click.option("--picture-style", type=click.Choice(list(PICTURE_STYLES)), default="walls",

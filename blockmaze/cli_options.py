@@ -119,6 +119,17 @@ class FilePath(click.Path):
         return super().convert(value, param, ctx)
 
 
+class FormatChoice(click.Choice):
+    """The output formats; one blockmaze does not write (.mcworld) is refused saying why."""
+
+    def convert(self, value, param, ctx):
+        from .export import NOT_WRITTEN
+
+        if value in NOT_WRITTEN:
+            self.fail(NOT_WRITTEN[value][1], param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class Finite(click.FloatRange):
     """A FloatRange that refuses nan and infinity."""
 
