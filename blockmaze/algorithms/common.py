@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..kernels import kernel
 import numpy as np
 
@@ -148,3 +150,43 @@ def links_from_parents(neighbors, opposite, back):
             links[i, d] = True
             links[neighbors[i, d], opposite[d]] = True
     return links
+
+
+NO_ORDER = np.empty((0, 2), dtype=np.int32)  # an order that records nothing (streamed rows)
+
+
+def carve_square_rows(grid: Grid, carve_rows, state: np.ndarray, rng, order: np.ndarray) -> np.ndarray:
+    """Links of the square ``grid`` carved by a row kernel over all its rows in one call.
+
+    ``carve_rows(first_row, state, rng, north, east, order, north_d, east_d)`` opens the north
+    and east passages of the rows it is given (here views of the links); the south and west
+    halves of each passage follow here. Streams run the same kernel band by band
+    (:func:`square_row_bands`), so both give one maze for a seed.
+
+    >>> from blockmaze.grids import square_grid
+    >>> from blockmaze.algorithms.binary_tree import binary_tree_rows, fresh_state
+    >>> grid = square_grid(2, 2)
+    >>> links = carve_square_rows(grid, binary_tree_rows, fresh_state(), np.random.default_rng(0), NO_ORDER)
+    >>> links[[0, 1], 1].tolist(), bool(links[1, 3])    # the north row is a corridor, both halves open
+    ([True, False], True)
+    """
+    rows, cols = grid.shape
+    north, east = grid.direction("north"), grid.direction("east")
+    links = np.zeros((grid.size, len(grid.directions)), dtype=np.bool_)
+    cells = links.reshape(rows, cols, -1)
+    carve_rows(0, state, rng, cells[..., north], cells[..., east], order, north, east)
+    cells[:-1, :, grid.direction("south")] = cells[1:, :, north]
+    cells[:, 1:, grid.direction("west")] = cells[:, :-1, east]
+    return links
+
+
+def square_row_bands(carve_rows, state: np.ndarray, rows: int, cols: int, rng,
+                     at_once: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The passages of a rows x cols square maze carved by a row kernel (see
+    :func:`carve_square_rows`), ``at_once`` rows at a time: ``(north, east)`` bool arrays."""
+    for first in range(0, rows, at_once):
+        count = min(at_once, rows - first)
+        north = np.zeros((count, cols), dtype=np.bool_)
+        east = np.zeros((count, cols), dtype=np.bool_)
+        carve_rows(first, state, rng, north, east, NO_ORDER, 0, 1)
+        yield north, east
