@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from ..kernels import kernel
 import numpy as np
 
+from ..analysis import breadth_first
 from ..grids import Grid
 
 NO_PARENT = 255  # a parent direction (uint8) meaning: no parent, the root or an unvisited cell
@@ -113,26 +114,15 @@ def link_edges(neighbors, opposite, edges, count, links, order, t):
 def region_kernel(neighbors, start):
     """Mark the cells reachable from ``start`` through the neighbour table; return ``(marks, count)``.
 
-    ``marks`` is a uint8 array, 1 for a cell of the region; ``count`` is the region's size. A
-    breadth-first search over the table; Aldous-Broder needs the count to know when to stop, Wilson
-    the marks to know where to start walks.
+    ``marks`` is a uint8 array, 1 for a cell of the region; ``count`` is the region's size
+    (:func:`~blockmaze.analysis.breadth_first`). Aldous-Broder needs the count to know when to
+    stop, Wilson the marks to know where to start walks.
     """
     n, k = neighbors.shape
-    marks = np.zeros(n, dtype=np.uint8)
-    queue = np.empty(n, dtype=np.int32)
-    marks[start] = 1
-    queue[0] = start
-    head, tail = 0, 1
-    while head < tail:
-        cell = queue[head]
-        head += 1
-        for d in range(k):
-            nb = neighbors[cell, d]
-            if nb >= 0 and marks[nb] == 0:
-                marks[nb] = 1
-                queue[tail] = nb
-                tail += 1
-    return marks, tail
+    distance = np.full(n, -1, dtype=np.int32)
+    count = breadth_first(neighbors, np.zeros((0, k), dtype=np.bool_), start, distance,
+                          np.empty(0, dtype=np.int32), np.empty(n, dtype=np.int32))
+    return (distance >= 0).astype(np.uint8), count
 
 
 @kernel
