@@ -34,6 +34,7 @@ def binary_tree_rows(first_row, state, rng, north, east, order, north_d, east_d)
     count, cols = north.shape
     bits, left = np.int64(state[0]), np.int64(state[1])
     t = 0
+    record = order.shape[0] > 0
     for i in range(count):
         up = first_row + i > 0
         base = (first_row + i) * cols
@@ -51,10 +52,12 @@ def binary_tree_rows(first_row, state, rng, north, east, order, north_d, east_d)
                 continue
             if go_north:
                 north[i, c] = True
-                t = note(order, t, base + c, north_d)
+                if record:
+                    t = note(order, t, base + c, north_d)
             else:
                 east[i, c] = True
-                t = note(order, t, base + c, east_d)
+                if record:
+                    t = note(order, t, base + c, east_d)
     state[0], state[1] = bits, left
 
 

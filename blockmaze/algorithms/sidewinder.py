@@ -40,6 +40,7 @@ def sidewinder_rows(first_row, state, rng, north, east, order, north_d, east_d):
     count, cols = north.shape
     bits, left, u, spent = np.int64(state[0]), np.int64(state[1]), state[2], np.int64(state[3])
     t = 0
+    record = order.shape[0] > 0
     for i in range(count):
         has_north = first_row + i > 0
         base = (first_row + i) * cols
@@ -55,7 +56,8 @@ def sidewinder_rows(first_row, state, rng, north, east, order, north_d, east_d):
                 left -= 1
             if right and go_on:
                 east[i, c] = True
-                t = note(order, t, base + c, east_d)
+                if record:
+                    t = note(order, t, base + c, east_d)
                 continue
             if has_north:
                 size = c - first + 1
@@ -69,7 +71,8 @@ def sidewinder_rows(first_row, state, rng, north, east, order, north_d, east_d):
                 u -= int(u)
                 spent += need
                 north[i, cell] = True
-                t = note(order, t, base + cell, north_d)
+                if record:
+                    t = note(order, t, base + cell, north_d)
             first = c + 1
     state[0], state[1], state[2], state[3] = bits, left, u, spent
 
