@@ -34,9 +34,8 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...resources import ensure_memory
 from .. import register_writer
-from .tiles import TRANSPARENT, WALKABLE, check_plan_size, entities as map_entities, plan_of
+from .tiles import TRANSPARENT, WALKABLE, check_plan_size, entities as map_entities, map_plan
 
 ORDERS = {"C": "y,x", "F": "x,y"}
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -65,8 +64,7 @@ def write_npz(
     """
     if order not in ORDERS:
         raise BlockmazeError(f"order must be 'C' ([y, x] indexing) or 'F' ([x, y] indexing), got {order!r}")
-    plan = plan_of(blocks)
-    ensure_memory(8 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile .npz")
+    plan = map_plan(blocks, ".npz", 8)
     view = plan if order == "C" else np.asfortranarray(plan.T)
     arrays = {
         "material": view,
