@@ -140,21 +140,24 @@ def _numba_loaded() -> bool:
     return "numba" in sys.modules
 
 
+_LINALG = "scipy.linalg"
+
+
 @contextlib.contextmanager
 def _without_scipy() -> Iterator[None]:
-    """Hide an installed but not yet imported SciPy while numba sets up its compiler: numba's
-    first compile or cache load imports ``scipy.linalg`` (about 0.15 s of CPU) only to offer BLAS
-    to ``np.dot`` and kin, which no kernel here calls. Without SciPy numba uses its own loops for
-    those, as on an install without SciPy. Put back afterwards, so later imports of SciPy work."""
-    if "scipy" in sys.modules:
+    """Hide an installed but not yet imported ``scipy.linalg`` while numba sets up its compiler:
+    numba's first compile or cache load imports it (about 0.15 s of CPU) only to offer BLAS to
+    ``np.dot`` and kin, which no kernel here calls; without it numba uses its own loops for those,
+    as on an install without SciPy. Put back afterwards, so later imports of SciPy work."""
+    if _LINALG in sys.modules:
         yield
         return
-    sys.modules["scipy"] = None  # type: ignore[assignment]  # `import scipy` raises ImportError
+    sys.modules[_LINALG] = None  # type: ignore[assignment]  # importing it raises ImportError
     try:
         yield
     finally:
-        if sys.modules.get("scipy", 0) is None:
-            del sys.modules["scipy"]
+        if sys.modules.get(_LINALG, 0) is None:
+            del sys.modules[_LINALG]
 
 
 def _jit(function: Callable, options: dict):
