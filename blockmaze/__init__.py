@@ -18,7 +18,12 @@ fast and loads numba only when a job is big enough to need it.
 
 from __future__ import annotations
 
-from .lazy import exports
+from . import launch
+
+if launch.is_command():  # first: Ctrl-C while the command starts is the command's to answer
+    launch.hold_stop_signals()
+
+from .lazy import exports  # noqa: E402
 
 __version__ = "0.2.0"
 

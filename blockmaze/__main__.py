@@ -1,20 +1,32 @@
 """``python -m blockmaze`` (and the ``blockmaze`` command) runs the command line.
 
-The stop signals are held from the first line, so Ctrl-C during start-up is taken by the
-command's own handling (one line, exit 130), never as a traceback of an import.
+The stop signals are held from the package's first line (see :mod:`blockmaze.launch`), so Ctrl-C
+during start-up is taken by the command's own handling (one line, exit 130), never as a traceback
+of an import; one that arrived while the command was loading is answered before the next import.
 """
 
-import signal
+import os
 import sys
+
+from .errors import stop_message
+from .launch import hold_stop_signals, pending_stop
 
 
 def run() -> int:
     """Hold the stop signals, then run :func:`blockmaze.cli.main` (which takes them back)."""
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-    from .cli import main
+    hold_stop_signals()
+    signum = pending_stop()
+    if signum is None:
+        from .cli import main
 
-    return main()
+        signum = pending_stop()
+        if signum is None:
+            return main()
+    try:  # stopped while loading: nothing was read or written yet
+        os.write(2, f"Error: {stop_message(signum)}\n".encode())
+    except OSError:
+        pass
+    return 128 + signum
 
 
 if __name__ == "__main__":
