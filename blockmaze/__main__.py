@@ -21,12 +21,25 @@ def run() -> int:
 
         signum = pending_stop()
         if signum is None:
-            return main()
+            return _ended(main())
     try:  # stopped while loading: nothing was read or written yet
         os.write(2, f"Error: {stop_message(signum)}\n".encode())
     except OSError:
         pass
     return 128 + signum
+
+
+def _ended(code: int) -> int:
+    """A run stopped by a signal (exit 128 + the signal) leaves at once: its temporaries are
+    gone, and the interpreter's clean-up of numba and numpy would only delay the answer."""
+    if code <= 128:
+        return code
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":
