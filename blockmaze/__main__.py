@@ -6,6 +6,7 @@ of an import; one that arrived while the command was loading is answered before 
 """
 
 import os
+import signal
 import sys
 
 from .errors import stop_message
@@ -21,12 +22,23 @@ def run() -> int:
 
         signum = pending_stop()
         if signum is None:
+            sys.unraisablehook = _stop_not_swallowed
             return _ended(main())
     try:  # stopped while loading: nothing was read or written yet
         os.write(2, f"Error: {stop_message(signum)}\n".encode())
     except OSError:
         pass
     return 128 + signum
+
+
+def _stop_not_swallowed(unraisable) -> None:
+    """Ctrl-C landing in a callback Python cannot raise from (a finalizer inside numba's compiler,
+    say) is not printed as "Exception ignored" and not lost: the signal is sent again, so the
+    run stops as it would have. Anything else goes to Python's own hook."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def _ended(code: int) -> int:

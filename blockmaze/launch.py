@@ -1,4 +1,4 @@
-"""Is this process the ``blockmaze`` command? Asked by the package's first line, so a command
+"""Is this process the ``blockmaze`` command? Asked by the package's first lines, so a command
 launch holds the stop signals from then on (Ctrl-C during start-up is taken by the command's own
 handling: one line, exit 130) while a program that imports blockmaze keeps its signals as they were.
 

@@ -10,6 +10,7 @@ phases), not asserted here.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -54,7 +55,8 @@ def stopped(process: subprocess.Popen) -> tuple[int, str]:
 def interpreter_own(err: str) -> bool:
     """A traceback of Python's own start-up, before any code of the package ran (Python's own
     KeyboardInterrupt handling: nothing a package can change)."""
-    return "blockmaze" not in err and ("<frozen" in err or "Fatal Python error" in err)
+    ours = re.search(r'File "[^"]*[/\\]blockmaze[/\\]', err)
+    return not ours and ("<frozen" in err or "Fatal Python error" in err)
 
 
 @pytest.mark.parametrize("signum, code, line", [
