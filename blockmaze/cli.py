@@ -475,13 +475,22 @@ def _run(argv, before=None) -> int:
     except RecursionError:
         return _fail("the input is nested too deeply", 1)
     except Exception as error:  # a bug: still one line, and the traceback under -v
-        if isinstance(error, SystemError) and isinstance(error.__cause__ or error.__context__,
-                                                          KeyboardInterrupt):
-            return _fail("interrupted; no file was changed", 130)  # Ctrl-C inside a kernel's call
+        if _caused_by_ctrl_c(error):  # Ctrl-C inside a kernel's call or numba's compiler
+            return _fail("interrupted; no file was changed", 130)
         if _settings["verbose"]:
             traceback.print_exc()
         return _fail(f"internal error ({type(error).__name__}: {error}); please report it "
                      "with the command line (-v shows the traceback)", 1)
+
+
+def _caused_by_ctrl_c(error: BaseException) -> bool:
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _fail(message: str, code: int) -> int:
