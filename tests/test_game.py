@@ -92,10 +92,7 @@ def build_cases(folder):
     return cases
 
 
-KNOWN = {
-    "dungeon mixed deepslate-dungeon": "the bot does not get down from the top level's START",
-    "dungeon digger stone-bricks": "walked in 52 s alone, timed out at a minute a leg on a busy machine",
-}
+KNOWN: dict[str, str] = {}
 """Cases the bot does not walk reliably yet, each with what it meets (issue 23 stays open for
 them). Not strict: the bot walks in real time, and on a busy machine these come and go."""
 

@@ -113,14 +113,30 @@ function movements (bot) {
     return b
   }
   // an open door's panel stands on one side of its block: go through it straight, never cutting
-  // a corner beside it
+  // a corner beside it or leaving it sideways
   const diagonal = moves.getMoveDiagonal.bind(moves)
   moves.getMoveDiagonal = (node, dir, neighbors) => {
-    const beside = [[dir.x, 0], [0, dir.z], [dir.x, dir.z]].some(([dx, dz]) =>
+    const beside = [[0, 0], [dir.x, 0], [0, dir.z], [dir.x, dir.z]].some(([dx, dz]) =>
       [-1, 0, 1].some(dy => isDoor(bot.blockAt(new Vec3(node.x + dx, node.y + dy, node.z + dz)))))
     if (!beside) diagonal(node, dir, neighbors)
   }
   return moves
+}
+
+// mineflayer-pathfinder moves each point of a path to the top of the block the feet are in where
+// that block has a shape, which puts a point in a doorway on top of the door (and, as it does this
+// again to the same points each time it goes on with a partial path, a block higher each time): a
+// player goes through a doorway at its floor. Each point keeps the block it was planned at.
+function doorwaysAtTheirFloor (bot) {
+  const isDoor = (b) => b && b.name.endsWith('_door')
+  const mend = (results) => {
+    for (const point of results.path) {
+      const [x, y, z] = point.hash.split(',').map(Number)
+      if (isDoor(bot.blockAt(new Vec3(x, y, z)))) Object.assign(point, { x: x + 0.5, y, z: z + 0.5 })
+    }
+  }
+  bot.on('path_update', mend)
+  return () => bot.removeListener('path_update', mend)
 }
 
 function openDoorsAhead (bot) {
@@ -172,6 +188,7 @@ async function walk (serv, bot, name, start, goal, route = []) {
   bot.pathfinder.thinkTimeout = 30000
   bot.pathfinder.tickTimeout = 100
   const stopDoors = openDoorsAhead(bot)
+  const stopDoorways = doorwaysAtTheirFloor(bot)
   const trace = process.env.WALK_DEBUG ? setInterval(() => {
     const at = bot.entity.position.floored()
     const near = [[-1, 0], [1, 0], [0, -1], [0, 1]].map(([dx, dz]) => bot.blockAt(at.offset(dx, 0, dz)))
@@ -191,6 +208,7 @@ async function walk (serv, bot, name, start, goal, route = []) {
   } finally {
     bot.pathfinder.stop()
     stopDoors()
+    stopDoorways()
     clearInterval(trace)
     bot.removeListener('path_update', planned)
   }
