@@ -192,10 +192,13 @@ def row_bands(rows: int, cols: int, rng, at_once: int) -> Iterator[tuple[np.ndar
     from ..grids.square import EAST, NORTH, square_grid
 
     labels = np.arange(cols, dtype=np.int32)
-    south = np.zeros(cols, dtype=np.bool_)
+    south = np.zeros(cols, dtype=np.bool_)  # the passages down into the band's first row
+    band = None
     for first in range(0, rows, at_once):
         count = min(at_once, rows - first)
-        band = square_grid(count + (first + count < rows), cols)
+        size = count + (first + count < rows)
+        if band is None or band.shape[0] != size:  # every band but the last has the same table
+            band = square_grid(size, cols)
         links = np.zeros(band.neighbors.shape, dtype=np.bool_)
         last_row = rows - 1 - first if first + count == rows else -1
         eller_band(band.neighbors, band.opposite, cols, count, last_row, labels, rng, links)
