@@ -176,12 +176,15 @@ def place_states(volume: np.ndarray, indices: np.ndarray, palette: list[str],
     volume = np.asarray(volume, dtype=np.uint8)
     if volume.ndim != 3:
         return indices, palette
-    codes = np.zeros(volume.shape, dtype=np.int32)
-    if (volume == Material.DOOR).any():
-        codes += _door_codes(volume)
-    if (volume == Material.STAIRS).any():
-        codes += _stair_codes(volume)
+    doors, stairs = (volume == Material.DOOR).any(), (volume == Material.STAIRS).any()
     falls = np.array([needs_support(parse_state(s)[0]) for s in palette] + [False], dtype=bool)
+    if not (doors or stairs or falls.any()):  # nothing to resolve: no whole-volume temporaries
+        return indices, palette
+    codes = np.zeros(volume.shape, dtype=np.int32)
+    if doors:
+        codes += _door_codes(volume)
+    if stairs:
+        codes += _stair_codes(volume)
     unsupported = np.zeros(volume.shape, dtype=bool)
     unsupported[1:] = falls[indices[1:]] & (volume[:-1] == Material.AIR)
     touched = (codes > 0) | unsupported
