@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -157,25 +158,45 @@ def _thresholds(weights: list[float]) -> np.ndarray:
 
 def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
                    origin: tuple[int, int, int]) -> None:
-    """Overwrite ``indices`` (each drawn material at its first variant) with the variants each
-    block draws: row chunks of each layer, on two threads for big volumes."""
+    """Change ``indices`` (each drawn material at its first variant) to the variants each block
+    draws: row chunks of each layer, on two threads for big volumes. A chunk adds to each
+    block of a drawn material the step from its first variant's index to the one it draws
+    (uint arithmetic wraps), all in buffers each thread keeps: no allocation a chunk."""
     layers = blocks.reshape((1,) * (3 - blocks.ndim) + blocks.shape)
     chosen = indices.reshape(layers.shape)
     height, length, width = layers.shape
     step = max(1, CHUNK // max(width, 1))
     xs = np.arange(origin[2], origin[2] + width, dtype=np.int64).astype(np.uint64)
+    wrap = 1 << (8 * chosen.dtype.itemsize)
+    # past each threshold, the step to the next variant's palette index
+    steps = [(value, [chosen.dtype.type((int(b) - int(a)) % wrap) for a, b in zip(entries, entries[1:])],
+              thresholds) for value, entries, thresholds in drawn]
+    scratch = threading.local()
 
     def draw(y: int, z: int) -> None:  # writes chosen[y, z:z + step] only
         layer, out = layers[y, z:z + step], chosen[y, z:z + step]
-        found = [(layer == value, entries, thresholds) for value, entries, thresholds in drawn]
+        found = [(layer == value, moves, thresholds) for value, moves, thresholds in steps]
         found = [item for item in found if item[0].any()]
         if not found:
             return
-        zs = np.arange(origin[1] + z, origin[1] + z + layer.shape[0], dtype=np.int64).astype(np.uint64)
-        bits = _variant_bits(seed, origin[0] + y, zs, xs)
-        for where, entries, thresholds in found:
-            for entry, threshold in zip(entries[1:], thresholds):
-                np.copyto(out, out.dtype.type(entry), where=where & (bits >= threshold))
+        if not hasattr(scratch, "cells"):
+            shape = (step, width)
+            scratch.cells, scratch.shifted = np.empty(shape, np.uint64), np.empty(shape, np.uint64)
+            scratch.above = np.empty(shape, bool)
+            scratch.delta, scratch.move = np.empty(shape, chosen.dtype), np.empty(shape, chosen.dtype)
+        rows = layer.shape[0]
+        cells, shifted, above, delta, move = (buffer[:rows] for buffer in (
+            scratch.cells, scratch.shifted, scratch.above, scratch.delta, scratch.move))
+        zs = np.arange(origin[1] + z, origin[1] + z + rows, dtype=np.int64).astype(np.uint64)
+        _variant_bits(seed, origin[0] + y, zs, xs, cells, shifted)
+        for where, moves, thresholds in found:
+            delta.fill(0)
+            for threshold, size in zip(thresholds, moves):  # each threshold passed: one variant on
+                np.greater_equal(cells, threshold, out=above)
+                np.multiply(above, size, out=move)
+                delta += move
+            delta *= where
+            out += delta
 
     tasks = [(y, z) for y in range(height) for z in range(0, length, step)]
     if layers.size >= THREADED_DRAWS and len(tasks) > 1:  # numpy releases the GIL: two cores
@@ -186,14 +207,14 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
             draw(*task)
 
 
-def _mix(value):
-    """SplitMix64's finalizer: a 64-bit integer (Python int or uint64 array, mixed in place) to a
-    well-spread one."""
+def _mix(value, shifted=None):
+    """SplitMix64's finalizer: a 64-bit integer (Python int, or uint64 array mixed in place, with
+    ``shifted`` a buffer of its shape if given) to a well-spread one."""
     if isinstance(value, int):
         value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
         value = (value ^ (value >> 27)) * 0x94D049BB133111EB & _MASK
         return value ^ (value >> 31)
-    shifted = np.empty_like(value)
+    shifted = np.empty_like(value) if shifted is None else shifted
     for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, None)):
         np.right_shift(value, np.uint64(shift), out=shifted)
         value ^= shifted
@@ -202,16 +223,18 @@ def _mix(value):
     return value
 
 
-def _variant_bits(seed: int, y: int, zs: np.ndarray, xs: np.ndarray) -> np.ndarray:
+def _variant_bits(seed: int, y: int, zs: np.ndarray, xs: np.ndarray, out: np.ndarray | None = None,
+                  shifted: np.ndarray | None = None) -> np.ndarray:
     """The 53-bit variant draws (uint64, rows ``zs`` by columns ``xs``) of layer ``y``: SplitMix64's
-    finalizer chained over seed, y, z, x."""
+    finalizer chained over seed, y, z, x (into ``out``, with ``shifted`` as scratch, if given)."""
     level = _mix((_mix((int(seed) + _GOLDEN) & _MASK) ^ (int(y) & _MASK)) + _GOLDEN & _MASK)
     rows = zs ^ np.uint64(level)
     rows += np.uint64(_GOLDEN)
-    cells = _mix(rows)[:, None] ^ xs[None, :]
-    cells = _mix(cells)
-    cells >>= np.uint64(11)
-    return cells
+    out = np.empty((len(zs), len(xs)), np.uint64) if out is None else out
+    np.bitwise_xor(_mix(rows)[:, None], xs[None, :], out=out)
+    _mix(out, shifted)
+    out >>= np.uint64(11)
+    return out
 
 
 def variant_draws(seed: int, shape: tuple[int, int], origin: tuple[int, int, int]) -> np.ndarray:
