@@ -131,3 +131,14 @@ def test_drawn_variants_follow_the_cumulative_weights_exactly(weights, seed, dty
         pick = np.minimum(np.searchsorted(np.cumsum(p), u, side="right"), len(entries) - 1)
         expected = np.where(blocks[y] == 1, entries[pick], 0)
         assert np.array_equal(indices[y], expected.astype(dtype))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 255), min_size=1, max_size=6), st.integers(0, 200_000), st.integers(0, 2**32))
+def test_present_materials_are_the_values_found(values, size, seed):
+    """Found by chunks that stop early, or counted for a wide range: the same as np.unique."""
+    from blockmaze.export.minecraft.palette import present_materials
+
+    blocks = np.random.default_rng(seed).choice(np.array(values, np.uint8), size)
+    blocks[size // 2:] = values[0]  # late chunks without most values
+    assert present_materials(blocks).tolist() == np.unique(blocks).tolist()

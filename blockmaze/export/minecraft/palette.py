@@ -14,6 +14,7 @@ from nbtlib import Compound, String
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .blockdata import check_states, for_release, substitute
+from .placement import first_of
 from .states import CLIMB, place_states
 
 # States that are air: left out of files that keep terrain, and not counted as blocks.
@@ -56,7 +57,7 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     ([[1, 0, 1]], ['minecraft:air', 'minecraft:glass'])
     """
     theme = for_release(theme, mc_version)
-    present = np.flatnonzero(material_counts(blocks))
+    present = present_materials(blocks)
     palette: list[str] = []
     drawn: list[tuple[int, np.ndarray, np.ndarray]] = []
     main: dict[int, int] = {}
@@ -101,7 +102,7 @@ def check_theme_states(blocks: np.ndarray, theme: Theme, convert, cannot: str) -
     >>> from blockmaze.materials import load_theme
     >>> check_theme_states(np.ones((1, 1, 1), np.uint8), load_theme(), str.upper, "{error}")
     """
-    present = np.flatnonzero(material_counts(blocks))
+    present = present_materials(blocks)
     for value in present:
         if int(value) not in theme.minecraft:
             continue
@@ -115,17 +116,25 @@ def check_theme_states(blocks: np.ndarray, theme: Theme, convert, cannot: str) -
                                      f"which {cannot.format(error=error)}") from None
 
 
-def material_counts(blocks: np.ndarray) -> np.ndarray:
-    """How many blocks hold each material value (``int64[256]``), counted a chunk at a time.
+def present_materials(blocks: np.ndarray) -> np.ndarray:
+    """The material values found in ``blocks``, in order. Each value between the least and the
+    greatest is looked for a chunk at a time, stopping at the first chunk that has it (a
+    volume's materials all show up in its first rows); a wide range is counted instead.
 
-    >>> material_counts(np.array([[1, 0, 1]], np.uint8))[:3].tolist()
-    [1, 2, 0]
+    >>> present_materials(np.array([[5, 0, 5], [2, 2, 0]], np.uint8)).tolist()
+    [0, 2, 5]
     """
-    counts = np.zeros(256, dtype=np.int64)
     flat = blocks.reshape(-1)
-    for at in range(0, flat.size, CHUNK):
-        counts += np.bincount(flat[at:at + CHUNK], minlength=256)
-    return counts
+    if not flat.size:
+        return np.zeros(0, dtype=np.int64)
+    low, high = int(flat.min()), int(flat.max())
+    if high - low > 16:
+        counts = np.zeros(256, dtype=np.int64)
+        for at in range(0, flat.size, CHUNK):
+            counts += np.bincount(flat[at:at + CHUNK], minlength=256)
+        return np.flatnonzero(counts)
+    return np.array([v for v in range(low, high + 1) if v in (low, high) or first_of(flat, v) is not None],
+                    dtype=np.int64)
 
 
 def lookup(table: np.ndarray, blocks: np.ndarray) -> np.ndarray:
