@@ -84,7 +84,7 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     if blocks.ndim == 3:  # doors, gates, stairs, ladders facing their way; support where needed
         floor = theme.minecraft.get(Material.FLOOR, "minecraft:stone")
         climb = CLIMB if mc_version is None else substitute(CLIMB, mc_version)
-        indices, palette = place_states(blocks, indices, palette, floor, climb)
+        indices, palette = place_states(blocks, indices, palette, floor, climb, present)
     check_states(palette, mc_version)  # the final states, as written
     dtype = np.uint8 if len(palette) <= 256 else np.uint16
     return indices.astype(dtype, copy=False), palette

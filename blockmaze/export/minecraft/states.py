@@ -166,17 +166,21 @@ def _adjust(state: str, material: int, code: int, climb: str) -> str:
 
 
 def place_states(volume: np.ndarray, indices: np.ndarray, palette: list[str],
-                 floor_state: str, climb: str = CLIMB) -> tuple[np.ndarray, list[str]]:
+                 floor_state: str, climb: str = CLIMB,
+                 present: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
     """Indices and palette with neighbour-dependent states resolved (see the module docstring).
 
     ``floor_state`` replaces support-needing blocks that have nothing to stand on (except those
     with a standing counterpart). Entries no block uses any more are dropped; the order of the
-    others is kept, new entries follow.
+    others is kept, new entries follow. ``present``: the materials in ``volume``, if known.
     """
     volume = np.asarray(volume, dtype=np.uint8)
     if volume.ndim != 3:
         return indices, palette
-    doors, stairs = (volume == Material.DOOR).any(), (volume == Material.STAIRS).any()
+    if present is None:
+        doors, stairs = (volume == Material.DOOR).any(), (volume == Material.STAIRS).any()
+    else:
+        doors, stairs = Material.DOOR in present, Material.STAIRS in present
     falls = np.array([needs_support(parse_state(s)[0]) for s in palette] + [False], dtype=bool)
     if not (doors or stairs or falls.any()):  # nothing to resolve: no whole-volume temporaries
         return indices, palette
