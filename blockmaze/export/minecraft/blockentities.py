@@ -150,7 +150,11 @@ def block_entities(blocks: np.ndarray, indices: np.ndarray, palette: list[str], 
     from .palette import lookup
 
     found = []
-    spawns = np.flatnonzero(lookup(SPAWNS, np.asarray(blocks, dtype=np.uint8)))
+    blocks = np.asarray(blocks, dtype=np.uint8)
+    low, high = (int(blocks.min()), int(blocks.max())) if blocks.size else (1, 0)
+    if not any(low <= v <= high for v in np.flatnonzero(SPAWNS)):
+        return found  # no block in the spawn materials' range: no search
+    spawns = np.flatnonzero(lookup(SPAWNS, blocks))
     for y, z, x in zip(*np.unravel_index(spawns, blocks.shape)):
         material = int(blocks[y, z, x])
         name = palette[int(indices[y, z, x])].partition("[")[0]

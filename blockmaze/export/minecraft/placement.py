@@ -99,7 +99,8 @@ def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
     y = walking_layer(volume)
     layer = volume[y]
     open_ = (layer == Material.AIR) | (layer == Material.DOOR)
-    first = first_of(volume, Material.START)  # in (y, z, x) order
+    has_start = volume.size and volume.min() <= Material.START <= volume.max()  # else no search
+    first = first_of(volume, Material.START) if has_start else None  # in (y, z, x) order
     target = None if first is None else tuple(int(v) for v in np.unravel_index(first, volume.shape)[1:])
     # (z, x) of the edge block, the player's (z, x) outside it, and the way in
     edges = [((0, x), (-1, x), "south") for x in range(width)]
