@@ -268,8 +268,9 @@ class _Job:
         else:
             from .pipeline import make_maze
 
+            shows_ends = writer is None or writer.source == "maze" or o["solution"]
             document = make_maze(shape, kind, o["algorithm"], seed, o["braid"], o["entrances"],
-                                 o["mask"], o["weave"])
+                                 o["mask"], o["weave"], ends=bool(shows_ends))
         return self._emit(document, writer)
 
     def export(self) -> Outcome:

@@ -89,7 +89,7 @@ class Kernel:
             finally:
                 _inside.python = False
         if not self._warm:  # the first compiled call compiles (or loads numba's cache)
-            with phase(f"compiling {self.py_func.__name__.lstrip('_')} (once, then cached)"), _without_scipy():
+            with phase(f"compiling {self.py_func.__name__.lstrip('_')} (once, then cached)"), _without_unused_modules():
                 result = self.compiled(*args)
             self._warm = True
             return result
@@ -140,24 +140,27 @@ def _numba_loaded() -> bool:
     return "numba" in sys.modules
 
 
-_LINALG = "scipy.linalg"
+# Installed packages numba's first compile or cache load would import only for features no
+# kernel here uses: scipy.linalg (BLAS for np.dot and kin: about 0.15 s of CPU) and cffi (calling
+# cffi functions from kernels; with its C parser, about 0.05 s).
+UNUSED_BY_KERNELS = ("scipy.linalg", "cffi")
 
 
 @contextlib.contextmanager
-def _without_scipy() -> Iterator[None]:
-    """Hide an installed but not yet imported ``scipy.linalg`` while numba sets up its compiler:
-    numba's first compile or cache load imports it (about 0.15 s of CPU) only to offer BLAS to
-    ``np.dot`` and kin, which no kernel here calls; without it numba uses its own loops for those,
-    as on an install without SciPy. Put back afterwards, so later imports of SciPy work."""
-    if _LINALG in sys.modules:
-        yield
-        return
-    sys.modules[_LINALG] = None  # type: ignore[assignment]  # importing it raises ImportError
+def _without_unused_modules() -> Iterator[None]:
+    """Hide the installed but not yet imported :data:`UNUSED_BY_KERNELS` while numba sets up its
+    compiler: without them numba uses its own loops for ``np.dot`` and kin and leaves cffi
+    support off, as on an install without SciPy or cffi. Put back afterwards, so later imports
+    of them work."""
+    hidden = [name for name in UNUSED_BY_KERNELS if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # importing it raises ImportError
     try:
         yield
     finally:
-        if sys.modules.get(_LINALG, 0) is None:
-            del sys.modules[_LINALG]
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
 
 
 def _jit(function: Callable, options: dict):

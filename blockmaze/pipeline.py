@@ -165,17 +165,20 @@ def passage_for(kind: str, passage=None):
 
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
               braid: float = 0.0, entrances: bool = False, mask=None,
-              weave: float = 0.0, order: np.ndarray | None = None) -> MazeDocument:
+              weave: float = 0.0, order: np.ndarray | None = None, ends: bool = True) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
     ends of the longest path). Without a seed one is drawn; the document records it. A weave
     grid gets crossings at the chance ``weave`` (see :func:`blockmaze.grids.weave.place_crossings`).
     ``order`` (``algorithms.common.carve_order(grid, True)``) receives the carve order, if given.
+    ``ends=False`` leaves the ends of the longest path unplaced (None) for a job that shows
+    none (blocks without ``solution``; :func:`shown_endpoints` and :func:`write_output` place
+    them where they are shown): two searches of the whole maze saved.
 
     >>> doc = make_maze((4, 5), seed=7)
-    >>> doc.seed, doc.maze.is_perfect()
-    (7, True)
+    >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
+    (7, True, None)
     """
     from .braiding import braid as braid_maze
     from .generation import generate, make_grid
@@ -200,8 +203,8 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
         maze = generate(grid, algorithm=algorithm, rng=rng, order=order)
         if braid:
             maze = braid_maze(maze, braid, rng)
-        ends = place_endpoints(maze, "entrances" if entrances else "longest")
-    return MazeDocument(maze, ends, algorithm, seed, braid)
+        placed = place_endpoints(maze, "entrances") if entrances else place_endpoints(maze) if ends else None
+    return MazeDocument(maze, placed, algorithm, seed, braid)
 
 
 def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str = "box",

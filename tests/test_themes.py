@@ -7,6 +7,8 @@ from pathlib import Path
 import jsonschema
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import blockmaze as bm
 from blockmaze.materials import parse_theme
@@ -105,3 +107,38 @@ def test_bad_variants(variants, match):
     document = {"name": "x", "materials": {"wall": {"minecraft": "minecraft:stone", "variants": variants}}}
     with pytest.raises(bm.BlockmazeError, match=match):
         parse_theme(document)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0.01, 100), min_size=2, max_size=5), st.integers(0, 2**63),
+       st.sampled_from([np.uint8, np.uint16]), st.integers(1, 3), st.integers(1, 40),
+       st.integers(1, 70), st.tuples(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300)))
+def test_drawn_variants_follow_the_cumulative_weights_exactly(weights, seed, dtype, height, length,
+                                                               width, origin):
+    """Each block takes the variant whose share of the cumulative weights holds its draw
+    (:func:`variant_draws`), whatever the palette indices of the variants and their width."""
+    from blockmaze.export.minecraft import palette
+
+    top = np.iinfo(dtype).max
+    entries = np.array([top - 3 * i if i % 2 else 5 * i for i in range(len(weights))])
+    blocks = np.zeros((height, length, width), np.uint8)
+    blocks[:, ::2] = 1  # drawn material on every other row
+    indices = np.where(blocks == 1, entries[0], 0).astype(dtype)
+    palette._draw_variants(blocks, indices, [(1, entries, palette._thresholds(weights))], seed, origin)
+    p = np.asarray(weights) / np.sum(weights)
+    for y in range(height):
+        u = palette.variant_draws(seed, (length, width), (origin[0] + y, origin[1], origin[2]))
+        pick = np.minimum(np.searchsorted(np.cumsum(p), u, side="right"), len(entries) - 1)
+        expected = np.where(blocks[y] == 1, entries[pick], 0)
+        assert np.array_equal(indices[y], expected.astype(dtype))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 255), min_size=1, max_size=6), st.integers(0, 200_000), st.integers(0, 2**32))
+def test_present_materials_are_the_values_found(values, size, seed):
+    """Found by chunks that stop early, or counted for a wide range: the same as np.unique."""
+    from blockmaze.export.minecraft.palette import present_materials
+
+    blocks = np.random.default_rng(seed).choice(np.array(values, np.uint8), size)
+    blocks[size // 2:] = values[0]  # late chunks without most values
+    assert present_materials(blocks).tolist() == np.unique(blocks).tolist()

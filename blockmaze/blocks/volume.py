@@ -69,18 +69,26 @@ def extrude(plan: np.ndarray, height: int = 3, floor: bool = True, roof: bool = 
     layers = volume_height(height, floor, roof)
     ensure_memory(layers * plan.size, f"a {plan.shape[1]}x{layers}x{plan.shape[0]}-block volume")
     volume = np.empty((layers,) + plan.shape, dtype=np.uint8)
-    shut = enclosed(plan)
     door, light, stairs = (plan == Material.DOOR), (plan == Material.LIGHT), (plan == Material.STAIRS)
-    columns = SOLID[plan] | ((light | stairs) & shut)  # whole-height columns of their material
-    walls = np.where(columns, plan, np.uint8(Material.AIR))
+    columns = SOLID[plan]  # whole-height columns of their material
+    lit_or_stairs = light.any() or stairs.any()
+    shut = enclosed(plan) if lit_or_stairs else None  # (the common plan, walls and air, needs none)
+    if lit_or_stairs:
+        columns |= (light | stairs) & shut
+    walls = plan * columns  # AIR (0) outside the columns
     first = int(bool(floor))
     volume[first: first + height] = walls
-    if height >= 2:
+    if height >= 2 and door.any():
         volume[first: first + 2][:, door] = Material.DOOR
         volume[first + 2: first + height][:, door] = Material.WALL
-    volume[first][stairs & ~shut] = Material.STAIRS
-    ground = MARKERS[plan] | (light & ~shut)  # what shows in the floor
-    if floor:
+    ground = MARKERS[plan]  # what shows in the floor
+    if lit_or_stairs:
+        volume[first][stairs & ~shut] = Material.STAIRS
+        ground |= light & ~shut
+    if not ground.any():
+        if floor:
+            volume[0] = Material.FLOOR
+    elif floor:
         volume[0] = np.where(ground, plan, np.uint8(Material.FLOOR))
     else:
         volume[0] = np.where(ground, plan, volume[0])

@@ -147,8 +147,15 @@ def block_entities(blocks: np.ndarray, indices: np.ndarray, palette: list[str], 
     """The block entities of the spawn points of a (y, z, x) volume whose blocks are drawn as
     ``palette[indices]`` (what :func:`~.palette.minecraft_palette` returns), in y, z, x order.
     ``origin`` is the (y, z, x) of ``blocks[0, 0, 0]`` in the whole maze (for the mob draw)."""
+    from .palette import lookup
+
     found = []
-    for y, z, x in np.argwhere(SPAWNS[blocks]):
+    blocks = np.asarray(blocks, dtype=np.uint8)
+    low, high = (int(blocks.min()), int(blocks.max())) if blocks.size else (1, 0)
+    if not any(low <= v <= high for v in np.flatnonzero(SPAWNS)):
+        return found  # no block in the spawn materials' range: no search
+    spawns = np.flatnonzero(lookup(SPAWNS, blocks))
+    for y, z, x in zip(*np.unravel_index(spawns, blocks.shape)):
         material = int(blocks[y, z, x])
         name = palette[int(indices[y, z, x])].partition("[")[0]
         position = (int(y), int(z), int(x))

@@ -67,13 +67,20 @@ class ParallelGzip:
 
     def write(self, data) -> int:
         view = memoryview(data).cast("B")
-        self._buffer += view
-        if len(self._buffer) >= self.block:
-            whole = len(self._buffer) - len(self._buffer) % self.block
-            for at in range(0, whole, self.block):
-                self._submit(bytes(self._buffer[at:at + self.block]))
-            del self._buffer[:whole]
-        return view.nbytes
+        written = view.nbytes
+        if self._buffer:  # fill the block begun by earlier writes first
+            room = self.block - len(self._buffer)
+            self._buffer += view[:room]
+            view = view[room:]
+            if len(self._buffer) < self.block:
+                return written
+            self._submit(bytes(self._buffer))
+            self._buffer.clear()
+        whole = view.nbytes - view.nbytes % self.block
+        for at in range(0, whole, self.block):  # whole blocks straight from the data: one copy
+            self._submit(bytes(view[at:at + self.block]))
+        self._buffer += view[whole:]
+        return written
 
     def _submit(self, data: bytes) -> None:
         self._crc = zlib.crc32(data, self._crc)

@@ -72,6 +72,21 @@ def walking_layer(volume: np.ndarray) -> int:
     return 0
 
 
+def first_of(volume: np.ndarray, value: int, chunk: int = 1 << 16) -> int | None:
+    """The flat index of the first block holding ``value`` (None if none does), found a chunk at
+    a time: no whole-volume temporary, and it stops at the chunk that has it.
+
+    >>> first_of(np.array([[0, 3], [3, 0]]), 3), first_of(np.zeros(3), 1)
+    (1, None)
+    """
+    flat = volume.reshape(-1)
+    for at in range(0, flat.size, chunk):
+        found = flat[at:at + chunk] == value
+        if found.any():
+            return at + int(np.argmax(found))
+    return None
+
+
 def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
     """Where the player stands when the volume is placed (see the module docstring).
 
@@ -84,9 +99,9 @@ def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
     y = walking_layer(volume)
     layer = volume[y]
     open_ = (layer == Material.AIR) | (layer == Material.DOOR)
-    first = int(np.argmax(volume == Material.START))  # the first START in (y, z, x) order
-    target = tuple(int(v) for v in np.unravel_index(first, volume.shape)[1:]) \
-        if volume.size and volume.flat[first] == Material.START else None
+    has_start = volume.size and volume.min() <= Material.START <= volume.max()  # else no search
+    first = first_of(volume, Material.START) if has_start else None  # in (y, z, x) order
+    target = None if first is None else tuple(int(v) for v in np.unravel_index(first, volume.shape)[1:])
     # (z, x) of the edge block, the player's (z, x) outside it, and the way in
     edges = [((0, x), (-1, x), "south") for x in range(width)]
     edges += [((z, 0), (z, -1), "east") for z in range(band)]
@@ -99,8 +114,8 @@ def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
         _, (z, x), facing = gates[0]
         return Spot(y, z, x, facing)
     if target is None:
-        inner = np.argwhere(open_)
-        target = tuple(int(v) for v in inner[0]) if len(inner) else (0, 0)
+        inner = first_of(open_, True)
+        target = (0, 0) if inner is None else tuple(int(v) for v in np.unravel_index(inner, open_.shape))
     tz, tx = target
     sides = [(tz, (-1, tx), "south"), (tx, (tz, -1), "east"),
              (depth - 1 - tz, (depth, tx), "north"), (width - 1 - tx, (tz, width), "west")]
@@ -123,6 +138,8 @@ def placement_hint(volume: np.ndarray, format_name: str, name: str = "maze") -> 
     minecraft:maze ~-1 ~-1 ~1 (1.19+), or put a structure block under your feet with Relative
     Position -1, 0, 1
     """
+    if format_name not in ("structure", "mcstructure", "mcpack"):
+        return None  # the file says where the player stands: no need to find the spot again
     spot = player_spot(volume)
     dx, dy, dz = spot.offset
     where = f"stand where the way in should be, facing {spot.facing} (into the maze), and run"

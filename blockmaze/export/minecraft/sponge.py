@@ -86,9 +86,12 @@ def write_indexed(
         raise BlockmazeError(f"schem version must be 2 or 3, got {schem_version!r}")
     height, length, width = indices.shape
     check_size(indices.shape)
-    if indices.size and (indices.min() < 0 or indices.max() >= len(palette)):
+    top = int(indices.max()) if indices.size else 0
+    if indices.size and (top >= len(palette) or (indices.dtype.kind == "i" and indices.min() < 0)):
         raise BlockmazeError("a block index is outside the palette")
-    size = indices.size + int(np.count_nonzero(indices >= 0x80)) + int(np.count_nonzero(indices >= 0x4000))
+    size = indices.size  # a byte an index, two from 0x80, three from 0x4000 (palettes stay below 0x200000)
+    size += int(np.count_nonzero(indices >= 0x80)) if top >= 0x80 else 0
+    size += int(np.count_nonzero(indices >= 0x4000)) if top >= 0x4000 else 0
     flat = indices.reshape(-1)
     step = 1 << 22
     pieces = (encode_varints(flat[at:at + step]) for at in range(0, flat.size, step))

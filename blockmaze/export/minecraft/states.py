@@ -166,22 +166,29 @@ def _adjust(state: str, material: int, code: int, climb: str) -> str:
 
 
 def place_states(volume: np.ndarray, indices: np.ndarray, palette: list[str],
-                 floor_state: str, climb: str = CLIMB) -> tuple[np.ndarray, list[str]]:
+                 floor_state: str, climb: str = CLIMB,
+                 present: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
     """Indices and palette with neighbour-dependent states resolved (see the module docstring).
 
     ``floor_state`` replaces support-needing blocks that have nothing to stand on (except those
     with a standing counterpart). Entries no block uses any more are dropped; the order of the
-    others is kept, new entries follow.
+    others is kept, new entries follow. ``present``: the materials in ``volume``, if known.
     """
     volume = np.asarray(volume, dtype=np.uint8)
     if volume.ndim != 3:
         return indices, palette
-    codes = np.zeros(volume.shape, dtype=np.int32)
-    if (volume == Material.DOOR).any():
-        codes += _door_codes(volume)
-    if (volume == Material.STAIRS).any():
-        codes += _stair_codes(volume)
+    if present is None:
+        doors, stairs = (volume == Material.DOOR).any(), (volume == Material.STAIRS).any()
+    else:
+        doors, stairs = Material.DOOR in present, Material.STAIRS in present
     falls = np.array([needs_support(parse_state(s)[0]) for s in palette] + [False], dtype=bool)
+    if not (doors or stairs or falls.any()):  # nothing to resolve: no whole-volume temporaries
+        return indices, palette
+    codes = np.zeros(volume.shape, dtype=np.int32)
+    if doors:
+        codes += _door_codes(volume)
+    if stairs:
+        codes += _stair_codes(volume)
     unsupported = np.zeros(volume.shape, dtype=bool)
     unsupported[1:] = falls[indices[1:]] & (volume[:-1] == Material.AIR)
     touched = (codes > 0) | unsupported
