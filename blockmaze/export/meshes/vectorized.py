@@ -27,52 +27,54 @@ __all__ = ["greedy_quads_numpy", "triangulate_numpy"]
 _ORDERS = {0: (2, 0, 1), 1: (0, 1, 2), 2: (1, 2, 0)}
 
 
-def _sweep(masks: np.ndarray):
-    """Rectangles of the masks ``(S, P, Q)`` (0: no face): arrays slice, p0, q0, p1, q1, material."""
-    slices, p_size, q_size = masks.shape
-    flat = slices * q_size
-    row_start = (np.arange(flat) % q_size) == 0
-    out = []
+def _sweep(rows: np.ndarray, row_start: np.ndarray):
+    """Rectangles of the rows ``(P, F)`` of masks laid side by side (0: no face; ``row_start``
+    marks where each mask row begins): arrays p0, q0, p1, q1, material, q in ``[0, F)``."""
+    p_size, flat = rows.shape
+    solid = rows != 0
+    changed = np.ones_like(solid)
+    changed[1:] = rows[1:] != rows[:-1]
+    new_run = np.ones_like(solid)  # where a run of one material would start in the whole row
+    new_run[:, 1:] = (rows[:, 1:] != rows[:, :-1]) | row_start[1:]
+    new_run &= solid
+    any_change = changed.any(axis=1)
     owner = np.full(flat, -1, np.int64)
-    act_q0 = act_q1 = act_p0 = act_mat = np.zeros(0, np.int64)
-    for p in range(p_size + 1):
-        row = masks[:, p, :].ravel().astype(np.int64) if p < p_size else np.zeros(flat, np.int64)
-        if len(act_mat):
-            held = owner >= 0
-            ok = held & (row == act_mat[np.where(held, owner, 0)])
-            keep = np.bincount(owner[ok], minlength=len(act_mat)) == act_q1 - act_q0
-            done = ~keep
-            if done.any():
-                out.append((act_p0[done], act_q0[done], np.full(int(done.sum()), p), act_q1[done],
-                            act_mat[done]))
-            covered = held & keep[np.where(held, owner, 0)]
-            renumber = np.cumsum(keep) - 1
-            act_q0, act_q1, act_p0, act_mat = act_q0[keep], act_q1[keep], act_p0[keep], act_mat[keep]
+    limit = int(np.count_nonzero(solid)) + 1  # no more rectangles than cells
+    end = np.full(limit, p_size, np.int64)
+    dead = np.zeros(limit, bool)
+    opened, count = [], 0
+    covered = np.zeros(flat, bool)
+    after = np.zeros(flat, bool)
+    for p in range(p_size):
+        if not any_change[p]:  # every open rectangle goes on, and no cell is left
+            continue
+        held = owner >= 0
+        broken = held & changed[p]
+        if broken.any():
+            ids = owner[broken]
+            end[ids] = p
+            dead[ids] = True
+            covered = held & ~dead[owner]
         else:
-            covered = np.zeros(flat, bool)
-            renumber = np.zeros(0, np.int64)
-        if p == p_size:
-            break
-        free = (row != 0) & ~covered
-        before = np.empty(flat, np.int64)
-        before[0] = -1
-        before[1:] = np.where(free[:-1], row[:-1], -1)
-        starts = free & (row_start | (before != row))
+            covered = held
+        free = solid[p] & ~covered
+        after[1:] = covered[:-1]
+        starts = free & (new_run[p] | after)
         q0 = np.flatnonzero(starts)
-        run = np.cumsum(starts) - 1
-        widths = np.bincount(run[free], minlength=len(q0))
-        new_owner = np.full(flat, -1, np.int64)
-        new_owner[covered] = renumber[owner[covered]]
-        new_owner[free] = len(act_mat) + run[free]
-        owner = new_owner
-        act_q0 = np.concatenate([act_q0, q0])
-        act_q1 = np.concatenate([act_q1, q0 + widths])
-        act_p0 = np.concatenate([act_p0, np.full(len(q0), p)])
-        act_mat = np.concatenate([act_mat, row[q0]])
-    if not out:
-        return tuple(np.zeros(0, np.int64) for _ in range(6))
-    p0, q0, p1, q1, mat = (np.concatenate(column) for column in zip(*out))
-    return q0 // q_size, p0, q0 % q_size, p1, q1 - (q0 - q0 % q_size), mat
+        if not len(q0):
+            owner = np.where(covered, owner, -1)
+            continue
+        number = np.cumsum(starts) + (count - 1)
+        owner = np.where(covered, owner, np.where(free, number, -1))
+        going = np.zeros(flat + 1, bool)
+        going[:-1] = free & ~starts
+        q1 = np.flatnonzero(free & ~going[1:]) + 1
+        opened.append((np.full(len(q0), p), q0, q1, rows[p, q0]))
+        count += len(q0)
+    if not opened:
+        return tuple(np.zeros(0, np.int64) for _ in range(5))
+    p0, q0, q1, mat = (np.concatenate(column) for column in zip(*opened))
+    return p0, q0, end[:count], q1, mat.astype(np.int64)
 
 
 def greedy_quads_numpy(blocks: np.ndarray, box: tuple[int, ...]) -> np.ndarray:
@@ -83,7 +85,7 @@ def greedy_quads_numpy(blocks: np.ndarray, box: tuple[int, ...]) -> np.ndarray:
     [[0, -1, 0], [0, 1, 2], [1, -1, 0], [1, 1, 1], [2, -1, 0], [2, 1, 1]]
     """
     low, high = box[:3], box[3:]
-    parts = []
+    by_rows: dict[int, list] = {}  # axes whose planes have as many rows are swept together
     for axis in (0, 1, 2):
         order = _ORDERS[axis]
         view = blocks.transpose(order)
@@ -94,14 +96,26 @@ def greedy_quads_numpy(blocks: np.ndarray, box: tuple[int, ...]) -> np.ndarray:
         inside = padded[lo[0] + 1:hi[0] + 1]
         masks = np.concatenate([np.where(padded[lo[0] + d:hi[0] + d] == 0, inside, 0)
                                 for d in (0, 2)])  # sign -1, then +1
-        s, p0, q0, p1, q1, mat = _sweep(masks)
-        count = hi[0] - lo[0]
-        sign = np.where(s < count, -1, 1)
-        slice_ = s % max(count, 1)
-        plane = slice_ + (sign > 0)
-        quads = np.column_stack([np.full(len(s), axis), sign, plane, p0, q0, p1, q1, mat])
-        parts.append(quads[np.lexsort((q0, p0, s))])
-    quads = np.concatenate(parts)
+        by_rows.setdefault(masks.shape[1], []).append((axis, masks))
+    parts = {}
+    for p_size, group in by_rows.items():
+        rows = np.concatenate([m.transpose(1, 0, 2).reshape(p_size, -1) for _, m in group], axis=1)
+        row_start = np.concatenate([np.arange(m.shape[0] * m.shape[2]) % max(m.shape[2], 1) == 0
+                                    for _, m in group])
+        p0, q0, p1, q1, mat = _sweep(rows, row_start)
+        offset = 0
+        for axis, masks in group:
+            slices, _, q_size = masks.shape
+            mine = (q0 >= offset) & (q0 < offset + slices * q_size)
+            s, q = np.divmod(q0[mine] - offset, max(q_size, 1))
+            count = slices // 2
+            sign = np.where(s < count, -1, 1)
+            plane = s % max(count, 1) + (sign > 0)
+            quads = np.column_stack([np.full(len(s), axis), sign, plane, p0[mine], q,
+                                     p1[mine], q + (q1 - q0)[mine], mat[mine]])
+            parts[axis] = quads[np.lexsort((q, p0[mine], s))]
+            offset += slices * q_size
+    quads = np.concatenate([parts[0], parts[1], parts[2]])
     return quads[np.argsort(quads[:, 7], kind="stable")].astype(np.int32)
 
 
@@ -226,46 +240,42 @@ def _zip_all(sizes, counts, vertex_offsets, face_offsets, pb, pc, sign):
     stop = np.where(most > 0, corners[side + 1, np.arange(n)] % counts, n1)  # none: BL to TR
     m1 = (stop - start) % counts
     m2 = counts - m1
-    base = vertex_offsets[:-1]
-
-    def vertex(r, position):
-        """Vertex index of cycle ``position`` of rectangles ``r``."""
-        position = position % counts[r]
-        last = n1[r]
-        back = counts[r] - position  # chain2's index t for positions past TR
-        return base[r] + np.where(position <= last, position, last + back)
-
-    def point(r, position):
-        v = vertex(r, position)
-        return pb[v], pc[v]
-
-    def put(r, f, t0, t1, t2):
-        flip = sign[r] < 0
-        faces[f, 0] = t0
-        faces[f, 1] = np.where(flip, t2, t1)
-        faces[f, 2] = np.where(flip, t1, t2)
-
-    r = np.arange(n)
+    # the two chains from start to stop, as vertex indices: forward (chain 1) and backward
+    chain1, first1 = _walk(start, m1, 1, counts, vertex_offsets, n1)
+    chain2, first2 = _walk(start, m2, -1, counts, vertex_offsets, n1)
+    b1, c1, b2, c2 = pb[chain1], pc[chain1], pb[chain2], pc[chain2]
     f = face_offsets[:-1].copy()
-    put(r, f, vertex(r, start), vertex(r, start + 1), vertex(r, start - 1))
+    faces[f] = np.column_stack([chain1[first1], chain1[first1 + 1], chain2[first2 + 1]])
     f += 1
-    i, j = np.ones(n, np.int64), np.ones(n, np.int64)
-    active = np.flatnonzero((i < m1 - 1) | (j < m2 - 1))
+    i, j = first1 + 1, first2 + 1  # positions in the chains (flat)
+    last1, last2 = first1 + m1, first2 + m2
+    active = np.flatnonzero((i < last1 - 1) | (j < last2 - 1))
     while len(active):
-        ra, ia, ja = active, i[active], j[active]
-        s, e1, e2 = start[ra], m1[ra], m2[ra]
-        b_i1, c_i1 = point(ra, s + ia + 1)
-        b_j, c_j = point(ra, s - ja)
-        b_i, c_i = point(ra, s + ia)
-        b_j1, c_j1 = point(ra, s - ja - 1)
-        shorter = (b_i1 - b_j) ** 2 + (c_i1 - c_j) ** 2 <= (b_i - b_j1) ** 2 + (c_i - c_j1) ** 2
-        first = (ja == e2 - 1) | ((ia != e1 - 1) & shorter)
-        here = vertex(ra, s + ia)
-        put(ra, f[ra], here, np.where(first, vertex(ra, s + ia + 1), vertex(ra, s - ja - 1)),
-            vertex(ra, s - ja))
-        f[ra] += 1
-        i[ra] = ia + first
-        j[ra] = ja + ~first
-        active = ra[(i[ra] < m1[ra] - 1) | (j[ra] < m2[ra] - 1)]
-    put(r, f, vertex(r, start + i), vertex(r, start + m1), vertex(r, start - j))
+        ia, ja = i[active], j[active]
+        shorter = ((b1[ia + 1] - b2[ja]) ** 2 + (c1[ia + 1] - c2[ja]) ** 2
+                   <= (b1[ia] - b2[ja + 1]) ** 2 + (c1[ia] - c2[ja + 1]) ** 2)
+        ahead = (ja == last2[active] - 1) | ((ia != last1[active] - 1) & shorter)
+        faces[f[active]] = np.column_stack([chain1[ia], np.where(ahead, chain1[ia + 1], chain2[ja + 1]),
+                                            chain2[ja]])
+        f[active] += 1
+        i[active] = ia + ahead
+        j[active] = ja + ~ahead
+        active = active[(i[active] < last1[active] - 1) | (j[active] < last2[active] - 1)]
+    faces[f] = np.column_stack([chain1[i], chain1[last1], chain2[j]])
+    backward = np.repeat(sign < 0, counts - 2)  # clockwise in (b, c): seen from -axis
+    faces[backward] = faces[backward][:, [0, 2, 1]]
     return faces
+
+
+def _walk(start, steps, direction, counts, vertex_offsets, n1):
+    """The vertex indices met walking each polygon's cycle from ``start`` for ``steps`` steps in
+    ``direction`` (both ends included), laid end to end; and where each rectangle's walk begins."""
+    lengths = steps + 1
+    first = np.zeros(len(steps), np.int64)
+    np.cumsum(lengths[:-1], out=first[1:])
+    which = np.repeat(np.arange(len(steps)), lengths)
+    t = np.arange(len(which)) - first[which]
+    count, last = counts[which], n1[which]
+    position = (start[which] + direction * t) % count
+    # cycle position -> vertex: BL .. TR in vertex order, then chain2's points backwards
+    return vertex_offsets[which] + np.where(position <= last, position, last + count - position), first
