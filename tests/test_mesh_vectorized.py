@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import blockmaze as bm
 from blockmaze.export.meshes import greedy
 from blockmaze.export.meshes.chunks import touches_by_edge, _touches_by_edge
+from blockmaze.export.meshes.vectorized import collision_boxes_numpy
 from blockmaze.kernels import forced
 
 
@@ -87,9 +88,27 @@ def test_switch():
 
 
 def test_medium_mesh_does_not_import_numba(tmp_path):
-    """A 100x100 maze to .glb in a fresh process: carved and meshed without numba."""
+    """A 100x100 maze to .glb with collision boxes, in a fresh process: no numba imported."""
     script = ("import sys, blockmaze as bm; "
               f"bm.write(bm.extrude(bm.to_blocks(bm.generate((100, 100), rng=1)), height=3), "
-              f"{str(tmp_path / 'm.glb')!r}); print('numba' in sys.modules)")
+              f"{str(tmp_path / 'm.glb')!r}, collision=True); print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.3, 0.7, 0.95, 1.0]),
+       st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6)))
+def test_collision_boxes_alike(seed, density, shape):
+    solid = np.random.default_rng(seed).random(shape) < density
+    with forced("numba"):
+        expected = greedy._boxes(solid)
+    np.testing.assert_array_equal(collision_boxes_numpy(solid), expected)
+
+
+def test_maze_collision_boxes_alike():
+    maze = bm.extrude(bm.to_blocks(bm.generate((10, 13), rng=2)), height=3, roof=True)
+    solid = np.asarray(maze) != 0
+    with forced("numba"):
+        expected = greedy._boxes(solid)
+    np.testing.assert_array_equal(collision_boxes_numpy(solid), expected)

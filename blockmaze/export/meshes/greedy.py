@@ -41,7 +41,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...resources import ensure_memory
-from .vectorized import greedy_quads_numpy, triangulate_numpy
+from .vectorized import collision_boxes_numpy, greedy_quads_numpy, triangulate_numpy
 
 __all__ = [
     "Group", "Quads", "Surface", "bounds", "collision_boxes", "culled_face_count", "greedy_quads",
@@ -664,6 +664,8 @@ def collision_boxes(blocks: np.ndarray) -> np.ndarray:
     [[0, 0, 0, 5, 3, 4]]
     """
     solid = np.ascontiguousarray(np.asarray(blocks) != 0)
+    if vectorized(solid.size):
+        return collision_boxes_numpy(solid)
     return _boxes(solid)
 
 

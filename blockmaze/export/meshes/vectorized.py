@@ -279,3 +279,44 @@ def _walk(start, steps, direction, counts, vertex_offsets, n1):
     position = (start[which] + direction * t) % count
     # cycle position -> vertex: BL .. TR in vertex order, then chain2's points backwards
     return vertex_offsets[which] + np.where(position <= last, position, last + count - position), first
+
+
+def collision_boxes_numpy(solid: np.ndarray) -> np.ndarray:
+    """``int32[n, 6]`` boxes ``x0, y0, z0, x1, y1, z1`` as :func:`.greedy.collision_boxes` finds
+    them: in each layer, from the bottom up, the cells no box below covers are cut into greedy
+    rectangles (runs along x grown along z), and each rectangle is raised while the layers above
+    are solid all over it.
+
+    >>> collision_boxes_numpy(np.ones((2, 1, 3), bool)).tolist()
+    [[0, 0, 0, 3, 2, 1]]
+    """
+    size_y, size_z, size_x = solid.shape
+    # per layer, the solid cells summed over [0, z) x [0, x): a rectangle's count in four looks
+    table = np.zeros((size_y, size_z + 1, size_x + 1), np.int64)
+    table[:, 1:, 1:] = solid.cumsum(axis=1).cumsum(axis=2)
+    # the boxes' cells as 2-D differences, added at the layer above their first, taken off above
+    # their last: summed up to a layer and then over z and x, they count the boxes over each cell
+    starts = np.zeros((size_y + 1, size_z + 1, size_x + 1), np.int64)
+    running = np.zeros((size_z + 1, size_x + 1), np.int64)
+    row_start = np.arange(size_x) == 0
+    boxes = [np.zeros((0, 6), np.int64)]
+    for y in range(size_y):
+        running += starts[y]
+        free = solid[y] & (running.cumsum(axis=0).cumsum(axis=1)[:size_z, :size_x] == 0)
+        if not free.any():
+            continue
+        z0, x0, z1, x1, _ = _sweep(free.view(np.uint8), row_start)
+        area = (z1 - z0) * (x1 - x0)
+        top = np.full(len(z0), y + 1)
+        rising = np.arange(len(z0))
+        while len(rising):  # raise while the next layer is solid all over the rectangle
+            r, level = rising, np.minimum(top[rising], size_y - 1)
+            inside = (table[level, z1[r], x1[r]] - table[level, z0[r], x1[r]]
+                      - table[level, z1[r], x0[r]] + table[level, z0[r], x0[r]])
+            rising = r[(top[r] < size_y) & (inside == area[r])]
+            top[rising] += 1
+        for z, x, change in ((z0, x0, 1), (z0, x1, -1), (z1, x0, -1), (z1, x1, 1)):
+            np.add.at(starts, (y + 1, z, x), change)
+            np.add.at(starts, (top, z, x), -change)
+        boxes.append(np.column_stack([x0, np.full(len(z0), y), z0, x1, top, z1]))
+    return np.concatenate(boxes).astype(np.int32)
