@@ -7,7 +7,8 @@ a rectangle stays open while the next row holds its material over its whole span
 left are cut into maximal runs that open new ones. That is Lysenko's greedy order exactly: a run
 is widened first, then grown row by row. Triangles: every rectangle's polygon (its corners and
 the split points on its edges) is zipped between two chains along the shorter diagonal, one step
-for all rectangles at a time.
+for all rectangles at a time. Collision boxes: the same sweep cuts each layer, then the
+rectangles rise while the layers above are solid under them.
 
 Example
 -------
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["greedy_quads_numpy", "triangulate_numpy"]
+__all__ = ["collision_boxes_numpy", "greedy_quads_numpy", "triangulate_numpy"]
 
 # axis -> the (y, z, x) volume's axes in (axis, b, c) order (b, c cyclic after the axis)
 _ORDERS = {0: (2, 0, 1), 1: (0, 1, 2), 2: (1, 2, 0)}
@@ -43,7 +44,6 @@ def _sweep(rows: np.ndarray, row_start: np.ndarray):
     end = np.full(limit, p_size, np.int64)
     dead = np.zeros(limit, bool)
     opened, count = [], 0
-    covered = np.zeros(flat, bool)
     after = np.zeros(flat, bool)
     for p in range(p_size):
         if not any_change[p]:  # every open rectangle goes on, and no cell is left
