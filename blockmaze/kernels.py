@@ -136,6 +136,20 @@ def _use_python(args, small: int = SMALL_JOB) -> bool:
     return biggest <= small
 
 
+def compiled_pays(size: int, small: int) -> bool:
+    """Whether a job of ``size`` elements that also has a vectorized numpy form should run its
+    compiled kernels: yes when forced to numba or when numba is already loaded (its set-up paid),
+    no when forced to Python, else when ``size`` exceeds ``small``.
+
+    >>> with forced("python"):
+    ...     compiled_pays(10**9, 1000)
+    False
+    """
+    if _forced is not None:
+        return _forced == "numba"
+    return _numba_loaded() or size > small
+
+
 def _numba_loaded() -> bool:
     return "numba" in sys.modules
 

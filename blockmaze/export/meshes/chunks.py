@@ -48,7 +48,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material
-from .greedy import greedy_quads, triangulate
+from .greedy import greedy_quads, triangulate, vectorized
 
 __all__ = ["Part", "chunk_parts", "check_chunk", "step_scale", "step_shapes", "uv_of", "DEFAULT_CHUNK"]
 
@@ -208,8 +208,7 @@ def seal_edges(volume: np.ndarray) -> np.ndarray:
     return out[1:-1, 1:-1, 1:-1]
 
 
-@kernel
-def touches_by_edge(blocks):
+def touches_by_edge(blocks: np.ndarray) -> bool:
     """True where two solid blocks touch along an edge only (see :func:`seal_edges`): such a
     volume is meshed on the half-block lattice too.
 
@@ -217,6 +216,22 @@ def touches_by_edge(blocks):
     >>> touches_by_edge(v), touches_by_edge(np.ones((2, 2, 2), np.uint8))
     (True, False)
     """
+    if not vectorized(blocks.size):
+        return bool(_touches_by_edge(blocks))
+    solid = np.asarray(blocks) != 0
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        s00 = solid[_window(solid.shape, a, b, 0, 0)]
+        s01 = solid[_window(solid.shape, a, b, 0, 1)]
+        s10 = solid[_window(solid.shape, a, b, 1, 0)]
+        s11 = solid[_window(solid.shape, a, b, 1, 1)]
+        if ((s00 == s11) & (s01 == s10) & (s00 != s01)).any():
+            return True
+    return False
+
+
+@kernel
+def _touches_by_edge(blocks):
+    """:func:`touches_by_edge` compiled, stopping at the first pair found."""
     ny, nz, nx = blocks.shape
     for y in range(ny):
         for z in range(nz):
@@ -347,17 +362,17 @@ def _mesh_box(blocks, facing, scale, chunk, step, box, only=None) -> list[Part]:
         inner = tuple(2 * b for b in inner)
     if only is not None:  # cut after the steps and seals, so every cell keeps one material
         sub = np.where(sub == only, sub, np.uint8(0))
-    quads = greedy_quads(sub, inner)
+    quads = greedy_quads(sub, inner, _local.vectorized)
     if not len(quads):
         return []
     cuts = (x0 > 0, x1 < size_x, y0 > 0, y1 < size_y, z0 > 0, z1 < size_z) if chunk else (False,) * 6
-    surface = triangulate(quads, watertight=_local.watertight, cuts=cuts)
+    surface = triangulate(quads, watertight=_local.watertight, cuts=cuts, numpy_form=_local.vectorized)
     sy, sz, sx = quads.shape
     needed = 6 * (sx + 1) * (sy + 1) * (sz + 1)
     groups = surface.groups
     v_bounds = np.array([g.vertex_start for g in groups] + [groups[-1].vertex_stop], np.int64)
     f_bounds = np.array([g.face_start for g in groups] + [groups[-1].face_stop], np.int64)
-    if needed > _TABLE_LIMIT:
+    if needed > _TABLE_LIMIT or _local.vectorized:
         positions, normals, faces, starts = _weld_sorted(
             surface.vertices, surface.normals, surface.faces, v_bounds, f_bounds, sx, sy, sz)
     else:
@@ -397,9 +412,11 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
         facing = step_shapes(blocks)
     step = chunk or max(blocks.shape)
     boxes = list(_boxes(blocks.shape, chunk))
+    numpy_form = vectorized(blocks.size)  # the whole job's size picks numpy or the kernels
 
     def work(box):
         _local.watertight = bool(watertight)
+        _local.vectorized = numpy_form
         return _mesh_box(blocks, facing, scale, chunk, step, box, only)
 
     if len(boxes) < 4 or _THREADS < 2:

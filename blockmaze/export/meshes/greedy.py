@@ -36,11 +36,12 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ...kernels import kernel
+from ...kernels import compiled_pays, kernel
 import numpy as np
 
 from ...errors import BlockmazeError
 from ...resources import ensure_memory
+from .vectorized import collision_boxes_numpy, greedy_quads_numpy, triangulate_numpy
 
 __all__ = [
     "Group", "Quads", "Surface", "bounds", "collision_boxes", "culled_face_count", "greedy_quads",
@@ -56,6 +57,21 @@ AXIS, SIGN, PLANE, B0, C0, B1, C1, MATERIAL = range(8)
 # threads: the kernels release the GIL and write disjoint rows, so the output does not depend on it.
 _PARALLEL_BLOCKS = 1 << 20
 _CHECKED_BYTES = 64 << 20  # arrays from this size up are checked against the memory available
+# Jobs up to this many blocks are meshed by the vectorized numpy form (:mod:`.vectorized`, the same
+# rectangles and triangles) unless numba is loaded already. It takes 3-5x the compiled kernels'
+# time (0.2 s of CPU for a 100x100 maze, walls 3 high: 160,000 blocks), which up to here is less
+# than importing numba and loading its cache (0.7-0.9 s): a 60x60 weave maze (650,000 blocks on
+# the half-block lattice) to .glb takes 0.63 s of CPU this way, 1.37 s compiled.
+VECTORIZED_BLOCKS = 1 << 20
+
+
+def vectorized(blocks: int) -> bool:
+    """Whether a job of ``blocks`` blocks is meshed by the numpy form rather than the kernels.
+
+    >>> vectorized(10**8)   # a big job: the compiled kernels
+    False
+    """
+    return not compiled_pays(blocks, VECTORIZED_BLOCKS)
 
 
 @dataclass(frozen=True)
@@ -168,11 +184,13 @@ def _greedy_axis(volume, axis, lo, hi, buffer, count):
     return buffer, count
 
 
-def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | None = None) -> Quads:
+def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | None = None,
+                 numpy_form: bool | None = None) -> Quads:
     """The surface of a (y, z, x) volume as maximal rectangles per material, slice and direction.
 
     ``box`` = ``(y0, z0, x0, y1, z1, x1)`` keeps the faces of the blocks inside it (a chunk; the
-    blocks around it only hide faces), in coordinates relative to its corner.
+    blocks around it only hide faces), in coordinates relative to its corner. ``numpy_form``
+    picks the vectorized form or the kernels (the same result; None: by :func:`vectorized`).
 
     >>> quads = greedy_quads(np.ones((1, 1, 5), np.uint8))   # a 5x1x1 bar: one rectangle per side
     >>> len(quads)
@@ -184,6 +202,9 @@ def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | 
     if box is None:
         box = (0, 0, 0) + tuple(blocks.shape)
     low, high = np.array(box[:3], np.int64), np.array(box[3:], np.int64)
+    shape = tuple(int(h - l) for l, h in zip(low, high))
+    if vectorized(blocks.size) if numpy_form is None else numpy_form:
+        return Quads(greedy_quads_numpy(blocks, tuple(int(v) for v in box)), shape)
 
     def one_axis(axis_order):
         axis, order = axis_order
@@ -201,7 +222,6 @@ def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | 
     else:
         parts = {task[0]: one_axis(task) for task in tasks}
     buffer = np.concatenate([parts[0], parts[1], parts[2]])
-    shape = tuple(int(h - l) for l, h in zip(low, high))
     return Quads(_sort_by_material(buffer, len(buffer)), shape)
 
 
@@ -500,11 +520,13 @@ def _put(faces, f, tri, sign):
         faces[f, 2] = tri[1]
 
 
-def triangulate(quads: Quads, watertight: bool = True, cuts: tuple[bool, ...] = (False,) * 6) -> Surface:
+def triangulate(quads: Quads, watertight: bool = True, cuts: tuple[bool, ...] = (False,) * 6,
+                numpy_form: bool | None = None) -> Surface:
     """Triangles of greedy rectangles; ``watertight`` splits every edge at the vertices on it.
 
     ``cuts`` (x0, x1, y0, y1, z0, z1) marks the box's faces where a chunk meets its neighbour:
     edges lying in them are split at every lattice point, so neighbours' edges match.
+    ``numpy_form`` as for :func:`greedy_quads`.
 
     >>> quads = greedy_quads(np.array([[[1, 1]], [[1, 0]]], np.uint8))   # an L of three blocks
     >>> len(triangulate(quads, watertight=False).faces), len(triangulate(quads).faces)
@@ -512,6 +534,10 @@ def triangulate(quads: Quads, watertight: bool = True, cuts: tuple[bool, ...] = 
     """
     data = quads.data
     size_y, size_z, size_x = quads.shape
+    if vectorized(size_x * size_y * size_z) if numpy_form is None else numpy_form:
+        vertices, normals, uv, faces, vertex_offsets, face_offsets = triangulate_numpy(
+            data, (size_x, size_y, size_z), bool(watertight), cuts)
+        return Surface(vertices, normals, uv, faces, _groups(data, vertex_offsets, face_offsets))
     if watertight and len(data):
         lattice = _corner_lattice(data, size_x, size_y, size_z, np.array(cuts, dtype=np.uint8))
     else:
@@ -534,6 +560,11 @@ def triangulate(quads: Quads, watertight: bool = True, cuts: tuple[bool, ...] = 
     _in_halves(len(data), lambda start, stop: _emit(
         data, lattice, bool(watertight), vertex_offsets, face_offsets, longest,
         vertices, normals, uv, faces, start, stop))
+    return Surface(vertices, normals, uv, faces, _groups(data, vertex_offsets, face_offsets))
+
+
+def _groups(data: np.ndarray, vertex_offsets: np.ndarray, face_offsets: np.ndarray) -> tuple[Group, ...]:
+    """One :class:`Group` per run of rectangles of one material."""
     groups = []
     if len(data):
         materials = data[:, MATERIAL]
@@ -543,7 +574,7 @@ def triangulate(quads: Quads, watertight: bool = True, cuts: tuple[bool, ...] = 
             groups.append(Group(int(materials[start]),
                                 int(vertex_offsets[start]), int(vertex_offsets[stop]),
                                 int(face_offsets[start]), int(face_offsets[stop])))
-    return Surface(vertices, normals, uv, faces, tuple(groups))
+    return tuple(groups)
 
 
 def mesh_blocks(blocks: np.ndarray, watertight: bool = True) -> Surface:
@@ -633,6 +664,8 @@ def collision_boxes(blocks: np.ndarray) -> np.ndarray:
     [[0, 0, 0, 5, 3, 4]]
     """
     solid = np.ascontiguousarray(np.asarray(blocks) != 0)
+    if vectorized(solid.size):
+        return collision_boxes_numpy(solid)
     return _boxes(solid)
 
 
@@ -651,9 +684,13 @@ def _bounds(points):
 
 
 def bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-column minimum and maximum of a 2-D array in one pass (numpy's axis-0 min/max is slow).
+    """Per-column minimum and maximum of a 2-D array in one pass (numpy's axis-0 min/max is slow;
+    without numba loaded, medium arrays take numpy's column by column).
 
     >>> [b.tolist() for b in bounds(np.array([[1, 5], [3, 2]], np.float32))]
     [[1.0, 2.0], [3.0, 5.0]]
     """
+    if len(points) and vectorized(len(points)):
+        columns = np.ascontiguousarray(points.T)
+        return (columns.min(axis=1).astype(np.float64), columns.max(axis=1).astype(np.float64))
     return _bounds(points)

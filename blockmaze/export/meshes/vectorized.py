@@ -1,0 +1,322 @@
+"""The greedy mesher in vectorized numpy: the same rectangles and triangles as the compiled kernels
+of :mod:`.greedy`, with no numba (no import, no compile), for the jobs where that set-up would
+cost more than the work.
+
+Rectangles: each plane is swept row by row (all slices and both directions of an axis at once);
+a rectangle stays open while the next row holds its material over its whole span, and the cells
+left are cut into maximal runs that open new ones. That is Lysenko's greedy order exactly: a run
+is widened first, then grown row by row. Triangles: every rectangle's polygon (its corners and
+the split points on its edges) is zipped between two chains along the shorter diagonal, one step
+for all rectangles at a time. Collision boxes: the same sweep cuts each layer, then the
+rectangles rise while the layers above are solid under them.
+
+Example
+-------
+>>> import numpy as np
+>>> quads = greedy_quads_numpy(np.ones((1, 1, 5), np.uint8), (0, 0, 0, 1, 1, 5))
+>>> quads[:, 7].tolist(), len(triangulate_numpy(quads, (5, 1, 1), True, (False,) * 6)[3])
+([1, 1, 1, 1, 1, 1], 12)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["collision_boxes_numpy", "greedy_quads_numpy", "triangulate_numpy"]
+
+# axis -> the (y, z, x) volume's axes in (axis, b, c) order (b, c cyclic after the axis)
+_ORDERS = {0: (2, 0, 1), 1: (0, 1, 2), 2: (1, 2, 0)}
+
+
+def _sweep(rows: np.ndarray, row_start: np.ndarray):
+    """Rectangles of the rows ``(P, F)`` of masks laid side by side (0: no face; ``row_start``
+    marks where each mask row begins): arrays p0, q0, p1, q1, material, q in ``[0, F)``."""
+    p_size, flat = rows.shape
+    solid = rows != 0
+    changed = np.ones_like(solid)
+    changed[1:] = rows[1:] != rows[:-1]
+    new_run = np.ones_like(solid)  # where a run of one material would start in the whole row
+    new_run[:, 1:] = (rows[:, 1:] != rows[:, :-1]) | row_start[1:]
+    new_run &= solid
+    any_change = changed.any(axis=1)
+    owner = np.full(flat, -1, np.int64)
+    limit = int(np.count_nonzero(solid)) + 1  # no more rectangles than cells
+    end = np.full(limit, p_size, np.int64)
+    dead = np.zeros(limit, bool)
+    opened, count = [], 0
+    after = np.zeros(flat, bool)
+    for p in range(p_size):
+        if not any_change[p]:  # every open rectangle goes on, and no cell is left
+            continue
+        held = owner >= 0
+        broken = held & changed[p]
+        if broken.any():
+            ids = owner[broken]
+            end[ids] = p
+            dead[ids] = True
+            covered = held & ~dead[owner]
+        else:
+            covered = held
+        free = solid[p] & ~covered
+        after[1:] = covered[:-1]
+        starts = free & (new_run[p] | after)
+        q0 = np.flatnonzero(starts)
+        if not len(q0):
+            owner = np.where(covered, owner, -1)
+            continue
+        number = np.cumsum(starts) + (count - 1)
+        owner = np.where(covered, owner, np.where(free, number, -1))
+        going = np.zeros(flat + 1, bool)
+        going[:-1] = free & ~starts
+        q1 = np.flatnonzero(free & ~going[1:]) + 1
+        opened.append((np.full(len(q0), p), q0, q1, rows[p, q0]))
+        count += len(q0)
+    if not opened:
+        return tuple(np.zeros(0, np.int64) for _ in range(5))
+    p0, q0, q1, mat = (np.concatenate(column) for column in zip(*opened))
+    return p0, q0, end[:count], q1, mat.astype(np.int64)
+
+
+def greedy_quads_numpy(blocks: np.ndarray, box: tuple[int, ...]) -> np.ndarray:
+    """``int32[n, 8]`` rectangles of a (y, z, x) volume within ``box``, sorted by material and
+    then as the compiled kernel emits them (see :func:`.greedy.greedy_quads`).
+
+    >>> greedy_quads_numpy(np.ones((1, 1, 2), np.uint8), (0, 0, 0, 1, 1, 2))[:, :3].tolist()
+    [[0, -1, 0], [0, 1, 2], [1, -1, 0], [1, 1, 1], [2, -1, 0], [2, 1, 1]]
+    """
+    low, high = box[:3], box[3:]
+    by_rows: dict[int, list] = {}  # axes whose planes have as many rows are swept together
+    for axis in (0, 1, 2):
+        order = _ORDERS[axis]
+        view = blocks.transpose(order)
+        lo, hi = [low[k] for k in order], [high[k] for k in order]
+        n = view.shape[0]
+        padded = np.zeros((n + 2, hi[1] - lo[1], hi[2] - lo[2]), np.uint8)
+        padded[1:-1] = view[:, lo[1]:hi[1], lo[2]:hi[2]]
+        inside = padded[lo[0] + 1:hi[0] + 1]
+        masks = np.concatenate([np.where(padded[lo[0] + d:hi[0] + d] == 0, inside, 0)
+                                for d in (0, 2)])  # sign -1, then +1
+        by_rows.setdefault(masks.shape[1], []).append((axis, masks))
+    parts = {}
+    for p_size, group in by_rows.items():
+        rows = np.concatenate([m.transpose(1, 0, 2).reshape(p_size, -1) for _, m in group], axis=1)
+        row_start = np.concatenate([np.arange(m.shape[0] * m.shape[2]) % max(m.shape[2], 1) == 0
+                                    for _, m in group])
+        p0, q0, p1, q1, mat = _sweep(rows, row_start)
+        offset = 0
+        for axis, masks in group:
+            slices, _, q_size = masks.shape
+            mine = (q0 >= offset) & (q0 < offset + slices * q_size)
+            s, q = np.divmod(q0[mine] - offset, max(q_size, 1))
+            count = slices // 2
+            sign = np.where(s < count, -1, 1)
+            plane = s % max(count, 1) + (sign > 0)
+            quads = np.column_stack([np.full(len(s), axis), sign, plane, p0[mine], q,
+                                     p1[mine], q + (q1 - q0)[mine], mat[mine]])
+            parts[axis] = quads[np.lexsort((q, p0[mine], s))]
+            offset += slices * q_size
+    quads = np.concatenate([parts[0], parts[1], parts[2]])
+    return quads[np.argsort(quads[:, 7], kind="stable")].astype(np.int32)
+
+
+def _lattice(quads: np.ndarray, size: tuple[int, int, int], cuts) -> np.ndarray:
+    """uint8 (X+1, Y+1, Z+1) as :func:`.greedy._corner_lattice`: the rectangles' corners, and every
+    lattice point of an edge lying in a cut face of the box."""
+    lattice = np.zeros(tuple(s + 1 for s in size), np.uint8)
+    a, k = quads[:, 0].astype(np.int64), quads[:, 2].astype(np.int64)
+    ab, ac = (a + 1) % 3, (a + 2) % 3
+    size_arr = np.array(size, np.int64)
+    cut_arr = np.array(cuts, bool).reshape(3, 2)
+
+    def on_cut(axis, value):
+        return (value == 0) & cut_arr[axis, 0] | (value == size_arr[axis]) & cut_arr[axis, 1]
+
+    in_cut = on_cut(a, k)
+    rows = np.arange(len(quads))
+    for edge in range(4):  # along b at c0 and c1, along c at b0 and b1
+        along_b = edge < 2
+        fixed = quads[:, (4, 6, 3, 5)[edge]].astype(np.int64)
+        lo = quads[:, 3 if along_b else 4].astype(np.int64)
+        hi = quads[:, 5 if along_b else 6].astype(np.int64)
+        moving, still = (ab, ac) if along_b else (ac, ab)
+        whole = in_cut | on_cut(still, fixed)
+        counts = np.where(whole, hi - lo + 1, 2)
+        which = np.repeat(rows, counts)
+        step = np.arange(len(which)) - np.repeat(np.cumsum(counts) - counts, counts)
+        step = np.where(whole[which], step, step * (hi - lo)[which])
+        point = np.empty((len(which), 3), np.int64)
+        point[np.arange(len(which)), a[which]] = k[which]
+        point[np.arange(len(which)), still[which]] = fixed[which]
+        point[np.arange(len(which)), moving[which]] = lo[which] + step
+        lattice[point[:, 0], point[:, 1], point[:, 2]] = 1
+    return lattice
+
+
+def _edge_points(quads, lattice, split, b_from, c_from, db, dc, length):
+    """The split points strictly inside each rectangle's edge from (b_from, c_from) in direction
+    (db, dc) of ``length``: (rectangle, b, c) arrays, in order along the edge."""
+    inner = np.maximum(length - 1, 0) if split else np.zeros(len(quads), np.int64)
+    which = np.repeat(np.arange(len(quads)), inner)
+    step = 1 + np.arange(len(which)) - np.repeat(np.cumsum(inner) - inner, inner)
+    b = b_from[which] + step * db
+    c = c_from[which] + step * dc
+    a, k = quads[which, 0], quads[which, 2]
+    xyz = np.empty((len(which), 3), np.int64)
+    rows = np.arange(len(which))
+    xyz[rows, a] = k
+    xyz[rows, (a + 1) % 3] = b
+    xyz[rows, (a + 2) % 3] = c
+    keep = lattice[xyz[:, 0], xyz[:, 1], xyz[:, 2]] != 0
+    return which[keep], b[keep], c[keep]
+
+
+def triangulate_numpy(quads: np.ndarray, size: tuple[int, int, int], watertight: bool, cuts):
+    """(vertices, normals, uv, faces, vertex_offsets, face_offsets) of the rectangles, as
+    :func:`.greedy.triangulate` builds them. ``size`` is the box's (x, y, z) size."""
+    n = len(quads)
+    q = quads.astype(np.int64)
+    a, sign, k, b0, c0, b1, c1 = (q[:, col] for col in range(7))
+    lattice = _lattice(q, size, cuts) if watertight and n else np.zeros((1, 1, 1), np.uint8)
+    zero = np.zeros(n, np.int64)
+    one = zero + 1
+    # polygon points in vertex order, by segment: BL, bottom, BR, right, TR, left, TL, top
+    segments = [
+        (np.arange(n), b0, c0),
+        _edge_points(q, lattice, watertight, b0, c0, 1, 0, b1 - b0),
+        (np.arange(n), b1, c0),
+        _edge_points(q, lattice, watertight, b1, c0, 0, 1, c1 - c0),
+        (np.arange(n), b1, c1),
+        _edge_points(q, lattice, watertight, b0, c0, 0, 1, c1 - c0),
+        (np.arange(n), b0, c1),
+        _edge_points(q, lattice, watertight, b0, c1, 1, 0, b1 - b0),
+    ]
+    sizes = np.array([np.bincount(seg[0], minlength=n) for seg in segments])  # (8, n)
+    counts = sizes.sum(axis=0)
+    vertex_offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(counts, out=vertex_offsets[1:])
+    face_offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(counts - 2, out=face_offsets[1:])
+    which = np.concatenate([seg[0] for seg in segments])
+    segment = np.repeat(np.arange(8), [len(seg[0]) for seg in segments])
+    order = np.lexsort((segment, which))  # stable: points keep their order along each edge
+    which = which[order]
+    pb = np.concatenate([seg[1] for seg in segments])[order]
+    pc = np.concatenate([seg[2] for seg in segments])[order]
+    vertices, normals, uv = _attributes(a[which], sign[which], k[which], pb, pc)
+    faces = _zip_all(sizes, counts, vertex_offsets, face_offsets, pb, pc, sign)
+    return vertices, normals, uv, faces, vertex_offsets, face_offsets
+
+
+def _attributes(a, sign, k, b, c):
+    """Positions, normals and world-space UVs of points (axis, sign, plane, b, c)."""
+    xyz = np.empty((len(a), 3), np.float32)
+    rows = np.arange(len(a))
+    xyz[rows, a] = k
+    xyz[rows, (a + 1) % 3] = b
+    xyz[rows, (a + 2) % 3] = c
+    normals = np.zeros((len(a), 3), np.float32)
+    normals[rows, a] = sign
+    x, y, z = xyz[:, 0], xyz[:, 1], xyz[:, 2]
+    positive = sign > 0
+    u = np.where(a == 0, np.where(positive, -z, z), np.where(a == 2, np.where(positive, x, -x), x))
+    v = np.where(a == 1, np.where(positive, -z, z), y)
+    return xyz, normals, np.column_stack([u, v]).astype(np.float32)
+
+
+def _zip_all(sizes, counts, vertex_offsets, face_offsets, pb, pc, sign):
+    """Triangles of every rectangle's polygon, as :func:`.greedy._triangulate_polygon` makes them."""
+    n = len(counts)
+    faces = np.empty((int(face_offsets[-1]), 3), np.uint32)
+    if not n:
+        return faces
+    inner = sizes[[1, 3, 7, 5]]  # per side, counter-clockwise: bottom, right, top, left
+    # the cycle: vertex order is BL, bottom, BR, right, TR | left, TL, top; the counter-clockwise
+    # cycle runs BL .. TR, then top reversed, TL, left reversed
+    n1 = sizes[0] + sizes[1] + sizes[2] + sizes[3] + sizes[4] - 1  # cycle position of TR
+    corners = np.stack([0 * n1, sizes[1] + 1, n1, n1 + inner[2] + 1, counts])
+    most = inner.max(axis=0)
+    side = np.where(most > 0, np.argmax(inner, axis=0), 0)
+    start = corners[side, np.arange(n)]
+    stop = np.where(most > 0, corners[side + 1, np.arange(n)] % counts, n1)  # none: BL to TR
+    m1 = (stop - start) % counts
+    m2 = counts - m1
+    # the two chains from start to stop, as vertex indices: forward (chain 1) and backward
+    chain1, first1 = _walk(start, m1, 1, counts, vertex_offsets, n1)
+    chain2, first2 = _walk(start, m2, -1, counts, vertex_offsets, n1)
+    b1, c1, b2, c2 = pb[chain1], pc[chain1], pb[chain2], pc[chain2]
+    f = face_offsets[:-1].copy()
+    faces[f] = np.column_stack([chain1[first1], chain1[first1 + 1], chain2[first2 + 1]])
+    f += 1
+    i, j = first1 + 1, first2 + 1  # positions in the chains (flat)
+    last1, last2 = first1 + m1, first2 + m2
+    active = np.flatnonzero((i < last1 - 1) | (j < last2 - 1))
+    while len(active):
+        ia, ja = i[active], j[active]
+        shorter = ((b1[ia + 1] - b2[ja]) ** 2 + (c1[ia + 1] - c2[ja]) ** 2
+                   <= (b1[ia] - b2[ja + 1]) ** 2 + (c1[ia] - c2[ja + 1]) ** 2)
+        ahead = (ja == last2[active] - 1) | ((ia != last1[active] - 1) & shorter)
+        faces[f[active]] = np.column_stack([chain1[ia], np.where(ahead, chain1[ia + 1], chain2[ja + 1]),
+                                            chain2[ja]])
+        f[active] += 1
+        i[active] = ia + ahead
+        j[active] = ja + ~ahead
+        active = active[(i[active] < last1[active] - 1) | (j[active] < last2[active] - 1)]
+    faces[f] = np.column_stack([chain1[i], chain1[last1], chain2[j]])
+    backward = np.repeat(sign < 0, counts - 2)  # clockwise in (b, c): seen from -axis
+    faces[backward] = faces[backward][:, [0, 2, 1]]
+    return faces
+
+
+def _walk(start, steps, direction, counts, vertex_offsets, n1):
+    """The vertex indices met walking each polygon's cycle from ``start`` for ``steps`` steps in
+    ``direction`` (both ends included), laid end to end; and where each rectangle's walk begins."""
+    lengths = steps + 1
+    first = np.zeros(len(steps), np.int64)
+    np.cumsum(lengths[:-1], out=first[1:])
+    which = np.repeat(np.arange(len(steps)), lengths)
+    t = np.arange(len(which)) - first[which]
+    count, last = counts[which], n1[which]
+    position = (start[which] + direction * t) % count
+    # cycle position -> vertex: BL .. TR in vertex order, then chain2's points backwards
+    return vertex_offsets[which] + np.where(position <= last, position, last + count - position), first
+
+
+def collision_boxes_numpy(solid: np.ndarray) -> np.ndarray:
+    """``int32[n, 6]`` boxes ``x0, y0, z0, x1, y1, z1`` as :func:`.greedy.collision_boxes` finds
+    them: in each layer, from the bottom up, the cells no box below covers are cut into greedy
+    rectangles (runs along x grown along z), and each rectangle is raised while the layers above
+    are solid all over it.
+
+    >>> collision_boxes_numpy(np.ones((2, 1, 3), bool)).tolist()
+    [[0, 0, 0, 3, 2, 1]]
+    """
+    size_y, size_z, size_x = solid.shape
+    # per layer, the solid cells summed over [0, z) x [0, x): a rectangle's count in four looks
+    table = np.zeros((size_y, size_z + 1, size_x + 1), np.int64)
+    table[:, 1:, 1:] = solid.cumsum(axis=1).cumsum(axis=2)
+    # the boxes' cells as 2-D differences, added at the layer above their first, taken off above
+    # their last: summed up to a layer and then over z and x, they count the boxes over each cell
+    starts = np.zeros((size_y + 1, size_z + 1, size_x + 1), np.int64)
+    running = np.zeros((size_z + 1, size_x + 1), np.int64)
+    row_start = np.arange(size_x) == 0
+    boxes = [np.zeros((0, 6), np.int64)]
+    for y in range(size_y):
+        running += starts[y]
+        free = solid[y] & (running.cumsum(axis=0).cumsum(axis=1)[:size_z, :size_x] == 0)
+        if not free.any():
+            continue
+        z0, x0, z1, x1, _ = _sweep(free.view(np.uint8), row_start)
+        area = (z1 - z0) * (x1 - x0)
+        top = np.full(len(z0), y + 1)
+        rising = np.arange(len(z0))
+        while len(rising):  # raise while the next layer is solid all over the rectangle
+            r, level = rising, np.minimum(top[rising], size_y - 1)
+            inside = (table[level, z1[r], x1[r]] - table[level, z0[r], x1[r]]
+                      - table[level, z1[r], x0[r]] + table[level, z0[r], x0[r]])
+            rising = r[(top[r] < size_y) & (inside == area[r])]
+            top[rising] += 1
+        for z, x, change in ((z0, x0, 1), (z0, x1, -1), (z1, x0, -1), (z1, x1, 1)):
+            np.add.at(starts, (y + 1, z, x), change)
+            np.add.at(starts, (top, z, x), -change)
+        boxes.append(np.column_stack([x0, np.full(len(z0), y), z0, x1, top, z1]))
+    return np.concatenate(boxes).astype(np.int32)
