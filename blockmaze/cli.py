@@ -458,7 +458,7 @@ def info_command(path):
     Reads every format blockmaze writes, in bounded memory and time (at most 256 MiB of
     inflated data; env BLOCKMAZE_INFO_LIMIT raises it). A world save (folder or .zip) is
     summarised too: release, spawn, extent and blocks."""
-    from .export.minecraft.worldinfo import is_world, summarize_world
+    from .readers.worldinfo import is_world, summarize_world
     from .info import inspect_file
 
     if is_world(path):

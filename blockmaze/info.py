@@ -4,7 +4,7 @@ Every format blockmaze writes is read (:mod:`blockmaze.readers`), in bounded mem
 only regular files are opened, only what is needed is read, piece by piece, and every declared
 length is checked, so a truncated or hostile file gives one clear :class:`BadFileError` naming
 the file, the formats tried and what was wrong — never a crash, a hang or a flood of memory.
-Limits: ``BLOCKMAZE_INFO_LIMIT`` (see :func:`blockmaze.export.minecraft.nbtread.inflate_limit`).
+Limits: ``BLOCKMAZE_INFO_LIMIT`` (see :func:`blockmaze.readers.nbtread.inflate_limit`).
 """
 
 from __future__ import annotations

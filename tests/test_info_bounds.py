@@ -160,7 +160,7 @@ def test_streamed_block_data_counts_like_kept_data(monkeypatch):
     pass) gives the same counts as reading them whole."""
     import io
 
-    from blockmaze.export.minecraft import nbtread
+    from blockmaze.readers import nbtread
 
     volume = bm.extrude(bm.to_blocks(bm.generate((6, 9), rng=4)), height=3)
     names = {"schem": ".schem", "litematic": ".litematic", "schematic": ".schematic",
