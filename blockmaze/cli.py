@@ -27,7 +27,7 @@ from .grids import GRID_KINDS
 from .export import PICTURE_STYLES
 from .materials import DEFAULT_THEME, Material, load_theme, theme_names
 from .render import STYLE_NAMES as STYLES
-from .resources import MEMORY_LIMIT, set_memory_limit
+from .memory import MEMORY_LIMIT, set_memory_limit
 from .wording import article
 
 # sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them

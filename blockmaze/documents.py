@@ -20,7 +20,7 @@ from .export.target import Target, open_target
 from .generation import make_grid
 from .grids import GRID_KINDS
 from .masks import mask_shape
-from .resources import ensure_step_memory
+from .memory import ensure_step_memory
 from .maze import Maze
 
 DOCUMENT_TYPE = "blockmaze-maze"

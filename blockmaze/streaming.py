@@ -352,7 +352,7 @@ def in_memory_or_explain(reasons: list[str], blocks: int) -> None:
     ...
     blockmaze.errors.BlockmazeError: this maze (4611686018427387904 blocks) does not fit in memory and cannot be streamed because of --solution (the path needs the whole maze): drop those or choose a smaller size
     """
-    from .resources import available_memory
+    from .memory import available_memory
 
     needed = 3 * blocks  # the plan, the volume and the palette indices
     if reasons and needed > available_memory():
@@ -377,7 +377,7 @@ def should_stream(writer, kind: str, shape, *, mask=None, algorithm: str = "elle
     False
     """
     from .blocks import plan_shape
-    from .resources import available_memory
+    from .memory import available_memory
 
     if not (writer.bands or writer.name == "schem"):
         return False

@@ -77,7 +77,7 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize("args, message", BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
 def test_bad_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, monkeypatch, args, message):
-    monkeypatch.setattr("blockmaze.resources.available_memory", lambda: 1 << 30)
+    monkeypatch.setattr("blockmaze.memory.available_memory", lambda: 1 << 30)
     keep = tmp_path / "keep.schem"
     keep.write_bytes(b"untouched")
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]

@@ -18,7 +18,7 @@ from ..grids.square import EAST, NORTH, SOUTH, WEST
 from ..materials import SOLID, Material
 from ..maze import Maze
 from ..endpoints import Endpoints
-from ..resources import ensure_memory
+from ..memory import ensure_memory
 
 Thickness = int | Sequence[int]
 

@@ -42,7 +42,7 @@ from ..errors import BlockmazeError
 from ..grids.geometry import cell_shapes
 from ..materials import Material
 from ..maze import Maze
-from ..resources import ensure_memory
+from ..memory import ensure_memory
 
 # The smallest scale (blocks per unit length) each kind rasterizes at: below it some cells have no
 # room for an anchor, a gate or a wall between corridors (found by testing many mazes per kind).

@@ -51,7 +51,7 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..materials import Material
 from ..randomness import as_generator
-from ..resources import ensure_memory
+from ..memory import ensure_memory
 
 CLOSED, OPEN, OUTSIDE, DONE = 0, 1, 2, 3  # kernel block states (DONE: open, cannot grow any more)
 GROWING_TREE, OLDEST, PRIM = 0, 1, 2  # kernel modes

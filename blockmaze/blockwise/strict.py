@@ -36,7 +36,7 @@ from ..grids.layered import EAST, SOUTH, UP, layered_grid
 from ..materials import Material
 from ..maze import Maze
 from ..randomness import as_generator
-from ..resources import ensure_memory
+from ..memory import ensure_memory
 from ..blocks.convert import to_blocks
 from .sizing import AxisFit, _pair, apply_runs, fit_plan, fit_strict
 from ..blocks.stairwell import LEAST_HEIGHT, spiral

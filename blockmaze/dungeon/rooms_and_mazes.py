@@ -70,7 +70,7 @@ from ..grids import square_grid
 from ..grids.square import EAST, SOUTH
 from ..materials import Material, SOLID
 from ..randomness import as_generator
-from ..resources import ensure_memory
+from ..memory import ensure_memory
 from .checks import cells_shape, room_size_range, whole
 from .level import Dungeon, DungeonLevel
 

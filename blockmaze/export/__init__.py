@@ -26,7 +26,7 @@ from typing import Callable
 
 from ..errors import BlockmazeError
 from ..lazy import Registry
-from ..resources import ensure_step_memory
+from ..memory import ensure_step_memory
 from .target import Target, open_target
 
 

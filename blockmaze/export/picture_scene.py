@@ -24,7 +24,7 @@ from ..errors import BlockmazeError
 from ..kernels import kernel
 from ..materials import Material, Theme, load_theme
 from ..maze import Maze
-from ..resources import ensure_memory
+from ..memory import ensure_memory
 from . import PICTURE_STYLES
 
 STYLES = PICTURE_STYLES

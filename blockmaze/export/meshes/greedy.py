@@ -40,7 +40,7 @@ from ...kernels import kernel
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...resources import ensure_memory
+from ...memory import ensure_memory
 
 __all__ = [
     "Group", "Quads", "Surface", "bounds", "collision_boxes", "culled_face_count", "greedy_quads",

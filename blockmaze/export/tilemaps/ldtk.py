@@ -26,7 +26,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...resources import ensure_memory
+from ...memory import ensure_memory
 from .. import register_writer
 from ..target import write_sidecar
 from .tiles import (

@@ -20,7 +20,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...resources import ensure_memory
+from ...memory import ensure_memory
 from .. import register_writer
 from .tiles import UP_GLYPH, check_plan_size, contrast, plan_of, tile_kinds, up_stairs
 

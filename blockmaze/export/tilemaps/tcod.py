@@ -34,7 +34,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...resources import ensure_memory
+from ...memory import ensure_memory
 from .. import register_writer
 from .tiles import TRANSPARENT, WALKABLE, check_plan_size, entities as map_entities, plan_of
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Theme
-from ...resources import ensure_memory
+from ...memory import ensure_memory
 from .. import register_writer
 from ..target import write_sidecar
 from .tiles import (
