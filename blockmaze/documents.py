@@ -1,5 +1,8 @@
 """Maze documents: a maze saved as JSON (schemas/maze.schema.json), to export many ways later.
 
+This module turns a document into JSON text and back; writing it to a file is the "maze" output
+of the registry (:func:`blockmaze.export.maze_document.save_maze`).
+
 Links are stored per cell as ``ceil(k / 4)`` hex digits (bit d = a passage towards direction d),
 so a million-cell square maze is a 1 MB string.
 """
@@ -15,8 +18,6 @@ import numpy as np
 
 from .endpoints import Endpoints
 from .errors import BadFileError, BlockmazeError, shown
-from .export import register_writer
-from .export.target import Target, open_target
 from .generation import make_grid
 from .grids import GRID_KINDS
 from .masks import mask_shape
@@ -37,8 +38,7 @@ class MazeDocument:
     >>> import io
     >>> from blockmaze import generate
     >>> doc = MazeDocument(generate((3, 4), rng=5), algorithm="backtracker", seed=5)
-    >>> out = io.BytesIO(); save_maze(doc, out)
-    >>> load_maze(io.BytesIO(out.getvalue())) == doc
+    >>> load_maze(io.BytesIO(document_text(doc).encode())) == doc
     True
     """
 
@@ -89,8 +89,13 @@ def decode_links(text: str, n: int, k: int) -> np.ndarray:
     return ((masks[:, None] >> np.arange(k, dtype=np.uint64)) & np.uint64(1)).astype(bool)
 
 
-def save_maze(document: MazeDocument, target: Target) -> None:
-    """Write a maze document as JSON to a path (atomically) or a binary file."""
+def document_text(document: MazeDocument) -> str:
+    """A maze document as JSON text, one top-level field a line (links last).
+
+    >>> from blockmaze import generate
+    >>> document_text(MazeDocument(generate((1, 2), rng=0))).splitlines()[1]
+    ' "type": "blockmaze-maze",'
+    """
     maze, ends = document.maze, document.endpoints
     grid = maze.grid
     ensure_step_memory("document", grid.size, f"a maze document of {grid.size} cells")
@@ -111,9 +116,7 @@ def save_maze(document: MazeDocument, target: Target) -> None:
         "openings": [] if ends is None else [[c, grid.directions[d]] for c, d in ends.openings],
         "links": encode_links(maze.links),
     }
-    text = "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()) + "\n}\n"
-    with open_target(target) as file:
-        file.write(text.encode("utf-8"))
+    return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()) + "\n}\n"
 
 
 def _crossings_field(grid) -> dict:
@@ -291,10 +294,3 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
                                      f"{grid.directions[d]} side is inside the maze (or masked)")
     return Endpoints(start, goal, tuple(parsed))
 
-
-def _write_document(document: MazeDocument, file, theme) -> None:
-    """The output registry's "maze" format: the document as JSON (the theme does not apply)."""
-    save_maze(document, file)
-
-
-register_writer("maze", _write_document)

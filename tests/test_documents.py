@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import blockmaze as bm
 from blockmaze.braiding import braid
-from blockmaze.documents import MazeDocument, decode_links, encode_links, load_maze, save_maze
+from blockmaze.documents import MazeDocument, decode_links, encode_links, load_maze
+from blockmaze.export.maze_document import save_maze
 from blockmaze.endpoints import place_endpoints
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "schemas" / "maze.schema.json").read_text())

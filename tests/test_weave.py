@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from blockmaze import generate
 from blockmaze.algorithms import ALGORITHMS, algorithm_specs
-from blockmaze.documents import load_maze, save_maze
+from blockmaze.documents import load_maze
+from blockmaze.export.maze_document import save_maze
 from blockmaze.errors import BlockmazeError
 from blockmaze.grids import square_grid
 from blockmaze.grids.weave import OVER_EAST_WEST, place_crossings, weave_grid

@@ -93,7 +93,7 @@ FORMATS: dict[str, Format] = _formats(
     ("png", "export.pictures", (".png",), "picture of the maze (walls, paths or blocks)", "maze"),
     ("svg", "export.pictures", (".svg",), "vector picture of the maze (walls, paths or blocks)",
      "maze"),
-    ("maze", "documents", (".json",),
+    ("maze", "export.maze_document", (".json",),
      "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze"),
     ("ldtk", "export.tilemaps.ldtk", (".ldtk",),
      "LDtk project: IntGrid, tile and entity layers (LDtk 1.5, ldtkpy)", "plan"),
