@@ -330,7 +330,7 @@ def cli(verbose, quiet):
     if not verbose:
         warnings.filterwarnings("ignore", message="numba cannot cache")
     if not _settings["quiet"] and _is_terminal(sys.stderr):
-        click.get_current_context().with_resource(progress.shown(sys.stderr))
+        click.get_current_context().with_resource(progress.show_progress(sys.stderr))
 
 
 @cli.command("generate", cls=SectionedCommand, epilog=_algorithm_list() + EXAMPLES)

@@ -251,7 +251,7 @@ def write(
     from .minecraft.versions import DEFAULT_MC_VERSION
     theme = for_release(theme, options.get("mc_version", DEFAULT_MC_VERSION)
                         if "mc_version" in writer.options else None)
-    source = volume_bands(blocks) if writer.bands else blocks
+    source = volume_slices(blocks) if writer.bands else blocks
     if writer.folder:
         if hasattr(target, "write"):
             raise BlockmazeError(f"{writer.name} writes a folder: give its path, not a file")
@@ -261,11 +261,11 @@ def write(
         writer.write(source, file, theme, **options)
 
 
-def volume_bands(volume: np.ndarray, rows: int = 16) -> Iterator[np.ndarray]:
+def volume_slices(volume: np.ndarray, rows: int = 16) -> Iterator[np.ndarray]:
     """Views of a (y, z, x) volume, ``rows`` z-rows at a time (the last band may be shorter).
 
     >>> import numpy as np
-    >>> [band.shape for band in volume_bands(np.zeros((2, 20, 3), np.uint8))]
+    >>> [band.shape for band in volume_slices(np.zeros((2, 20, 3), np.uint8))]
     [(2, 16, 3), (2, 4, 3)]
     """
     for z in range(0, volume.shape[1], rows):

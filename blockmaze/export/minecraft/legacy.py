@@ -38,6 +38,7 @@ from .. import register_writer, size_limits
 from .blockentities import block_entities
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .placement import player_spot
+from .states import parse_state
 
 MAX_SIDE = 0xFFFF  # unsigned Short
 MAX_BLOCKS = 0x7FFFFFFF  # a Java byte array's length
@@ -49,21 +50,6 @@ LEGACY_ENTITIES = "1.12.2"  # the release whose block-entity layout TileEntities
 def _table() -> dict:
     text = (resources.files("blockmaze.export.minecraft") / "data" / "legacy_ids.json").read_text("utf-8")
     return json.loads(text)
-
-
-def parse_state(state: str) -> tuple[str, dict[str, str]]:
-    """A block-state string split into its block name and properties.
-
-    >>> parse_state("minecraft:oak_leaves[distance=7,persistent=true]")
-    ('minecraft:oak_leaves', {'distance': '7', 'persistent': 'true'})
-    """
-    name, _, rest = state.partition("[")
-    properties = {}
-    if rest:
-        for pair in rest.rstrip("]").split(","):
-            key, _, value = pair.partition("=")
-            properties[key] = value
-    return name, properties
 
 
 def legacy_id(state: str) -> tuple[int, int]:

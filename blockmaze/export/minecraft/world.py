@@ -58,7 +58,7 @@ from nbtlib import Byte, Compound, Double, Float, Int, IntArray, List, Long, Str
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from .. import register_writer, size_limits, volume_bands
+from .. import register_writer, size_limits, volume_slices
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
 from .blockentities import SPAWNS, block_entities
 from .nbt import write_gzipped
@@ -276,7 +276,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
                   terrain: str, layers: list[tuple[str, int]], y: int, seed, mobs: bool,
                   time: int | None, name: str) -> None:
     if isinstance(bands, np.ndarray):
-        bands = volume_bands(bands)
+        bands = volume_slices(bands)
     (folder / "region").mkdir()
     # the game fills missing sections with empty plains ones: all-air sections are left out,
     # except in a void world, whose sections are the_void

@@ -88,7 +88,7 @@ def luanti_node(state: str) -> tuple[str, int]:
     return node, 0
 
 
-def check_theme(blocks: np.ndarray, theme: Theme) -> None:
+def check_luanti_theme(blocks: np.ndarray, theme: Theme) -> None:
     """Refuse, before any work, a theme that draws a present material as a block without a
     Luanti node, naming the material and the block."""
     from ..minecraft.palette import check_theme_states
@@ -111,7 +111,7 @@ def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None
     from ..minecraft.palette import minecraft_palette
 
     check_size(blocks.shape)
-    check_theme(blocks, theme)
+    check_luanti_theme(blocks, theme)
     indices, palette = minecraft_palette(blocks, theme, seed)
     names: list[str] = []
     content = np.zeros(len(palette) + 1, np.uint16)
