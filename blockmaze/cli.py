@@ -517,7 +517,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
         blocks, what = layout.plan, f"relaxed {ordering}"
         _info(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks")
     elif len(size) == 3:
-        blocks = strict_volume_3d(width, length, size[0], algorithm, seed, _axes(wall, 3),
+        blocks = strict_volume_3d(size[0], length, width, algorithm, seed, _axes(wall, 3),
                                   _axes(passage, 3), cells)
         what = f"strict 3-D {algorithm}"
     else:
