@@ -18,15 +18,27 @@ from typing import BinaryIO
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 
 
-def write_zip(file: BinaryIO, files: dict[str, bytes | memoryview], level: int = 6) -> None:
-    """Write ``files`` (name -> bytes, or a memoryview: no copy) as a deflated zip, names in
-    order, times fixed."""
+def zip_entry(name: str, stored: bool = False) -> zipfile.ZipInfo:
+    """A member's header that says nothing of this machine: the fixed time, a Unix file of mode
+    0644, deflated (or ``stored`` as it is).
+
+    >>> entry = zip_entry("a.txt", stored=True)
+    >>> entry.date_time, entry.compress_type == zipfile.ZIP_STORED, oct(entry.external_attr >> 16)
+    ((1980, 1, 1, 0, 0, 0), True, '0o644')
+    """
+    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+    info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+    info.create_system = 3
+    info.external_attr = 0o644 << 16
+    return info
+
+
+def write_zip(file: BinaryIO, files: dict[str, bytes | memoryview], level: int = 6, *,
+              stored: bool = False, sort: bool = True) -> None:
+    """Write ``files`` (name -> bytes, or a memoryview: no copy) as a zip of :func:`zip_entry`
+    members, deflated at ``level`` (or ``stored``), names in order (``sort=False``: as given)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.create_system = 3
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, files[name], compresslevel=level)
+        for name in sorted(files) if sort else files:
+            archive.writestr(zip_entry(name, stored), files[name], compresslevel=level)
     file.write(buffer.getvalue())

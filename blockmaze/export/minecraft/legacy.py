@@ -95,13 +95,13 @@ def legacy_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None
     so a missing id fails the same way whatever the seed.
     """
     from .blockdata import LEGACY_RELEASE, substituted
-    from .palette import check_theme_states, minecraft_palette
+    from .palette import translated_palette
 
     theme = substituted(theme, LEGACY_RELEASE)  # built-in themes: blocks 1.13 has
-    check_theme_states(blocks, theme, legacy_id,
-                       "a 1.12 .schematic cannot hold: {error}; use a .schem or another theme")
-    indices, palette = minecraft_palette(blocks, theme, seed, LEGACY_RELEASE)  # (shafts: ladders)
-    pairs = np.array([legacy_id(state) for state in palette], dtype=np.uint16).reshape(-1, 2)
+    indices, palette, ids = translated_palette(  # (shafts: ladders)
+        blocks, theme, seed, legacy_id,
+        "a 1.12 .schematic cannot hold: {error}; use a .schem or another theme", LEGACY_RELEASE)
+    pairs = np.array(ids, dtype=np.uint16).reshape(-1, 2)
     entities = block_entities(blocks, indices, palette, seed, LEGACY_ENTITIES)
     return pairs[indices, 0], pairs[indices, 1].astype(np.uint8), entities
 

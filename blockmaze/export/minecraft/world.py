@@ -59,6 +59,7 @@ from nbtlib import Byte, Compound, Double, Float, Int, IntArray, List, Long, Str
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits, volume_slices
+from ..zipped import zip_entry
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
 from .blockentities import SPAWNS, block_entities
 from .nbt import write_gzipped
@@ -266,8 +267,7 @@ def write_world_zip(
         with zipfile.ZipFile(file, "w", zipfile.ZIP_STORED) as archive:
             for member in sorted(Path(folder).rglob("*")):
                 if member.is_file():
-                    info = zipfile.ZipInfo(f"{name}/{member.relative_to(folder).as_posix()}", (1980, 1, 1, 0, 0, 0))
-                    info.external_attr = 0o644 << 16
+                    info = zip_entry(f"{name}/{member.relative_to(folder).as_posix()}", stored=True)
                     with member.open("rb") as source, archive.open(info, "w", force_zip64=True) as out:
                         shutil.copyfileobj(source, out, 1 << 20)
 
