@@ -33,8 +33,23 @@ MAX_SEED = 1 << 128
 class MazeDocument:
     """A maze with its endpoints and where it came from (algorithm, seed, braid share).
 
-    Example
-    -------
+    Parameters
+    ----------
+    maze : Maze
+        The maze itself.
+    endpoints : Endpoints, optional
+        Its start, goal and openings.
+    algorithm : str, optional
+        The algorithm that carved it, as given to :func:`~blockmaze.generate`.
+    seed : int, optional
+        The seed it was carved (and braided) with.
+    braid : float
+        The share of dead ends opened (:func:`~blockmaze.braid`).
+    extra : dict
+        Other fields of a document read back, kept as they were.
+
+    Examples
+    --------
     >>> import io
     >>> from blockmaze import generate
     >>> doc = MazeDocument(generate((3, 4), rng=5), algorithm="backtracker", seed=5)
@@ -157,8 +172,28 @@ MAX_DOCUMENT_BYTES = 1 << 28  # 256 MiB: 2 hex digits a cell, a 100-million-cell
 
 
 def load_maze(source: str | Path | object) -> MazeDocument:
-    """Read a maze document from a path or a binary file; a bad one raises BadFileError naming the
-    file and the field that was wrong."""
+    """Read a maze document from a path or a binary file.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path or binary file
+        A document written by :func:`~blockmaze.export.maze_document.save_maze` (or any JSON
+        following ``schemas/maze.schema.json``).
+
+    Returns
+    -------
+    MazeDocument
+        The maze, its endpoints, algorithm, seed and braid share; a bad document raises
+        BadFileError naming the file and the field that was wrong.
+
+    Examples
+    --------
+    >>> import io
+    >>> from blockmaze import generate
+    >>> text = document_text(MazeDocument(generate((2, 3), rng=4), seed=4))
+    >>> load_maze(io.BytesIO(text.encode())).maze == generate((2, 3), rng=4)
+    True
+    """
     name = str(getattr(source, "name", None) or ("maze document" if hasattr(source, "read") else source))
     try:
         if hasattr(source, "read"):

@@ -42,12 +42,29 @@ def generate(
 ) -> Maze:
     """A maze on ``shape`` (e.g. ``(rows, cols)``, or a Grid) carved by ``algorithm`` (``NAME[:OPTION]``).
 
-    ``rng`` is a seed, a numpy Generator, or None; the same seed always gives the same maze.
-    ``order`` (``algorithms.common.carve_order(grid, True)``), when given, receives the order
-    the passages were carved in, a row ``(cell, direction)`` each; recording draws nothing.
+    Parameters
+    ----------
+    shape : Grid or sequence of int
+        A grid, or the shape of one of ``kind``: ``(rows, cols)`` for a square grid,
+        ``(levels, rows, cols)`` for a layered one, ``(rings,)`` for a polar one.
+    algorithm : str
+        A name of :data:`~blockmaze.algorithms.ALGORITHMS`, with its option after a colon
+        (``"growing-tree:newest"``).
+    rng : numpy.random.Generator, int or None
+        The seed; the same seed always gives the same maze.
+    kind : str
+        The grid kind when ``shape`` is a shape (:data:`~blockmaze.grids.GRID_KINDS`).
+    order : numpy.ndarray, optional
+        An array from ``algorithms.common.carve_order(grid, True)``; it receives the order the
+        passages were carved in, a row ``(cell, direction)`` each (recording draws nothing).
 
-    Example
+    Returns
     -------
+    Maze
+        The grid and its passages.
+
+    Examples
+    --------
     >>> m = generate((10, 20), rng=42)
     >>> m.is_perfect(), m == generate((10, 20), rng=42)
     (True, True)

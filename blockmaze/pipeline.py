@@ -145,10 +145,27 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
 
 def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str = "box",
               plan_style: str = "blocks") -> str:
-    """A maze of any planar kind as terminal text, as ``blockmaze generate`` prints it: square
-    mazes in box drawing (``style``), the others as their blocks at the least scale that keeps
-    them walkable (``plan_style``). Openings and, with ``solution``, the path are shown.
+    """A maze of any planar kind as terminal text, as ``blockmaze generate`` prints it.
 
+    Parameters
+    ----------
+    source : Maze or MazeDocument
+        A maze of any kind but layered (a document's openings are shown).
+    solution : bool
+        Show the path from start to goal (the ends of the longest path without endpoints).
+    style : str
+        How square and weave mazes are drawn (a name of ``blockmaze.render.text.STYLES``).
+    plan_style : str
+        How the other kinds are drawn: their blocks at the least scale that keeps them walkable,
+        in this style.
+
+    Returns
+    -------
+    str
+        The lines of the picture, openings included.
+
+    Examples
+    --------
     >>> print(maze_text(make_maze((1, 2), seed=1), style="ascii"))
     +-------+
     |       |
@@ -268,8 +285,26 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
           roof: bool = False, lights: bool = False, bridges: bool = False) -> np.ndarray:
     """The (y, z, x) volume of a maze of any kind, as ``blockmaze generate -o FILE`` writes it.
 
-    Options as for :func:`maze_blocks` and :func:`stand_up`.
+    Parameters
+    ----------
+    maze : Maze
+        A maze of any grid kind.
+    endpoints : Endpoints, optional
+        Openings to cut; with ``solution``, the start and goal of the path.
+    solution : bool
+        Mark the path (from ``endpoints``, else the ends of the longest path).
+    wall, passage, scale, bridges
+        How the maze becomes blocks, as for :func:`maze_blocks`.
+    height, floor, roof, lights
+        How a plan stands up, as for :func:`stand_up`.
 
+    Returns
+    -------
+    numpy.ndarray
+        The ``uint8`` ``(y, z, x)`` volume of materials.
+
+    Examples
+    --------
     >>> from blockmaze import generate
     >>> build(generate((3, 4), rng=1), height=2, roof=True).shape
     (4, 7, 9)
@@ -284,15 +319,36 @@ def save(source: Source, target: Target, format: str | None = None, *,
          solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
          floor: bool = True, roof: bool = False, lights: bool = False, bridges: bool = False,
          **options) -> np.ndarray | None:
-    """Write a maze, a maze document or blocks to ``target`` (a path or a binary file) in the
-    format its suffix (or ``format``) names; return the (y, z, x) volume written (None for
-    pictures and maze documents).
+    """Write a maze, a maze document or blocks to ``target`` in the format its suffix (or
+    ``format``) names, as ``blockmaze generate -o FILE`` does.
 
     A maze is built as :func:`build` does (block formats) or drawn (pictures) or saved whole
-    (maze documents, ``.json``). ``options`` are the format's own (``writer_for(...).options``:
-    e.g. ``mc_version``, ``schem_version``, ``seed``, ``style``); a document's seed is used
-    where the format takes one and none is given.
+    (maze documents, ``.json``).
 
+    Parameters
+    ----------
+    source : Maze, MazeDocument or numpy.ndarray
+        What to write: a maze, a document (its endpoints and seed used), or blocks.
+    target : str, os.PathLike or binary file
+        Where; a path is written to a temporary file and renamed into place.
+    format : str, optional
+        A name of :data:`~blockmaze.export.FORMATS`; by default the suffix picks it.
+    theme : Theme or str, optional
+        What each material looks like.
+    endpoints, solution, wall, passage, scale, height, floor, roof, lights, bridges
+        How a maze becomes blocks, as for :func:`build`.
+    **options
+        The format's own (``writer_for(...).options``: e.g. ``mc_version``, ``schem_version``,
+        ``seed``, ``style``); a document's seed is used where the format takes one and none is
+        given.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The (y, z, x) volume written; None for pictures and maze documents.
+
+    Examples
+    --------
     >>> import io
     >>> from blockmaze import generate
     >>> save(generate((3, 4), rng=1), io.BytesIO(), format="png", style="paths") is None

@@ -266,15 +266,40 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed:
                    format: str = "world", wall=1, passage=1, height: int = 3, floor: bool = True,
                    roof: bool = False, theme: Theme | str | None = None, split: int | None = None,
                    **options) -> tuple[int, int, int]:
-    """Generate a rows x cols square maze row by row and write it band by band; returns the
-    volume's (y, z, x) shape.
+    """Generate a rows x cols square maze row by row and write it band by band, in memory bounded
+    by a band whatever the size.
 
-    ``format``: a writer that takes bands (world, world-zip), or schem: one .schem (the maze is
-    generated again for each layer, see :func:`~blockmaze.export.minecraft.sponge.write_schem_bands`)
-    or, with ``split``, tiles of at most split x split blocks.
+    Parameters
+    ----------
+    target : str or os.PathLike
+        The world folder, zip or .schem to write.
+    rows, cols : int
+        The maze's size in cells.
+    algorithm : {"eller", "sidewinder", "binary-tree"}
+        A row-local algorithm (the others need the whole maze).
+    seed : int, optional
+        The seed of the maze (and of the theme's variants).
+    format : str
+        A writer that takes bands (``world``, ``world-zip``), or ``schem``: one .schem (the maze
+        is generated again for each layer, see
+        :func:`~blockmaze.export.minecraft.sponge.write_schem_bands`) or, with ``split``, tiles of
+        at most split x split blocks.
+    wall, passage, height, floor, roof
+        The blocks, as for :func:`~blockmaze.to_blocks` and :func:`~blockmaze.extrude`.
+    theme : Theme or str, optional
+        What each material looks like.
+    split : int, optional
+        With ``schem``: the side of the tiles, in blocks.
+    **options
+        The writer's own options (``terrain``, ``y``, ``mc_version``...).
 
-    Example
+    Returns
     -------
+    tuple of int
+        The (y, z, x) shape of the volume written.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp()) / "Maze"
     >>> write_streamed(folder, 20, 30, "eller", seed=1, terrain="void", y=0)

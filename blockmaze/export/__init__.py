@@ -223,8 +223,26 @@ def write(
 ) -> None:
     """Write Blocks (a (y, z, x) volume, or a (z, x) plan as one layer) to a path or binary file.
 
-    Example
+    Parameters
+    ----------
+    blocks : numpy.ndarray
+        ``uint8`` materials, ``(y, z, x)`` or ``(z, x)``.
+    target : str, os.PathLike or binary file
+        Where to write; a path is written to a temporary file and renamed into place.
+    format : str, optional
+        A name of :data:`FORMATS`; by default the target's suffix picks the format.
+    theme : Theme or str, optional
+        What each material looks like (a theme, a shipped theme's name or a JSON file's path).
+    **options
+        The format's own options (``writer_for(...).options``), e.g. ``mc_version``.
+
+    Returns
     -------
+    None
+        A block the format cannot hold raises BlockmazeError before anything is written.
+
+    Examples
+    --------
     >>> import io
     >>> from blockmaze import generate, to_blocks, extrude
     >>> out = io.BytesIO()
