@@ -8,7 +8,7 @@ import numpy as np
 
 from .algorithms import get_algorithm
 from .errors import BlockmazeError, shown
-from .grids import GRID_KINDS, Grid
+from .grids import Grid, grid_constructor
 from .maze import Maze
 from .randomness import as_generator
 
@@ -24,13 +24,7 @@ def make_grid(shape: Grid | Sequence[int], kind: str = "square") -> Grid:
     if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__") or not all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in shape):
         raise BlockmazeError(f"a grid's shape is whole numbers, e.g. (rows, columns), got {shown(shape)}")
-    try:
-        build = GRID_KINDS[kind]
-    except KeyError:
-        raise BlockmazeError(
-            f"unknown grid kind {kind!r}; choose one of: {', '.join(sorted(GRID_KINDS))}"
-        ) from None
-    return build(*shape)
+    return grid_constructor(kind)(*shape)
 
 
 def generate(

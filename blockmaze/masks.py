@@ -47,7 +47,7 @@ import numpy as np
 
 from .errors import BadFileError, BlockmazeError
 from .wording import article
-from .grids import GRID_KINDS, Grid
+from .grids import GRID_KINDS, Grid, grid_constructor
 from .grids.geometry import cell_shapes
 
 OFF = "X"
@@ -58,13 +58,7 @@ ARRAY_KINDS = frozenset({"square", "hex", "upsilon", "triangle", "layered"})  # 
 
 
 def _build(kind: str, shape: Sequence[int], mask=None) -> Grid:
-    try:
-        build = GRID_KINDS[kind]
-    except KeyError:
-        raise BlockmazeError(
-            f"unknown grid kind {kind!r}; choose one of: {', '.join(sorted(GRID_KINDS))}"
-        ) from None
-    return build(*shape, mask=mask)
+    return grid_constructor(kind)(*shape, mask=mask)
 
 
 def mask_shape(kind: str, shape: Sequence[int]) -> tuple[int, ...]:
