@@ -18,7 +18,7 @@ from . import __version__, progress
 from .algorithms import ALGORITHMS, get_algorithm
 from .cli_options import SectionedCommand, SuggestingGroup, unused_options
 from .errors import BadFileError, BlockmazeError, OutputError
-from .export import FORMATS, writer_for
+from .export import FORMATS, NOT_WRITTEN, writer_for
 from .export.target import (STDOUT, Interrupted, block_signals_in_new_threads, restore_signals,
                             signals_raise, stop_within, take_signals_here, transaction)
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
@@ -121,6 +121,15 @@ class FilePath(click.Path):
         if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.lexists(value):
             where = param.get_error_hint(ctx) if param is not None else "file"
             raise BadFileError(f"Invalid value for {where}: {os.fsdecode(value)!r} does not exist")
+        return super().convert(value, param, ctx)
+
+
+class FormatChoice(click.Choice):
+    """The output formats; one blockmaze does not write (.mcworld) is refused saying why."""
+
+    def convert(self, value, param, ctx):
+        if value in NOT_WRITTEN:
+            self.fail(NOT_WRITTEN[value][1], param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -281,7 +290,7 @@ def output_options(command):
                                              "or pip install '.[meshopt]' in a checkout)."),
         click.option("--uv/--no-uv", default=False, show_default=True,
                      help="glTF: world-space UVs in blocks, for a tiling texture."),
-        click.option("-f", "--format", "format_", type=click.Choice(formats), default=None,
+        click.option("-f", "--format", "format_", type=FormatChoice(formats), default=None,
                      help="Output format; by default the suffix of --output decides "
                           "(.json: a maze document)."),
         click.option("--picture-style", type=click.Choice(list(PICTURE_STYLES)), default="walls",

@@ -26,6 +26,7 @@ npm install --prefix "$readers/npm" --no-audit --no-fund "${NPM_PACKAGES[@]}"
 APT_PACKAGES=(
   minetest-server minetest-data   # a Luanti server and its default game place our .mts (tests/test_mts.py)
   chromium chromium-driver        # the studio's page in a real browser (tests/test_studio_browser.py)
+  unzip default-jdk-headless      # Info-ZIP and java.util.zip read our zips (tests/test_mcpack_zip.py)
 )
 if ((${#APT_PACKAGES[@]})); then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 import uuid
 import zipfile
 from pathlib import Path
@@ -75,3 +77,23 @@ def test_the_schema_refuses_what_bedrock_refuses():
                    {**document, "header": {**document["header"], "uuid": "not-a-uuid"}}):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.Draft202012Validator(SCHEMA).validate(broken)
+
+
+@pytest.mark.parametrize("args", [["-o", "maze.mcworld"], ["-o", "MAZE.McWorld"],
+                                  ["--format", "mcworld", "-o", "maze.bin"]])
+def test_a_bedrock_world_is_refused_in_one_line_pointing_to_the_pack(args, tmp_path):
+    """No library writes .mcworld everywhere blockmaze runs (docs/voxels.md): exit 2, no file."""
+    run = subprocess.run([sys.executable, "-m", "blockmaze", "generate", "3x3", *args],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 2 and run.stdout == ""
+    assert len(run.stderr.strip().splitlines()) == 1 and run.stderr.startswith("Error: ")
+    assert ".mcworld" in run.stderr and ".mcpack" in run.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_library_refuses_a_bedrock_world_too(tmp_path):
+    blocks = maze()
+    for target, options in ((tmp_path / "maze.mcworld", {}), (io.BytesIO(), {"format": "mcworld"})):
+        with pytest.raises(bm.BlockmazeError, match=r"\.mcpack"):
+            bm.write(blocks, target, **options)
+    assert list(tmp_path.iterdir()) == []

@@ -153,6 +153,14 @@ class Writer:
                                  f"its options are: {', '.join(self.options) or 'none'}")
 
 
+# Formats users ask for that blockmaze does not write: name -> (suffix, why and what instead).
+NOT_WRITTEN: dict[str, tuple[str, str]] = {
+    "mcworld": (".mcworld", "blockmaze does not write Bedrock worlds (.mcworld): no maintained "
+                            "library writes one on every platform blockmaze runs on (docs/voxels.md); "
+                            "write a .mcpack and run /function blockmaze/build in any world"),
+}
+
+
 WRITERS: Mapping[str, Writer] = Registry({name: f"blockmaze.{row.module}"
                                           for name, row in FORMATS.items()})
 
@@ -194,7 +202,15 @@ def writer_for(path: str | os.PathLike | None = None, format: str | None = None)
 
     >>> writer_for("MyMaze/").name
     'world'
+    >>> writer_for("maze.mcworld")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: blockmaze does not write Bedrock worlds (.mcworld): no maintained library writes one on every platform blockmaze runs on (docs/voxels.md); write a .mcpack and run /function blockmaze/build in any world
     """
+    name = Path(path).name.lower() if path is not None else ""
+    for refused, (suffix, why) in NOT_WRITTEN.items():
+        if format == refused or (format is None and name.endswith(suffix)):
+            raise BlockmazeError(why)
     if format is not None:
         try:
             return WRITERS[format]
@@ -204,7 +220,6 @@ def writer_for(path: str | os.PathLike | None = None, format: str | None = None)
             ) from None
     if path is not None and str(path).endswith(("/", os.sep)):
         return WRITERS["world"]  # "MyMaze/": a folder, so a world save
-    name = Path(path).name.lower() if path is not None else ""
     matches = [(len(s), f.name) for f in FORMATS.values() for s in f.suffixes if name.endswith(s)]
     if matches:  # the longest suffix wins: ".tilemap.json" before ".json"
         return WRITERS[max(matches)[1]]

@@ -1,44 +1,144 @@
 """Zip archives with the same bytes for the same files: fixed time stamps, sorted names.
 
+A file is bytes, a memoryview (no copy), or a list of such parts and :class:`Repeat` runs. A
+long run of one chunk (a structure's all-``-1`` layer) is deflated once and its compressed bytes
+repeated: each copy is a run of complete deflate blocks, so a reader inflates them as one
+stream. Archives over 4 GiB or 65535 files use the zip64 records (PKWARE's APPNOTE, sections
+4.3 to 4.5; docs/voxels.md cites it and the deflate facts).
+
 Example
 -------
 >>> import io, zipfile
 >>> out = io.BytesIO()
->>> write_zip(out, {"b.txt": b"2", "a.txt": b"1"})
->>> zipfile.ZipFile(out).namelist()
-['a.txt', 'b.txt']
+>>> write_zip(out, {"b.txt": b"2", "a.txt": [b"1", Repeat(b"ab", 3)]})
+>>> archive = zipfile.ZipFile(out)
+>>> archive.namelist(), archive.read("a.txt")
+(['a.txt', 'b.txt'], b'1ababab')
 """
 
 from __future__ import annotations
 
-import io
+import struct
 import zipfile
-from typing import BinaryIO
+import zlib
+from dataclasses import dataclass
+from typing import BinaryIO, Iterable, Union
 
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
+_DOS_DATE = (ZIP_TIME[0] - 1980) << 9 | ZIP_TIME[1] << 5 | ZIP_TIME[2]
+_DOS_TIME = ZIP_TIME[3] << 11 | ZIP_TIME[4] << 5 | ZIP_TIME[5] // 2
+_DEFLATED = 8
+_UNIX = 3  # "made by" host: Unix, so the mode below is read
+_MODE = 0o100644 << 16  # a regular file, rw-r--r--
+_LIMIT = 0xFFFFFFFF  # past this a size or an offset needs zip64
 
 
 def zip_entry(name: str, stored: bool = False) -> zipfile.ZipInfo:
-    """A member's header that says nothing of this machine: the fixed time, a Unix file of mode
-    0644, deflated (or ``stored`` as it is).
+    """A member header for :mod:`zipfile`, where a writer streams its members itself (a world's
+    region files, an npz's arrays): the fixed time and the Unix file mode :func:`write_zip`
+    writes, deflated (or ``stored`` as it is).
 
     >>> entry = zip_entry("a.txt", stored=True)
     >>> entry.date_time, entry.compress_type == zipfile.ZIP_STORED, oct(entry.external_attr >> 16)
-    ((1980, 1, 1, 0, 0, 0), True, '0o644')
+    ((1980, 1, 1, 0, 0, 0), True, '0o100644')
     """
     info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
     info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
-    info.create_system = 3
-    info.external_attr = 0o644 << 16
+    info.create_system = _UNIX
+    info.external_attr = _MODE
     return info
 
 
-def write_zip(file: BinaryIO, files: dict[str, bytes | memoryview], level: int = 6, *,
-              stored: bool = False, sort: bool = True) -> None:
-    """Write ``files`` (name -> bytes, or a memoryview: no copy) as a zip of :func:`zip_entry`
-    members, deflated at ``level`` (or ``stored``), names in order (``sort=False``: as given)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name in sorted(files) if sort else files:
-            archive.writestr(zip_entry(name, stored), files[name], compresslevel=level)
-    file.write(buffer.getvalue())
+@dataclass(frozen=True)
+class Repeat:
+    """``data`` written ``count`` times, deflated once.
+
+    >>> Repeat(b"ab", 3).size
+    6
+    """
+
+    data: bytes
+    count: int
+
+    @property
+    def size(self) -> int:
+        return len(self.data) * self.count
+
+
+Part = Union[bytes, bytearray, memoryview, Repeat]
+
+
+def write_parts(file: BinaryIO, parts: Iterable[Part]) -> None:
+    """Write parts to ``file`` uncompressed, a repeated chunk copy by copy (no large buffer)."""
+    for part in parts:
+        if isinstance(part, Repeat):
+            for _ in range(part.count):
+                file.write(part.data)
+        else:
+            file.write(part)
+
+
+def _deflate(parts: Iterable[Part], level: int) -> tuple[list[bytes], int, int]:
+    """Raw deflate chunks of ``parts``, their CRC-32 and uncompressed size."""
+    out: list[bytes] = []
+    crc = size = 0
+    stream = zlib.compressobj(level, zlib.DEFLATED, -15)
+    for part in parts:
+        if not isinstance(part, Repeat):
+            out.append(stream.compress(part))
+            crc, size = zlib.crc32(part, crc), size + len(part)
+            continue
+        out.append(stream.flush(zlib.Z_FULL_FLUSH))  # byte-aligned, nothing refers back past it
+        alone = zlib.compressobj(level, zlib.DEFLATED, -15)
+        chunk = alone.compress(part.data) + alone.flush(zlib.Z_FULL_FLUSH)  # no final block
+        out.extend([chunk] * part.count)
+        for _ in range(part.count):
+            crc = zlib.crc32(part.data, crc)
+        size += part.size
+    out.append(stream.flush())
+    return out, crc, size
+
+
+def _zip64_extra(values: list[int]) -> bytes:
+    return struct.pack(f"<HH{len(values)}Q", 1, 8 * len(values), *values) if values else b""
+
+
+def write_zip(file: BinaryIO, files: dict[str, Part | list[Part]], level: int = 6) -> None:
+    """Write ``files`` (name -> bytes, memoryview or list of parts) as a deflated zip, names in
+    order, times fixed."""
+    central = []
+    offset = 0
+    for name in sorted(files):
+        parts = files[name] if isinstance(files[name], list) else [files[name]]
+        chunks, crc, size = _deflate(parts, level)
+        compressed = sum(map(len, chunks))
+        encoded = name.encode("utf-8")
+        big = size >= _LIMIT or compressed >= _LIMIT
+        version = 45 if big or offset >= _LIMIT else 20
+        local_extra = _zip64_extra([size, compressed] if big else [])
+        sizes = (_LIMIT, _LIMIT) if big else (compressed, size)
+        flags = 0 if encoded.isascii() else 0x800  # bit 11: the name is UTF-8
+        file.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, version, flags, _DEFLATED, _DOS_TIME,
+                               _DOS_DATE, crc, *sizes, len(encoded), len(local_extra)))
+        file.write(encoded + local_extra)
+        for chunk in chunks:
+            file.write(chunk)
+        central.append((encoded, version, flags, crc, size, compressed, offset))
+        offset += 30 + len(encoded) + len(local_extra) + compressed
+    start = offset
+    for encoded, version, flags, crc, size, compressed, at in central:
+        wide = [v for v in (size, compressed, at) if v >= _LIMIT]
+        extra = _zip64_extra(wide)
+        record = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, _UNIX << 8 | version, version, flags,
+                             _DEFLATED, _DOS_TIME, _DOS_DATE, crc, min(compressed, _LIMIT),
+                             min(size, _LIMIT), len(encoded), len(extra), 0, 0, 0, _MODE,
+                             min(at, _LIMIT))
+        file.write(record + encoded + extra)
+        offset += len(record) + len(encoded) + len(extra)
+    count, length = len(central), offset - start
+    if count >= 0xFFFF or start >= _LIMIT or length >= _LIMIT:
+        file.write(struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, _UNIX << 8 | 45, 45, 0, 0, count, count,
+                               length, start))
+        file.write(struct.pack("<IIQI", 0x07064B50, 0, offset, 1))
+    file.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, min(count, 0xFFFF), min(count, 0xFFFF),
+                           min(length, _LIMIT), min(start, _LIMIT), 0))

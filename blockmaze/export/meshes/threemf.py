@@ -101,7 +101,7 @@ def write_3mf(
     model.write("".join(f'<item objectid="{index + 2}"/>' for index in range(len(materials))))
     model.write("</build>\n</model>\n")
     parts = {"[Content_Types].xml": _TYPES, "_rels/.rels": _RELS, "3D/3dmodel.model": model.getvalue()}
-    write_zip(file, {name: text.encode("utf-8") for name, text in parts.items()}, sort=False)
+    write_zip(file, {name: text.encode("utf-8") for name, text in parts.items()})
 
 
 register_writer("3mf", write_3mf, check_size)

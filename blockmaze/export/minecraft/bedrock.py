@@ -43,6 +43,7 @@ from nbtlib import Byte, Compound, Int, List, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
+from ..zipped import Part, Repeat, write_parts
 from .blockentities import bedrock_entity, block_entities
 from .states import parse_state
 
@@ -91,22 +92,54 @@ def bedrock_state(state: str) -> tuple[str, dict]:
 
 
 class _IntList(nbtlib.List[nbtlib.Int]):
-    """A List of Int tags written straight from a numpy array (millions of blocks, no tag objects)."""
+    """A List of Int tags written straight from a numpy array, or as one value repeated (millions
+    of blocks, no tag objects). Written into a :class:`_Parts`, the values stay a part of their own."""
 
-    __slots__ = ("array",)
+    __slots__ = ("array", "fill", "count")
 
-    def __new__(cls, array: np.ndarray):
+    def __new__(cls, array: np.ndarray | None = None, fill: int = 0, count: int = 0):
         tag = super().__new__(cls, ())
-        tag.array = np.ascontiguousarray(array, dtype=np.int32)
+        tag.array = None if array is None else np.ascontiguousarray(array, dtype=np.int32)
+        tag.fill, tag.count = fill, (count if array is None else tag.array.size)
         return tag
 
-    def __init__(self, array: np.ndarray):
+    def __init__(self, array: np.ndarray | None = None, fill: int = 0, count: int = 0):
         super().__init__(())
 
     def write(self, fileobj, byteorder="big"):
         order = "<" if byteorder == "little" else ">"
-        fileobj.write(struct.pack(f"{order}bi", TAG_INT, self.array.size))
-        fileobj.write(self.array.astype(f"{order}i4", copy=False).tobytes())
+        fileobj.write(struct.pack(f"{order}bi", TAG_INT, self.count))
+        if self.array is not None:
+            values = [self.array.astype(f"{order}i4", copy=False).data.cast("B")]
+        else:  # a run: 1 MiB of the value, repeated (deflated once inside a .mcpack)
+            chunk = struct.pack(f"{order}i", self.fill) * min(self.count, 1 << 18)
+            whole, rest = divmod(self.count * 4, len(chunk)) if chunk else (0, 0)
+            values = [Repeat(chunk, whole), chunk[:rest]]
+        if isinstance(fileobj, _Parts):
+            fileobj.add(values)
+        else:
+            write_parts(fileobj, values)
+
+
+class _Parts:
+    """A binary file that keeps what is written as a list of parts: small writes joined, the
+    block arrays (:class:`_IntList`) as they are."""
+
+    def __init__(self):
+        self.parts: list[Part] = []
+        self._small = bytearray()
+
+    def write(self, data) -> None:
+        self._small += data
+
+    def add(self, values: list[Part]) -> None:
+        self.parts.append(bytes(self._small))
+        self._small.clear()
+        self.parts.extend(values)
+
+    def close(self) -> list[Part]:
+        self.parts.append(bytes(self._small))
+        return self.parts
 
 
 def write_mcstructure(
@@ -129,6 +162,19 @@ def write_mcstructure(
     >>> out.getvalue()[:3]   # a Compound named "" (little-endian length 0)
     b'\\n\\x00\\x00'
     """
+    write_parts(file, mcstructure_parts(blocks, theme, seed))
+
+
+def mcstructure_parts(blocks: np.ndarray, theme: Theme, seed: int | None = None) -> list[Part]:
+    """The ``.mcstructure`` bytes of :func:`write_mcstructure` as parts for
+    :func:`~blockmaze.export.zipped.write_zip`: the water-logging layer, all ``-1``, is one
+    :class:`~blockmaze.export.zipped.Repeat` (deflated once in a pack).
+
+    >>> from blockmaze.materials import load_theme
+    >>> parts = mcstructure_parts(np.ones((1, 2, 3), np.uint8), load_theme())
+    >>> [type(part).__name__ for part in parts]
+    ['bytes', 'memoryview', 'bytes', 'Repeat', 'bytes', 'bytes']
+    """
     from .palette import translated_palette
 
     check_size(blocks.shape)
@@ -142,8 +188,8 @@ def write_mcstructure(
     entries = [Compound({"name": String(name), "states": Compound(tags), "version": Int(BLOCK_VERSION)})
                for name, tags in states]
     layers = List[List[Int]]([
-        _IntList(order.ravel()),
-        _IntList(np.full(order.size, -1, dtype=np.int32)),
+        _IntList(order),
+        _IntList(fill=-1, count=order.size),
     ])
     root = Compound({
         "format_version": Int(1),
@@ -160,7 +206,9 @@ def write_mcstructure(
         }),
         "structure_world_origin": List[Int]([Int(0), Int(0), Int(0)]),
     })
-    nbtlib.File(root, root_name="").write(file, byteorder="little")
+    parts = _Parts()
+    nbtlib.File(root, root_name="").write(parts, byteorder="little")
+    return parts.close()
 
 
 check_size = size_limits(".mcstructure", max_blocks=MAX_BLOCKS)
