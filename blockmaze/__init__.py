@@ -18,7 +18,17 @@ fast and loads numba only when a job is big enough to need it.
 
 from __future__ import annotations
 
-from .lazy import exports
+import _signal  # first of all: Ctrl-C while the command starts is the command's to answer
+
+_held = _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP}) \
+    if hasattr(_signal, "pthread_sigmask") else None
+
+from . import launch  # noqa: E402
+
+if _held is not None and not launch.is_command():  # a program importing blockmaze: as it was
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, _held)
+
+from .lazy import exports  # noqa: E402
 
 __version__ = "0.2.0"
 

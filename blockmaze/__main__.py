@@ -1,20 +1,57 @@
 """``python -m blockmaze`` (and the ``blockmaze`` command) runs the command line.
 
-The stop signals are held from the first line, so Ctrl-C during start-up is taken by the
-command's own handling (one line, exit 130), never as a traceback of an import.
+The stop signals are held from the package's first line (see :mod:`blockmaze.launch`), so Ctrl-C
+during start-up is taken by the command's own handling (one line, exit 130), never as a traceback
+of an import; one that arrived while the command was loading is answered before the next import.
 """
 
+import os
 import signal
 import sys
+
+from .errors import stop_message
+from .launch import hold_stop_signals, pending_stop
 
 
 def run() -> int:
     """Hold the stop signals, then run :func:`blockmaze.cli.main` (which takes them back)."""
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-    from .cli import main
+    hold_stop_signals()
+    signum = pending_stop()
+    if signum is None:
+        from .cli import main
 
-    return main()
+        signum = pending_stop()
+        if signum is None:
+            sys.unraisablehook = _stop_not_swallowed
+            return _ended(main())
+    try:  # stopped while loading: nothing was read or written yet
+        os.write(2, f"Error: {stop_message(signum)}\n".encode())
+    except OSError:
+        pass
+    return 128 + signum
+
+
+def _stop_not_swallowed(unraisable) -> None:
+    """Ctrl-C landing in a callback Python cannot raise from (a finalizer inside numba's compiler,
+    say) is not printed as "Exception ignored" and not lost: the signal is sent again, so the
+    run stops as it would have. Anything else goes to Python's own hook."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def _ended(code: int) -> int:
+    """A run stopped by a signal (exit 128 + the signal) leaves at once: its temporaries are
+    gone, and the interpreter's clean-up of numba and numpy would only delay the answer."""
+    if code <= 128:
+        return code
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """Walking a maze's passages: BFS distances, shortest paths and the spanning-tree test.
 
-Numba kernels over the neighbour table and the links; ``Maze`` calls them.
+Numba kernels over the neighbour table and the links; ``Maze`` calls them. :func:`breadth_first`
+is the package's one flood fill: mask regions, the cells an algorithm can reach and a dungeon
+plan's walkable regions and distances go through it too.
 """
 
 from __future__ import annotations
@@ -10,26 +12,62 @@ import numpy as np
 
 
 @kernel
-def _bfs(neighbors, links, start, parents):
-    n, k = neighbors.shape
-    distance = np.full(n, -1, dtype=np.int32)
-    queue = np.empty(n, dtype=np.int32)
+def breadth_first(neighbors, links, start, distance, parents, queue):
+    """The one flood fill: a breadth-first search from ``start`` over the neighbour table; returns
+    how many cells it reached, which are ``queue[:count]`` in the order reached.
+
+    A cell steps to ``neighbors[cell, d]`` where that is a cell (>= 0) and the way is open:
+    ``links[cell, d]``, or every way when ``links`` is empty (shape ``(0, k)``). ``distance`` gets
+    each reached cell's steps from ``start``; a cell already >= 0 there is never entered, so
+    searches from several starts share one array (:func:`label_regions`). ``parents``, unless
+    empty, gets each reached cell's predecessor (``start``: itself). ``queue`` has a place per cell.
+    """
+    k = neighbors.shape[1]
+    every = links.shape[0] == 0
+    keep_parents = parents.shape[0] > 0
     distance[start] = 0
-    parents[start] = start
+    if keep_parents:
+        parents[start] = start
     queue[0] = start
     head, tail = 0, 1
     while head < tail:
         cell = queue[head]
         head += 1
         for d in range(k):
-            if links[cell, d]:
-                nb = neighbors[cell, d]
-                if distance[nb] < 0:
-                    distance[nb] = distance[cell] + 1
+            nb = neighbors[cell, d]
+            if nb >= 0 and distance[nb] < 0 and (every or links[cell, d]):
+                distance[nb] = distance[cell] + 1
+                if keep_parents:
                     parents[nb] = cell
-                    queue[tail] = nb
-                    tail += 1
-    return distance
+                queue[tail] = nb
+                tail += 1
+    return tail
+
+
+@kernel
+def label_regions(neighbors, enabled):
+    """``(labels, count)``: each enabled cell's connected region through the neighbour table
+    (0..count-1, numbered in order of their lowest cell), -1 for the other cells.
+
+    >>> nb = np.array([[1], [-1], [-1]], dtype=np.int32)
+    >>> labels, count = label_regions(nb, np.array([True, True, True]))
+    >>> labels.tolist(), count
+    ([0, 0, 1], 2)
+    """
+    n, k = neighbors.shape
+    distance = np.full(n, -1, dtype=np.int32)
+    labels = np.full(n, -1, dtype=np.int32)
+    queue = np.empty(n, dtype=np.int32)
+    every = np.zeros((0, k), dtype=np.bool_)
+    no_parents = np.empty(0, dtype=np.int32)
+    count = 0
+    for first in range(n):
+        if enabled[first] and distance[first] < 0:
+            reached = breadth_first(neighbors, every, first, distance, no_parents, queue)
+            for i in range(reached):
+                labels[queue[i]] = count
+            count += 1
+    return labels, count
 
 
 def bfs(neighbors: np.ndarray, links: np.ndarray, start: int) -> tuple[np.ndarray, np.ndarray]:
@@ -42,8 +80,11 @@ def bfs(neighbors: np.ndarray, links: np.ndarray, start: int) -> tuple[np.ndarra
     >>> dist.tolist(), parent.tolist()
     ([0, 1], [0, 0])
     """
-    parents = np.full(neighbors.shape[0], -1, dtype=np.int32)
-    return _bfs(neighbors, links, int(start), parents), parents
+    n = neighbors.shape[0]
+    distance = np.full(n, -1, dtype=np.int32)
+    parents = np.full(n, -1, dtype=np.int32)
+    breadth_first(neighbors, links, int(start), distance, parents, np.empty(n, dtype=np.int32))
+    return distance, parents
 
 
 def path_from_parents(parents: np.ndarray, goal: int) -> np.ndarray:

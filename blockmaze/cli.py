@@ -1,159 +1,35 @@
-"""The ``blockmaze`` command: parses options, wires the pipeline stages, reports errors in one line."""
+"""The ``blockmaze`` command: parses options, calls the library (:func:`blockmaze.jobs.run`, one
+call a command) and reports what it did, and errors in one line."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import math
 import os
-import re
 import sys
 import traceback
 import warnings
-from pathlib import Path
 
 import click
 
 from . import __version__, progress
-from .algorithms import ALGORITHMS, get_algorithm
-from .cli_options import SectionedCommand, SuggestingGroup, unused_options
+from .algorithms import ALGORITHMS
+from .cli_options import (NUMBER, AlgorithmSpec, Dimensions, FilePath, Finite,  # noqa: F401
+                          FormatChoice, RoomSize, SectionedCommand, Size, SizeValue,
+                          SuggestingGroup, given_options)
 from .errors import BadFileError, BlockmazeError, OutputError
-from .export import FORMATS, NOT_WRITTEN, writer_for
-from .export.target import (STDOUT, Interrupted, block_signals_in_new_threads, restore_signals,
-                            signals_raise, stop_within, take_signals_here, transaction)
+from .export import FORMATS, PICTURE_STYLES
+from .export.target import (Interrupted, block_signals_in_new_threads, restore_signals,
+                            signals_raise, stop_within, take_signals_here)
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
-from .export import PICTURE_STYLES
-from .materials import DEFAULT_THEME, Material, load_theme, theme_names
+from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as STYLES
 from .memory import MEMORY_LIMIT, set_memory_limit
-from .wording import article
 
-# sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them
-NUMBER = r"[0-9]{1,12}"
 MAX_SEED = 2 ** 64 - 1
 MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
-
-
-class Dimensions(click.ParamType):
-    """``AxB`` (or a single ``N`` for ``NxN``) of whole numbers >= 1, as a (a, b) pair."""
-
-    name = "AxB"
-
-    def __init__(self, what: str, example: str, auto: bool = False):
-        self.what = what
-        self.example = example
-        self.auto = auto
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple) or value is None:
-            return value
-        if self.auto and str(value).strip().lower() == "auto":
-            return None
-        match = re.fullmatch(rf"\s*({NUMBER})\s*(?:[xX×]\s*({NUMBER})\s*)?", str(value))
-        if not match or int(match[1]) < 1 or int(match[2] or match[1]) < 1:
-            self.fail(f"{self.what} must be N or AxB with whole numbers >= 1 "
-                      f"(e.g. {self.example}), got {value!r}", param, ctx)
-        return int(match[1]), int(match[2] or match[1])
-
-
-# axis letters a size may label its numbers with: R/L rows (north-south, z), C/W columns
-# (east-west, x), H height or levels; labelled numbers may come in any order
-AXIS_LETTERS = {"r": 1, "l": 1, "c": 2, "w": 2, "h": 0}
-
-
-class SizeValue(tuple):
-    """A size's numbers in the one axis order (height or levels first, then rows, then columns);
-    ``labelled`` when the user named the axes (``41Wx31L``), so the order they typed it in is moot."""
-
-    labelled = False
-
-
-class Size(click.ParamType):
-    """One to three whole numbers >= 1 joined by x: ``20x30``, ``12``, ``3x10x10``; or labelled
-    with axis letters in any order: ``41Wx31L`` (= ``31x41``), ``9Hx31Rx41C`` (= ``9x31x41``)."""
-
-    name = "SIZE"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        parts = [re.fullmatch(rf"({NUMBER})\s*([A-Za-z]?)", p)
-                 for p in re.split(r"\s*[xX×]\s*", str(value).strip())]
-        if not 1 <= len(parts) <= 3 or not all(p and int(p[1]) >= 1 for p in parts):
-            self.fail(f"size must be whole numbers >= 1 joined by x (e.g. 20x30, or with axis "
-                      f"letters 30Wx20L), got {value!r}", param, ctx)
-        letters = [p[2].lower() for p in parts]
-        if not any(letters):
-            return SizeValue(int(p[1]) for p in parts)
-        axes = [AXIS_LETTERS.get(letter) for letter in letters]
-        if None in axes or len(set(axes)) != len(axes) or not {1, 2} <= set(axes):
-            self.fail(f"label every number of a size with a different axis letter, R or L for "
-                      f"rows (north-south), C or W for columns (east-west), H for height or "
-                      f"levels (e.g. 41Wx31L), got {value!r}", param, ctx)
-        size = SizeValue(int(p[1]) for _, p in sorted(zip(axes, parts), key=lambda pair: pair[0]))
-        size.labelled = True
-        return size
-
-
-# how many size numbers each grid kind takes, and what they mean
-SIZE_FORMS = {"polar": (1, "RINGS"), "layered": (3, "LEVELSxROWSxCOLS")}
-
-
-def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
-    """The constructor shape of ``kind`` from the size the user typed (N means NxN for 2-D kinds)."""
-    count, form = SIZE_FORMS.get(kind, (2, "ROWSxCOLS"))
-    if count == 2 and len(size) == 1:
-        size = size * 2
-    if len(size) != count:
-        raise BlockmazeError(f"{article(kind)} grid's size is {form}, got {'x'.join(map(str, size))}")
-    return size
-
-
-class FilePath(click.Path):
-    """click.Path that refuses a NUL character with a message (the system cannot take one); a
-    missing input file is a bad input file (exit 1), as the README's rule says."""
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str) and "\0" in value:
-            self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
-        if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.lexists(value):
-            where = param.get_error_hint(ctx) if param is not None else "file"
-            raise BadFileError(f"Invalid value for {where}: {os.fsdecode(value)!r} does not exist")
-        return super().convert(value, param, ctx)
-
-
-class FormatChoice(click.Choice):
-    """The output formats; one blockmaze does not write (.mcworld) is refused saying why."""
-
-    def convert(self, value, param, ctx):
-        if value in NOT_WRITTEN:
-            self.fail(NOT_WRITTEN[value][1], param, ctx)
-        return super().convert(value, param, ctx)
-
-
-class Finite(click.FloatRange):
-    """A FloatRange that refuses nan and infinity."""
-
-    def convert(self, value, param, ctx):
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return number
-
-
-class AlgorithmSpec(click.ParamType):
-    """An algorithm name, or NAME:OPTION."""
-
-    name = "NAME[:OPTION]"
-
-    def convert(self, value, param, ctx):
-        try:
-            get_algorithm(value)
-        except BlockmazeError as error:
-            self.fail(str(error), param, ctx)
-        return value
 
 
 EXAMPLES = """
@@ -366,51 +242,10 @@ def cli(verbose, quiet):
 @click.option("--bridges/--tunnels", default=False, show_default=True,
               help="Weave mazes in blocks: raise each crossing as a bridge over the passage "
                    "below (walls --height 5 or more), or dig that passage as a tunnel under it.")
-def generate_command(size, kind, mask, weave, animate, fps, algorithm, seed, braid, entrances,
-                     **output):
+def generate_command(size, **options):
     """Generate a maze of SIZE cells and print it or write it to a file (a block file or a .json maze)."""
-    from .pipeline import check_fits, make_maze, passage_for
-    from .randomness import draw_seed
-    from .streaming import should_stream
-
-    shape = grid_shape(kind, size)
-    output["passage"] = passage_for(kind, output["passage"])
-    _weave_wall(kind, output)
-    if output["lights"] and not output["floor"]:
-        raise BlockmazeError("--lights go into the floor: drop --no-floor")
-    writer = _writer(output)
-    if writer is not None:
-        check_fits(writer, kind, shape, wall=output["wall"], scale=output["scale"],
-                   passage=output["passage"], height=output["height"], floor=output["floor"],
-                   roof=output["roof"])
-        load_theme(output["theme"])
-    _warn_unused(writer, kind=kind)
-    if seed is None:
-        seed = draw_seed()
-    if writer is not None and should_stream(
-            writer, kind, shape, mask=mask, algorithm=algorithm, braid=braid, entrances=entrances,
-            solution=output["solution"], lights=output["lights"], wall=output["wall"],
-            passage=output["passage"], height=output["height"], split=output["split"]):
-        return _write_streamed(shape, algorithm, seed, writer, **output)
-    if animate and writer is None and kind != "layered" and _is_terminal(sys.stdout):
-        from .replay import carve_frames, play, recorded_maze
-
-        document, order, _ = recorded_maze(shape, kind, algorithm, seed, braid, entrances, mask,
-                                           weave)
-        style = output["text_style"]
-        play(carve_frames(document, order, max(1, -(-len(order) // (4 * fps))), style,
-                          _plan_style(style)), fps)  # about four seconds, then the maze itself
-    else:
-        document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask, weave)
-    _emit(document, writer, **output)
-
-
-def _weave_wall(kind: str, output: dict) -> None:
-    """Weave mazes' walls default to 4 blocks: their tunnels' (or bridges') stairs fit in them."""
-    if kind == "weave" and click.get_current_context().get_parameter_source("wall").name == "DEFAULT":
-        from .blocks.weave import TUNNEL_WALL
-
-        output["wall"] = TUNNEL_WALL
+    options["animate"] = options["animate"] and _is_terminal(sys.stdout)
+    _call("generate", size=size, **options)
 
 
 @cli.command("export", cls=SectionedCommand, epilog=EXAMPLES)
@@ -420,17 +255,9 @@ def _weave_wall(kind: str, output: dict) -> None:
 @click.option("--bridges/--tunnels", default=False, show_default=True,
               help="Weave mazes in blocks: raise each crossing as a bridge over the passage "
                    "below (walls --height 5 or more), or dig that passage as a tunnel under it.")
-def export_command(document, **output):
+def export_command(document, **options):
     """Write a saved maze document (from generate -o maze.json) in any format, or print it."""
-    from .documents import load_maze
-
-    writer = _writer(output)
-    if writer is not None:
-        load_theme(output["theme"])
-    loaded = load_maze(document)
-    _weave_wall(loaded.maze.grid.kind, output)
-    _warn_unused(writer, kind=loaded.maze.grid.kind)
-    _emit(loaded, writer, **output)
+    _call("export", document=document, **options)
 
 
 @cli.command("serve")
@@ -467,14 +294,7 @@ def info_command(path):
     Reads every format blockmaze writes, in bounded memory and time (at most 256 MiB of
     inflated data; env BLOCKMAZE_INFO_LIMIT raises it). A world save (folder or .zip) is
     summarised too: release, spawn, extent and blocks."""
-    from .readers.worldinfo import is_world, summarize_world
-    from .info import inspect_file
-
-    if is_world(path):
-        click.echo("\n".join(summarize_world(path)))
-        return
-
-    click.echo("\n".join(inspect_file(path).lines()))
+    _call("info", path=path)
 
 
 @cli.command("blockwise", cls=SectionedCommand, epilog=_algorithm_list() + EXAMPLES)
@@ -497,48 +317,11 @@ def info_command(path):
               help="Seed (drawn at random and reported if omitted).")
 @functools.partial(thickness_options, default="auto", auto=True)
 @output_options
-def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed, wall, passage,
-                      scale, solution, text_style, output, picture_style, cell_size, shade,
-                      **settings):
+def blockwise_command(size, **options):
     """Generate a maze exactly ROWSxCOLS blocks (rows north-south along z, columns east-west
     along x), or HEIGHTxROWSxCOLS for a strict 3-D maze that climbs, and print it or write it to
     a file. Axis letters name the numbers in any order: 41Wx31L is 31x41."""
-    from .blockwise.relaxed import relaxed_layout
-    from .blockwise.strict import strict_plan, strict_volume_3d
-    from .randomness import draw_seed
-    from .render import plan_text
-
-    if len(size) not in (2, 3) or (len(size) == 3 and mode != "strict"):
-        raise BlockmazeError("blockwise sizes are ROWSxCOLS blocks, or HEIGHTxROWSxCOLS for a "
-                             "strict 3-D maze")
-    if solution:
-        raise BlockmazeError("--solution marks graph mazes; use blockmaze generate for it")
-    writer = _writer({"output": output, "format_": settings["format_"]})
-    if writer is not None and writer.source == "maze":
-        raise BlockmazeError("a blockwise maze is blocks: choose a block format, not a maze document or picture")
-    _warn_unused(writer, command="blockwise", mode=mode)
-    if seed is None:
-        seed = draw_seed()
-    length, width = size[-2:]
-    if mode == "relaxed":
-        layout = relaxed_layout(length, width, ordering, seed, border,
-                                None if fill is None else Material[fill.upper()])
-        blocks, what = layout.plan, f"relaxed {ordering}"
-        _info(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks")
-    elif len(size) == 3:
-        blocks = strict_volume_3d(size[0], length, width, algorithm, seed, _axes(wall, 3),
-                                  _axes(passage, 3), cells)
-        what = f"strict 3-D {algorithm}"
-    else:
-        blocks = strict_plan(length, width, algorithm, seed, wall, passage, cells)
-        what = f"strict {algorithm}"
-    if output is None:
-        if blocks.ndim == 3:
-            raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
-        click.echo(plan_text(blocks, style=_plan_style(text_style)))
-        _info(f"seed {seed}")
-    else:
-        _save_blocks(blocks, writer, output, seed, what, f", seed {seed}", **settings)
+    _call("blockwise", size=size, **options)
     _note_size_order(size)  # (after the work: an error stays one line)
 
 
@@ -546,7 +329,7 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
 @click.argument("size", type=Dimensions("size", "40x60"), metavar="ROWSxCOLS")
 @click.option("-a", "--algorithm", type=AlgorithmSpec(), default="backtracker", show_default=True,
               help="Algorithm that grows the corridors between the rooms.")
-@click.option("--room-size", default="2:5", show_default=True, metavar="MIN:MAX",
+@click.option("--room-size", type=RoomSize(), default="2:5", show_default=True, metavar="MIN:MAX",
               help="Room side in cells, from MIN to MAX.")
 @click.option("--room-attempts", type=click.IntRange(min=0), default=None,
               help="Rooms tried (overlapping ones are dropped); default fills about half the area.")
@@ -571,112 +354,20 @@ def blockwise_command(size, mode, algorithm, ordering, cells, border, fill, seed
 @click.option("-s", "--seed", type=click.IntRange(0, MAX_SEED), default=None,
               help="Seed (drawn at random and reported if omitted).")
 @output_options
-def dungeon_command(size, algorithm, room_size, room_attempts, extra_doors, sparseness,
-                    min_shortcut, levels, style, spawns, spawn_spacing, lock, seed, scale, text_style,
-                    output, picture_style, cell_size, shade, solution=False, **settings):
+def dungeon_command(size, **options):
     """Generate a roguelike dungeon: rooms and mazes, caves, BSP rooms, dug rooms, or a mix."""
-    from .dungeon import generate_dungeon, parse_spawns
-    from .dungeon.metrics import metrics_text
-    from .randomness import draw_seed
-    from .render import plan_text
-
-    low, _, high = room_size.partition(":")
-    if not all(re.fullmatch(NUMBER, n.strip()) for n in (low, high or low)) \
-            or not 1 <= int(low) <= int(high or low):
-        raise BlockmazeError(f"--room-size must be MIN:MAX cells with 1 <= MIN <= MAX, e.g. 2:5, "
-                             f"got {room_size!r}")
-    sizes = (int(low), int(high or low))
-    most = max(100_000, size[0] * size[1])  # more attempts than cells place no further room
-    if room_attempts is not None and room_attempts > most:
-        raise BlockmazeError(f"--room-attempts is at most {most} for a {size[0]}x{size[1]} "
-                             f"dungeon, got {room_attempts}")
-    writer = _writer({"output": output, "format_": settings["format_"]})
-    if writer is not None and writer.source == "maze":
-        raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze document or picture")
-    if writer is not None:  # several levels to a stream: refused before any work
-        from .pipeline import level_paths
-
-        level_paths(output, levels, writer)
-    _warn_unused(writer, command="dungeon")
-    if seed is None:
-        seed = draw_seed()
-    with progress.phase("generating"):
-        dungeon = generate_dungeon(size, seed, algorithm=algorithm, room_size=sizes,
-                                   room_attempts=room_attempts, extra_doors=extra_doors,
-                                   sparseness=sparseness, min_shortcut=min_shortcut, levels=levels,
-                                   style=style, spawns=parse_spawns(spawns), spacing=spawn_spacing,
-                                   lock=lock)
-    for number, level in enumerate(dungeon.levels, 1):
-        _info(f"level {number}: {metrics_text(level.metrics)}")
-    if output is None:
-        shown = _plan_style(text_style)
-        click.echo("\n\n".join(plan_text(level.plan, style=shown) for level in dungeon.levels))
-        _info(f"seed {seed}")
-        return
-    if levels > 1 and not writer.plan:  # one volume: the levels stacked, joined by their stairs
-        from .blocks import stack_dungeon
-
-        blocks = stack_dungeon(dungeon, settings["height"], settings["floor"], settings["roof"])
-        _save_blocks(blocks, writer, output, seed, f"{levels} levels", f", seed {seed}", **settings)
-        return
-    _save_levels([(level.plan if writer.plan else level.marked_plan, f"level {number}, {len(level.rooms)} rooms",
-                   {"entities": level.entities, "metrics": level.metrics})
-                  for number, level in enumerate(dungeon.levels, 1)], writer, output, seed, **settings)
-
-
-def _save_levels(levels, writer, output, seed, **settings) -> None:
-    """Write ``(plan, what, extra)`` levels, one file each (see ``pipeline.level_paths``), all or none."""
-    from .pipeline import level_paths
-
-    with transaction(to_stdout=output == "-"):  # every level, or none
-        for (plan, what, extra), path in zip(levels, level_paths(output, len(levels), writer)):
-            _save_blocks(plan, writer, str(path), seed, what, f", seed {seed}", extra=extra, **settings)
+    _call("dungeon", size=size, **options)
 
 
 dungeon_command.params = [p for p in dungeon_command.params if p.name != "solution"]
 
 
-def _plan_style(text_style: str) -> str:
-    """Block plans print block for block ('blocks') unless --text-style was given."""
-    chosen = click.get_current_context().get_parameter_source("text_style")
-    return text_style if chosen == click.core.ParameterSource.COMMANDLINE else "blocks"
+def _call(command: str, **options) -> None:
+    """Run ``command`` with the parsed options through the library, saying what it did."""
+    from .jobs import run
 
-
-def _axes(value, count: int):
-    """A thickness for ``count`` axes: None (auto), or a per-axis tuple from N or ZxX."""
-    if value is None:
-        return None
-    return (value[0],) * (count - len(value)) + tuple(value)
-
-
-def _writer(output: dict):
-    """The writer the output options ask for (None when the maze is printed)."""
-    if output["output"] is None:
-        if output["format_"] is not None:
-            raise BlockmazeError("--format needs --output FILE")
-        return None
-    if output["output"] == "-" and output["format_"] is None:
-        raise BlockmazeError("-o - (standard output) needs --format NAME: the format cannot "
-                             "be told from a file name")
-    writer = writer_for(output["output"], output["format_"])
-    if writer.name == "mtl":  # a companion file alone: the OBJ it belongs to is never written
-        raise BlockmazeError("a .mtl is the material library an .obj writes beside it: write "
-                             "NAME.obj (its NAME.mtl comes with it)")
-    return writer
-
-
-def _warn_unused(writer, **where) -> None:
-    """Warn about each option given on the command line that this run does not use."""
-    ctx = click.get_current_context()
-    given = {name for name in ctx.params
-             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
-    flags = {p.name: max(p.opts, key=len) for p in ctx.command.params}
-    for name, what in unused_options(given, writer, **where).items():
-        warnings.warn(f"{flags.get(name, name)} does not apply to {what}; ignored", UnusedOptionWarning)
-
-
-class UnusedOptionWarning(UserWarning):
-    """An option was given that the run does not use."""
+    run(command, options, given=given_options(click.get_current_context()), say=_info,
+        show=click.echo)
 
 
 def _note_size_order(size) -> None:
@@ -701,107 +392,6 @@ def _is_terminal(stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _emit(document, writer, *, wall, passage, scale, solution, text_style, output,
-          picture_style, cell_size, shade, **settings) -> None:
-    """Print the maze, or save it in the output's format (blocks, picture or document)."""
-    from .pipeline import maze_text
-
-    if output is None:
-        click.echo(maze_text(document, solution=solution, style=text_style,
-                             plan_style=_plan_style(text_style)))
-        if document.seed is not None:
-            _info(f"seed {document.seed}")
-        return
-    maze = document.maze
-    origin = f", {document.algorithm}" if document.algorithm else ""
-    origin += f", seed {document.seed}" if document.seed is not None else ""
-    what = f"{maze.grid.kind} {'x'.join(map(str, maze.grid.shape))}"
-    if writer.source == "maze":
-        _save(document, writer, output, solution=solution, style=picture_style,
-              cell_size=cell_size, shade=shade, theme=settings["theme"])
-        written = f"maze document, {what} cells" if writer.name == "maze" else f"picture of a {what} maze"
-        _info(f"wrote {_shown(output)}: {written}{origin}")
-        return
-    if writer.plan and maze.grid.kind == "layered":  # a tile map a level, stairs as entities
-        from .pipeline import level_paths
-
-        levels = len(_save(document, writer, output, wall=wall, passage=passage, solution=solution,
-                           **settings))
-        paths = level_paths(output, levels, writer)
-        written = _shown(str(paths[0])) + (f" ... {Path(paths[-1]).name}" if levels > 1 else "")
-        _info(f"wrote {written}: {levels} level{'s' * (levels > 1)} of a {what} maze"
-              f"{', a file each' * (levels > 1)}{origin}")
-        return
-    _save_blocks(document, writer, output, document.seed, f"{what} cells", origin, wall=wall,
-                 passage=passage, scale=scale, solution=solution, **settings)
-
-
-def _write_streamed(shape, algorithm, seed, writer, *, output, wall, passage, height, floor, roof,
-                    theme, mc_version, schem_version, terrain, y, mobs, time, split, **ignored) -> None:
-    """A square maze generated row by row straight into a band writer (a world, a .schem)."""
-    from .streaming import write_streamed
-
-    given = {"mc_version": mc_version, "terrain": terrain, "y": y, "mobs": mobs,
-             "time": None if time < 0 else time, "schem_version": int(schem_version)}
-    layers, z, x = write_streamed(output, *shape, algorithm, seed, writer.name, wall, passage, height,
-                                  floor, roof, theme, split,
-                                  **{k: v for k, v in given.items() if k in writer.options})
-    where = f"tiles of at most {split}x{split} blocks beside {output}" if split else output
-    _info(f"wrote {where}: square {'x'.join(map(str, shape))} cells, streamed, {x}x{layers}x{z} "
-          f"blocks (width x height x length), {algorithm}, seed {seed}")
-
-
-def _save_blocks(source, writer, output, seed, what, origin, *, height, floor, roof, lights,
-                 theme, mc_version, schem_version, keep_terrain, tile_encoding, external_tileset,
-                 block_size, raw_mesh, collision, chunk, quantize, compress, uv, format_, terrain,
-                 y, mobs, time, split, extra=None, **build) -> None:
-    """Save blocks (or a maze, built first) in a block format, and say what was written.
-    ``extra``: options only some writers take (a dungeon level's entities and metrics)."""
-    given = {"mc_version": mc_version, "schem_version": int(schem_version), "seed": seed,
-             "keep_terrain": keep_terrain, "encoding": tile_encoding,
-             "external_tileset": external_tileset, "watertight": not raw_mesh,
-             "collision": collision, "block_size": block_size, "terrain": terrain, "y": y,
-             "mobs": mobs, "time": None if time < 0 else time, "chunk": chunk,
-             "quantize": quantize, "compress": None if compress == "none" else compress, "uv": uv,
-             **(extra or {})}
-    if split is not None:
-        if writer.name != "schem":
-            raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")
-        from .export.minecraft.sponge import write_schem_tiles
-        from .pipeline import build as build_volume, stand_up
-
-        volume = (build_volume(source.maze, source.endpoints, height=height, floor=floor, roof=roof,
-                               lights=lights, **build)
-                  if hasattr(source, "maze") else stand_up(source, height=height, floor=floor,
-                                                           roof=roof, lights=lights))
-        files = write_schem_tiles(volume, output, load_theme(theme), split, mc_version,
-                                  int(schem_version), seed)
-        _info(f"wrote {len(files)} tiles {files[0].name} ... {files[-1].name}: {what}{origin}")
-        return
-    volume = _save(source, writer, output, height=height, floor=floor, roof=roof, lights=lights,
-                   theme=theme, **build, **given)
-    y, z, x = volume.shape
-    _info(f"wrote {_shown(output)}: {what}, {x}x{y}x{z} blocks (width x height x length){origin}")
-    from .export.minecraft.placement import placement_hint
-
-    hint = placement_hint(volume, writer.name, Path(output).stem.lower())
-    if hint:
-        _info(f"to place it: {hint}")
-
-
-def _save(source, writer, output, **given):
-    """pipeline.save with the options this writer takes (build options always pass)."""
-    from .pipeline import BUILD_OPTIONS, save
-
-    options = {k: v for k, v in given.items()
-               if (k in BUILD_OPTIONS or k in writer.options) and v is not None}
-    return save(source, STDOUT if output == "-" else output, writer.name, **options)
-
-
-def _shown(output: str) -> str:
-    return "standard output" if output == "-" else output
 
 
 _settings = {"verbose": False, "quiet": False}
@@ -885,13 +475,22 @@ def _run(argv, before=None) -> int:
     except RecursionError:
         return _fail("the input is nested too deeply", 1)
     except Exception as error:  # a bug: still one line, and the traceback under -v
-        if isinstance(error, SystemError) and isinstance(error.__cause__ or error.__context__,
-                                                          KeyboardInterrupt):
-            return _fail("interrupted; no file was changed", 130)  # Ctrl-C inside a kernel's call
+        if _caused_by_ctrl_c(error):  # Ctrl-C inside a kernel's call or numba's compiler
+            return _fail("interrupted; no file was changed", 130)
         if _settings["verbose"]:
             traceback.print_exc()
         return _fail(f"internal error ({type(error).__name__}: {error}); please report it "
                      "with the command line (-v shows the traceback)", 1)
+
+
+def _caused_by_ctrl_c(error: BaseException) -> bool:
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _fail(message: str, code: int) -> int:
@@ -911,6 +510,21 @@ def _silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
         pass
+
+
+MOVED = {"grid_shape": "blockmaze.pipeline", "SIZE_FORMS": "blockmaze.pipeline",
+         "UnusedOptionWarning": "blockmaze.jobs"}
+
+
+def __getattr__(name: str):
+    """Names that moved to the library, still found here with a DeprecationWarning."""
+    if name in MOVED:
+        import importlib
+
+        warnings.warn(f"blockmaze.cli.{name} moved to {MOVED[name]}.{name}", DeprecationWarning,
+                      stacklevel=2)
+        return getattr(importlib.import_module(MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """The exceptions blockmaze raises for input it cannot use."""
 
+import signal
+
 
 class BlockmazeError(ValueError):
     """Bad input, with a message that says what was wrong and what is allowed.
@@ -26,6 +28,16 @@ class BadFileError(BlockmazeError):
     """
 
 
+def stop_message(signum: int) -> str:
+    """What a run stopped by a signal before it changed any file says (after ``Error:``).
+
+    >>> stop_message(2), stop_message(15)
+    ('interrupted; no file was changed', 'stopped by signal 15; no file was changed')
+    """
+    what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
+    return f"{what}; no file was changed"
+
+
 def shown(value: object, limit: int = 60) -> str:
     """A value as a message shows it: its repr, at most ``limit`` characters, on one line (never
     failing, even on an int of too many digits to print).
@@ -46,10 +58,6 @@ class BlockmazeWarning(UserWarning):
 
     Example: a structure file larger than a structure block loads.
     """
-
-
-class BadFileError(BlockmazeError):
-    """A file given as input is unreadable or malformed (exit 1)."""
 
 
 class OutputError(BlockmazeError):

@@ -209,10 +209,12 @@ def inspect_file(path: str | Path) -> FileInfo:
     >>> inspect_file(os.path.join(folder, "m.schem")).size
     (7, 4, 5)
     """
+    from .readers.timebound import time_bound
+
     path = Path(path)
     opener, opened = _open_regular(path)
     try:
-        with opened:
+        with opened, time_bound(None):  # (_inspect's messages name the file)
             return _inspect(opener, path.name)
     except OSError as error:
         raise BadFileError(f"cannot read {path}: {error.strerror or error}") from None

@@ -89,7 +89,7 @@ class Kernel:
             finally:
                 _inside.python = False
         if not self._warm:  # the first compiled call compiles (or loads numba's cache)
-            with phase(f"compiling {self.py_func.__name__.lstrip('_')} (once, then cached)"):
+            with phase(f"compiling {self.py_func.__name__.lstrip('_')} (once, then cached)"), _without_scipy():
                 result = self.compiled(*args)
             self._warm = True
             return result
@@ -138,6 +138,26 @@ def _use_python(args, small: int = SMALL_JOB) -> bool:
 
 def _numba_loaded() -> bool:
     return "numba" in sys.modules
+
+
+_LINALG = "scipy.linalg"
+
+
+@contextlib.contextmanager
+def _without_scipy() -> Iterator[None]:
+    """Hide an installed but not yet imported ``scipy.linalg`` while numba sets up its compiler:
+    numba's first compile or cache load imports it (about 0.15 s of CPU) only to offer BLAS to
+    ``np.dot`` and kin, which no kernel here calls; without it numba uses its own loops for those,
+    as on an install without SciPy. Put back afterwards, so later imports of SciPy work."""
+    if _LINALG in sys.modules:
+        yield
+        return
+    sys.modules[_LINALG] = None  # type: ignore[assignment]  # importing it raises ImportError
+    try:
+        yield
+    finally:
+        if sys.modules.get(_LINALG, 0) is None:
+            del sys.modules[_LINALG]
 
 
 def _jit(function: Callable, options: dict):

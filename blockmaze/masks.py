@@ -42,9 +42,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
-from .kernels import kernel
 import numpy as np
 
+from .analysis import label_regions
 from .errors import BadFileError, BlockmazeError
 from .wording import article
 from .grids import GRID_KINDS, Grid, grid_constructor
@@ -289,32 +289,6 @@ def mask_to_text(mask: np.ndarray) -> str:
 
 # --- connectivity -----------------------------------------------------------------------------
 
-@kernel
-def _label_kernel(neighbors, enabled):
-    """Label each enabled cell with its connected component (0, 1, ...; -1 for disabled cells)."""
-    n, k = neighbors.shape
-    labels = np.full(n, -1, dtype=np.int32)
-    queue = np.empty(n, dtype=np.int32)
-    count = 0
-    for start in range(n):
-        if not enabled[start] or labels[start] >= 0:
-            continue
-        labels[start] = count
-        queue[0] = start
-        head, tail = 0, 1
-        while head < tail:
-            cell = queue[head]
-            head += 1
-            for d in range(k):
-                nb = neighbors[cell, d]
-                if nb >= 0 and labels[nb] < 0:
-                    labels[nb] = count
-                    queue[tail] = nb
-                    tail += 1
-        count += 1
-    return labels, count
-
-
 def components(grid: Grid) -> tuple[np.ndarray, int]:
     """``(labels, count)``: each enabled cell's connected region (0..count-1), -1 for disabled cells.
 
@@ -324,7 +298,7 @@ def components(grid: Grid) -> tuple[np.ndarray, int]:
     >>> components(square_grid(1, 3, mask=[[True, False, True]]))[0].tolist()
     [0, -1, 1]
     """
-    labels, count = _label_kernel(grid.neighbors, grid.enabled)
+    labels, count = label_regions(grid.neighbors, grid.enabled)
     return labels, int(count)
 
 

@@ -3,7 +3,8 @@
 :func:`build` turns a maze (square, hex, upsilon, triangle, polar or layered) into the (y, z, x)
 volume ``blockmaze generate`` would write; :func:`save` writes a maze, a maze document or blocks
 to any output by path or format name (Minecraft, meshes, tile maps, pictures, maze documents).
-The command line only parses options and calls these, so a Python user gets the same bytes.
+Each command is one call of :func:`blockmaze.jobs.run`, built on these; the command line only
+parses options and calls it, so a Python user gets the same bytes.
 
 Example
 -------
@@ -19,6 +20,7 @@ Example
 from __future__ import annotations
 
 from contextlib import nullcontext
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,7 +36,50 @@ from .progress import phase
 Source = Maze | MazeDocument | np.ndarray
 # save()'s own options: how a maze becomes blocks (every other option is the format's)
 BUILD_OPTIONS = frozenset({"theme", "endpoints", "solution", "wall", "passage", "scale", "height",
-                           "floor", "roof", "lights", "bridges"})
+                           "floor", "roof", "lights", "bridges", "split"})
+# how many size numbers each grid kind takes, and what they mean
+SIZE_FORMS = {"polar": (1, "RINGS"), "layered": (3, "LEVELSxROWSxCOLS")}
+
+
+def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
+    """The constructor shape of ``kind`` from the size the user typed (N means NxN for 2-D kinds).
+
+    >>> grid_shape("square", (7,)), grid_shape("polar", (5,))
+    ((7, 7), (5,))
+    """
+    from .wording import article
+
+    count, form = SIZE_FORMS.get(kind, (2, "ROWSxCOLS"))
+    if count == 2 and len(size) == 1:
+        size = tuple(size) * 2
+    if len(size) != count:
+        raise BlockmazeError(f"{article(kind)} grid's size is {form}, got {'x'.join(map(str, size))}")
+    return tuple(size)
+
+
+def check_lights(lights: bool, floor: bool) -> None:
+    """Refuse lights without a floor: they are set into it (the one rule, for every command).
+
+    >>> check_lights(True, False)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: --lights go into the floor: drop --no-floor
+    """
+    if lights and not floor:
+        raise BlockmazeError("--lights go into the floor: drop --no-floor")
+
+
+def check_split(writer, split: int | None) -> None:
+    """Refuse ``split`` (tiles of at most split x split blocks) for a format other than .schem.
+
+    >>> from blockmaze.export import writer_for
+    >>> check_split(writer_for(format="glb"), 32)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: --split cuts .schem files into tiles; glb does not take it
+    """
+    if split is not None and writer.name != "schem":
+        raise BlockmazeError(f"--split cuts .schem files into tiles; {writer.name} does not take it")
 
 
 def check_fits(writer, kind: str, shape, *, wall=1, passage=None, scale: int | None = None,
@@ -49,13 +94,29 @@ def check_fits(writer, kind: str, shape, *, wall=1, passage=None, scale: int | N
     ...
     blockmaze.errors.BlockmazeError: a 21x4x80001-block volume (width x height x length) is too large for .schem: each side holds at most 65535 blocks
     """
-    from .blocks import plan_shape, volume_height
+    from .blocks import plan_shape
 
     if writer.source != "maze":
         check_scale(kind, scale)
     if kind == "square" and writer.source != "maze":
-        z, x = plan_shape(*shape, wall, passage_for(kind, passage))
-        writer.check_size((1 if writer.plan else volume_height(height, floor, roof), z, x))
+        check_plan_fits(writer, plan_shape(*shape, wall, passage_for(kind, passage)),
+                        height=height, floor=floor, roof=roof)
+
+
+def check_plan_fits(writer, plan: tuple[int, int], *, height: int = 3, floor: bool = True,
+                    roof: bool = False) -> None:
+    """Refuse, before any work, a (z, x) ``plan`` that ``writer`` cannot hold once it is stood
+    up (a tile map holds the plan itself).
+
+    >>> from blockmaze.export import writer_for
+    >>> check_plan_fits(writer_for(format="schem"), (70000, 10))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a 10x4x70000-block volume (width x height x length) is too large for .schem: each side holds at most 65535 blocks
+    """
+    from .blocks import volume_height
+
+    writer.check_size((1 if writer.plan else volume_height(height, floor, roof), *plan))
 
 
 def shown_endpoints(maze: Maze, endpoints: Endpoints | None, solution: bool) -> Endpoints | None:
@@ -176,10 +237,8 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
     from .render import plan_text, square_text
 
     document = source if isinstance(source, MazeDocument) else MazeDocument(source)
-    maze, ends = document.maze, document.endpoints
-    if solution and ends is None:
-        ends = place_endpoints(maze)
-    shown = ends if solution or (ends is not None and ends.openings) else None
+    maze = document.maze
+    shown = shown_endpoints(maze, document.endpoints, solution)
     kind = maze.grid.kind
     if kind == "square":
         return square_text(maze, style=style, endpoints=shown, solution=solution)
@@ -240,8 +299,7 @@ def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: b
     """
     from .blocks import extrude
 
-    if lights and not floor:
-        raise BlockmazeError("lights go into the floor: keep the floor to place them")
+    check_lights(lights, floor)
     volume = extrude(blocks, height=height, floor=floor, roof=roof) if blocks.ndim == 2 else blocks
     if lights:
         from .blocks.lights import place_lights
@@ -318,7 +376,7 @@ def save(source: Source, target: Target, format: str | None = None, *,
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
          floor: bool = True, roof: bool = False, lights: bool = False, bridges: bool = False,
-         **options) -> np.ndarray | None:
+         split: int | None = None, **options) -> np.ndarray | None:
     """Write a maze, a maze document or blocks to ``target`` in the format its suffix (or
     ``format``) names, as ``blockmaze generate -o FILE`` does.
 
@@ -337,6 +395,9 @@ def save(source: Source, target: Target, format: str | None = None, *,
         What each material looks like.
     endpoints, solution, wall, passage, scale, height, floor, roof, lights, bridges
         How a maze becomes blocks, as for :func:`build`.
+    split : int, optional
+        ``.schem`` only: cut the volume into tiles of at most split x split blocks beside
+        ``target`` (``NAME_x<X>_z<Z>.schem``).
     **options
         The format's own (``writer_for(...).options``: e.g. ``mc_version``, ``schem_version``,
         ``seed``, ``style``); a document's seed is used where the format takes one and none is
@@ -354,7 +415,36 @@ def save(source: Source, target: Target, format: str | None = None, *,
     >>> save(generate((3, 4), rng=1), io.BytesIO(), format="png", style="paths") is None
     True
     """
+    return write_output(source, target, format, theme=theme, endpoints=endpoints,
+                        solution=solution, wall=wall, passage=passage, scale=scale, height=height,
+                        floor=floor, roof=roof, lights=lights, bridges=bridges, split=split,
+                        **options).volume
+
+
+class Written(NamedTuple):
+    """What :func:`write_output` wrote: the volume (None for pictures and maze documents) and
+    the files (the target itself, a file per level, or the tiles of a split .schem)."""
+
+    volume: np.ndarray | None
+    paths: list
+
+
+def write_output(source: Source, target: Target, format: str | None = None, *,
+                 theme: Theme | str | None = None, endpoints: Endpoints | None = None,
+                 solution: bool = False, wall=1, passage=None, scale: int | None = None,
+                 height: int = 3, floor: bool = True, roof: bool = False, lights: bool = False,
+                 bridges: bool = False, split: int | None = None, **options) -> Written:
+    """:func:`save`, returning the volume and the files written.
+
+    >>> import io
+    >>> from blockmaze import generate
+    >>> written = write_output(generate((2, 3), rng=1), io.BytesIO(), format="schem")
+    >>> written.volume.shape
+    (4, 5, 7)
+    """
     writer = writer_for(None if hasattr(target, "write") else target, format)
+    check_split(writer, split)
+    check_lights(lights, floor)
     if isinstance(source, Maze):
         source = MazeDocument(source, endpoints)
     elif isinstance(source, MazeDocument) and endpoints is not None:
@@ -373,7 +463,7 @@ def save(source: Source, target: Target, format: str | None = None, *,
         with phase("writing"), open_target(target) as file:
             writer.write(source, file, theme if isinstance(theme, Theme) else load_theme(theme),
                          **options)
-        return None
+        return Written(None, [target])
     if writer.plan and isinstance(source, MazeDocument) and source.maze.grid.kind == "layered":
         from .blocks.stack import level_tiles
 
@@ -386,7 +476,7 @@ def save(source: Source, target: Target, format: str | None = None, *,
             for (plan, entities), path in zip(levels, paths):
                 write(plan_layer(plan), path, format=writer.name, theme=theme, entities=entities,
                       **options)
-        return np.stack([plan for plan, _ in levels])
+        return Written(np.stack([plan for plan, _ in levels]), paths)
     with phase("building blocks"):
         if isinstance(source, MazeDocument):
             blocks = maze_blocks(source.maze, source.endpoints, solution=solution, wall=wall,
@@ -402,5 +492,12 @@ def save(source: Source, target: Target, format: str | None = None, *,
                                                                  floor=floor, roof=roof,
                                                                  lights=lights)
     with phase("writing"):
+        if split is not None:
+            from .export.minecraft.sponge import write_schem_tiles
+
+            tiles = {k: options[k] for k in ("mc_version", "schem_version", "seed") if k in options}
+            theme = theme if isinstance(theme, Theme) else load_theme(theme)
+            return Written(volume, write_schem_tiles(volume, target, theme, split,
+                                                     **tiles))
         write(volume, target, format=writer.name, theme=theme, **options)
-    return volume
+    return Written(volume, [target])

@@ -6,11 +6,10 @@ passages of a few rows at a time, :func:`plan_bands` turns them into the block p
 time, and :func:`write_streamed` extrudes each band and hands it to a band writer (a world, a Sponge
 schematic, or .schem tiles). Memory holds one band, whatever the maze's length.
 
-The streams draw exactly the numbers the in-memory kernels draw, in the same order, so a seed
-gives **the same maze** as ``generate((rows, cols), algorithm, seed)`` (the tests check it link
-for link). Eller here keeps its sets as a union-find over the positions of one row, relabelled
-for each new row; the in-memory kernel keeps one over all cells; both only ask whether two cells
-share a set, so they make the same choices.
+Each of the three algorithms has one row kernel (in its module under ``algorithms/``): the
+in-memory carver runs it over all rows at once, a stream band by band carrying its draws (and
+Eller's sets) from one band to the next, so a seed gives **the same maze** as
+``generate((rows, cols), algorithm, seed)``.
 
 Options that need the whole maze are refused for streams: a solution path, start and goal at
 the ends of the longest path or at entrances chosen by distance, braiding, masks, lights.
@@ -26,12 +25,12 @@ True
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 
-from .kernels import kernel
 import numpy as np
 
-from .algorithms.common import join, root
+from .algorithms import ALGORITHMS
 from .blocks.convert import per_axis, plan_shape, thickness_runs
 from .blocks.volume import extrude, volume_height
 from .errors import BlockmazeError
@@ -40,125 +39,6 @@ from .randomness import as_generator
 
 STREAMABLE = ("eller", "sidewinder", "binary-tree")
 ROWS_AT_ONCE = 64
-
-
-@kernel
-def eller_rows(first_row, rows, setid, south, rng, north_out, east_out):
-    """Eller over rows ``first_row..`` (as many as ``north_out`` has), continuing from ``setid``
-    (each cell's set label: its set's root position in the row above, or ``cols + c`` for a new
-    set) and ``south`` (the passages down from the row above). Updates both in place."""
-    count, cols = north_out.shape
-    parent = np.empty(cols, dtype=np.int32)
-    first_of = np.full(2 * cols, -1, dtype=np.int32)
-    seen = np.zeros(cols, dtype=np.int32)
-    chosen = np.zeros(cols, dtype=np.int32)
-    roots = np.empty(cols, dtype=np.int32)
-    for i in range(count):
-        r = first_row + i
-        last = r == rows - 1
-        for c in range(cols):
-            north_out[i, c] = south[c]
-            parent[c] = -1
-        for c in range(cols):
-            s = setid[c]
-            if first_of[s] < 0:
-                first_of[s] = c
-            else:
-                a = root(parent, first_of[s])
-                b = root(parent, c)
-                if a != b:
-                    join(parent, a, b)
-        for c in range(cols):
-            first_of[setid[c]] = -1
-        for c in range(cols - 1):
-            a = root(parent, c)
-            b = root(parent, c + 1)
-            east_out[i, c] = False
-            if a != b and (last or rng.random() < 0.5):
-                east_out[i, c] = True
-                join(parent, a, b)
-        east_out[i, cols - 1] = False
-        if last:
-            for c in range(cols):
-                south[c] = False
-            continue
-        for c in range(cols):
-            a = root(parent, c)
-            roots[c] = a
-            seen[a] += 1
-            if seen[a] == 1 or rng.random() * seen[a] < 1.0:
-                chosen[a] = c
-        for c in range(cols):
-            south[c] = chosen[roots[c]] == c or rng.random() < 0.5
-        for c in range(cols):
-            seen[roots[c]] = 0
-            setid[c] = roots[c] if south[c] else cols + c
-
-
-@kernel
-def sidewinder_rows(first_row, state, rng, north_out, east_out):
-    """Sidewinder over rows ``first_row..``; ``state`` carries the shared draws between calls
-    (bits, bits left, u, bits of u spent) exactly as the in-memory kernel keeps them."""
-    count, cols = north_out.shape
-    bits, left, u, spent = np.int64(state[0]), np.int64(state[1]), state[2], np.int64(state[3])
-    for i in range(count):
-        has_north = first_row + i > 0
-        first = 0
-        for c in range(cols):
-            north_out[i, c] = False
-            east_out[i, c] = False
-        for c in range(cols):
-            right = c < cols - 1
-            go_on = not has_north
-            if right and has_north:
-                if left == 0:
-                    bits, left = np.int64(rng.random() * 4503599627370496.0), 52
-                go_on = (bits & 1) == 1
-                bits >>= 1
-                left -= 1
-            if right and go_on:
-                east_out[i, c] = True
-                continue
-            if has_north:
-                size = c - first + 1
-                need = 0
-                while (1 << need) < size:
-                    need += 1
-                if spent + need > 40:
-                    u, spent = rng.random(), 0
-                u *= size
-                north_out[i, first + int(u)] = True
-                u -= int(u)
-                spent += need
-            first = c + 1
-    state[0], state[1], state[2], state[3] = bits, left, u, spent
-
-
-@kernel
-def binary_tree_rows(first_row, state, rng, north_out, east_out):
-    """Binary tree over rows ``first_row..``; ``state`` carries the coin tosses left (bits, count)."""
-    count, cols = north_out.shape
-    bits, left = np.int64(state[0]), np.int64(state[1])
-    for i in range(count):
-        up = first_row + i > 0
-        for c in range(cols):
-            right = c < cols - 1
-            north_out[i, c] = False
-            east_out[i, c] = False
-            if up and right:
-                if left == 0:
-                    bits, left = np.int64(rng.random() * 4503599627370496.0), 52
-                if bits & 1:
-                    north_out[i, c] = True
-                else:
-                    east_out[i, c] = True
-                bits >>= 1
-                left -= 1
-            elif up:
-                north_out[i, c] = True
-            elif right:
-                east_out[i, c] = True
-    state[0], state[1] = bits, left
 
 
 def check_streamable(algorithm: str) -> str:
@@ -183,22 +63,8 @@ def maze_rows(rows: int, cols: int, algorithm: str = "eller", rng=None,
     name = check_streamable(algorithm)
     if rows < 1 or cols < 1:
         raise BlockmazeError(f"a maze needs at least one row and one column, got {rows}x{cols}")
-    rng = as_generator(rng)
-    setid = np.arange(cols, 2 * cols, dtype=np.int32)
-    south = np.zeros(cols, dtype=np.bool_)
-    state = np.zeros(4, dtype=np.float64)
-    state[3] = 53  # sidewinder's u starts spent
-    for first in range(0, rows, at_once):
-        count = min(at_once, rows - first)
-        north = np.empty((count, cols), dtype=np.bool_)
-        east = np.empty((count, cols), dtype=np.bool_)
-        if name == "eller":
-            eller_rows(first, rows, setid, south, rng, north, east)
-        elif name == "sidewinder":
-            sidewinder_rows(first, state, rng, north, east)
-        else:
-            binary_tree_rows(first, state, rng, north, east)
-        yield north, east
+    module = importlib.import_module(f"{__package__}.algorithms.{ALGORITHMS[name].module}")
+    yield from module.row_bands(rows, cols, as_generator(rng), at_once)
 
 
 def plan_rows(north: np.ndarray, east: np.ndarray, wall=1, passage=1, last: bool = False) -> np.ndarray:

@@ -42,24 +42,27 @@ def feet_on(volume: np.ndarray, material: Material) -> tuple[int, int, int]:
     return x, y + 1, z
 
 
-def walk(schems=(), world=None, timeout: float = 90) -> list[dict]:
-    """Run the walks: ``schems`` as ``{"name", "file", "goal", "start", "route"}`` dicts, ``world``
-    as ``{"folder", "goal", "starts", "route"}`` (see tests/game/walk.js); one result dict per
-    walk, each with ``reached`` and ``seconds``."""
+def walk(schems=(), world=None, timeout: float = 90, bots: int = 1) -> list[dict]:
+    """Run the walks: ``schems`` as ``{"name", "file", "goal", "start", "route"}`` dicts (names
+    unique), ``world`` as ``{"folder", "goal", "starts", "route"}`` (see tests/game/walk.js), each
+    walked by up to ``bots`` bots at once; one result dict per walk, in the order given (the
+    schems, then the world's starts), each with ``name``, ``reached`` and ``seconds``."""
     folder = game_modules()
-    spec = {"version": RELEASE, "timeout": timeout,
+    spec = {"version": RELEASE, "timeout": timeout, "bots": bots,
             "schem": [{**case, "file": str(case["file"])} for case in schems]}
     if world is not None:
         spec["world"] = {**world, "folder": str(world["folder"])}
     env = {**os.environ, "NODE_PATH": str(folder / "node_modules")}
     walks = len(spec["schem"]) + (len(world["starts"]) if world else 0)
+    rounds = -(-len(spec["schem"]) // bots) + (-(-len(world["starts"]) // bots) if world else 0)
     with tempfile.TemporaryDirectory() as scratch:
         (Path(scratch) / "spec.json").write_text(json.dumps(spec))
         done = subprocess.run(["node", str(HARNESS / "walk.js"), "spec.json", "results.jsonl"],
                               cwd=scratch, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              env=env, timeout=60 + walks * (timeout + 15))
+                              env=env, timeout=60 + rounds * (timeout + 15))
         out = Path(scratch) / "results.jsonl"
         results = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
     if done.returncode or len(results) != walks:
         raise RuntimeError(f"the game harness failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
-    return results
+    order = [case["name"] for case in spec["schem"]]
+    return sorted(results, key=lambda r: order.index(r["name"]) if r["name"] in order else len(order))

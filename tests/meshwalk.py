@@ -16,7 +16,9 @@ Independent of blockmaze's volumes: it looks only at triangles (as read back fro
   lower of the two cells has one more empty cell over that headroom: while it steps, the
   character (0.6 wide) is partly over the lower cell with its head 2.3 blocks above it; never by
   climbing; or it jumps across a one-block hole (open from its feet up, nothing to stand on) to a
-  cell at the same height, as a Minecraft player does over the holes round a spiral's top step.
+  cell at the same height or half a block higher or lower, as a Minecraft player does over the
+  holes round a spiral's top step (from the step's low half to the floor beyond the hole: a jump
+  rises about 1.25 blocks).
 
 >>> import numpy as np
 >>> box = np.array([[0, 0, 0], [2, 0, 0], [2, 0, 1], [0, 0, 1], [0, 1, 0], [2, 1, 0], [2, 1, 1], [0, 1, 1]], float)
@@ -98,7 +100,7 @@ def regions(solid: np.ndarray, per_block: int = 2) -> np.ndarray:
     below[1:] = solid[:-1]
     stand = ~solid & headroom & below
     rise = headroom & empty[room:room + height]
-    return label_walks(stand, rise=rise, hole=rise & ~stand, leap=per_block)
+    return label_walks(stand, rise=rise, hole=rise & ~stand, leap=per_block, leap_step=per_block // 2)
 
 
 def region_on(labels: np.ndarray, block: tuple[int, int, int], per_block: int = 2) -> set[int]:

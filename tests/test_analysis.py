@@ -128,3 +128,35 @@ def test_openings_without_solution_are_air_in_the_outer_wall():
     assert (border == Material.AIR).sum() == 2
     with pytest.raises(bm.BlockmazeError, match="needs endpoints"):
         bm.to_blocks(maze, solution=True)
+
+
+plans = st.tuples(st.integers(1, 12), st.integers(1, 12), seeds).map(
+    lambda t: np.random.default_rng(t[2]).random((t[0], t[1])) < 0.6)
+
+
+@given(plans)
+def test_plan_regions_are_scipys_four_connected_labels(walkable):
+    from scipy import ndimage
+
+    from blockmaze.dungeon.connect import region_labels
+
+    labels, sizes = region_labels(walkable)
+    expected, count = ndimage.label(walkable)  # 4-connected, numbered in raster order
+    assert (labels == expected - 1).all()
+    assert sizes.tolist() == np.bincount(expected.ravel(), minlength=count + 1)[1:].tolist()
+
+
+@given(plans, st.data())
+def test_plan_distances_are_one_more_than_the_nearest_neighbours(walkable, data):
+    from blockmaze.dungeon.connect import distances, region_labels
+
+    if not walkable.any():
+        return
+    start = tuple(data.draw(st.sampled_from(np.argwhere(walkable).tolist())))
+    dist = distances(walkable, *start)
+    labels, _ = region_labels(walkable)
+    assert ((dist >= 0) == (labels == labels[start])).all()
+    padded = np.pad(np.where(dist >= 0, dist, 1 << 20), 1, constant_values=1 << 20)
+    nearest = np.minimum.reduce([padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:]])
+    reached = dist > 0
+    assert (dist[reached] == nearest[reached] + 1).all() and dist[start] == 0

@@ -417,12 +417,13 @@ def custom_theme(tmp_path, wall: str) -> Path:
     ("minecraft:stone_brick", "did you mean minecraft:stone_bricks?"),
 ])
 def test_cli_refuses_a_bad_custom_theme(tmp_path, capsys, suffix, wall, message):
-    """Exit 2, one 'Error:' line naming the state, and no file written."""
+    """Exit 1 (a theme file naming a state of no release is a bad input file), one 'Error:' line
+    naming the state, and no file written."""
     out = tmp_path / f"maze{suffix}"
     theme = str(custom_theme(tmp_path, wall))
     code = main(["generate", "3x3", "--seed", "1", "--theme", theme, "-o", str(out)])
     err = capsys.readouterr().err.strip().splitlines()
-    assert code == 2
+    assert code == 1
     assert len(err) == 1 and err[0].startswith("Error: ") and message in err[0] and wall in err[0]
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["bad-theme.json"]
 

@@ -71,7 +71,8 @@ def test_printed_plan_is_the_plan(capsys):
     (["20Wx10Q"], "label every number"),
     (["20x10", "--solution"], "--solution marks graph mazes"),
     (["20x10", "-o", "{tmp}/m.json"], "not a maze document"),
-    (["9x9x9", "-a", "binary-tree"], "binary-tree"),
+    (["9x9x9", "-a", "binary-tree", "-o", "{tmp}/m.schem"], "binary-tree"),
+    (["9x9x9"], "a 3-D maze cannot be printed"),  # refused before any work
 ])
 def test_errors(tmp_path, capsys, args, message):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]

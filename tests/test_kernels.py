@@ -69,6 +69,20 @@ def test_help_imports_no_writer_numpy_or_numba():
     assert result.returncode == 0, result.stderr
 
 
+def test_compiling_leaves_scipy_unimported_and_importable():
+    """numba's compiler set-up would import scipy.linalg (for BLAS no kernel uses): a compiled
+    kernel loads without it, and SciPy imports normally afterwards."""
+    pytest.importorskip("scipy")
+    code = ("import sys, numpy as np, numba; from blockmaze import kernels; from blockmaze.analysis import bfs; "
+            "kernels._forced = 'numba'; "
+            "d, _ = bfs(np.array([[1], [-1]], np.int32), np.array([[True], [False]]), 0); "
+            "assert d.tolist() == [0, 1]; assert 'numba' in sys.modules; "
+            "assert 'scipy.linalg' not in sys.modules, 'scipy.linalg was imported'; "
+            "import scipy.linalg; assert scipy.linalg.norm([3.0, 4.0]) == 5.0")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
 def _total(values):
     s = 0
     for v in values:

@@ -51,12 +51,7 @@ def layered_glb(seed, **options):
     return out.getvalue(), volume
 
 
-MESH_TOP_STEP = ("with three blocks of air over every step, the character model finds part of the top "
-                 "level cut off in the mesh, where the block model and the game's bot walk it (issue 23, open)")
-
-
-@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.xfail(reason=MESH_TOP_STEP, strict=True))
-                                  if s != 5 else s for s in (1, 5, 9)])
+@pytest.mark.parametrize("seed", [1, 5, 9])
 def test_three_level_layered_glb_is_one_walk(seed):
     data, volume = layered_glb(seed)  # the default: 2-block passages, spiral stairs
     assert one_walk(walk_glb(data), volume)
@@ -73,9 +68,7 @@ def test_shafts_are_not_walked_in_a_mesh():
 
 
 @pytest.mark.parametrize("seed", [2, 6])
-@pytest.mark.parametrize("style", ["rooms-and-mazes", "caves", "bsp",
-                                   pytest.param("digger", marks=pytest.mark.xfail(
-                                       reason=MESH_TOP_STEP + "; seed 2", strict=False)), "mixed"])
+@pytest.mark.parametrize("style", ["rooms-and-mazes", "caves", "bsp", "digger", "mixed"])
 def test_three_level_dungeon_glb_is_one_walk(style, seed):
     volume = stack_dungeon(generate_dungeon((8, 10), rng=seed, levels=3, style=style), 3)
     out = io.BytesIO()

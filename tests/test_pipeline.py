@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import blockmaze as bm
 from blockmaze.cli import main
@@ -48,3 +50,27 @@ def test_save_refuses_options_the_format_does_not_take(tmp_path):
     with pytest.raises(bm.BlockmazeError, match="png does not take mc_version"):
         bm.save(bm.generate((3, 3), rng=1), tmp_path / "m.png", mc_version="1.20.4")
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.filterwarnings("ignore::blockmaze.jobs.UnusedOptionWarning")  # (json, tmx, png)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.integers(1, 6), cols=st.integers(1, 6), seed=st.integers(0, 2 ** 32),
+       wall=st.integers(1, 2), passage=st.integers(1, 3), height=st.integers(1, 4),
+       roof=st.booleans(), lights=st.booleans(), solution=st.booleans(), entrances=st.booleans(),
+       suffix=st.sampled_from(["schem", "litematic", "tmx", "png", "json", "obj"]))
+def test_a_command_run_is_make_maze_then_save(tmp_path_factory, rows, cols, seed, wall, passage,
+                                              height, roof, lights, solution, entrances, suffix):
+    """jobs.run (what the command calls) writes what make_maze and save write for its options."""
+    from blockmaze.jobs import run
+
+    folder = tmp_path_factory.mktemp("run")
+    (folder / "job").mkdir(), (folder / "api").mkdir()  # same names: sidecars are named after them
+    blocks = dict(wall=wall, passage=passage, height=height, roof=roof, lights=lights)
+    run("generate", dict(size=(rows, cols), seed=seed, entrances=entrances, solution=solution,
+                         output=str(folder / "job" / f"m.{suffix}"), **blocks))
+    document = make_maze((rows, cols), seed=seed, entrances=entrances)
+    bm.save(document, folder / "api" / f"m.{suffix}", solution=solution, **blocks)
+    written = sorted(p.name for p in (folder / "job").iterdir())
+    assert written == sorted(p.name for p in (folder / "api").iterdir())
+    for name in written:
+        assert (folder / "job" / name).read_bytes() == (folder / "api" / name).read_bytes(), name

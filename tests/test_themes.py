@@ -80,6 +80,21 @@ def test_variants_follow_weights_and_seed():
     assert plain_palette == ["minecraft:stone_bricks"] and not plain.any()
 
 
+def test_variants_drawn_on_threads_are_the_same(monkeypatch):
+    """Big volumes draw their layers' variants on two threads: the same blocks as one thread."""
+    from blockmaze.export.minecraft import palette
+
+    volume = bm.extrude(bm.to_blocks(bm.generate((20, 30), rng=3)), height=4, roof=True)
+    theme = bm.load_theme("stone-bricks")
+    found = {}
+    for threaded in (False, True):
+        monkeypatch.setattr(palette, "THREADED_DRAWS", 0 if threaded else volume.size + 1)
+        found[threaded] = palette.minecraft_palette(volume, theme, seed=9, origin=(2, 16, 0))
+    assert found[True][1] == found[False][1]
+    assert np.array_equal(found[True][0], found[False][0])
+    assert len(found[True][1]) >= 3  # the variants were drawn
+
+
 @pytest.mark.parametrize("variants, match", [
     ("mossy", "variants must be a list"),
     (["mossy"], r"variants\[0\] must be an object"),

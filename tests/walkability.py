@@ -106,12 +106,19 @@ def regions(blocks: np.ndarray, ground: bool = True) -> np.ndarray:
 
 def label_walks(stand: np.ndarray, climbable: np.ndarray | None = None,
                 rise: np.ndarray | None = None, hole: np.ndarray | None = None,
-                leap: int = 1) -> np.ndarray:
+                leap: int = 1, leap_step: int = 0) -> np.ndarray:
     """int32 (y, z, x): ``stand`` cells joined by moves to a horizontal neighbour at the same
     height, or one cell up or down where ``rise`` holds at the lower of the two cells (all
     cells if None), straight up or down where either cell is ``climbable``, and across ``leap``
-    cells of ``hole`` in a line to a cell at the same height where ``rise`` holds at both ends
-    (a jump); regions numbered from 1, 0 elsewhere."""
+    cells of ``hole`` in a line (holes at both heights) to a cell at most ``leap_step`` cells
+    higher or lower where ``rise`` holds at both ends (a jump); regions numbered from 1, 0
+    elsewhere.
+
+    >>> stand = np.zeros((2, 1, 4), bool); stand[0, 0, 0] = stand[1, 0, 3] = True
+    >>> room = np.ones_like(stand); hole = ~stand
+    >>> [int(label_walks(stand, rise=room, hole=hole, leap=2, leap_step=s)[1, 0, 3]) for s in (0, 1)]
+    [2, 1]
+    """
     height, depth, width = stand.shape
     labels = np.zeros(stand.shape, dtype=np.int32)
     count = 0
@@ -125,10 +132,13 @@ def label_walks(stand: np.ndarray, climbable: np.ndarray | None = None,
             y, z, x = queue.popleft()
             moves = [(y + dy, z + dz, x + dx) for dz, dx in STEPS for dy in (-1, 0, 1)]
             if hole is not None and rise[y, z, x]:
-                moves += [(y, z + dz * (leap + 1), x + dx * (leap + 1)) for dz, dx in STEPS
-                          if 0 <= z + dz * (leap + 1) < depth and 0 <= x + dx * (leap + 1) < width
-                          and rise[y, z + dz * (leap + 1), x + dx * (leap + 1)]
-                          and all(hole[y, z + dz * k, x + dx * k] for k in range(1, leap + 1))]
+                moves += [(y + dy, z + dz * (leap + 1), x + dx * (leap + 1)) for dz, dx in STEPS
+                          for dy in range(-leap_step, leap_step + 1)
+                          if 0 <= y + dy < height and 0 <= z + dz * (leap + 1) < depth
+                          and 0 <= x + dx * (leap + 1) < width
+                          and rise[y + dy, z + dz * (leap + 1), x + dx * (leap + 1)]
+                          and all(hole[h, z + dz * k, x + dx * k] for k in range(1, leap + 1)
+                                  for h in {y, y + dy})]
             if climbable is not None:
                 moves += [(y + dy, z, x) for dy in (-1, 1)
                           if 0 <= y + dy < height and (climbable[y, z, x] or climbable[y + dy, z, x])]
@@ -136,7 +146,7 @@ def label_walks(stand: np.ndarray, climbable: np.ndarray | None = None,
                 if not (0 <= ny < height and 0 <= nz < depth and 0 <= nx < width) \
                         or not stand[ny, nz, nx] or labels[ny, nz, nx]:
                     continue
-                if rise is not None and ny != y and (nz, nx) != (z, x) \
+                if rise is not None and ny != y and abs(nz - z) + abs(nx - x) == 1 \
                         and not (rise[y, z, x] if y < ny else rise[ny, nz, nx]):
                     continue  # a step up or down with a ceiling over the lower place
                 labels[ny, nz, nx] = count

@@ -8,45 +8,62 @@ Square grids without masks only.
 
 from __future__ import annotations
 
-from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
+from ..kernels import SMALL_JOB, kernel
 from . import register
-from .common import carve_order, note
+from .common import NO_ORDER, carve_square_rows, note, square_row_bands
 
 
-@kernel
-def binary_tree_kernel(neighbors, opposite, north, east, rng, order):
-    """Link each cell to its ``north`` or ``east`` neighbour (a coin toss if it has both); return the links.
+def fresh_state() -> np.ndarray:
+    """The draws carried from row to row, before the first: coin tosses left (bits, count)."""
+    return np.zeros(2, dtype=np.float64)
 
-    A cell with only one of the two links to that one without a draw; the corner with neither
-    stays as it is. Cells are visited in index order. The coin tosses come 52 at a time from one
-    ``rng.random()`` (its top 52 bits are fair and independent), which halves the time per cell.
+
+@kernel(small=SMALL_JOB // 4)
+def binary_tree_rows(first_row, state, rng, north, east, order, north_d, east_d):
+    """Binary tree over the rows ``first_row, first_row + 1, ...`` of a square maze (as many as
+    ``north`` has): sets ``north[i, c]`` / ``east[i, c]`` where that row's cell c opens north /
+    east. Each cell links north or east (a coin toss if it has both, the north row and the east
+    column have only one); the north-east corner links nowhere. Cells go in index order, recorded
+    in ``order`` as ``(cell, north_d or east_d)``. The coin tosses come 52 at a time from one
+    ``rng.random()`` (its top 52 bits are fair and independent), which halves the time per cell;
+    ``state`` (:func:`fresh_state`) carries the ones left to the next call.
     """
-    n, k = neighbors.shape
-    links = np.zeros((n, k), dtype=np.bool_)
+    count, cols = north.shape
+    bits, left = np.int64(state[0]), np.int64(state[1])
     t = 0
-    bits, left = 0, 0
-    for i in range(n):
-        up = neighbors[i, north]
-        right = neighbors[i, east]
-        if up >= 0 and right >= 0:
-            if left == 0:
-                bits, left = int(rng.random() * 4503599627370496.0), 52  # 2**52
-            d = north if bits & 1 else east
-            bits >>= 1
-            left -= 1
-        elif up >= 0:
-            d = north
-        elif right >= 0:
-            d = east
-        else:
-            continue
-        links[i, d] = True
-        links[neighbors[i, d], opposite[d]] = True
-        t = note(order, t, i, d)
-    return links
+    record = order.shape[0] > 0
+    for i in range(count):
+        up = first_row + i > 0
+        base = (first_row + i) * cols
+        for c in range(cols):
+            right = c < cols - 1
+            if up and right:
+                if left == 0:
+                    bits, left = np.int64(rng.random() * 4503599627370496.0), 52  # 2**52
+                go_north = (bits & 1) == 1
+                bits >>= 1
+                left -= 1
+            elif up or right:
+                go_north = up
+            else:
+                continue
+            if go_north:
+                north[i, c] = True
+                if record:
+                    t = note(order, t, base + c, north_d)
+            else:
+                east[i, c] = True
+                if record:
+                    t = note(order, t, base + c, east_d)
+    state[0], state[1] = bits, left
+
+
+def row_bands(rows: int, cols: int, rng, at_once: int):
+    """The passages of a binary-tree maze ``at_once`` rows at a time (see :func:`square_row_bands`)."""
+    return square_row_bands(binary_tree_rows, fresh_state(), rows, cols, rng, at_once)
 
 
 @register("binary-tree")
@@ -64,6 +81,5 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     >>> bool(links[:3, grid.direction("east")].all())   # the north row is one corridor
     True
     """
-    return binary_tree_kernel(grid.neighbors, grid.opposite, grid.direction("north"),
-                              grid.direction("east"), rng,
-                              carve_order(grid, False) if order is None else order)
+    return carve_square_rows(grid, binary_tree_rows, fresh_state(), rng,
+                             NO_ORDER if order is None else order)

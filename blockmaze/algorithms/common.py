@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..kernels import kernel
 import numpy as np
 
+from ..analysis import breadth_first
 from ..grids import Grid
 
 NO_PARENT = 255  # a parent direction (uint8) meaning: no parent, the root or an unvisited cell
@@ -111,26 +114,15 @@ def link_edges(neighbors, opposite, edges, count, links, order, t):
 def region_kernel(neighbors, start):
     """Mark the cells reachable from ``start`` through the neighbour table; return ``(marks, count)``.
 
-    ``marks`` is a uint8 array, 1 for a cell of the region; ``count`` is the region's size. A
-    breadth-first search over the table; Aldous-Broder needs the count to know when to stop, Wilson
-    the marks to know where to start walks.
+    ``marks`` is a uint8 array, 1 for a cell of the region; ``count`` is the region's size
+    (:func:`~blockmaze.analysis.breadth_first`). Aldous-Broder needs the count to know when to
+    stop, Wilson the marks to know where to start walks.
     """
     n, k = neighbors.shape
-    marks = np.zeros(n, dtype=np.uint8)
-    queue = np.empty(n, dtype=np.int32)
-    marks[start] = 1
-    queue[0] = start
-    head, tail = 0, 1
-    while head < tail:
-        cell = queue[head]
-        head += 1
-        for d in range(k):
-            nb = neighbors[cell, d]
-            if nb >= 0 and marks[nb] == 0:
-                marks[nb] = 1
-                queue[tail] = nb
-                tail += 1
-    return marks, tail
+    distance = np.full(n, -1, dtype=np.int32)
+    count = breadth_first(neighbors, np.zeros((0, k), dtype=np.bool_), start, distance,
+                          np.empty(0, dtype=np.int32), np.empty(n, dtype=np.int32))
+    return (distance >= 0).astype(np.uint8), count
 
 
 @kernel
@@ -148,3 +140,43 @@ def links_from_parents(neighbors, opposite, back):
             links[i, d] = True
             links[neighbors[i, d], opposite[d]] = True
     return links
+
+
+NO_ORDER = np.empty((0, 2), dtype=np.int32)  # an order that records nothing (streamed rows)
+
+
+def carve_square_rows(grid: Grid, carve_rows, state: np.ndarray, rng, order: np.ndarray) -> np.ndarray:
+    """Links of the square ``grid`` carved by a row kernel over all its rows in one call.
+
+    ``carve_rows(first_row, state, rng, north, east, order, north_d, east_d)`` opens the north
+    and east passages of the rows it is given (here views of the links); the south and west
+    halves of each passage follow here. Streams run the same kernel band by band
+    (:func:`square_row_bands`), so both give one maze for a seed.
+
+    >>> from blockmaze.grids import square_grid
+    >>> from blockmaze.algorithms.binary_tree import binary_tree_rows, fresh_state
+    >>> grid = square_grid(2, 2)
+    >>> links = carve_square_rows(grid, binary_tree_rows, fresh_state(), np.random.default_rng(0), NO_ORDER)
+    >>> links[[0, 1], 1].tolist(), bool(links[1, 3])    # the north row is a corridor, both halves open
+    ([True, False], True)
+    """
+    rows, cols = grid.shape
+    north, east = grid.direction("north"), grid.direction("east")
+    links = np.zeros((grid.size, len(grid.directions)), dtype=np.bool_)
+    cells = links.reshape(rows, cols, -1)
+    carve_rows(0, state, rng, cells[..., north], cells[..., east], order, north, east)
+    cells[:-1, :, grid.direction("south")] = cells[1:, :, north]
+    cells[:, 1:, grid.direction("west")] = cells[:, :-1, east]
+    return links
+
+
+def square_row_bands(carve_rows, state: np.ndarray, rows: int, cols: int, rng,
+                     at_once: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The passages of a rows x cols square maze carved by a row kernel (see
+    :func:`carve_square_rows`), ``at_once`` rows at a time: ``(north, east)`` bool arrays."""
+    for first in range(0, rows, at_once):
+        count = min(at_once, rows - first)
+        north = np.zeros((count, cols), dtype=np.bool_)
+        east = np.zeros((count, cols), dtype=np.bool_)
+        carve_rows(first, state, rng, north, east, NO_ORDER, 0, 1)
+        yield north, east

@@ -31,10 +31,12 @@ Generalised to any grid through the neighbour table:
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from collections.abc import Iterator
+
 import numpy as np
 
 from ..grids import Grid
+from ..kernels import kernel
 from . import register
 from .common import carve_order, join, link_edges, note, root
 
@@ -52,35 +54,27 @@ def _link(neighbors, opposite, links, parent, cell, d, a, b, order, t):
     join(parent, a, b)
 
 
-@kernel
-def eller_kernel(neighbors, opposite, enabled, width, rng, order):
-    """Links of an Eller maze over cells taken in rows of ``width``; see the module docstring.
+@kernel(inline="always")
+def eller_rows(neighbors, opposite, width, first_row, end_row, last_row, parent, links, rng,
+               order, t):
+    """Eller over the rows ``first_row..end_row - 1`` of the cells, taken in rows of ``width``;
+    opens passages in ``links`` (the ``t``-th on, recorded in ``order``) and returns how many
+    have been opened then. Row ``last_row`` joins every pair of its neighbours in different sets.
 
-    Sets are a union-find forest over all cells (``parent``, as in Kruskal). For each row: the
+    Sets are a union-find forest over the cells (``parent``, as in Kruskal). For each row: the
     same-row pairs (each pair once, from its lower index), then the down passages. ``candidates``
     lists the row's cells that have a down neighbour, with their set's root in ``roots``; per
     root, ``seen`` counts its candidates and ``chosen`` keeps one of them picked uniformly
     (reservoir sampling), which goes down for sure; every other candidate goes down with
-    probability 1/2. Returns the links and whether the cleanup pass had to join sets.
+    probability 1/2.
     """
     n, k = neighbors.shape
-    links = np.zeros((n, k), dtype=np.bool_)
-    parent = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
     chosen = np.zeros(n, dtype=np.int32)
     candidates = np.empty(width, dtype=np.int32)
     roots = np.empty(width, dtype=np.int32)
     down = np.empty(k, dtype=np.int64)
-    needed = -1
-    last_cell = -1
-    for i in range(n):
-        if enabled[i]:
-            needed += 1
-            last_cell = i
-    last_row = last_cell // width
-    joined = 0
-    rows = (n + width - 1) // width
-    for r in range(rows):
+    for r in range(first_row, end_row):
         lo = r * width
         hi = min(lo + width, n)
         last = r == last_row
@@ -92,8 +86,8 @@ def eller_kernel(neighbors, opposite, enabled, width, rng, order):
                     a = root(parent, c)
                     b = root(parent, nb)
                     if a != b and (last or rng.random() < 0.5):
-                        _link(neighbors, opposite, links, parent, c, d, a, b, order, joined)
-                        joined += 1
+                        _link(neighbors, opposite, links, parent, c, d, a, b, order, t)
+                        t += 1
         # each set's candidates for going down; one per set is chosen
         count = 0
         for c in range(lo, hi):
@@ -123,14 +117,96 @@ def eller_kernel(neighbors, opposite, enabled, width, rng, order):
                 continue  # every down neighbour is in the set already: it reaches down
             d = down[int(rng.random() * options)] if options > 1 else down[0]
             _link(neighbors, opposite, links, parent, c, d, a, root(parent, neighbors[c, d]),
-                  order, joined)
-            joined += 1
+                  order, t)
+            t += 1
         for i in range(count):
             seen[roots[i]] = 0
+    return t
+
+
+@kernel
+def eller_kernel(neighbors, opposite, enabled, width, rng, order):
+    """Links of an Eller maze over cells taken in rows of ``width``; see the module docstring.
+
+    :func:`eller_rows` over every row, then the cleanup if sets are left apart. Returns the
+    links and whether the cleanup pass had to join sets.
+    """
+    n, k = neighbors.shape
+    links = np.zeros((n, k), dtype=np.bool_)
+    parent = np.full(n, -1, dtype=np.int32)
+    needed = -1
+    last_cell = -1
+    for i in range(n):
+        if enabled[i]:
+            needed += 1
+            last_cell = i
+    rows = (n + width - 1) // width
+    joined = eller_rows(neighbors, opposite, width, 0, rows, last_cell // width, parent, links, rng,
+                        order, 0)
     cleaned = joined < needed
     if cleaned:
         _cleanup(neighbors, opposite, parent, links, rng, order, joined)
     return links, cleaned
+
+
+@kernel
+def eller_band(neighbors, opposite, width, count, last_row, labels, rng, links):
+    """Eller over the first ``count`` rows of a band of a square maze (``neighbors``: the band's
+    table, one row more than ``count`` unless the band ends the maze, whose row ``last_row`` is
+    the maze's last, or -1). ``labels`` comes from the band before: ``labels[c]`` is the first
+    cell of the band's first row in cell c's set; it leaves the same for the row after the band.
+
+    The union-find forest covers one band; the sets carried in from the rows above are joined
+    first, so the band makes the choices (and draws) the whole maze's forest would.
+    """
+    parent = np.full(neighbors.shape[0], -1, dtype=np.int32)
+    for c in range(width):
+        a = root(parent, labels[c])
+        b = root(parent, c)
+        if a != b:
+            join(parent, a, b)
+    no_order = np.empty((0, 2), dtype=np.int32)
+    eller_rows(neighbors, opposite, width, 0, count, last_row, parent, links, rng, no_order, 0)
+    if neighbors.shape[0] > count * width:
+        first = np.full(neighbors.shape[0], -1, dtype=np.int32)
+        for c in range(width):
+            a = root(parent, count * width + c)
+            if first[a] < 0:
+                first[a] = c
+            labels[c] = first[a]
+
+
+def row_bands(rows: int, cols: int, rng, at_once: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The passages of a rows x cols Eller maze on a square grid, ``at_once`` rows at a time:
+    ``(north, east)`` bool arrays, as :func:`eller_kernel` opens them for the whole grid.
+
+    Each band is a small square grid of its rows and the next one, which receives the passages
+    down; the sets of that row and those passages are carried to the next band.
+
+    >>> from blockmaze import generate
+    >>> north, east = next(row_bands(3, 4, np.random.default_rng(7), 2))
+    >>> links = generate((3, 4), "eller", 7).links.reshape(3, 4, 4)
+    >>> bool((north == links[:2, :, 0]).all() and (east == links[:2, :, 1]).all())
+    True
+    """
+    from ..grids.square import EAST, NORTH, square_grid
+
+    labels = np.arange(cols, dtype=np.int32)
+    south = np.zeros(cols, dtype=np.bool_)  # the passages down into the band's first row
+    band = None
+    for first in range(0, rows, at_once):
+        count = min(at_once, rows - first)
+        size = count + (first + count < rows)
+        if band is None or band.shape[0] != size:  # every band but the last has the same table
+            band = square_grid(size, cols)
+        links = np.zeros(band.neighbors.shape, dtype=np.bool_)
+        last_row = rows - 1 - first if first + count == rows else -1
+        eller_band(band.neighbors, band.opposite, cols, count, last_row, labels, rng, links)
+        cells = links.reshape(-1, cols, 4)
+        north = cells[:count, :, NORTH].copy()
+        north[0] = south
+        south = cells[count, :, NORTH].copy() if band.shape[0] > count else south
+        yield north, cells[:count, :, EAST].copy()
 
 
 @kernel

@@ -8,65 +8,78 @@ the maze has a vertical bias and no north-pointing dead ends. Square grids witho
 
 from __future__ import annotations
 
-from ..kernels import kernel
 import numpy as np
 
 from ..grids import Grid
+from ..kernels import SMALL_JOB, kernel
 from . import register
-from .common import carve_order, note
+from .common import NO_ORDER, carve_square_rows, note, square_row_bands
 
 
-@kernel
-def sidewinder_kernel(neighbors, opposite, north, east, rng, order):
-    """Carve runs in index order (west to east along each row, rows from north); return the links.
+def fresh_state() -> np.ndarray:
+    """The draws carried from row to row, before the first: coin tosses left (bits, count), and
+    the uniform ``u`` shared by the runs' choices with the bits of it spent (all: none drawn yet)."""
+    return np.array([0.0, 0.0, 0.0, 53.0])
 
-    ``first`` is the first cell of the current run; a run is the cells ``first..i`` (consecutive
-    indices, because a square grid numbers each row from west to east). With an east neighbour and
-    a north neighbour, a coin toss decides whether the run goes on; at the east edge it always
-    ends, and in the north row (no north neighbour) it never ends before the east edge. A closed
-    run opens north from one uniformly random cell of it. Coin tosses come 52 at a time from one
-    ``rng.random()`` (its top 52 bits are fair and independent); the runs' choices share draws too:
-    ``u * m`` has a uniform whole part (the choice among m) and an independent uniform fraction
-    for the next run, until 40 of the 53 bits are spent.
+
+@kernel(small=SMALL_JOB // 4)
+def sidewinder_rows(first_row, state, rng, north, east, order, north_d, east_d):
+    """Sidewinder over the rows ``first_row, first_row + 1, ...`` of a square maze (as many as
+    ``north`` has): sets ``north[i, c]`` / ``east[i, c]`` where that row's cell c opens north / east,
+    recording each passage in ``order`` as ``(cell, north_d or east_d)``.
+
+    ``first`` is the first cell of the current run, which is the cells ``first..c`` of the row.
+    With an east neighbour and a north neighbour, a coin toss decides whether the run goes on; at
+    the east edge it always ends, and in the north row (no north neighbour) it never ends before
+    the east edge. A closed run opens north from one uniformly random cell of it. Coin tosses come
+    52 at a time from one ``rng.random()`` (its top 52 bits are fair and independent); the runs'
+    choices share draws too: ``u * m`` has a uniform whole part (the choice among m) and an
+    independent uniform fraction for the next run, until 40 of the 53 bits are spent. ``state``
+    (:func:`fresh_state`) carries both to the next call.
     """
-    n, k = neighbors.shape
-    south, west = opposite[north], opposite[east]
-    links = np.zeros((n, k), dtype=np.bool_)
+    count, cols = north.shape
+    bits, left, u, spent = np.int64(state[0]), np.int64(state[1]), state[2], np.int64(state[3])
     t = 0
-    first = 0
-    bits, left = 0, 0
-    u, spent = 0.0, 53
-    for i in range(n):
-        right = neighbors[i, east]
-        has_north = neighbors[i, north] >= 0
-        go_on = not has_north
-        if right >= 0 and has_north:
-            if left == 0:
-                bits, left = int(rng.random() * 4503599627370496.0), 52  # 2**52
-            go_on = (bits & 1) == 1
-            bits >>= 1
-            left -= 1
-        if right >= 0 and go_on:
-            links[i, east] = True
-            links[right, west] = True
-            t = note(order, t, i, east)
-            continue
-        if has_north:
-            size = i - first + 1
-            need = 0
-            while (1 << need) < size:
-                need += 1
-            if spent + need > 40:
-                u, spent = rng.random(), 0
-            u *= size
-            cell = first + int(u)
-            u -= int(u)
-            spent += need
-            links[cell, north] = True
-            links[neighbors[cell, north], south] = True
-            t = note(order, t, cell, north)
-        first = i + 1
-    return links
+    record = order.shape[0] > 0
+    for i in range(count):
+        has_north = first_row + i > 0
+        base = (first_row + i) * cols
+        first = 0
+        for c in range(cols):
+            right = c < cols - 1
+            go_on = not has_north
+            if right and has_north:
+                if left == 0:
+                    bits, left = np.int64(rng.random() * 4503599627370496.0), 52  # 2**52
+                go_on = (bits & 1) == 1
+                bits >>= 1
+                left -= 1
+            if right and go_on:
+                east[i, c] = True
+                if record:
+                    t = note(order, t, base + c, east_d)
+                continue
+            if has_north:
+                size = c - first + 1
+                need = 0
+                while (1 << need) < size:
+                    need += 1
+                if spent + need > 40:
+                    u, spent = rng.random(), 0
+                u *= size
+                cell = first + int(u)
+                u -= int(u)
+                spent += need
+                north[i, cell] = True
+                if record:
+                    t = note(order, t, base + cell, north_d)
+            first = c + 1
+    state[0], state[1], state[2], state[3] = bits, left, u, spent
+
+
+def row_bands(rows: int, cols: int, rng, at_once: int):
+    """The passages of a sidewinder maze ``at_once`` rows at a time (see :func:`square_row_bands`)."""
+    return square_row_bands(sidewinder_rows, fresh_state(), rows, cols, rng, at_once)
 
 
 @register("sidewinder")
@@ -84,6 +97,5 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     >>> bool(links[:3, grid.direction("east")].all())   # the north row is one corridor
     True
     """
-    return sidewinder_kernel(grid.neighbors, grid.opposite, grid.direction("north"),
-                             grid.direction("east"), rng,
-                             carve_order(grid, False) if order is None else order)
+    return carve_square_rows(grid, sidewinder_rows, fresh_state(), rng,
+                             NO_ORDER if order is None else order)

@@ -16,8 +16,10 @@ keeps one block of the well: the top step. Wells stacked in one column continue 
 Minecraft as stair blocks.
 
 From the level below, each side of the well has an open corner to walk through or a step to
-step onto, half a block up, but the corner under the second step (one block of headroom). From
-the level above, a side beside the top step walks onto it, half a block down; a side that
+step onto, half a block up, but the corner under the second step (one block of headroom); and
+a doorway (two blocks high, the wall over it) leads onto no step, since a player rising half a
+block from it hits the wall over the door, and one coming down the first step into it likewise.
+From the level above, a side beside the top step walks onto it, half a block down; a side that
 touches only the holes over the three steps below it is a drop. :func:`best_phase` turns the
 spiral so that neither level comes in only by such a side where it can.
 
@@ -85,23 +87,32 @@ def phase_costs(flights, z: int, x: int) -> list[int]:
     """For each phase of the spirals in the well at ``(z, x)`` (flights as in :func:`best_phase`),
     how many sides of the well a level comes in by only beside a corner a player cannot walk
     into: on the level above, the holes over the steps ``top - 3`` to ``top - 1`` (drops); on the
-    level below, under the step ``bottom + 1`` (no headroom).
+    level below, under the step ``bottom + 1`` (no headroom), and from a door, the first step.
 
     >>> plan = np.ones((4, 4), np.uint8); plan[1:3, 1:3] = 0; plan[0, 1:3] = 0   # open north
     >>> phase_costs([(1, 4, plan, plan)], 1, 1)
     [0, 0, 1, 1]
+    >>> closed = np.pad(np.zeros((2, 2), np.uint8), 1, constant_values=1)
+    >>> plan[0, 1] = Material.WALL                                # below, only the north-east open
+    >>> phase_costs([(1, 4, plan, closed)], 1, 1)
+    [0, 0, 0, 1]
+    >>> plan[0, 2] = Material.DOOR                                # a door there: not onto a step
+    >>> phase_costs([(1, 4, plan, closed)], 1, 1)
+    [1, 0, 0, 1]
     """
-    def entries(plan):  # per side, the corners beside its open outside blocks (phase-free)
+    def entries(plan):  # per side, (corner, through a door) of its open outside blocks (phase-free)
         depth, width = plan.shape
-        return [[corner for (dz, dx), corner in side if 0 <= z + dz < depth and 0 <= x + dx < width
-                 and not SOLID[plan[z + dz, x + dx]]] for side in SIDES]
+        return [[(corner, plan[z + dz, x + dx] == Material.DOOR) for (dz, dx), corner in side
+                 if 0 <= z + dz < depth and 0 <= x + dx < width and not SOLID[plan[z + dz, x + dx]]]
+                for side in SIDES]
 
-    def bad_sides(ways, blocked):  # open, but only beside corners it cannot enter
-        return sum(bool(corners) and all(c in blocked for c in corners) for corners in ways)
+    def bad_sides(ways, blocked, blocked_from_doors=frozenset()):  # open, but only into corners it cannot enter
+        return sum(bool(ins) and all(c in blocked or (door and c in blocked_from_doors) for c, door in ins)
+                   for ins in ways)
 
     seen = [(bottom, top, entries(lower), entries(upper)) for bottom, top, lower, upper in flights]
     return [sum(bad_sides(above, {(top - back + phase) % 4 for back in range(1, HEADROOM + 1)})
-                + bad_sides(below, {(bottom + 1 + phase) % 4})
+                + bad_sides(below, {(bottom + 1 + phase) % 4}, {(bottom + phase) % 4})
                 for bottom, top, below, above in seen) for phase in range(4)]
 
 

@@ -19,69 +19,50 @@ from ..kernels import kernel
 import numpy as np
 
 from ..algorithms.common import join, root
+from ..analysis import breadth_first, label_regions
+from ..grids.square import square_grid
 from ..materials import Material, SOLID
 
 _AIR = np.uint8(Material.AIR)
 
 
-@kernel
+def _plan_table(walkable: np.ndarray) -> np.ndarray:
+    """The neighbour table of a plan's walkable blocks (each to its walkable side neighbours):
+    a square grid of the blocks masked by ``walkable``, for :mod:`blockmaze.analysis`'s flood fill."""
+    height, width = walkable.shape
+    return square_grid(height, width, walkable).neighbors
+
+
 def distances(walkable, start_z, start_x, blocked_z=-1, blocked_x=-1):
     """Walking distance in blocks from ``(start_z, start_x)`` to every block (-1 = unreachable).
 
     ``(blocked_z, blocked_x)``, when given, is treated as a wall (a locked door).
+
+    >>> distances(np.array([[1, 1, 0, 1]], bool), 0, 0).tolist()
+    [[0, 1, -1, -1]]
     """
-    height, width = walkable.shape
-    flat = walkable.ravel()
-    dist = np.full(height * width, -1, dtype=np.int32)
-    queue = np.empty(height * width, dtype=np.int64)
-    blocked = blocked_z * width + blocked_x if blocked_z >= 0 else -1
-    p = start_z * width + start_x
-    dist[p] = 0
-    queue[0] = p
-    head, tail = 0, 1
-    while head < tail:
-        p = queue[head]
-        head += 1
-        z, x = p // width, p % width
-        d = dist[p] + 1
-        for q, ok in ((p - width, z > 0), (p + width, z < height - 1),
-                      (p - 1, x > 0), (p + 1, x < width - 1)):
-            if ok and flat[q] and dist[q] < 0 and q != blocked:
-                dist[q] = d
-                queue[tail] = q
-                tail += 1
-    return dist.reshape(height, width)
+    walkable = np.array(walkable, dtype=bool)
+    if blocked_z >= 0:
+        walkable[blocked_z, blocked_x] = False
+    walkable[start_z, start_x] = True  # the walk starts here, whatever stands on it
+    dist = np.full(walkable.size, -1, dtype=np.int32)
+    breadth_first(_plan_table(walkable), np.zeros((0, 4), dtype=bool), start_z * walkable.shape[1] + start_x,
+                  dist, np.empty(0, dtype=np.int32), np.empty(walkable.size, dtype=np.int32))
+    return dist.reshape(walkable.shape)
 
 
-@kernel
 def region_labels(walkable):
     """``(labels, sizes)``: each 4-connected walkable region numbered from 0 in raster order of
-    its first block (-1 = not walkable), and its size in blocks."""
-    height, width = walkable.shape
-    flat = walkable.ravel()
-    labels = np.full(height * width, -1, dtype=np.int32)
-    queue = np.empty(height * width, dtype=np.int64)
-    sizes = np.empty(height * width, dtype=np.int64)
-    count = 0
-    for first in range(height * width):
-        if not flat[first] or labels[first] >= 0:
-            continue
-        labels[first] = count
-        queue[0] = first
-        head, tail = 0, 1
-        while head < tail:
-            p = queue[head]
-            head += 1
-            z, x = p // width, p % width
-            for q, ok in ((p - width, z > 0), (p + width, z < height - 1),
-                          (p - 1, x > 0), (p + 1, x < width - 1)):
-                if ok and flat[q] and labels[q] < 0:
-                    labels[q] = count
-                    queue[tail] = q
-                    tail += 1
-        sizes[count] = tail
-        count += 1
-    return labels.reshape(height, width), sizes[:count].copy()
+    its first block (-1 = not walkable), and its size in blocks.
+
+    >>> labels, sizes = region_labels(np.array([[1, 0, 1], [1, 0, 0]], bool))
+    >>> labels.tolist(), sizes.tolist()
+    ([[0, -1, 1], [0, -1, -1]], [2, 1])
+    """
+    walkable = np.asarray(walkable, dtype=bool)
+    labels, count = label_regions(_plan_table(walkable), walkable.ravel())
+    sizes = np.bincount(labels[labels >= 0], minlength=count).astype(np.int64)
+    return labels.reshape(walkable.shape), sizes
 
 
 @kernel

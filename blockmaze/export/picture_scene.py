@@ -21,7 +21,6 @@ import numpy as np
 
 from ..endpoints import Endpoints
 from ..errors import BlockmazeError
-from ..kernels import kernel
 from ..materials import Material, Theme, load_theme
 from ..maze import Maze
 from ..memory import ensure_memory
@@ -512,9 +511,9 @@ def _draw_png(scene: _Scene):
 
 def _segments(image, starts: np.ndarray, ends: np.ndarray, width: int, colour: int):
     """Straight lines of width 1 or 2 from ``starts`` to ``ends``, as Pillow draws them: the
-    axis-aligned ones by a numba kernel (a width-2 line adds the row below a rightward line, above
+    axis-aligned ones with numpy (a width-2 line adds the row below a rightward line, above
     a leftward one; the column right of a downward line, left of an upward one), the rest by
-    Pillow. Returns the image (a new one when the kernel drew)."""
+    Pillow. Returns the image (a new one when numpy drew)."""
     from PIL import Image, ImageDraw
 
     a, b = np.rint(starts).astype(np.int64), np.rint(ends).astype(np.int64)
@@ -531,25 +530,46 @@ def _segments(image, starts: np.ndarray, ends: np.ndarray, width: int, colour: i
     return image
 
 
-@kernel(small=1 << 24)  # the canvas is big, the work only the lines
-def _axis_lines(canvas, a, b, width, colour):
-    height, wide = canvas.shape
-    for k in range(a.shape[0]):
-        x0, y0, x1, y1 = a[k, 0], a[k, 1], b[k, 0], b[k, 1]
-        if y0 == y1:  # across: row y0 (and the row below a rightward line / above a leftward one)
-            lo, hi = max(min(x0, x1), 0), min(max(x0, x1), wide - 1)
-            for extra in range(width):
-                y = y0 + (extra if x1 > x0 else -extra)
-                if 0 <= y < height:
-                    for x in range(lo, hi + 1):
-                        canvas[y, x] = colour
-        else:  # down: column x0 (and the one right of a downward line / left of an upward one)
-            lo, hi = max(min(y0, y1), 0), min(max(y0, y1), height - 1)
-            for extra in range(width):
-                x = x0 + (extra if y1 > y0 else -extra)
-                if 0 <= x < wide:
-                    for y in range(lo, hi + 1):
-                        canvas[y, x] = colour
+_LINE_PIXELS = 1 << 22  # pixels of lines set per numpy pass (bounds the index arrays' memory)
+
+
+def _axis_lines(canvas: np.ndarray, a: np.ndarray, b: np.ndarray, width: int, colour: int) -> None:
+    """Set the pixels of axis-aligned lines from ``a`` to ``b`` (x, y rows) to ``colour``: across
+    ones on row y0 (and the row below a rightward line, above a leftward one), down ones on column
+    x0 (and the column right of a downward line, left of an upward one); clipped to the canvas.
+
+    >>> canvas = np.zeros((3, 4), np.uint8)
+    >>> _axis_lines(canvas, np.array([[0, 0], [3, 2]]), np.array([[2, 0], [3, 0]]), 2, 7)
+    >>> canvas.tolist()
+    [[7, 7, 7, 7], [7, 7, 7, 7], [0, 0, 7, 7]]
+    """
+    across = a[:, 1] == b[:, 1]
+    for lines, rows in ((across, True), (~across, False)):
+        # in the canvas's (row, column) frame a down line is an across line of the transpose
+        target = canvas if rows else canvas.T
+        at, run_a, run_b = (a[lines, 1], a[lines, 0], b[lines, 0]) if rows else (a[lines, 0], a[lines, 1], b[lines, 1])
+        forward = run_b > run_a
+        lo = np.maximum(np.minimum(run_a, run_b), 0)
+        hi = np.minimum(np.maximum(run_a, run_b), target.shape[1] - 1)
+        for extra in range(width):
+            line = at + np.where(forward, extra, -extra)
+            keep = (line >= 0) & (line < target.shape[0]) & (hi >= lo)
+            _fill_runs(target, line[keep], lo[keep], hi[keep] - lo[keep] + 1, colour)
+
+
+def _fill_runs(target: np.ndarray, rows: np.ndarray, starts: np.ndarray, lengths: np.ndarray, colour: int) -> None:
+    """``target[rows[k], starts[k]:starts[k] + lengths[k]] = colour`` for every k, a batch of
+    at most :data:`_LINE_PIXELS` pixels (or one run) per numpy pass."""
+    ends = np.cumsum(lengths)
+    first = 0
+    while first < lengths.size:
+        base = ends[first] - lengths[first]
+        last = max(int(np.searchsorted(ends, base + _LINE_PIXELS, side="right")), first + 1)
+        counts = lengths[first:last]
+        total = int(counts.sum())
+        offsets = np.arange(total) - np.repeat(ends[first:last] - counts - base, counts)
+        target[np.repeat(rows[first:last], counts), np.repeat(starts[first:last], counts) + offsets] = colour
+        first = last
 
 
 def _dots(draw, centres: np.ndarray, diameter: float, colour: int) -> None:

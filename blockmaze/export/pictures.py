@@ -43,6 +43,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -117,9 +118,10 @@ def _pixels(maze: Maze, options: dict) -> float:
     """About how many pixels a maze's picture has (cells x cell size squared; 0 for a bad cell
     size, which the option checks then refuse)."""
     try:
-        return maze.grid.size * float(options.get("cell_size", 16)) ** 2
+        pixels = maze.grid.size * float(options.get("cell_size", 16)) ** 2
     except (TypeError, ValueError, OverflowError):
         return 0.0
+    return pixels if math.isfinite(pixels) else 0.0
 
 
 def _compress_level(image) -> int:

@@ -52,7 +52,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from ..errors import BlockmazeError, OutputError
+from ..errors import BlockmazeError, OutputError, stop_message
 
 
 class _StandardOutput:
@@ -495,7 +495,7 @@ def restore_signals(before: tuple | None) -> None:
 
 
 @contextlib.contextmanager
-def stop_within(seconds: float = 0.4) -> Iterator[None]:
+def stop_within(seconds: float = 0.15) -> Iterator[None]:
     """Make a stop signal end the process within ``seconds`` even while the main thread is inside
     a compiled kernel (where Python cannot run its handler): a watcher thread learns of each
     signal through the wakeup file descriptor and, if the main thread has not finished by then,
@@ -550,9 +550,8 @@ def _watch(read_end: int, done: threading.Event, seconds: float) -> None:
             for temporary in list(run.temporaries):
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
-        what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
         with contextlib.suppress(OSError):
-            os.write(2, f"\nError: {what}; no file was changed\n".encode())
+            os.write(2, f"\nError: {stop_message(signum)}\n".encode())
         os._exit(128 + signum)
 
 

@@ -165,7 +165,9 @@ def zip_member(archive, name, limit: int | None = None):
     blockmaze.errors.BadFileError: a inflates to 5000 bytes, more than the 4096 read (set BLOCKMAZE_INFO_LIMIT to raise it)
     """
     from .nbtread import inflate_limit
+    from .timebound import check_time
 
+    check_time()
     limit = inflate_limit() if limit is None else limit
     info = name if hasattr(name, "file_size") else archive.getinfo(name)
     if info.file_size > limit:

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import BadFileError
 from .base import FileInfo, file_size, load_json, need, text_limit, zip_member
+from .timebound import check_time
 
 PIECE = 1 << 20
 
@@ -118,6 +119,7 @@ def _json_without_data(file: BinaryIO, limit: int) -> bytes:
     """A JSON file's bytes with every ``"data:..."`` string emptied, read in pieces."""
     out, size, inside, carry = [], 0, False, b""
     while True:
+        check_time()
         piece = file.read(PIECE)
         text = carry + piece
         carry = b""

@@ -27,6 +27,7 @@ from typing import BinaryIO, Callable
 import numpy as np
 
 from ..errors import BadFileError
+from .timebound import check_time
 
 MAX_DEPTH = 512  # Minecraft's own limit
 DEFAULT_LIMIT = 1 << 28  # 256 MiB: a 268M-block .schem or .litematic, a 6M-block structure file
@@ -168,6 +169,7 @@ class Source:
 
     def _more(self) -> bytes:
         """The next piece of inflated bytes; b"" at the end."""
+        check_time()
         if not self.gz:
             piece = self._raw()
         else:
@@ -308,6 +310,7 @@ class _Reader:
         tally, out, want = Tally(0), np.empty(1 << 16, np.int64), 1 << 12
         tally.add(np.array([first["state"]]))
         while tally.length < n:
+            check_time()
             buf, pos = self.src.window(want)
             view = np.frombuffer(buf, np.uint8)
             end, done, status = compound_states(view, pos, view.size, min(n - tally.length, out.size), out)
@@ -327,6 +330,8 @@ class _Reader:
         if depth > MAX_DEPTH:
             raise NbtError(f"NBT nested deeper than {MAX_DEPTH}")
         self.values += 1
+        if not self.values % 4096:
+            check_time()
         if self.values > MAX_VALUES:
             raise NbtError(f"more than {MAX_VALUES} NBT values outside the block data, more than "
                            "any file blockmaze writes")

@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import BadFileError
 from ..materials import Material
 from .base import FileInfo, file_size, load_json
+from .timebound import check_time
 
 
 def _exact(file: BinaryIO, count: int, what: str) -> bytes:
@@ -58,6 +59,7 @@ def read_vox(file: BinaryIO) -> FileInfo:
     sizes, bounds, counts, translations, shapes = [], [], np.zeros(256, np.int64), {}, {}
     left = children
     while left > 0:
+        check_time()
         name, size, nested = struct.unpack("<4sii", _exact(file, 12, "a chunk header"))
         if size < 0 or nested < 0 or 12 + size + nested > left:
             raise BadFileError(f"chunk {name!r} claims more bytes than MAIN holds")
@@ -170,6 +172,7 @@ def read_mts(file: BinaryIO) -> FileInfo:
         raise BadFileError(f"{nodes} nodes are more than info inflates (set BLOCKMAZE_INFO_LIMIT to raise it)")
     inflater, ids = zlib.decompressobj(), bytearray()
     while len(ids) < 2 * nodes:
+        check_time()
         piece = file.read(1 << 16)
         if not piece:
             break

@@ -42,6 +42,7 @@ from ..export.minecraft.packing import unpack_longs
 from ..export.minecraft.versions import RELEASES
 from .base import open_regular, read_regular, zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
+from .timebound import check_time, time_bound
 
 _REGION = re.compile(r"^r\.(-?\d+)\.(-?\d+)\.mca$")
 MAX_CHUNK = 1 << 26
@@ -62,6 +63,7 @@ def _files(path: Path) -> dict[str, bytes | Path]:
         budget = [inflate_limit()]
         found = {}
         for member in archive.infolist():
+            check_time()
             n = member.filename
             if n.startswith(root) and (n.endswith("level.dat") or n.endswith(".mca")):
                 if member.file_size > budget[0]:
@@ -86,6 +88,7 @@ def region_chunks(data: bytes, name: str, budget: list[int] | None = None):
     locations = np.frombuffer(data[:4096], dtype=">u4")
     used = np.zeros(len(data) // 4096 + 256, dtype=bool)  # sectors taken by a chunk so far
     for slot in np.flatnonzero(locations):
+        check_time()
         offset, sectors = int(locations[slot]) >> 8, int(locations[slot]) & 0xFF
         start = offset * 4096
         if offset < 2 or start + 5 > len(data):
@@ -152,39 +155,45 @@ def summarize_world(path: str | Path) -> list[str]:
     """Text lines describing a world folder or a .zip of one (see the module example)."""
     path = Path(path)
     try:
-        files = _files(path)
-        if "level.dat" not in files or (isinstance(files["level.dat"], Path) and not files["level.dat"].is_file()):
-            raise BlockmazeError("no level.dat: not a world folder")
-        budget = [inflate_limit()]
-        data = read_nbt(_read(files["level.dat"]))[1]["Data"]
-        dv = int(data["DataVersion"])
-        names = [r.name for r in RELEASES.values() if r.data_version == dv]
-        counts: Counter = Counter()
-        chunks = []
-        for member, item in sorted(files.items()):
-            match = _REGION.match(member.rpartition("/")[2])
-            if not match:
-                continue
-            for slot, chunk in region_chunks(_read(item), member, budget):
-                chunks.append((int(chunk["xPos"]), int(chunk["zPos"])))
-                for section in chunk["sections"]:
-                    counts.update(section_counts(section))
-        lines = [f"format: Java world ({data.get('LevelName', path.name)})",
-                 f"minecraft: {names[-1] if names else 'unknown release'} (DataVersion {dv})",
-                 f"spawn: {data['SpawnX']}, {data['SpawnY']}, {data['SpawnZ']}"]
-        if chunks:
-            xs, zs = [c[0] for c in chunks], [c[1] for c in chunks]
-            cw, cl = max(xs) - min(xs) + 1, max(zs) - min(zs) + 1
-            lines.append(f"extent: {cw} x {cl} chunks (x {min(xs)}..{max(xs)}, z {min(zs)}..{max(zs)}): "
-                         f"{cw * 16} x {cl * 16} blocks")
-        lines.append(f"palette: {len(counts)} block states")
-        width = max((len(name) for name in counts), default=0)
-        lines.extend(f"  {name:<{width}}  {count}" for name, count in
-                     sorted(counts.items(), key=lambda item: (-item[1], item[0])))
-        return lines
+        with time_bound(None):  # the errors below name the world
+            return _summary(path)
     except BlockmazeError as error:
         raise BadFileError(f"{path}: {error}") from None
     except (KeyError, TypeError, ValueError, IndexError, OSError, zipfile.BadZipFile) as error:
         raise BadFileError(f"{path}: not a readable world ({type(error).__name__}: {error})") from None
     except MemoryError:
         raise BadFileError(f"{path}: the world needs more memory than is available") from None
+
+
+def _summary(path: Path) -> list[str]:
+    """The summary lines of the world at ``path`` (errors raised as they come)."""
+    files = _files(path)
+    if "level.dat" not in files or (isinstance(files["level.dat"], Path) and not files["level.dat"].is_file()):
+        raise BlockmazeError("no level.dat: not a world folder")
+    budget = [inflate_limit()]
+    data = read_nbt(_read(files["level.dat"]))[1]["Data"]
+    dv = int(data["DataVersion"])
+    names = [r.name for r in RELEASES.values() if r.data_version == dv]
+    counts: Counter = Counter()
+    chunks = []
+    for member, item in sorted(files.items()):
+        match = _REGION.match(member.rpartition("/")[2])
+        if not match:
+            continue
+        for slot, chunk in region_chunks(_read(item), member, budget):
+            chunks.append((int(chunk["xPos"]), int(chunk["zPos"])))
+            for section in chunk["sections"]:
+                counts.update(section_counts(section))
+    lines = [f"format: Java world ({data.get('LevelName', path.name)})",
+             f"minecraft: {names[-1] if names else 'unknown release'} (DataVersion {dv})",
+             f"spawn: {data['SpawnX']}, {data['SpawnY']}, {data['SpawnZ']}"]
+    if chunks:
+        xs, zs = [c[0] for c in chunks], [c[1] for c in chunks]
+        cw, cl = max(xs) - min(xs) + 1, max(zs) - min(zs) + 1
+        lines.append(f"extent: {cw} x {cl} chunks (x {min(xs)}..{max(xs)}, z {min(zs)}..{max(zs)}): "
+                     f"{cw * 16} x {cl * 16} blocks")
+    lines.append(f"palette: {len(counts)} block states")
+    width = max((len(name) for name in counts), default=0)
+    lines.extend(f"  {name:<{width}}  {count}" for name, count in
+                 sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+    return lines

@@ -23,8 +23,8 @@ def carve_record(query, limits: Limits, mask: bytes | None = None) -> dict:
     plane units (``centres``: x, y, ...), the carved passages in order (``steps``: cell, cell,
     ...), the first ``carved`` of them from the algorithm and the rest from braiding, the plane's
     ``width`` and ``height``, and the ``seed``."""
-    from ..cli import grid_shape
     from ..grids.geometry import cell_shapes
+    from ..pipeline import grid_shape
     from ..randomness import draw_seed
     from ..replay import recorded_maze
 

@@ -1,6 +1,7 @@
 """One studio request, run as the command line runs it: query parameters become the command's
-options, click parses them (same defaults, same one-line messages), and the command's own code
-calls the pipeline with the output in a fresh temporary folder, so the bytes are the CLI's.
+options, click parses them (same defaults, same one-line messages), and the library call the
+command makes (:func:`blockmaze.jobs.run`) writes the output in a fresh temporary folder, so
+the bytes are the CLI's.
 
 Example
 -------
@@ -130,13 +131,15 @@ class Job:
     def run(self, limits: Limits) -> Result:
         """Parse the options as the command does, check ``limits``, run the command in a fresh
         temporary folder and return what it wrote (several files come as one zip)."""
-        command = _command(self.command)
+        from ..cli_options import given_options
+        from ..jobs import run
+
         with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
             ctx = self.parse(folder, limits)
+            options = {**ctx.params, "animate": False} if "animate" in ctx.params else ctx.params
             with ctx, warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                _quiet()
-                command.invoke(ctx)
+                warnings.simplefilter("ignore")  # (the studio reports through HTTP)
+                run(self.command, options, given=given_options(ctx))
             return _collect(Path(folder), self.format)
 
     def parse(self, folder: str, limits: Limits):
@@ -156,13 +159,6 @@ class Job:
             raise RequestError(error.format_message()) from None
         check_limits(self.command, ctx.params, limits)
         return ctx
-
-
-def _quiet() -> None:
-    """The command says nothing on stderr (the studio reports through HTTP)."""
-    from .. import cli
-
-    cli._settings.update(quiet=True, verbose=False)
 
 
 def _collect(folder: Path, fmt: str) -> Result:

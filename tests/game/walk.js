@@ -4,7 +4,7 @@
 //
 //   node walk.js SPEC.json RESULTS  ->  one JSON line per walk in the file RESULTS
 //
-// SPEC: {"version": "1.20.4", "timeout": 90,
+// SPEC: {"version": "1.20.4", "timeout": 90, "bots": 1,
 //        "schem": [{"name", "file", "goal": [x, y, z] | [x, y, z, reach], "start": null | [x, y, z],
 //                   "route": [[x, y, z, reach], ...] (optional)}],
 //        "world": {"folder", "goal": [x, y, z], "starts": ["player", "spawn"], "route": [...]}}
@@ -12,7 +12,10 @@
 // plus the file's WEOffset, air included, into a flat world; the bot stands on that block
 // ("start": null) or at "start", both relative to the min corner, as is "goal" (the block the
 // feet end in, or any block within "reach" of it). A "route" is walked first, one waypoint after
-// the other, as a player who knows the way goes: each leg is planned alone. A world save is the server's world; the bot starts where the game puts a
+// the other, as a player who knows the way goes: each leg is planned alone. With "bots" above 1,
+// that many bots walk the pasted builds at once, each its share one after the other (the builds
+// lie 256 blocks apart; a bot walks in real time, so walks at once take less time), as do the
+// starts of a world save. A world save is the server's world; the bot starts where the game puts a
 // player: "player", the single-player record in level.dat (Data.Player.Pos); "spawn", the
 // world spawn's column, on its highest block, as the game places a player joining a server.
 // The game opens a door a player uses and flying-squid does not: here the server toggles a
@@ -27,6 +30,8 @@ const mcServer = require('flying-squid')
 const mineflayer = require('mineflayer')
 const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
 
+// (flying-squid ends the process on an uncaught error, exit code 0: say what it was first)
+process.on('uncaughtException', (error) => process.stderr.write(String(error && error.stack) + '\n'))
 const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))
 const version = spec.version || '1.20.4'
 const timeout = (spec.timeout || 90) * 1000
@@ -49,10 +54,10 @@ function startServer (options) {
       gameMode: 0,
       difficulty: 0,
       motd: 'blockmaze',
-      'max-players': 2,
+      'max-players': (spec.bots || 1) + 1,
       'view-distance': 6,
       'everybody-op': true,
-      'max-entities': 0,
+      'max-entities': spec.bots || 1, // the players: no mobs
       'player-list-text': { header: { text: '' }, footer: { text: '' } },
       kickTimeout: 600000,
       plugins: {},
@@ -83,9 +88,9 @@ function toggleDoors (serv) {
   }
 }
 
-function connect (port) {
+function connect (port, username = 'walker') {
   return new Promise((resolve, reject) => {
-    const bot = mineflayer.createBot({ host: '127.0.0.1', port, username: 'walker', version, logErrors: false })
+    const bot = mineflayer.createBot({ host: '127.0.0.1', port, username, version, logErrors: false })
     bot.loadPlugin(pathfinder)
     // flying-squid finishes a login by sending the player to its spawn point again: wait for it
     bot.once('spawn', () => bot.waitForTicks(60).then(() => resolve(bot)))
@@ -113,14 +118,30 @@ function movements (bot) {
     return b
   }
   // an open door's panel stands on one side of its block: go through it straight, never cutting
-  // a corner beside it
+  // a corner beside it or leaving it sideways
   const diagonal = moves.getMoveDiagonal.bind(moves)
   moves.getMoveDiagonal = (node, dir, neighbors) => {
-    const beside = [[dir.x, 0], [0, dir.z], [dir.x, dir.z]].some(([dx, dz]) =>
+    const beside = [[0, 0], [dir.x, 0], [0, dir.z], [dir.x, dir.z]].some(([dx, dz]) =>
       [-1, 0, 1].some(dy => isDoor(bot.blockAt(new Vec3(node.x + dx, node.y + dy, node.z + dz)))))
     if (!beside) diagonal(node, dir, neighbors)
   }
   return moves
+}
+
+// mineflayer-pathfinder moves each point of a path to the top of the block the feet are in where
+// that block has a shape, which puts a point in a doorway on top of the door (and, as it does this
+// again to the same points each time it goes on with a partial path, a block higher each time): a
+// player goes through a doorway at its floor. Each point keeps the block it was planned at.
+function doorwaysAtTheirFloor (bot) {
+  const isDoor = (b) => b && b.name.endsWith('_door')
+  const mend = (results) => {
+    for (const point of results.path) {
+      const [x, y, z] = point.hash.split(',').map(Number)
+      if (isDoor(bot.blockAt(new Vec3(x, y, z)))) Object.assign(point, { x: x + 0.5, y, z: z + 0.5 })
+    }
+  }
+  bot.on('path_update', mend)
+  return () => bot.removeListener('path_update', mend)
 }
 
 function openDoorsAhead (bot) {
@@ -172,6 +193,7 @@ async function walk (serv, bot, name, start, goal, route = []) {
   bot.pathfinder.thinkTimeout = 30000
   bot.pathfinder.tickTimeout = 100
   const stopDoors = openDoorsAhead(bot)
+  const stopDoorways = doorwaysAtTheirFloor(bot)
   const trace = process.env.WALK_DEBUG ? setInterval(() => {
     const at = bot.entity.position.floored()
     const near = [[-1, 0], [1, 0], [0, -1], [0, 1]].map(([dx, dz]) => bot.blockAt(at.offset(dx, 0, dz)))
@@ -191,6 +213,7 @@ async function walk (serv, bot, name, start, goal, route = []) {
   } finally {
     bot.pathfinder.stop()
     stopDoors()
+    stopDoorways()
     clearInterval(trace)
     bot.removeListener('path_update', planned)
   }
@@ -259,7 +282,7 @@ async function pasteSchematic (serv, file, player) {
   return corner
 }
 
-async function schematics (cases) {
+async function schematics (cases, bots = 1) {
   const serv = await startServer({ generation: { name: 'superflat', options: { worldHeight: 80 } } })
   toggleDoors(serv)
   const GROUND = 5 // flying-squid's superflat: grass at y = 4
@@ -268,15 +291,26 @@ async function schematics (cases) {
     const player = new Vec3(i * 256, GROUND, 0)
     placed.push([item, player, await pasteSchematic(serv, item.file, player)])
   }
-  const bot = await connect(serv._server.socketServer.address().port)
   try {
-    for (const [item, player, corner] of placed) {
-      const start = item.start ? corner.offset(...item.start) : player
-      await walk(serv, bot, item.name, start, target(corner, item.goal), (item.route || []).map(w => target(corner, w)))
-    }
+    await walkShared(serv, bots, placed.map(([item, player, corner]) => (bot) => walk(serv, bot, item.name,
+      item.start ? corner.offset(...item.start) : player, target(corner, item.goal),
+      (item.route || []).map(w => target(corner, w)))))
   } finally {
-    bot.quit()
     serv.quit()
+  }
+}
+
+async function walkShared (serv, bots, walks) {
+  // up to `bots` bots, each taking every bots-th walk in turn (they walk in real time: at once)
+  const port = serv._server.socketServer.address().port
+  const walkers = []
+  try {
+    for (let i = 0; i < Math.min(bots || 1, walks.length); i++) walkers.push(await connect(port, `walker${i}`))
+    await Promise.all(walkers.map(async (bot, i) => {
+      for (const job of walks.filter((_, j) => j % walkers.length === i)) await job(bot)
+    }))
+  } finally {
+    for (const bot of walkers) bot.quit()
   }
 }
 
@@ -299,21 +333,14 @@ async function world (item) {
     generation: { name: path.join(__dirname, 'flat.js'), options: { layers } }
   })
   toggleDoors(serv)
-  const bot = await connect(serv._server.socketServer.address().port)
+  const origin = new Vec3(0, 0, 0)
+  const feet = async (start) => start === 'player' ? new Vec3(...level.Player.Pos).floored()
+    : topOfColumn(serv.overworld, level.SpawnX, level.SpawnZ)
   try {
-    for (const start of item.starts) {
-      let feet
-      if (start === 'player') {
-        feet = new Vec3(...level.Player.Pos).floored()
-      } else {
-        feet = await topOfColumn(serv.overworld, level.SpawnX, level.SpawnZ)
-      }
-      const origin = new Vec3(0, 0, 0)
-      await walk(serv, bot, `${item.name || 'world'} from ${start}`, feet, target(origin, item.goal),
-        (item.route || []).map(w => target(origin, w)))
-    }
+    await walkShared(serv, spec.bots, item.starts.map((start) => async (bot) => walk(serv, bot,
+      `${item.name || 'world'} from ${start}`, await feet(start), target(origin, item.goal),
+      (item.route || []).map(w => target(origin, w)))))
   } finally {
-    bot.quit()
     serv.quit()
     fs.rmSync(folder, { recursive: true, force: true })
   }
@@ -321,7 +348,7 @@ async function world (item) {
 
 async function main () {
   for (const name of ['info', 'warn', 'error', 'log']) console[name] = quiet[name]
-  if (spec.schem && spec.schem.length) await schematics(spec.schem)
+  if (spec.schem && spec.schem.length) await schematics(spec.schem, spec.bots)
   if (spec.world) await world(spec.world)
   process.exit(0)
 }

@@ -243,24 +243,16 @@ def _corner_lattice(quads, size_x, size_y, size_z, cuts):
         k = quads[r, 2]
         b0, c0, b1, c1 = quads[r, 3], quads[r, 4], quads[r, 5], quads[r, 6]
         point[a] = k
-        for b in (b0, b1):
-            for c in (c0, c1):
-                point[ab] = b
-                point[ac] = c
-                lattice[point[0], point[1], point[2]] = 1
         in_cut = _on_cut(cuts, size, a, k)
-        for c in (c0, c1):  # edges along b
-            if in_cut or _on_cut(cuts, size, ac, c):
-                point[ac] = c
-                for b in range(b0, b1 + 1):
-                    point[ab] = b
-                    lattice[point[0], point[1], point[2]] = 1
-        for b in (b0, b1):  # edges along c
-            if in_cut or _on_cut(cuts, size, ab, b):
-                point[ab] = b
-                for c in range(c0, c1 + 1):
-                    point[ac] = c
-                    lattice[point[0], point[1], point[2]] = 1
+        for edge in range(4):  # along b at c0 and c1, along c at b0 and b1
+            along_b = edge < 2
+            fixed = (c0, c1, b0, b1)[edge]
+            lo, hi = (b0, b1) if along_b else (c0, c1)
+            whole = in_cut or _on_cut(cuts, size, ac if along_b else ab, fixed)
+            point[ac if along_b else ab] = fixed
+            for s in range(lo, hi + 1, 1 if whole else hi - lo):  # every point, or the corners
+                point[ab if along_b else ac] = s
+                lattice[point[0], point[1], point[2]] = 1
     return lattice
 
 

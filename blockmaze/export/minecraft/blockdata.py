@@ -26,7 +26,7 @@ from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
-from ...errors import BlockmazeError
+from ...errors import BadFileError, BlockmazeError
 from ...materials import Material, Theme, load_theme, theme_names
 from .versions import release
 
@@ -194,8 +194,19 @@ def check_theme(theme: Theme, mc_version: str | None = None) -> None:
             except BlockmazeError as error:
                 name = Material(material).name.lower() if material in Material._value2member_map_ \
                     else str(material)
-                raise BlockmazeError(
-                    f"theme {theme.name!r} draws material {name} as {state}: {error}") from None
+                # a theme file naming a state of no release at all is a bad input file (exit 1);
+                # a state another release has is a choice of --mc-version (usage, exit 2)
+                kind = BadFileError if _builtin(theme.name) != theme and not _in_any_release(state) \
+                    else BlockmazeError
+                raise kind(f"theme {theme.name!r} draws material {name} as {state}: {error}") from None
+
+
+def _in_any_release(state: str) -> bool:
+    try:
+        check_state(state)
+    except BlockmazeError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -17,6 +18,10 @@ from .states import CLIMB, place_states
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
 
 _STATE = re.compile(r"^([^\[\]]+)(?:\[([^\[\]]*)\])?$")
+# Volumes from this many blocks up draw their layers' variants on two threads (the same draws:
+# each block's comes from its own position); a world's bands stay below it, being made on a
+# thread of their own already.
+THREADED_DRAWS = 1 << 22
 
 
 def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
@@ -68,15 +73,24 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     if drawn:
         layers = blocks.reshape((1,) * (3 - blocks.ndim) + blocks.shape)
         chosen = indices.reshape(layers.shape)
-        for y, layer in enumerate(layers):
-            kinds = [(value, entries, p) for value, entries, p in drawn if (layer == value).any()]
-            if not kinds:
-                continue
-            u = variant_draws(seed, layer.shape, (origin[0] + y, origin[1], origin[2]))
-            for value, entries, p in kinds:
+
+        def draw_layer(y: int) -> None:  # writes chosen[y] only
+            layer, u = layers[y], None
+            for value, entries, p in drawn:
                 where = layer == value
+                if not where.any():
+                    continue
+                if u is None:
+                    u = variant_draws(seed, layer.shape, (origin[0] + y, origin[1], origin[2]))
                 pick = np.minimum(np.searchsorted(np.cumsum(p), u[where], side="right"), len(entries) - 1)
                 chosen[y][where] = np.asarray(entries, np.uint16)[pick]
+
+        if layers.size >= THREADED_DRAWS and len(layers) > 1:  # numpy releases the GIL: layers on two cores
+            with ThreadPoolExecutor(2) as pool:
+                list(pool.map(draw_layer, range(len(layers))))
+        else:
+            for y in range(len(layers)):
+                draw_layer(y)
     if blocks.ndim == 3:  # doors, gates, stairs, ladders facing their way; support where needed
         floor = theme.minecraft.get(Material.FLOOR, "minecraft:stone")
         climb = CLIMB if mc_version is None else substitute(CLIMB, mc_version)

@@ -24,8 +24,9 @@ from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
 from .blockentities import SPAWNS, BlockEntity, block_entities
-from .nbt import byte_array, gzip_stream, unsigned_short
+from .nbt import GZIP_LEVEL, byte_array, unsigned_short
 from .palette import minecraft_palette
+from .parallel_gzip import ParallelGzip
 from .placement import player_spot
 from .varint import encode_varints
 from .versions import DEFAULT_MC_VERSION, data_version
@@ -100,7 +101,8 @@ def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int,
                         paste_offset: tuple[int, int, int] = (0, 0, 0),
                         entities: Iterable[BlockEntity] = ()) -> None:
     """Write a Sponge schematic whose varint block data (``size`` bytes in all, y-z-x order)
-    arrives as ``pieces`` (uint8 arrays): memory holds one piece and the compressor's buffer.
+    arrives as ``pieces`` (uint8 arrays): memory holds one piece and the compressors' blocks
+    (:mod:`~.parallel_gzip`: deflated on every core, the same bytes for any thread count).
 
     The NBT around the data is nbtlib's, cut where the data goes, so the bytes equal those of
     one document written in one go.
@@ -119,7 +121,7 @@ def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int,
         raise BlockmazeError(f"the block data takes {size} bytes; a .schem holds at most {MAX_DATA_BYTES}")
     prefix, suffix = _around_data(palette, shape, mc_version, schem_version, paste_offset, entities)
     written = 0
-    with gzip_stream(file) as stream:
+    with ParallelGzip(file, GZIP_LEVEL) as stream:
         stream.write(prefix + struct.pack(">i", size))
         for piece in pieces:
             piece = np.ascontiguousarray(piece, dtype=np.uint8)

@@ -59,6 +59,7 @@ from nbtlib import Byte, Compound, Double, Float, Int, IntArray, List, Long, Str
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits, volume_slices
+from ..ahead import DEPTH, worked_ahead
 from ..zipped import zip_entry
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
 from .blockentities import SPAWNS, block_entities
@@ -78,6 +79,9 @@ DEFAULT_TIME = 6000  # noon
 # next band: both cores busy. 0 compresses in the writing thread. Chunks are written in the same
 # order either way, so the bytes never depend on it (tests/test_world.py compares).
 COMPRESS_THREADS = 1
+# Bands made and given their palettes ahead of the writing thread, on another thread (0: in the
+# writing thread); the same bytes either way.
+AHEAD = DEPTH
 
 
 def world_release(mc_version: str) -> int:
@@ -303,11 +307,19 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
                 regions[rx] = (handle, RegionWriter(handle))
             regions[rx][1].add_compressed(cx, cz, payload)
 
+    made = [0]  # z-rows of the bands made so far (by the thread working ahead)
+
+    def with_palette(band) -> tuple:
+        """The band (checked) and its palette; numpy mostly, so it runs ahead on a thread."""
+        band = np.asarray(band)
+        if band.ndim != 3 or band.dtype != np.uint8 or band.shape[1] > BAND:
+            raise BlockmazeError(f"a band is a uint8 (y, z, x) array of at most {BAND} z-rows, got {band.dtype} {band.shape}")
+        made[0] += band.shape[1]
+        return (band,) + minecraft_palette(band, theme, seed, origin=(0, made[0] - band.shape[1], 0))
+
+    ahead = worked_ahead(bands, with_palette, AHEAD)
     try:
-        for number, band in enumerate(bands):
-            band = np.asarray(band)
-            if band.ndim != 3 or band.dtype != np.uint8 or band.shape[1] > BAND:
-                raise BlockmazeError(f"a band is a uint8 (y, z, x) array of at most {BAND} z-rows, got {band.dtype} {band.shape}")
+        for number, (band, indices, palette) in enumerate(ahead):
             if number == 0:
                 height, _, width = band.shape
                 size_limits("a world", max_side=WORLD_LIMIT)(band.shape)
@@ -328,7 +340,6 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             spot = spot or player_spot(band, 1 << 30)  # streamed: it lies by the first band
             length += band.shape[1]
             cz = number
-            indices, palette = minecraft_palette(band, theme, seed, origin=(0, length - band.shape[1], 0))
             states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
             padded = -(-width // 16) * 16
             ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
@@ -341,6 +352,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             pending.append((cz, columns, payloads))
         write_pending()
     finally:
+        ahead.close()  # stops the thread working ahead
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         _close(regions)

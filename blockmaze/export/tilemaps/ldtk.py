@@ -26,12 +26,10 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...memory import ensure_memory
 from .. import register_writer
-from ..target import write_sidecar
 from .tiles import (
-    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, check_plan_size, check_tile_size, csv_text,
-    entities as map_entities, plan_of, sidecar_base, tile_kinds, tileset_png,
+    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, check_plan_size, csv_text, entities as map_entities,
+    map_plan, tile_kinds, tileset_beside,
 )
 
 JSON_VERSION = "1.5.3"
@@ -74,20 +72,15 @@ def write_ldtk(
     >>> level["layerInstances"][2]["intGridCsv"]
     [2, 2, 2, 6, 1, 7]
     """
-    check_tile_size(tile_size)
-    plan = plan_of(blocks)
-    ensure_memory(16 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile LDtk project")
-    folder, base = sidecar_base(file, tileset_file, (".ldtk",))
-    image = f"{base}.png"
-    if folder is not None:
-        write_sidecar(folder, image, tileset_png(theme, tile_size))
-    size = int(tile_size)
-    height, width = plan.shape
-    kinds = tile_kinds(theme)
+    plan = map_plan(blocks, "LDtk project", 16, tile_size)
     found = map_entities(plan, entities)
     unknown = sorted({kind for kind, *_ in found} - set(ENTITY_FIELDS))
     if unknown:
         raise BlockmazeError(f"LDtk entities are {', '.join(ENTITY_FIELDS)}; got {', '.join(unknown)}")
+    _, _, image = tileset_beside(file, theme, tile_size, tileset_file, (".ldtk",))
+    size = int(tile_size)
+    height, width = plan.shape
+    kinds = tile_kinds(theme)
     entity_defs, field_uids, next_uid = _entity_defs(theme, size, LEVEL_UID + 1)
     level_iid = _iid("level", 0)
     layers = [

@@ -20,9 +20,8 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...memory import ensure_memory
 from .. import register_writer
-from .tiles import UP_GLYPH, check_plan_size, contrast, plan_of, tile_kinds, up_stairs
+from .tiles import UP_GLYPH, check_plan_size, contrast, map_plan, tile_kinds, up_stairs
 
 XP_VERSION = -1
 MAX_SIDE = 0x7FFFFFFF  # int32 width and height
@@ -50,8 +49,7 @@ def write_xp(blocks: np.ndarray, file: BinaryIO, theme: Theme, compresslevel: in
     """
     if isinstance(compresslevel, bool) or compresslevel not in range(10):
         raise BlockmazeError(f"compresslevel must be a whole number 0..9, got {compresslevel!r}")
-    plan = plan_of(blocks)
-    ensure_memory(24 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile .xp")
+    plan = map_plan(blocks, ".xp", 24)
     table = cell_table(theme, plan)
     height, width = plan.shape
     header = np.array([XP_VERSION, 1, width, height], dtype="<i4").tobytes()

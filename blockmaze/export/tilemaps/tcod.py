@@ -34,10 +34,9 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...memory import ensure_memory
 from .. import register_writer
 from ..zipped import zip_entry
-from .tiles import TRANSPARENT, WALKABLE, check_plan_size, entities as map_entities, plan_of
+from .tiles import TRANSPARENT, WALKABLE, check_plan_size, entities as map_entities, map_plan
 
 ORDERS = {"C": "y,x", "F": "x,y"}
 ZIP_LEVEL = 4  # deflate level: on maze plans 6 and up take 5-10 times longer for 10 % less
@@ -65,8 +64,7 @@ def write_npz(
     """
     if order not in ORDERS:
         raise BlockmazeError(f"order must be 'C' ([y, x] indexing) or 'F' ([x, y] indexing), got {order!r}")
-    plan = plan_of(blocks)
-    ensure_memory(8 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile .npz")
+    plan = map_plan(blocks, ".npz", 8)
     view = plan if order == "C" else np.asfortranarray(plan.T)
     arrays = {
         "material": view,

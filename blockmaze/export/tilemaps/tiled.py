@@ -35,12 +35,11 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Theme
-from ...memory import ensure_memory
 from .. import register_writer
 from ..target import write_sidecar
 from .tiles import (
-    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, check_tile_size, csv_text, entities,
-    plan_of, property_type, sidecar_base, tile_kinds, tileset_png,
+    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, csv_text, entities, map_plan,
+    property_type, tile_kinds, tileset_beside, tileset_png,
 )
 
 FORMAT_VERSION = "1.10"  # the TMX/TMJ format version Tiled 1.10 writes
@@ -76,8 +75,7 @@ def write_tmx(
     <BLANKLINE>
     """
     layout = _layout(blocks, theme, encoding, tile_size, entities)
-    folder, base = sidecar_base(file, tileset_file, (".tmx",))
-    image = _write_image(folder, base, theme, tile_size)
+    folder, base, image = tileset_beside(file, theme, tile_size, tileset_file, (".tmx",))
     if external_tileset:
         tsx = _xml_declaration() + _tileset_xml(layout, image, "", version=True)
         write_sidecar(folder, f"{base}.tsx", tsx.encode("utf-8"))
@@ -135,8 +133,7 @@ def write_tmj(
     [2, 2, 2, 2, 1, 2]
     """
     layout = _layout(blocks, theme, encoding, tile_size, entities)
-    folder, base = sidecar_base(file, tileset_file, (".tmj",))
-    image = _write_image(folder, base, theme, tile_size)
+    folder, base, image = tileset_beside(file, theme, tile_size, tileset_file, (".tmj",))
     tileset = _tileset_json(layout, image)
     if external_tileset:
         tsj = {**tileset, "type": "tileset", "version": FORMAT_VERSION, "tiledversion": TILED_VERSION}
@@ -197,7 +194,8 @@ def write_tileset_files(folder: str | Path, theme: Theme | None = None, base: st
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
     folder = Path(folder)
     layout = _Layout(np.zeros((1, 1), np.uint8), tile_kinds(theme), [], tile_size, theme.name)
-    image = _write_image(folder, base, theme, tile_size)
+    image = f"{base}.png"
+    write_sidecar(folder, image, tileset_png(theme, tile_size))
     write_sidecar(folder, f"{base}.tsx",
                   (_xml_declaration() + _tileset_xml(layout, image, "", version=True)).encode("utf-8"))
     tsj = {**_tileset_json(layout, image), "type": "tileset", "version": FORMAT_VERSION,
@@ -231,17 +229,8 @@ class _Layout:
 def _layout(blocks: np.ndarray, theme: Theme, encoding: str, tile_size: int, extra=None) -> _Layout:
     if encoding not in ENCODINGS:
         raise BlockmazeError(f"unknown Tiled encoding {encoding!r}; choose one of: {', '.join(ENCODINGS)}")
-    check_tile_size(tile_size)
-    plan = plan_of(blocks)
-    ensure_memory(16 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile Tiled map")
+    plan = map_plan(blocks, "Tiled map", 16, tile_size)
     return _Layout(plan, tile_kinds(theme), entities(plan, extra), int(tile_size), theme.name)
-
-
-def _write_image(folder: Path | None, base: str, theme: Theme, tile_size: int) -> str:
-    image = f"{base}.png"
-    if folder is not None:
-        write_sidecar(folder, image, tileset_png(theme, tile_size))
-    return image
 
 
 def _base64_gids(plan: np.ndarray, compression: str) -> bytes:

@@ -31,9 +31,8 @@ from typing import BinaryIO
 import numpy as np
 
 from ...materials import Material, Theme
-from ...memory import ensure_memory
 from .. import register_writer
-from .tiles import UP_GLYPH, check_plan_size, draw_up_stairs, entities as map_entities, glyph_legend, glyph_rows, plan_of, up_stairs
+from .tiles import UP_GLYPH, check_plan_size, draw_up_stairs, entities as map_entities, glyph_legend, glyph_rows, map_plan, up_stairs
 
 FORMAT = "blockmaze-tilemap"
 FORMAT_VERSION = 1
@@ -58,9 +57,8 @@ def write_tilemap(blocks: np.ndarray, file: BinaryIO, theme: Theme, entities=Non
     """
     from ... import __version__
 
-    plan = plan_of(blocks)
+    plan = map_plan(blocks, "JSON tile map", 16)
     extra = entities
-    ensure_memory(16 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile JSON tile map")
     height, width = plan.shape
     legend = {
         entry.glyph: {

@@ -40,7 +40,8 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ..target import target_path
+from ...memory import ensure_memory
+from ..target import target_path, write_sidecar
 
 TILE_COUNT = len(Material)  # tile ids 0 .. TILE_COUNT - 1, one per material
 
@@ -133,6 +134,25 @@ def plan_of(blocks: np.ndarray) -> np.ndarray:
         raise BlockmazeError(
             f"the plan holds {plan[y, x]} at x={x}, y={y}, which is not a material (0..{TILE_COUNT - 1})"
         )
+    return plan
+
+
+def map_plan(blocks: np.ndarray, what: str, bytes_per_tile: int, tile_size=None) -> np.ndarray:
+    """The (z, x) plan a tile-map writer draws, after the checks every one makes before any work:
+    the tile size (formats with tile images), known materials only (:func:`plan_of`) and memory
+    for ``bytes_per_tile`` bytes a tile (``what`` names the map in the message).
+
+    >>> map_plan(np.ones((1, 2, 3), np.uint8), "test map", 8, tile_size=16).shape
+    (2, 3)
+    >>> map_plan(np.ones((1, 2, 3), np.uint8), "test map", 8, tile_size=0)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: tile_size must be a whole number of pixels from 1 to 256, got 0
+    """
+    if tile_size is not None:
+        check_tile_size(tile_size)
+    plan = plan_of(blocks)
+    ensure_memory(bytes_per_tile * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile {what}")
     return plan
 
 
@@ -339,6 +359,24 @@ def sidecar_base(file: BinaryIO, chosen: str | None, suffixes: tuple[str, ...]) 
             stem = stem[: -len(suffix)]
             break
     return path.parent, chosen or f"{stem}-tiles"
+
+
+def tileset_beside(file: BinaryIO, theme: Theme, tile_size: int, tileset_file: str | None,
+                   suffixes: tuple[str, ...]) -> tuple[Path | None, str, str]:
+    """Write the tile set's PNG strip beside the map ``file`` (see :func:`sidecar_base`; an
+    in-memory map gets none); return the folder, the base name and the image name the map
+    refers to.
+
+    >>> import io
+    >>> from blockmaze.materials import load_theme
+    >>> tileset_beside(io.BytesIO(), load_theme(), 16, None, (".tmx",))
+    (None, 'tiles', 'tiles.png')
+    """
+    folder, base = sidecar_base(file, tileset_file, suffixes)
+    image = f"{base}.png"
+    if folder is not None:
+        write_sidecar(folder, image, tileset_png(theme, tile_size))
+    return folder, base, image
 
 
 def csv_text(plan: np.ndarray, first: int = 0, newlines: bool = True) -> bytes:

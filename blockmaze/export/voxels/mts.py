@@ -67,7 +67,7 @@ def luanti_node(state: str) -> tuple[str, int]:
     >>> luanti_node("minecraft:oak_door[facing=south,half=upper,open=false]")
     ('doors:hidden', 2)
     """
-    from ..minecraft.legacy import parse_state
+    from ..minecraft.states import parse_state
 
     name, properties = parse_state(state)
     entry = _table().get(name)

@@ -1,0 +1,122 @@
+"""Ctrl-C answers from the first moment of a real ``python -m blockmaze`` process: during its
+imports (the signal already waiting when the package's first line runs, and at a few moments of
+start-up) and during a first numba compile (an empty cache): one ``Error:`` line, exit 130
+(or death by SIGINT, which a shell shows as 130 too), no traceback, no file.
+
+How fast each run stops is measured by ``bench/bench_kill.py`` (start-up, compile and long-build
+phases), not asserted here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from blockmaze import launch
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ["generate", "10x100x100", "-g", "layered", "--seed", "1", "-o", "m.schem"]
+HANG = 60  # seconds: a run still going after this ignored the signal
+
+
+def blockmaze(args, folder, env=None, signal_first=None) -> subprocess.Popen:
+    """Start ``python -m blockmaze ARGS`` in ``folder``; with ``signal_first``, that signal is
+    already waiting (held) when the interpreter starts."""
+
+    def prepare():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if signal_first is not None:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal_first})
+            os.kill(os.getpid(), signal_first)
+
+    environment = dict(env or os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen([sys.executable, "-m", "blockmaze", *args], cwd=folder,
+                            env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=prepare)
+
+
+def stopped(process: subprocess.Popen) -> tuple[int, str]:
+    try:
+        _, err = process.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"still running {HANG} s after the signal")
+    return process.returncode, err.decode(errors="replace")
+
+
+def interpreter_own(err: str) -> bool:
+    """A traceback of Python's own start-up, before any code of the package ran (Python's own
+    KeyboardInterrupt handling: nothing a package can change)."""
+    ours = re.search(r'File "[^"]*[/\\]blockmaze[/\\]', err)
+    return not ours and ("<frozen" in err or "Fatal Python error" in err)
+
+
+@pytest.mark.parametrize("signum, code, line", [
+    (signal.SIGINT, 130, "Error: interrupted; no file was changed"),
+    (signal.SIGTERM, 143, "Error: stopped by signal 15; no file was changed"),
+])
+def test_a_signal_waiting_at_start_gets_one_line(tmp_path, signum, code, line):
+    returncode, err = stopped(blockmaze(BUILD, tmp_path, signal_first=signum))
+    assert (returncode, err.splitlines()) == (code, [line])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_during_start_up_is_one_line_never_a_package_traceback(tmp_path):
+    for moment in (0.02, 0.06, 0.1, 0.15, 0.2, 0.3):
+        process = blockmaze(BUILD, tmp_path, env=dict(os.environ, BLOCKMAZE_KERNELS="python"))
+        time.sleep(moment)
+        process.send_signal(signal.SIGINT)
+        returncode, err = stopped(process)
+        if interpreter_own(err):
+            continue
+        assert returncode in (130, -signal.SIGINT), (moment, returncode, err)
+        assert "Traceback" not in err and len(err.strip().splitlines()) <= 1, (moment, err)
+        assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_during_a_first_compile_stops_with_one_line(tmp_path):
+    """Each run compiles anew (an empty numba cache): the signal lands in numba's import or in
+    the compiling; never a traceback of llvmlite, never a run that goes on to exit 0."""
+    for number, moment in enumerate((0.5, 1.0, 1.6, 2.2)):
+        cache = tmp_path / f"cache{number}"
+        out = tmp_path / f"out{number}"
+        cache.mkdir()
+        out.mkdir()
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), BLOCKMAZE_KERNELS="numba")
+        process = blockmaze(BUILD, out, env=env)
+        time.sleep(moment)
+        process.send_signal(signal.SIGINT)
+        returncode, err = stopped(process)
+        assert returncode in (130, -signal.SIGINT), (moment, returncode, err)
+        assert err.split() == "Error: interrupted; no file was changed".split(), (moment, err)
+        assert list(out.iterdir()) == []
+
+
+def test_only_the_command_holds_the_stop_signals(monkeypatch):
+    """``import blockmaze`` in a program of one's own leaves its signals alone."""
+    monkeypatch.setattr(sys, "argv", ["-m"])
+    monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "blockmaze", "info"], raising=False)
+    assert launch.is_command()
+    monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "blockmaze.cli"], raising=False)
+    assert not launch.is_command()
+    monkeypatch.setattr(sys, "orig_argv", ["python", "-Im", "blockmaze"], raising=False)
+    assert launch.is_command()
+    script = str(Path(sys.executable).parent / "blockmaze")
+    monkeypatch.setattr(sys, "argv", [script, "info"])
+    monkeypatch.setitem(sys.modules, "__main__", type(sys)("__main__"))
+    sys.modules["__main__"].__file__ = script
+    assert launch.is_command()
+    elsewhere = "/tmp/not-the-environment/blockmaze"
+    monkeypatch.setattr(sys, "argv", [elsewhere])
+    sys.modules["__main__"].__file__ = elsewhere
+    assert not launch.is_command()
+    monkeypatch.setattr(sys, "argv", ["my_script.py"])
+    assert not launch.is_command()
