@@ -168,6 +168,20 @@ def _with_crossings(grid, data):
         raise BlockmazeError(f"maze document: grid.crossings: {error}") from None
 
 
+def check_links_cover(shape: list[int], links_text: object) -> None:
+    """Refuse a shape of more cells than the links string can describe (every cell takes at
+    least one hex digit), before anything of that size is allocated.
+
+    >>> check_links_cover([20000, 20000], "6ac3852a9")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: maze document: grid.shape [20000, 20000] has more cells than its links (9 hex digits) describe
+    """
+    if isinstance(links_text, str) and math.prod(shape) > max(len(links_text), 1 << 16):
+        raise BlockmazeError(f"maze document: grid.shape {shown(shape)} has more cells than its "
+                             f"links ({len(links_text)} hex digits) describe")
+
+
 MAX_DOCUMENT_BYTES = 1 << 28  # 256 MiB: 2 hex digits a cell, a 100-million-cell maze
 
 
@@ -250,11 +264,7 @@ def parse_maze(data: object) -> MazeDocument:
     shape = _field(grid_data, "shape", list, "grid.")
     if not shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape):
         raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {shown(shape)}")
-    links_text = data.get("links")
-    if isinstance(links_text, str) and math.prod(shape) > max(len(links_text), 1 << 16):
-        # every cell takes at least one hex digit: refuse before the grid is allocated
-        raise BlockmazeError(f"maze document: grid.shape {shown(shape)} has more cells than its "
-                             f"links ({len(links_text)} hex digits) describe")
+    check_links_cover(shape, data.get("links"))
     try:
         grid = make_grid(shape, kind)
     except (TypeError, ValueError, IndexError, OverflowError) as error:

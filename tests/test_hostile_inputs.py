@@ -37,3 +37,14 @@ def test_a_theme_file_block_of_a_later_release_is_a_usage_error(tmp_path, capsys
 def test_a_picture_cell_size_that_is_no_number_is_refused(size):
     with pytest.raises(bm.BlockmazeError, match="cell_size must be a number"):
         bm.save(bm.generate((3, 3), rng=1), io.BytesIO(), "png", cell_size=size)
+
+
+def test_info_refuses_a_small_document_claiming_a_huge_grid(tmp_path, capsys):
+    path = tmp_path / "huge.json"
+    bm.save_maze(bm.MazeDocument(bm.generate((3, 3), rng=1), seed=1), path)
+    document = json.loads(path.read_text())
+    document["grid"]["shape"] = [20000, 20000]
+    path.write_text(json.dumps(document))
+    assert main(["info", str(path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "has more cells than its links" in err[0], err

@@ -200,3 +200,23 @@ def test_any_layered_maze_is_one_walk(levels, rows, cols, seed, theme, roof, pas
     found = {cell_region(labels, maze, cell, passage) for cell in range(maze.grid.size)}
     assert len(found) == 1 and 0 not in found
     assert unsupported(blocks) == []
+
+
+
+@pytest.mark.parametrize("style, more", [("rooms-and-mazes", [86]), ("caves", []), ("bsp", []), ("digger", []),
+                                         ("mixed", [1788])])
+def test_three_level_dungeons_of_twenty_seeds_are_one_walk(style, more):
+    """The spirals between levels are walked from each level's ways in, seeds 1 to 20 of every
+    style and a few more (among them a door onto a first step, digger 2; a door onto a hole,
+    rooms-and-mazes 11; a level whose one way in was the corner under the second step, digger 15;
+    two wells overlapping in part, rooms-and-mazes 86; a well over START, mixed 1788)."""
+    cut_off = []
+    for seed in [*range(1, 21), *more]:
+        volume = stack_dungeon(generate_dungeon((8, 10), rng=seed, levels=3, style=style), HEIGHT)
+        labels = regions(schem_states(volume, "stone-bricks", seed))
+        (sy, sz, sx), = np.argwhere(volume == Material.START)
+        (gy, gz, gx), = np.argwhere(volume == Material.GOAL)
+        start = region_of(labels, sy + 1, sz, sx)
+        if not start or start != region_of(labels, gy + 1, gz, gx):
+            cut_off.append(seed)
+    assert cut_off == []

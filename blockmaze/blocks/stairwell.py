@@ -85,9 +85,9 @@ def best_phase(flights, z: int, x: int) -> int:
 
 def phase_costs(flights, z: int, x: int) -> list[int]:
     """For each phase of the spirals in the well at ``(z, x)`` (flights as in :func:`best_phase`),
-    how many sides of the well a level comes in by only beside a corner a player cannot walk
-    into: on the level above, the holes over the steps ``top - 3`` to ``top - 1`` (drops); on the
-    level below, under the step ``bottom + 1`` (no headroom), and from a door, the first step.
+    how many ways in (:func:`ways_in`) a level comes in by only beside a corner a player cannot
+    walk into: on the level above, the holes over the steps ``top - 3`` to ``top - 1`` (drops); on
+    the level below, under the step ``bottom + 1`` (no headroom), and from a door, the first step.
 
     >>> plan = np.ones((4, 4), np.uint8); plan[1:3, 1:3] = 0; plan[0, 1:3] = 0   # open north
     >>> phase_costs([(1, 4, plan, plan)], 1, 1)
@@ -100,20 +100,54 @@ def phase_costs(flights, z: int, x: int) -> list[int]:
     >>> phase_costs([(1, 4, plan, closed)], 1, 1)
     [1, 0, 0, 1]
     """
-    def entries(plan):  # per side, (corner, through a door) of its open outside blocks (phase-free)
-        depth, width = plan.shape
-        return [[(corner, plan[z + dz, x + dx] == Material.DOOR) for (dz, dx), corner in side
-                 if 0 <= z + dz < depth and 0 <= x + dx < width and not SOLID[plan[z + dz, x + dx]]]
-                for side in SIDES]
+    def bad_ways(ways, blocked, blocked_from_doors=frozenset()):  # only into corners it cannot enter
+        return sum(all(c in blocked or (door and c in blocked_from_doors) for c, door in way) for way in ways)
 
-    def bad_sides(ways, blocked, blocked_from_doors=frozenset()):  # open, but only into corners it cannot enter
-        return sum(bool(ins) and all(c in blocked or (door and c in blocked_from_doors) for c, door in ins)
-                   for ins in ways)
-
-    seen = [(bottom, top, entries(lower), entries(upper)) for bottom, top, lower, upper in flights]
-    return [sum(bad_sides(above, {(top - back + phase) % 4 for back in range(1, HEADROOM + 1)})
-                + bad_sides(below, {(bottom + 1 + phase) % 4}, {(bottom + phase) % 4})
+    seen = [(bottom, top, ways_in(lower, z, x), ways_in(upper, z, x)) for bottom, top, lower, upper in flights]
+    return [sum(bad_ways(above, {(top - back + phase) % 4 for back in range(1, HEADROOM + 1)})
+                + bad_ways(below, {(bottom + 1 + phase) % 4}, {(bottom + phase) % 4})
                 for bottom, top, below, above in seen) for phase in range(4)]
+
+
+AROUND = 6
+"""How far round a well :func:`ways_in` follows a plan's open blocks to join them."""
+
+
+def ways_in(plan: np.ndarray, z: int, x: int) -> list[list[tuple[int, bool]]]:
+    """The ways into the well whose north-west block is ``(z, x)``: for each group of the open
+    blocks just outside it that are joined outside the well (within :data:`AROUND` blocks of it),
+    the ``(corner, through a door)`` of each of those blocks. A room round a well is one way in,
+    however many sides of the well it touches; a door into it is another.
+
+    >>> plan = np.zeros((4, 5), np.uint8)   # a room round the well at (1, 1), north and west of it;
+    >>> plan[0, 3:] = plan[2, 3] = plan[3, :4] = Material.WALL
+    >>> plan[1, 3] = Material.DOOR           # a doorway east of it, from a corridor down column 4
+    >>> ways_in(plan, 1, 1)
+    [[(0, False), (1, False), (3, False), (0, False)], [(1, True)]]
+    """
+    depth, width = plan.shape
+    z0, z1, x0, x1 = max(0, z - AROUND), min(depth, z + 2 + AROUND), max(0, x - AROUND), min(width, x + 2 + AROUND)
+    walk = ~SOLID[plan[z0:z1, x0:x1]]
+    walk[z - z0:z - z0 + 2, x - x0:x - x0 + 2] = False  # the well itself
+    group: dict[tuple[int, int], int] = {}
+    ways: list[list[tuple[int, bool]]] = []
+    for side in SIDES:
+        for (dz, dx), corner in side:
+            a, b = z + dz, x + dx
+            if not (z0 <= a < z1 and x0 <= b < x1 and walk[a - z0, b - x0]):
+                continue
+            if (a, b) not in group:  # a new group: every open block joined to this one
+                group[a, b] = len(ways)
+                ways.append([])
+                todo = [(a, b)]
+                while todo:
+                    p, q = todo.pop()
+                    for r, t in ((p - 1, q), (p + 1, q), (p, q - 1), (p, q + 1)):
+                        if z0 <= r < z1 and x0 <= t < x1 and walk[r - z0, t - x0] and (r, t) not in group:
+                            group[r, t] = group[a, b]
+                            todo.append((r, t))
+            ways[group[a, b]].append((corner, bool(plan[a, b] == Material.DOOR)))
+    return ways
 
 
 def well_at(lower: np.ndarray, upper: np.ndarray, z: int, x: int) -> tuple[int, int] | None:
@@ -132,7 +166,7 @@ def well_at(lower: np.ndarray, upper: np.ndarray, z: int, x: int) -> tuple[int, 
 
 
 def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int, flight=None,
-               reach: int = 4) -> tuple[int, int] | None:
+               reach: int = 4, cut=()) -> tuple[int, int] | None:
     """The north-west block of a 2x2 well for stairs at block ``(z, x)``, made room for in both
     plans (in place). Candidates, in order: :func:`well_at`; the wells within ``reach`` blocks,
     nearest first, that are open in both plans or can be cut out of their walls without
@@ -140,7 +174,10 @@ def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int, flight=None
     already touch the well's open blocks); the wells holding ``(z, x)``, cut regardless. With
     ``flight = (bottom, top)`` the first candidate every level can walk into (see
     :func:`best_phase`) is taken, else the first. None if there is no candidate (a door or a
-    light in every such well, or the outer wall).
+    light in every such well, or the outer wall). A carved well never takes a START or GOAL
+    mark. A well may continue one of the wells ``cut``
+    already (their north-west blocks: one spiral, stacked) but not overlap one in part, where
+    the steps of one would stand in the holes over the other's.
 
     >>> plan = np.array([[1, 1, 1, 1], [1, 0, 1, 1], [1, 1, 1, 1], [1, 1, 1, 1]], np.uint8)
     >>> carve_well(plan, plan.copy(), 1, 1), plan.tolist()[1:3]
@@ -158,17 +195,55 @@ def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int, flight=None
     holding = [(z - dz, x - dx) for dz, dx in CORNERS
                if 1 <= z - dz < depth - 2 and 1 <= x - dx < width - 2
                and all(_openable(plan[z - dz:z - dz + 2, x - dx:x - dx + 2]) for plan in (lower, upper))]
-    candidates = [found] * (found is not None) + clean + holding
+    candidates = [c for c in [found] * (found is not None) + clean + holding
+                  if not any(c != w and abs(c[0] - w[0]) < 2 and abs(c[1] - w[1]) < 2 for w in cut)
+                  and not any(np.isin(plan[c[0]:c[0] + 2, c[1]:c[1] + 2], (Material.START, Material.GOAL)).any()
+                              for plan in (lower, upper))]  # (a hole over a step would take the mark away)
     if not candidates:
         return None
     if flight is not None:  # (the blocks around a well are the same before and after it is cut)
         walked = [c for c in candidates if min(phase_costs([(*flight, lower, upper)], *c)) == 0]
         candidates = walked + candidates
     z0, x0 = candidates[0]
+    if flight is not None and min(phase_costs([(*flight, lower, upper)], z0, x0)):
+        _open_a_way_in(lower, upper, z0, x0, flight)
     for plan in (lower, upper):
         well = plan[z0:z0 + 2, x0:x0 + 2]
         well[SOLID[well]] = Material.AIR
     return z0, x0
+
+
+def _open_a_way_in(lower: np.ndarray, upper: np.ndarray, z0: int, x0: int, flight) -> bool:
+    """Open one wall block just outside the well at ``(z0, x0)``, on either level, where that lets
+    every level walk into the well (:func:`phase_costs`) and the block touches only walls, the
+    well, and open blocks beside (or diagonally beside) the open blocks round the well: two ways
+    in that never met at the well, a level whose one way in is the corner under the second step
+    while the other's is the top step's diagonal. True if one was opened (in place).
+
+    >>> lower = np.ones((5, 5), np.uint8); lower[1:3, 1:3] = 0; lower[3, 2] = lower[4, 1:3] = 0
+    >>> upper = np.ones((5, 5), np.uint8); upper[1:3, 1:3] = 0; upper[1, 0] = 0
+    >>> min(phase_costs([(1, 4, lower, upper)], 1, 1)) > 0   # south-east below, north-west above
+    True
+    >>> _open_a_way_in(lower, upper, 1, 1, (1, 4)), lower[3].tolist()
+    (True, [1, 0, 0, 1, 1])
+    """
+    depth, width = lower.shape
+    for plan in (lower, upper):
+        near = [(z0 + dz, x0 + dx) for side in SIDES for (dz, dx), _ in side
+                if 0 <= z0 + dz < depth and 0 <= x0 + dx < width and not SOLID[plan[z0 + dz, x0 + dx]]]
+        for a, b in (spot for side in SIDES for spot, _ in side):
+            a, b = z0 + a, x0 + b
+            if not (1 <= a < depth - 1 and 1 <= b < width - 1) or plan[a, b] != Material.WALL:
+                continue
+            joins = [(r, t) for r, t in ((a - 1, b), (a + 1, b), (a, b - 1), (a, b + 1))
+                     if not (z0 <= r < z0 + 2 and x0 <= t < x0 + 2) and not SOLID[plan[r, t]]]
+            if not joins or not all(any(abs(r - n) <= 1 and abs(t - m) <= 1 for n, m in near) for r, t in joins):
+                continue
+            plan[a, b] = Material.AIR
+            if min(phase_costs([(*flight, lower, upper)], z0, x0)) == 0:
+                return True
+            plan[a, b] = Material.WALL
+    return False
 
 
 def _cuts_cleanly(plan: np.ndarray, z0: int, x0: int) -> bool:

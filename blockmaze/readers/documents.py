@@ -21,7 +21,7 @@ CHECK_CELLS = 1 << 20
 
 def maze_document_summary(document: object) -> FileInfo:
     """Summarise parsed JSON that says it is a maze document; BadFileError if it is not one."""
-    from ..documents import DOCUMENT_TYPE, parse_maze
+    from ..documents import DOCUMENT_TYPE, check_links_cover, parse_maze
 
     if not isinstance(document, dict) or document.get("type") != DOCUMENT_TYPE:
         raise BadFileError(f"JSON, but not a maze document: its 'type' must be {DOCUMENT_TYPE!r}")
@@ -31,6 +31,10 @@ def maze_document_summary(document: object) -> FileInfo:
     if not shape or len(shape) > 3 or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v < 1 << 31
                                               for v in shape):
         raise BadFileError(f"grid.shape must be one to three whole numbers >= 1, got {str(shape)[:80]}")
+    try:
+        check_links_cover(shape, document.get("links"))
+    except BlockmazeError as error:
+        raise BadFileError(str(error)) from None
     details = {"grid": f"{kind} {'x'.join(map(str, shape))}",
                "algorithm": document.get("algorithm"), "seed": document.get("seed")}
     if math.prod(shape) * (6 if kind == "polar" else 1) <= CHECK_CELLS:
