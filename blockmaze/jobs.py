@@ -33,7 +33,7 @@ from .export.minecraft.versions import DEFAULT_MC_VERSION
 from .materials import DEFAULT_THEME, Material, load_theme
 from .pipeline import (BUILD_OPTIONS, check_fits, check_lights, check_plan_fits, check_split,
                        grid_shape, level_paths, passage_for, write_output)
-from .progress import phase
+from .support.progress import phase
 
 if TYPE_CHECKING:
     import numpy as np
@@ -240,7 +240,7 @@ class _Job:
     # --- the commands
 
     def generate(self) -> Outcome:
-        from .randomness import draw_seed
+        from .support.randomness import draw_seed
 
         o = self.options
         kind = o["kind"]
@@ -258,7 +258,7 @@ class _Job:
         if writer is not None and self._streams(writer, kind, shape):
             return self._write_streamed(shape, seed, writer)
         if o["animate"] and writer is None and kind != "layered":
-            from .replay import carve_frames, play, recorded_maze
+            from .render.replay import carve_frames, play, recorded_maze
 
             document, order, _ = recorded_maze(shape, kind, o["algorithm"], seed, o["braid"],
                                                o["entrances"], o["mask"], o["weave"])
@@ -273,7 +273,7 @@ class _Job:
         return self._emit(document, writer)
 
     def export(self) -> Outcome:
-        from .documents import load_maze
+        from .mazes.documents import load_maze
 
         o = self.options
         check_lights(o["lights"], o["floor"])
@@ -287,7 +287,7 @@ class _Job:
         return self._emit(loaded, writer)
 
     def blockwise(self) -> Outcome:
-        from .randomness import draw_seed
+        from .support.randomness import draw_seed
 
         o = self.options
         size, mode = tuple(o["size"]), o["mode"]
@@ -317,7 +317,7 @@ class _Job:
     def dungeon(self) -> Outcome:
         from .dungeon import generate_dungeon, parse_spawns
         from .dungeon.metrics import metrics_text
-        from .randomness import draw_seed
+        from .support.randomness import draw_seed
 
         o = self.options
         size, levels = tuple(o["size"]), o["levels"]
@@ -371,7 +371,7 @@ class _Job:
     def info(self) -> Outcome:
         """What a file (or a world save) blockmaze wrote holds, a fact a line."""
         from .readers.worldinfo import is_world, summarize_world
-        from .info import inspect_file
+        from .readers.info import inspect_file
 
         path = self.options["path"]
         lines = summarize_world(path) if is_world(path) else inspect_file(path).lines()

@@ -24,14 +24,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .documents import MazeDocument
-from .endpoints import Endpoints, place_endpoints
+from .mazes.documents import MazeDocument
+from .mazes.endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError
 from .export import write, writer_for
 from .export.target import Target, open_target, transaction
 from .materials import Theme, load_theme
 from .maze import Maze
-from .progress import phase
+from .support.progress import phase
 
 Source = Maze | MazeDocument | np.ndarray
 # save()'s own options: how a maze becomes blocks (every other option is the format's)
@@ -47,7 +47,7 @@ def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
     >>> grid_shape("square", (7,)), grid_shape("polar", (5,))
     ((7, 7), (5,))
     """
-    from .wording import article
+    from .support.wording import article
 
     count, form = SIZE_FORMS.get(kind, (2, "ROWSxCOLS"))
     if count == 2 and len(size) == 1:
@@ -143,7 +143,7 @@ def check_scale(kind: str, scale: int | None) -> None:
     if kind in ("square", "layered") or scale is None:
         return
     from .blocks.raster import min_scale
-    from .wording import article
+    from .support.wording import article
 
     if scale < min_scale(kind):
         raise BlockmazeError(f"{article(kind)} maze needs --scale {min_scale(kind)} or more "
@@ -177,10 +177,10 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     >>> doc.seed, doc.maze.is_perfect()
     (7, True)
     """
-    from .braiding import braid as braid_maze
-    from .generation import generate, make_grid
-    from .masks import load_mask, masked_grid
-    from .randomness import as_generator, draw_seed
+    from .mazes.braiding import braid as braid_maze
+    from .mazes.generation import generate, make_grid
+    from .mazes.masks import load_mask, masked_grid
+    from .support.randomness import as_generator, draw_seed
 
     if seed is None:
         seed = draw_seed()

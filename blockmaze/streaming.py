@@ -35,7 +35,7 @@ from .blocks.convert import per_axis, plan_shape, thickness_runs
 from .blocks.volume import extrude, volume_height
 from .errors import BlockmazeError
 from .materials import Material, Theme, load_theme
-from .randomness import as_generator
+from .support.randomness import as_generator
 
 STREAMABLE = ("eller", "sidewinder", "binary-tree")
 ROWS_AT_ONCE = 64
@@ -243,7 +243,7 @@ def in_memory_or_explain(reasons: list[str], blocks: int) -> None:
     ...
     blockmaze.errors.BlockmazeError: this maze (4611686018427387904 blocks) does not fit in memory and cannot be streamed because of --solution (the path needs the whole maze): drop those or choose a smaller size
     """
-    from .memory import available_memory
+    from .support.memory import available_memory
 
     needed = 3 * blocks  # the plan, the volume and the palette indices
     if reasons and needed > available_memory():
@@ -268,7 +268,7 @@ def should_stream(writer, kind: str, shape, *, mask=None, algorithm: str = "elle
     False
     """
     from .blocks import plan_shape
-    from .memory import available_memory
+    from .support.memory import available_memory
 
     if not (writer.bands or writer.name == "schem"):
         return False

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.info import inspect_bytes
+from blockmaze.readers.info import inspect_bytes
 from blockmaze.materials import Material
 
 VOLUME = bm.extrude(bm.to_blocks(bm.generate((5, 7), rng=3)), height=3)

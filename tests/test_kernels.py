@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
-from blockmaze import kernels
+from blockmaze.support import kernels
 from blockmaze.algorithms import ALGORITHMS, algorithm_specs
 
 SHAPES = {  # a grid kind's shape from one size number
@@ -73,7 +73,7 @@ def test_compiling_leaves_scipy_unimported_and_importable():
     """numba's compiler set-up would import scipy.linalg (for BLAS no kernel uses): a compiled
     kernel loads without it, and SciPy imports normally afterwards."""
     pytest.importorskip("scipy")
-    code = ("import sys, numpy as np, numba; from blockmaze import kernels; from blockmaze.analysis import bfs; "
+    code = ("import sys, numpy as np, numba; from blockmaze.support import kernels; from blockmaze.mazes.analysis import bfs; "
             "kernels._forced = 'numba'; "
             "d, _ = bfs(np.array([[1], [-1]], np.int32), np.array([[True], [False]]), 0); "
             "assert d.tolist() == [0, 1]; assert 'numba' in sys.modules; "

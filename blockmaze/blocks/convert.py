@@ -17,8 +17,8 @@ from ..grids import square_grid
 from ..grids.square import EAST, NORTH, SOUTH, WEST
 from ..materials import SOLID, Material
 from ..maze import Maze
-from ..endpoints import Endpoints
-from ..memory import ensure_memory
+from ..mazes.endpoints import Endpoints
+from ..support.memory import ensure_memory
 
 Thickness = int | Sequence[int]
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import BlockmazeError
 from ..materials import MARKERS, SOLID, Material
-from ..memory import ensure_memory
+from ..support.memory import ensure_memory
 
 
 def volume_height(height: int = 3, floor: bool = True, roof: bool = False) -> int:

@@ -15,7 +15,7 @@ Sizes are given rows first: ``length_blocks`` (z), then ``width_blocks`` (x); a 
 
 from __future__ import annotations
 
-from ..lazy import exports
+from ..support.lazy import exports
 
 _EXPORTS = {
     "relaxed_layout": "relaxed", "relaxed_plan": "relaxed",

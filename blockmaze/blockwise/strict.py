@@ -3,7 +3,7 @@
 A strict plan is the 2n+1 layout: an odd x odd block array whose odd-indexed blocks are cells and
 whose blocks between two cells are open exactly where the maze has a passage. Generation here is
 not a second implementation: it builds the square grid for the cell counts, runs the registry
-algorithm through :func:`~blockmaze.generation.generate` (the numba kernels) and draws the maze with
+algorithm through :func:`~blockmaze.mazes.generation.generate` (the numba kernels) and draws the maze with
 the converter. What this module adds is the blockwise interface — sizes in blocks, refused with
 the nearest possible sizes when the thicknesses cannot reach them, or reached exactly with spread
 runs when a thickness is left free (see :mod:`blockmaze.blockwise.sizing`) — and the 3-D strict
@@ -31,12 +31,12 @@ import numpy as np
 
 from ..algorithms import get_algorithm
 from ..errors import BlockmazeError
-from ..generation import generate
+from ..mazes.generation import generate
 from ..grids.layered import EAST, SOUTH, UP, layered_grid
 from ..materials import Material
 from ..maze import Maze
-from ..randomness import as_generator
-from ..memory import ensure_memory
+from ..support.randomness import as_generator
+from ..support.memory import ensure_memory
 from ..blocks.convert import to_blocks
 from .sizing import AxisFit, _pair, apply_runs, fit_plan, fit_strict
 from ..blocks.stairwell import LEAST_HEIGHT, spiral

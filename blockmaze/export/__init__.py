@@ -25,8 +25,8 @@ from typing import Callable
 
 
 from ..errors import BlockmazeError
-from ..lazy import Registry
-from ..memory import ensure_step_memory
+from ..support.lazy import Registry
+from ..support.memory import ensure_step_memory
 from .target import Target, open_target
 
 
@@ -121,7 +121,7 @@ class Writer:
 
     ``write(source, file, theme, **options)`` writes to a binary file: a (y, z, x) volume (tile
     maps get the (z, x) plan as a one-layer volume), or for ``source == "maze"`` a
-    :class:`~blockmaze.documents.MazeDocument`. ``check_size(shape)`` raises BlockmazeError for a
+    :class:`~blockmaze.mazes.documents.MazeDocument`. ``check_size(shape)`` raises BlockmazeError for a
     volume the format cannot hold, before any work is done (None for maze outputs). ``bands``:
     ``write`` takes an iterator of (y, z<=16, x) bands instead of the volume; ``folder``: ``write``
     takes the output folder's path instead of a file (and writes it atomically itself).

@@ -1,4 +1,4 @@
-"""The "maze" output: a maze document (:mod:`blockmaze.documents`) written as JSON, atomically.
+"""The "maze" output: a maze document (:mod:`blockmaze.mazes.documents`) written as JSON, atomically.
 
 >>> import io
 >>> from blockmaze import MazeDocument, generate, load_maze
@@ -10,7 +10,7 @@ True
 
 from __future__ import annotations
 
-from ..documents import MazeDocument, document_text
+from ..mazes.documents import MazeDocument, document_text
 from . import register_writer
 from .target import Target, open_target
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Callable
 
-from ..lazy import Registry
+from ..support.lazy import Registry
 
 if TYPE_CHECKING:
     from .base import Grid

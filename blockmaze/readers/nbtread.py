@@ -53,7 +53,7 @@ def inflate_limit() -> int:
     >>> inflate_limit() == DEFAULT_LIMIT or "BLOCKMAZE_INFO_LIMIT" in os.environ
     True
     """
-    from ..memory import parse_bytes
+    from ..support.memory import parse_bytes
 
     raw = os.environ.get("BLOCKMAZE_INFO_LIMIT")
     return DEFAULT_LIMIT if raw is None else parse_bytes(raw, "BLOCKMAZE_INFO_LIMIT")

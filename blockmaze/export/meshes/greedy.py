@@ -36,11 +36,11 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ...kernels import kernel
+from ...support.kernels import kernel
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...memory import ensure_memory
+from ...support.memory import ensure_memory
 
 __all__ = [
     "Group", "Quads", "Surface", "bounds", "collision_boxes", "culled_face_count", "greedy_quads",

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import analysis
-from .errors import BlockmazeError
-from .grids.geometry import outer_sides
-from .maze import Maze
+from ..errors import BlockmazeError
+from ..grids.geometry import outer_sides
+from ..maze import Maze
 
 MODES = ("longest", "entrances")
 

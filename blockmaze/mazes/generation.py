@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .algorithms import get_algorithm
-from .errors import BlockmazeError, shown
-from .grids import Grid, grid_constructor
-from .maze import Maze
-from .randomness import as_generator
+from ..algorithms import get_algorithm
+from ..errors import BlockmazeError, shown
+from ..grids import Grid, grid_constructor
+from ..maze import Maze
+from ..support.randomness import as_generator
 
 
 def make_grid(shape: Grid | Sequence[int], kind: str = "square") -> Grid:

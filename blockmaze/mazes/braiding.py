@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
-from .errors import BlockmazeError
-from .maze import Maze
-from .randomness import as_generator
+from ..errors import BlockmazeError
+from ..maze import Maze
+from ..support.randomness import as_generator
 
 
 @kernel

@@ -17,12 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from .endpoints import Endpoints
-from .errors import BadFileError, BlockmazeError, shown
+from ..errors import BadFileError, BlockmazeError, shown
 from .generation import make_grid
-from .grids import GRID_KINDS
+from ..grids import GRID_KINDS
 from .masks import mask_shape
-from .memory import ensure_step_memory
-from .maze import Maze
+from ..support.memory import ensure_step_memory
+from ..maze import Maze
 
 DOCUMENT_TYPE = "blockmaze-maze"
 DOCUMENT_VERSION = 1
@@ -140,7 +140,7 @@ def _crossings_field(grid) -> dict:
     crossings = getattr(grid, "crossings", None)
     if crossings is None:
         return {}
-    from .grids.weave import OVER_NAMES
+    from ..grids.weave import OVER_NAMES
 
     return {"crossings": {name: np.flatnonzero(crossings == code).tolist()
                           for code, name in OVER_NAMES.items()}}
@@ -148,7 +148,7 @@ def _crossings_field(grid) -> dict:
 
 def _with_crossings(grid, data):
     """The weave grid ``grid`` with the crossings of a document's ``grid.crossings``."""
-    from .grids.weave import OVER_NAMES, weave_grid
+    from ..grids.weave import OVER_NAMES, weave_grid
 
     if data is None:
         return grid
@@ -216,7 +216,7 @@ def load_maze(source: str | Path | object) -> MazeDocument:
                 raise BadFileError(f"{name}: larger than the {MAX_DOCUMENT_BYTES} bytes a maze "
                                    "document may have")
         else:
-            from .readers.base import read_regular
+            from ..readers.base import read_regular
 
             raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)
     except OSError as error:
@@ -330,7 +330,7 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
             )
         parsed.append((item[0], grid.directions.index(item[1])))
     if parsed:
-        from .grids.geometry import outer_sides
+        from ..grids.geometry import outer_sides
 
         outer = outer_sides(grid)
         for cell, d in parsed:
