@@ -26,7 +26,7 @@ HOSTILE_SECONDS, HOSTILE_MB, REAL_SECONDS = 2.0, 200, 5.0
 CHILD = """
 import resource, sys
 from blockmaze.errors import BadFileError
-from blockmaze.info import inspect_file
+from blockmaze.readers.info import inspect_file
 try:
     info = inspect_file(sys.argv[1]); print("read", info.format)
 except BadFileError as error:

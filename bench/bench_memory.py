@@ -1,4 +1,4 @@
-"""Memory per unit of work, measured: the table in ``blockmaze/resources.py`` comes from here.
+"""Memory per unit of work, measured: the table in ``blockmaze/support/memory.py`` comes from here.
 
 For maze generation, the .json maze document, pictures (cell size 2) and every output format, each
 in its own process (``tests/memory_probe.py``): the peak resident memory above the input for an
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from memory_probe import measure, sizes  # noqa: E402
 
 from blockmaze.export import FORMATS  # noqa: E402
-from blockmaze.resources import MEASURED, estimate  # noqa: E402
+from blockmaze.support.memory import MEASURED, estimate  # noqa: E402
 
 UNITS = {"generate": "cell", "document": "cell", "png": "pixel", "svg": "cell"}
 TOLERANCE = 0.25

@@ -32,7 +32,7 @@ import tempfile
 RUN = """
 import json, os, resource, sys, time
 import blockmaze as bm
-from blockmaze.info import inspect_file
+from blockmaze.readers.info import inspect_file
 
 cells, options, repeats, path = int(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 small = bm.extrude(bm.to_blocks(bm.generate((5, 5), rng=0)), height=3)

@@ -28,7 +28,7 @@ from . import launch  # noqa: E402
 if _held is not None and not launch.is_command():  # a program importing blockmaze: as it was
     _signal.pthread_sigmask(_signal.SIG_SETMASK, _held)
 
-from .lazy import exports  # noqa: E402
+from .support.lazy import exports  # noqa: E402
 
 __version__ = "0.2.0"
 
@@ -39,19 +39,20 @@ _EXPORTS = {
     "rasterize": "blocks", "relaxed_plan": "blockwise", "stack_levels": "blocks",
     "strict_plan": "blockwise", "strict_volume_3d": "blockwise", "to_blocks": "blocks",
     "volume_height": "blocks",
-    "braid": "braiding",
-    "MazeDocument": "documents", "load_maze": "documents", "save_maze": "documents",
+    "braid": "mazes.braiding",
+    "MazeDocument": "mazes.documents", "load_maze": "mazes.documents",
+    "save_maze": "export.maze_document",
     "Dungeon": "dungeon", "generate_dungeon": "dungeon",
-    "Endpoints": "endpoints", "place_endpoints": "endpoints",
+    "Endpoints": "mazes.endpoints", "place_endpoints": "mazes.endpoints",
     "BadFileError": "errors", "BlockmazeError": "errors", "BlockmazeWarning": "errors",
     "FORMATS": "export", "WRITERS": "export", "write": "export", "writer_for": "export",
-    "generate": "generation", "make_grid": "generation",
+    "generate": "mazes.generation", "make_grid": "mazes.generation",
     "GRID_KINDS": "grids", "Grid": "grids", "hex_grid": "grids", "layered_grid": "grids",
     "polar_grid": "grids", "square_grid": "grids", "triangle_grid": "grids",
     "upsilon_grid": "grids",
     "cell_shapes": "grids.geometry",
-    "mask_from_image": "masks", "mask_from_text": "masks", "masked_grid": "masks",
-    "regions": "masks",
+    "mask_from_image": "mazes.masks", "mask_from_text": "mazes.masks", "masked_grid": "mazes.masks",
+    "regions": "mazes.masks",
     "Material": "materials", "Theme": "materials", "load_theme": "materials",
     "theme_names": "materials",
     "Maze": "maze",

@@ -12,7 +12,8 @@ import warnings
 
 import click
 
-from . import __version__, progress
+from . import __version__
+from .support import progress
 from .algorithms import ALGORITHMS
 from .cli_options import (NUMBER, AlgorithmSpec, Dimensions, FilePath, Finite,  # noqa: F401
                           FormatChoice, RoomSize, SectionedCommand, Size, SizeValue,
@@ -26,7 +27,7 @@ from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as STYLES
-from .resources import MEMORY_LIMIT, set_memory_limit
+from .support.memory import MEMORY_LIMIT, set_memory_limit
 
 MAX_SEED = 2 ** 64 - 1
 MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
@@ -215,7 +216,7 @@ def cli(verbose, quiet):
     if not verbose:
         warnings.filterwarnings("ignore", message="numba cannot cache")
     if not _settings["quiet"] and _is_terminal(sys.stderr):
-        click.get_current_context().with_resource(progress.shown(sys.stderr))
+        click.get_current_context().with_resource(progress.show_progress(sys.stderr))
 
 
 @cli.command("generate", cls=SectionedCommand, epilog=_algorithm_list() + EXAMPLES)

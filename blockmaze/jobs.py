@@ -33,7 +33,7 @@ from .export.minecraft.versions import DEFAULT_MC_VERSION
 from .materials import DEFAULT_THEME, Material, load_theme
 from .pipeline import (BUILD_OPTIONS, check_fits, check_lights, check_plan_fits, check_split,
                        grid_shape, level_paths, passage_for, write_output)
-from .progress import phase
+from .support.progress import phase
 
 if TYPE_CHECKING:
     import numpy as np
@@ -240,7 +240,7 @@ class _Job:
     # --- the commands
 
     def generate(self) -> Outcome:
-        from .randomness import draw_seed
+        from .support.randomness import draw_seed
 
         o = self.options
         kind = o["kind"]
@@ -258,7 +258,7 @@ class _Job:
         if writer is not None and self._streams(writer, kind, shape):
             return self._write_streamed(shape, seed, writer)
         if o["animate"] and writer is None and kind != "layered":
-            from .replay import carve_frames, play, recorded_maze
+            from .render.replay import carve_frames, play, recorded_maze
 
             document, order, _ = recorded_maze(shape, kind, o["algorithm"], seed, o["braid"],
                                                o["entrances"], o["mask"], o["weave"])
@@ -274,7 +274,7 @@ class _Job:
         return self._emit(document, writer)
 
     def export(self) -> Outcome:
-        from .documents import load_maze
+        from .mazes.documents import load_maze
 
         o = self.options
         check_lights(o["lights"], o["floor"])
@@ -288,7 +288,7 @@ class _Job:
         return self._emit(loaded, writer)
 
     def blockwise(self) -> Outcome:
-        from .randomness import draw_seed
+        from .support.randomness import draw_seed
 
         o = self.options
         size, mode = tuple(o["size"]), o["mode"]
@@ -318,7 +318,7 @@ class _Job:
     def dungeon(self) -> Outcome:
         from .dungeon import generate_dungeon, parse_spawns
         from .dungeon.metrics import metrics_text
-        from .randomness import draw_seed
+        from .support.randomness import draw_seed
 
         o = self.options
         size, levels = tuple(o["size"]), o["levels"]
@@ -371,8 +371,8 @@ class _Job:
 
     def info(self) -> Outcome:
         """What a file (or a world save) blockmaze wrote holds, a fact a line."""
-        from .export.minecraft.worldinfo import is_world, summarize_world
-        from .info import inspect_file
+        from .readers.worldinfo import is_world, summarize_world
+        from .readers.info import inspect_file
 
         path = self.options["path"]
         lines = summarize_world(path) if is_world(path) else inspect_file(path).lines()
@@ -439,7 +439,7 @@ class _Job:
             self.say(f"dead solid blocks: {layout.dead_share:.1%} of solid blocks")
             return layout.plan, f"relaxed {o['ordering']}"
         if len(size) == 3:
-            return (strict_volume_3d(width, length, size[0], o["algorithm"], seed,
+            return (strict_volume_3d(size[0], length, width, o["algorithm"], seed,
                                      _axes(o["wall"], 3), _axes(o["passage"], 3), o["cells"]),
                     f"strict 3-D {o['algorithm']}")
         return (strict_plan(length, width, o["algorithm"], seed, o["wall"], o["passage"],

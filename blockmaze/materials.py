@@ -15,7 +15,13 @@ from .errors import BadFileError, BlockmazeError, shown
 
 
 class Material(IntEnum):
-    """The values of a Blocks array. AIR is 0, so ``np.zeros`` is empty space."""
+    """The values of a Blocks array. AIR is 0, so ``np.zeros`` is empty space.
+
+    Examples
+    --------
+    >>> Material.WALL, Material(0).name
+    (<Material.WALL: 1>, 'AIR')
+    """
 
     AIR = 0
     WALL = 1

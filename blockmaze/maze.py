@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import analysis
+from .mazes import analysis
 from .errors import BlockmazeError
 from .grids import Grid
 
@@ -79,7 +79,20 @@ class Maze:
         return analysis.longest_path(self.grid.neighbors, self.links, self.grid.enabled)
 
     def is_perfect(self) -> bool:
-        """True when the passages form a spanning tree of the enabled cells: one path between any two."""
+        """True when the passages form a spanning tree of the enabled cells: one path between any two.
+
+        Returns
+        -------
+        bool
+            Whether every enabled cell is reached and no passage closes a loop.
+
+        Examples
+        --------
+        >>> from blockmaze import braid, generate
+        >>> m = generate((4, 4), rng=1)
+        >>> m.is_perfect(), braid(m, 1.0, rng=1).is_perfect()
+        (True, False)
+        """
         return analysis.is_spanning_tree(self.grid.neighbors, self.links, self.grid.enabled)
 
     def distances(self, start: int) -> np.ndarray:
@@ -90,6 +103,18 @@ class Maze:
     def shortest_path(self, start: int, goal: int) -> np.ndarray:
         """The cells of a shortest path from ``start`` to ``goal``, both included.
 
+        Parameters
+        ----------
+        start, goal : int
+            Cell indices (``row * cols + col`` on a square grid).
+
+        Returns
+        -------
+        numpy.ndarray
+            The cells in order from ``start`` to ``goal``.
+
+        Examples
+        --------
         >>> from blockmaze import generate
         >>> m = generate((3, 3), rng=2)
         >>> path = m.shortest_path(0, 8)

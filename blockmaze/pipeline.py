@@ -24,14 +24,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .documents import MazeDocument
-from .endpoints import Endpoints, place_endpoints
+from .mazes.documents import MazeDocument
+from .mazes.endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError
 from .export import write, writer_for
 from .export.target import Target, open_target, transaction
 from .materials import Theme, load_theme
 from .maze import Maze
-from .progress import phase
+from .support.progress import phase
 
 Source = Maze | MazeDocument | np.ndarray
 # save()'s own options: how a maze becomes blocks (every other option is the format's)
@@ -47,7 +47,7 @@ def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
     >>> grid_shape("square", (7,)), grid_shape("polar", (5,))
     ((7, 7), (5,))
     """
-    from .wording import article
+    from .support.wording import article
 
     count, form = SIZE_FORMS.get(kind, (2, "ROWSxCOLS"))
     if count == 2 and len(size) == 1:
@@ -143,7 +143,7 @@ def check_scale(kind: str, scale: int | None) -> None:
     if kind in ("square", "layered") or scale is None:
         return
     from .blocks.raster import min_scale
-    from .wording import article
+    from .support.wording import article
 
     if scale < min_scale(kind):
         raise BlockmazeError(f"{article(kind)} maze needs --scale {min_scale(kind)} or more "
@@ -180,10 +180,10 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
     (7, True, None)
     """
-    from .braiding import braid as braid_maze
-    from .generation import generate, make_grid
-    from .masks import load_mask, masked_grid
-    from .randomness import as_generator, draw_seed
+    from .mazes.braiding import braid as braid_maze
+    from .mazes.generation import generate, make_grid
+    from .mazes.masks import load_mask, masked_grid
+    from .support.randomness import as_generator, draw_seed
 
     if seed is None:
         seed = draw_seed()
@@ -209,10 +209,27 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
 
 def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str = "box",
               plan_style: str = "blocks") -> str:
-    """A maze of any planar kind as terminal text, as ``blockmaze generate`` prints it: square
-    mazes in box drawing (``style``), the others as their blocks at the least scale that keeps
-    them walkable (``plan_style``). Openings and, with ``solution``, the path are shown.
+    """A maze of any planar kind as terminal text, as ``blockmaze generate`` prints it.
 
+    Parameters
+    ----------
+    source : Maze or MazeDocument
+        A maze of any kind but layered (a document's openings are shown).
+    solution : bool
+        Show the path from start to goal (the ends of the longest path without endpoints).
+    style : str
+        How square and weave mazes are drawn (a name of ``blockmaze.render.text.STYLES``).
+    plan_style : str
+        How the other kinds are drawn: their blocks at the least scale that keeps them walkable,
+        in this style.
+
+    Returns
+    -------
+    str
+        The lines of the picture, openings included.
+
+    Examples
+    --------
     >>> print(maze_text(make_maze((1, 2), seed=1), style="ascii"))
     +-------+
     |       |
@@ -329,8 +346,26 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
           roof: bool = False, lights: bool = False, bridges: bool = False) -> np.ndarray:
     """The (y, z, x) volume of a maze of any kind, as ``blockmaze generate -o FILE`` writes it.
 
-    Options as for :func:`maze_blocks` and :func:`stand_up`.
+    Parameters
+    ----------
+    maze : Maze
+        A maze of any grid kind.
+    endpoints : Endpoints, optional
+        Openings to cut; with ``solution``, the start and goal of the path.
+    solution : bool
+        Mark the path (from ``endpoints``, else the ends of the longest path).
+    wall, passage, scale, bridges
+        How the maze becomes blocks, as for :func:`maze_blocks`.
+    height, floor, roof, lights
+        How a plan stands up, as for :func:`stand_up`.
 
+    Returns
+    -------
+    numpy.ndarray
+        The ``uint8`` ``(y, z, x)`` volume of materials.
+
+    Examples
+    --------
     >>> from blockmaze import generate
     >>> build(generate((3, 4), rng=1), height=2, roof=True).shape
     (4, 7, 9)
@@ -345,16 +380,39 @@ def save(source: Source, target: Target, format: str | None = None, *,
          solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
          floor: bool = True, roof: bool = False, lights: bool = False, bridges: bool = False,
          split: int | None = None, **options) -> np.ndarray | None:
-    """Write a maze, a maze document or blocks to ``target`` (a path or a binary file) in the
-    format its suffix (or ``format``) names; return the (y, z, x) volume written (None for
-    pictures and maze documents).
+    """Write a maze, a maze document or blocks to ``target`` in the format its suffix (or
+    ``format``) names, as ``blockmaze generate -o FILE`` does.
 
     A maze is built as :func:`build` does (block formats) or drawn (pictures) or saved whole
-    (maze documents, ``.json``). ``options`` are the format's own (``writer_for(...).options``:
-    e.g. ``mc_version``, ``schem_version``, ``seed``, ``style``); a document's seed is used
-    where the format takes one and none is given. ``split`` (.schem only) cuts the volume into
-    tiles of at most split x split blocks beside ``target`` (``NAME_x<X>_z<Z>.schem``).
+    (maze documents, ``.json``).
 
+    Parameters
+    ----------
+    source : Maze, MazeDocument or numpy.ndarray
+        What to write: a maze, a document (its endpoints and seed used), or blocks.
+    target : str, os.PathLike or binary file
+        Where; a path is written to a temporary file and renamed into place.
+    format : str, optional
+        A name of :data:`~blockmaze.export.FORMATS`; by default the suffix picks it.
+    theme : Theme or str, optional
+        What each material looks like.
+    endpoints, solution, wall, passage, scale, height, floor, roof, lights, bridges
+        How a maze becomes blocks, as for :func:`build`.
+    split : int, optional
+        ``.schem`` only: cut the volume into tiles of at most split x split blocks beside
+        ``target`` (``NAME_x<X>_z<Z>.schem``).
+    **options
+        The format's own (``writer_for(...).options``: e.g. ``mc_version``, ``schem_version``,
+        ``seed``, ``style``); a document's seed is used where the format takes one and none is
+        given.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The (y, z, x) volume written; None for pictures and maze documents.
+
+    Examples
+    --------
     >>> import io
     >>> from blockmaze import generate
     >>> save(generate((3, 4), rng=1), io.BytesIO(), format="png", style="paths") is None

@@ -35,7 +35,7 @@ from .blocks.convert import per_axis, plan_shape, thickness_runs
 from .blocks.volume import extrude, volume_height
 from .errors import BlockmazeError
 from .materials import Material, Theme, load_theme
-from .randomness import as_generator
+from .support.randomness import as_generator
 
 STREAMABLE = ("eller", "sidewinder", "binary-tree")
 ROWS_AT_ONCE = 64
@@ -132,15 +132,40 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed:
                    format: str = "world", wall=1, passage=1, height: int = 3, floor: bool = True,
                    roof: bool = False, theme: Theme | str | None = None, split: int | None = None,
                    **options) -> tuple[int, int, int]:
-    """Generate a rows x cols square maze row by row and write it band by band; returns the
-    volume's (y, z, x) shape.
+    """Generate a rows x cols square maze row by row and write it band by band, in memory bounded
+    by a band whatever the size.
 
-    ``format``: a writer that takes bands (world, world-zip), or schem: one .schem (the maze is
-    generated again for each layer, see :func:`~blockmaze.export.minecraft.sponge.write_schem_bands`)
-    or, with ``split``, tiles of at most split x split blocks.
+    Parameters
+    ----------
+    target : str or os.PathLike
+        The world folder, zip or .schem to write.
+    rows, cols : int
+        The maze's size in cells.
+    algorithm : {"eller", "sidewinder", "binary-tree"}
+        A row-local algorithm (the others need the whole maze).
+    seed : int, optional
+        The seed of the maze (and of the theme's variants).
+    format : str
+        A writer that takes bands (``world``, ``world-zip``), or ``schem``: one .schem (the maze
+        is generated again for each layer, see
+        :func:`~blockmaze.export.minecraft.sponge.write_schem_bands`) or, with ``split``, tiles of
+        at most split x split blocks.
+    wall, passage, height, floor, roof
+        The blocks, as for :func:`~blockmaze.to_blocks` and :func:`~blockmaze.extrude`.
+    theme : Theme or str, optional
+        What each material looks like.
+    split : int, optional
+        With ``schem``: the side of the tiles, in blocks.
+    **options
+        The writer's own options (``terrain``, ``y``, ``mc_version``...).
 
-    Example
+    Returns
     -------
+    tuple of int
+        The (y, z, x) shape of the volume written.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp()) / "Maze"
     >>> write_streamed(folder, 20, 30, "eller", seed=1, terrain="void", y=0)
@@ -218,7 +243,7 @@ def in_memory_or_explain(reasons: list[str], blocks: int) -> None:
     ...
     blockmaze.errors.BlockmazeError: this maze (4611686018427387904 blocks) does not fit in memory and cannot be streamed because of --solution (the path needs the whole maze): drop those or choose a smaller size
     """
-    from .resources import available_memory
+    from .support.memory import available_memory
 
     needed = 3 * blocks  # the plan, the volume and the palette indices
     if reasons and needed > available_memory():
@@ -243,7 +268,7 @@ def should_stream(writer, kind: str, shape, *, mask=None, algorithm: str = "elle
     False
     """
     from .blocks import plan_shape
-    from .resources import available_memory
+    from .support.memory import available_memory
 
     if not (writer.bands or writer.name == "schem"):
         return False

@@ -1,7 +1,7 @@
 """Measuring the memory a step really takes: in a child process, the peak resident memory (VmHWM,
 reset just before the step through /proc/self/clear_refs) above what was resident before it.
 
-Used by ``bench/bench_memory.py`` (which derives the table in :mod:`blockmaze.resources`) and by
+Used by ``bench/bench_memory.py`` (which derives the table in :mod:`blockmaze.support.memory`) and by
 ``tests/test_memory_estimates.py`` (which checks the table against new measurements).
 """
 
@@ -16,7 +16,7 @@ import json, os, sys, tempfile, warnings
 import numpy as np
 import blockmaze as bm
 from blockmaze.export import FORMATS
-from blockmaze.resources import units_of
+from blockmaze.support.memory import units_of
 
 warnings.simplefilter("ignore")
 kind, n = sys.argv[1], int(sys.argv[2])
@@ -29,7 +29,7 @@ def reset_peak():
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")
 
-from blockmaze import kernels
+from blockmaze.support import kernels
 warm = kernels.forced("numba")  # compile (or load) every kernel on the warm-up calls, not in the step
 warm.__enter__()
 bm.generate((4, 4), rng=0)  # JIT and imports first

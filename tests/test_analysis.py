@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.braiding import braid
-from blockmaze.endpoints import outside_directions, place_endpoints
+from blockmaze.mazes.braiding import braid
+from blockmaze.mazes.endpoints import outside_directions, place_endpoints
 from blockmaze.materials import Material
 
 seeds = st.integers(0, 2**32 - 1)

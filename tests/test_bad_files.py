@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 import blockmaze as bm
-from blockmaze.masks import mask_from_image
+from blockmaze.mazes.masks import mask_from_image
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True)

@@ -5,7 +5,7 @@ import pytest
 
 import blockmaze as bm
 from blockmaze.cli import main
-from blockmaze.info import inspect_file
+from blockmaze.readers.info import inspect_file
 
 
 def run(capsys, *args):

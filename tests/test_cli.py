@@ -77,7 +77,7 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize("args, message", BAD_INPUT, ids=[" ".join(a) for a, _ in BAD_INPUT])
 def test_bad_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, monkeypatch, args, message):
-    monkeypatch.setattr("blockmaze.resources.available_memory", lambda: 1 << 30)
+    monkeypatch.setattr("blockmaze.support.memory.available_memory", lambda: 1 << 30)
     keep = tmp_path / "keep.schem"
     keep.write_bytes(b"untouched")
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
@@ -170,7 +170,7 @@ def test_mesh_options_reach_the_writers(tmp_path, capsys):
 @pytest.mark.parametrize("args", [["8x8", "-g", "hex"], ["4", "-g", "polar"], ["5x6", "-g", "upsilon"],
                                   ["4x6", "-g", "triangle"], ["2x4x4", "-g", "layered"]])
 def test_every_grid_kind_becomes_blocks(tmp_path, capsys, args):
-    from blockmaze.info import inspect_file
+    from blockmaze.readers.info import inspect_file
     target = tmp_path / "m.schem"
     code, _, err = run(capsys, "generate", *args, "--seed", "3", "--solution", "-o", str(target))
     assert code == 0, err

@@ -70,14 +70,14 @@ REFUSED = [  # (command line, the one message): each refused before anything is 
 @pytest.mark.parametrize("args, message", REFUSED, ids=[" ".join(a[:2]) + " " + m for a, m in REFUSED])
 def test_refusals_come_before_any_work(args, message, capsys, tmp_path, monkeypatch):
     import blockmaze.dungeon
-    import blockmaze.generation
+    import blockmaze.mazes.generation
     import blockmaze.streaming
     from blockmaze.blockwise import strict
 
     def never(*args, **kwargs):
         raise AssertionError("generated before refusing")
 
-    for module, name in [(blockmaze.dungeon, "generate_dungeon"), (blockmaze.generation, "generate"),
+    for module, name in [(blockmaze.dungeon, "generate_dungeon"), (blockmaze.mazes.generation, "generate"),
                          (strict, "strict_plan"), (strict, "strict_volume_3d"),
                          (blockmaze.streaming, "write_streamed")]:
         monkeypatch.setattr(module, name, never)

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze import kernels
+from blockmaze.support import kernels
 from blockmaze.cli import cli, main
 
 EXAMPLES = int(os.environ.get("BLOCKMAZE_FUZZ_EXAMPLES", "2000"))

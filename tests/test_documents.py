@@ -11,9 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.braiding import braid
-from blockmaze.documents import MazeDocument, decode_links, encode_links, load_maze, save_maze
-from blockmaze.endpoints import place_endpoints
+from blockmaze.mazes.braiding import braid
+from blockmaze.mazes.documents import MazeDocument, decode_links, encode_links, load_maze
+from blockmaze.export.maze_document import save_maze
+from blockmaze.mazes.endpoints import place_endpoints
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "schemas" / "maze.schema.json").read_text())
 
@@ -82,7 +83,7 @@ KIND_SHAPES = {"square": (4, 5), "hex": (4, 5), "upsilon": (4, 5), "triangle": (
 
 @pytest.mark.parametrize("kind", sorted(bm.GRID_KINDS))
 def test_masked_mazes_of_every_kind_round_trip(kind):
-    from blockmaze.masks import mask_shape
+    from blockmaze.mazes.masks import mask_shape
     shape = KIND_SHAPES[kind]
     mask = np.random.default_rng(1).random(mask_shape(kind, shape)) < 0.8
     grid = bm.masked_grid(kind, shape, mask, split=True)[0]  # the largest region

@@ -18,7 +18,7 @@ from blockmaze.grids import GRID_KINDS
 from blockmaze.grids.geometry import cell_shapes, outer_sides, polygons
 from blockmaze.grids.hex import row_east
 from blockmaze.grids.polar import polar_cell_count, ring_counts, ring_offsets
-from blockmaze.masks import mask_shape, regions
+from blockmaze.mazes.masks import mask_shape, regions
 from spanning import assert_spanning_tree
 
 KINDS = ["square", "hex", "upsilon", "triangle", "polar", "layered"]

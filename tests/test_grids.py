@@ -46,7 +46,7 @@ def test_empty_grids_are_refused(rows, cols):
 def test_grids_beyond_int32_or_memory_are_refused(monkeypatch):
     with pytest.raises(BlockmazeError, match="at most 2147483647 cells"):
         square_grid(50_000, 50_000)
-    monkeypatch.setattr("blockmaze.resources.available_memory", lambda: 1 << 30)
+    monkeypatch.setattr("blockmaze.support.memory.available_memory", lambda: 1 << 30)
     with pytest.raises(BlockmazeError, match="needs about 3.5 GiB of memory; the memory available is 1.0 GiB"):
         square_grid(12_000, 12_000)
 

@@ -20,8 +20,8 @@ import pytest
 
 import blockmaze as bm
 from blockmaze.errors import BadFileError
-from blockmaze.export.minecraft.worldinfo import summarize_world
-from blockmaze.info import inspect_file
+from blockmaze.readers.worldinfo import summarize_world
+from blockmaze.readers.info import inspect_file
 from blockmaze.readers.timebound import check_time, info_seconds, time_bound
 
 ROOT = Path(__file__).resolve().parent.parent

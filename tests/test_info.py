@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import blockmaze as bm
-from blockmaze.info import inspect_bytes
+from blockmaze.readers.info import inspect_bytes
 from blockmaze.materials import Material
 
 VOLUME = bm.extrude(bm.to_blocks(bm.generate((5, 7), rng=3)), height=3)
@@ -121,7 +121,7 @@ def test_hostile_lengths_and_bombs_are_refused_quickly():
     deep = b"\x0a\x00\x00" + (b"\x0a\x00\x01a") * 5000
     with pytest.raises(bm.BlockmazeError, match="deep|truncated"):
         inspect_bytes(regzip(deep), "deep")
-    from blockmaze.export.minecraft.nbtread import inflate
+    from blockmaze.readers.nbtread import inflate
     with pytest.raises(bm.BlockmazeError, match="more than"):
         inflate(gzip.compress(bytes(10_000_000)), limit=1_000_000)
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import blockmaze as bm
 from blockmaze.export import FORMATS
 from blockmaze.export.pictures import render_png, render_svg
-from blockmaze.info import inspect_bytes, inspect_file
+from blockmaze.readers.info import inspect_bytes, inspect_file
 from blockmaze.materials import Material
 
 HERE = Path(__file__).parent
@@ -94,7 +94,7 @@ def hostile_corpus():
 CHILD = textwrap.dedent("""
     import json, resource, sys, time
     from blockmaze.errors import BadFileError
-    from blockmaze.info import inspect_file
+    from blockmaze.readers.info import inspect_file
 
     def peak_mb():  # VmHWM: ru_maxrss can carry the forking parent's peak across exec
         try:
@@ -160,7 +160,7 @@ def test_streamed_block_data_counts_like_kept_data(monkeypatch):
     pass) gives the same counts as reading them whole."""
     import io
 
-    from blockmaze.export.minecraft import nbtread
+    from blockmaze.readers import nbtread
 
     volume = bm.extrude(bm.to_blocks(bm.generate((6, 9), rng=4)), height=3)
     names = {"schem": ".schem", "litematic": ".litematic", "schematic": ".schematic",
@@ -239,7 +239,7 @@ def test_info_on_a_tile_map_loads_no_numba(every_format):
         package = types.ModuleType("blockmaze")
         package.__path__ = list(spec.submodule_search_locations)
         sys.modules["blockmaze"] = package
-        from blockmaze.info import inspect_file
+        from blockmaze.readers.info import inspect_file
         for path in sys.argv[1:]:
             inspect_file(path)
         print("numba" if "numba" in sys.modules else "clean")

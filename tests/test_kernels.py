@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
-from blockmaze import kernels
+from blockmaze.support import kernels
 from blockmaze.algorithms import ALGORITHMS, algorithm_specs
 
 SHAPES = {  # a grid kind's shape from one size number
@@ -77,7 +77,7 @@ def test_compiling_leaves_unused_modules_unimported_and_importable(module, use):
     """numba's compiler set-up would import scipy.linalg (for BLAS no kernel uses) and cffi (with
     its C parser): a compiled kernel loads without them, and they import normally afterwards."""
     pytest.importorskip(module)
-    code = ("import sys, numpy as np, numba; from blockmaze import kernels; from blockmaze.analysis import bfs; "
+    code = ("import sys, numpy as np, numba; from blockmaze.support import kernels; from blockmaze.mazes.analysis import bfs; "
             "kernels._forced = 'numba'; "
             "d, _ = bfs(np.array([[1], [-1]], np.int32), np.array([[True], [False]]), 0); "
             "assert d.tolist() == [0, 1]; assert 'numba' in sys.modules; "

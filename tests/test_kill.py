@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from blockmaze import kernels
+from blockmaze.support import kernels
 from blockmaze.cli import main
 
 KILLS = int(os.environ.get("BLOCKMAZE_KILLS", "15"))

@@ -11,7 +11,7 @@ from PIL import Image
 import blockmaze as bm
 from blockmaze.grids import GRID_KINDS
 from blockmaze.grids.geometry import cell_shapes
-from blockmaze.masks import (check_connected, components, mask_from_image, mask_from_text, mask_shape,
+from blockmaze.mazes.masks import (check_connected, components, mask_from_image, mask_from_text, mask_shape,
                              mask_to_text, masked_grid, regions)
 from spanning import assert_spanning_tree
 

@@ -1,4 +1,4 @@
-"""The memory table (blockmaze.resources.MEASURED) against real peaks, and the limit's message.
+"""The memory table (blockmaze.support.memory.MEASURED) against real peaks, and the limit's message.
 
 Each check runs the step in a child process and compares the table's estimate with the peak
 above the input (tests/memory_probe.py), at two sizes, within 25 %. A few kinds run in the suite;
@@ -15,7 +15,7 @@ import pytest
 import blockmaze as bm
 from blockmaze.export import FORMATS
 from blockmaze.cli import main
-from blockmaze.resources import MEASURED, MEMORY_LIMIT, ensure_memory, estimate, set_memory_limit
+from blockmaze.support.memory import MEASURED, MEMORY_LIMIT, ensure_memory, estimate, set_memory_limit
 
 sys.path.insert(0, str(Path(__file__).parent))
 from memory_probe import measure, sizes  # noqa: E402

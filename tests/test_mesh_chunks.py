@@ -182,7 +182,7 @@ def test_import_blockmaze_loads_neither_trimesh_nor_the_mesher():
 
 @pytest.mark.parametrize("fmt", ["glb", "gltf", "obj", "ply", "stl", "3mf"])
 def test_summary_counts_what_the_readers_read(fmt, tmp_path):
-    from blockmaze.info import inspect_file
+    from blockmaze.readers.info import inspect_file
     from test_mesh_formats import gltf_parts
 
     volume = maze(4, 5, 3)
@@ -212,7 +212,7 @@ def test_summary_counts_what_the_readers_read(fmt, tmp_path):
 
 
 def test_summary_refuses_what_is_not_a_mesh(tmp_path):
-    from blockmaze.info import inspect_file
+    from blockmaze.readers.info import inspect_file
 
     (tmp_path / "x.glb").write_bytes(b"glTF\x02\0\0\0")
     with pytest.raises(bm.BadFileError, match="x.glb"):
@@ -264,7 +264,7 @@ def test_every_format_draws_stairs_as_steps(fmt, tmp_path):
 
 def test_cli_mesh_options(tmp_path, capsys):
     from blockmaze.cli import main
-    from blockmaze.info import inspect_file
+    from blockmaze.readers.info import inspect_file
 
     path = tmp_path / "m.glb"
     assert main(["generate", "4x4", "--seed", "2", "-o", str(path), "--chunk", "3",

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
-from blockmaze.export import volume_bands
+from blockmaze.export import volume_slices
 from blockmaze.export.minecraft.blockdata import LEGACY_RELEASE, substitute
 from blockmaze.export.minecraft.legacy import legacy_id
 from blockmaze.export.minecraft.placement import player_spot
@@ -78,13 +78,13 @@ def test_schem_v3(case):
 def test_streamed_schem_equals_in_memory(case):
     seed, volume, reference = case
     out = io.BytesIO()
-    write_schem_bands(lambda: volume_bands(volume), out, THEME, seed=seed)
+    write_schem_bands(lambda: volume_slices(volume), out, THEME, seed=seed)
     assert_same(canonical(read_schem(out.getvalue()).blocks), reference, "streamed .schem")
 
 
 def test_schem_tiles_assemble_the_same_blocks(case, tmp_path):
     seed, volume, reference = case
-    files = write_schem_tiles(volume_bands(volume), tmp_path / "m.schem", THEME, 16, seed=seed)
+    files = write_schem_tiles(volume_slices(volume), tmp_path / "m.schem", THEME, 16, seed=seed)
     assembled = np.full(volume.shape, None, dtype=object)
     for path in files:
         tile = read_schem(path.read_bytes())
@@ -127,7 +127,7 @@ def test_world_save(case, tmp_path, streamed):
     if streamed:
         from blockmaze.export.minecraft.world import write_world
 
-        write_world(volume_bands(volume), tmp_path / "B", THEME, y=10, terrain="flat", seed=seed)
+        write_world(volume_slices(volume), tmp_path / "B", THEME, y=10, terrain="flat", seed=seed)
         assert_same(canonical(anvil_blocks(tmp_path / "B", volume.shape, 10)), reference, "world from bands")
 
 

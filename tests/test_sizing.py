@@ -87,7 +87,7 @@ def test_spread(total, count):
        wall=st.one_of(st.none(), st.integers(1, 2)), passage=st.one_of(st.none(), st.integers(1, 2)))
 def test_strict_plans_of_any_size_are_exact_and_read_back(width, length, seed, wall, passage):
     try:
-        fit_plan(width, length, wall, passage)
+        fit_plan(length, width, wall, passage)
     except bm.BlockmazeError:
         return  # fixed thicknesses that cannot reach this size: covered above
     layout = strict_layout(length, width, rng=seed, wall=wall, passage=passage)

@@ -287,7 +287,7 @@ def test_chest_spawner_and_mobs_exist_in_minecraft_data(mc_version):
 def test_streamed_and_tiled_schem_hold_the_same_block_entities(tmp_path):
     """A dungeon volume written whole, from bands and as 16x16 tiles: the same block entities at
     the same places (tiles: each relative to its own corner, placed by its offset)."""
-    from blockmaze.export import volume_bands
+    from blockmaze.export import volume_slices
     from blockmaze.export.minecraft.sponge import write_schem, write_schem_bands, write_schem_tiles
     from blockmaze.materials import load_theme
     from blockmaze.pipeline import stand_up
@@ -296,7 +296,7 @@ def test_streamed_and_tiled_schem_hold_the_same_block_entities(tmp_path):
     volume, theme = stand_up(level.marked_plan), load_theme()
     whole, banded = io.BytesIO(), io.BytesIO()
     write_schem(volume, whole, theme, seed=5)
-    write_schem_bands(lambda: volume_bands(volume), banded, theme, seed=5)
+    write_schem_bands(lambda: volume_slices(volume), banded, theme, seed=5)
     expected = {yzx(e["Pos"]): e for e in read_schem(whole.getvalue()).block_entities}
     assert len(expected) == sum(SPAWNS)
     assert {yzx(e["Pos"]): e for e in read_schem(banded.getvalue()).block_entities} == expected

@@ -9,7 +9,7 @@ import pytest
 
 import blockmaze as bm
 from blockmaze.errors import BadFileError
-from blockmaze.info import inspect_bytes
+from blockmaze.readers.info import inspect_bytes
 from blockmaze.pipeline import make_maze, save
 
 

@@ -142,7 +142,7 @@ def test_lights_reach_every_walkable_block(case):
     elif case == "dungeon":
         volume = stack_dungeon(generate_dungeon((8, 10), rng=2, levels=3), HEIGHT)
     else:
-        volume = strict_volume_layout(15, 13, 10, "backtracker", 1, passage=(2, 1, 1)).blocks
+        volume = strict_volume_layout(10, 13, 15, "backtracker", 1, passage=(2, 1, 1)).blocks
     lit = place_lights(volume)
     assert ((lit != volume) <= (lit == Material.LIGHT)).all()  # only lights were added
     walkable = np.zeros(lit.shape, dtype=bool)

@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from blockmaze import generate
 from blockmaze.algorithms import ALGORITHMS, algorithm_specs
-from blockmaze.documents import load_maze, save_maze
+from blockmaze.mazes.documents import load_maze
+from blockmaze.export.maze_document import save_maze
 from blockmaze.errors import BlockmazeError
 from blockmaze.grids import square_grid
 from blockmaze.grids.weave import OVER_EAST_WEST, place_crossings, weave_grid
@@ -333,7 +334,7 @@ def test_every_format_takes_a_weave_maze(fmt):
 @given(seed=st.integers(0, 2**32), spec=st.sampled_from(["backtracker", "kruskal:weave", "wilson"]))
 def test_masked_weave_mazes_are_perfect(seed, spec):
     """Crossings only where their 3x3 block is enabled: a masked region stays connected."""
-    from blockmaze.masks import masked_grid
+    from blockmaze.mazes.masks import masked_grid
 
     rng = np.random.default_rng(seed)
     grid = masked_grid("weave", (12, 12), rng.random((12, 12)) < 0.85, split=True)[0]

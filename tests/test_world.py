@@ -18,7 +18,7 @@ from blockmaze.cli import main
 from blockmaze.errors import BlockmazeError
 from blockmaze.export.minecraft.packing import pack_longs, unpack_longs
 from blockmaze.export.minecraft.world import write_world
-from blockmaze.export.minecraft.worldinfo import is_world, summarize_world
+from blockmaze.readers.worldinfo import is_world, summarize_world
 from blockmaze.streaming import maze_rows, write_streamed
 import readers
 from schem_checker import read_schem
@@ -232,7 +232,7 @@ def test_cli_streams_a_world_and_refuses_what_needs_the_whole_maze(tmp_path, mon
     assert "streamed" in capsys.readouterr().err
     volume = bm.extrude(bm.to_blocks(bm.generate((12, 10), "eller", 4)))
     assert (anvil_blocks(tmp_path / "W", volume.shape, 0) == schem_blocks(volume, tmp_path)).all()
-    monkeypatch.setattr("blockmaze.resources.available_memory", lambda: 1000)
+    monkeypatch.setattr("blockmaze.support.memory.available_memory", lambda: 1000)
     assert main(["generate", "100x100", "-a", "eller", "--solution", "-o", str(tmp_path / "X"),
                  "--format", "world"]) == 2
     assert "cannot be streamed because of --solution" in capsys.readouterr().err

@@ -5,7 +5,7 @@ Long winding corridors and few dead ends. Runs on any grid kind: it only reads t
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..grids import Grid

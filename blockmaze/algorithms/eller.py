@@ -36,7 +36,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..grids import Grid
-from ..kernels import kernel
+from ..support.kernels import kernel
 from . import register
 from .common import carve_order, join, link_edges, note, root
 

@@ -20,7 +20,7 @@ Runs on any grid kind and mask: it only reads the neighbour table.
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..errors import BlockmazeError

@@ -10,7 +10,7 @@ region).
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..grids import Grid

@@ -14,7 +14,7 @@ there is nothing to lay and it is plain Kruskal.
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..errors import BlockmazeError

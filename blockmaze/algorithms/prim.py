@@ -18,7 +18,7 @@ Both run on any grid kind and mask: they only read the neighbour table.
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..grids import Grid

@@ -8,7 +8,7 @@ with long straight walls and a visible box-in-box structure. Square grids withou
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..grids import Grid

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..grids import Grid
-from ..kernels import SMALL_JOB, kernel
+from ..support.kernels import SMALL_JOB, kernel
 from . import register
 from .common import NO_ORDER, carve_square_rows, note, square_row_bands
 

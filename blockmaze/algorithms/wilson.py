@@ -9,7 +9,7 @@ any grid kind and on masked grids: it carves the region of its random first cell
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..grids import Grid

@@ -11,7 +11,7 @@ relaxed) and their sizing are in :mod:`blockmaze.blockwise`.
 
 from __future__ import annotations
 
-from ..lazy import exports
+from ..support.lazy import exports
 
 _EXPORTS = {
     "from_blocks": "convert", "plan_shape": "convert", "to_blocks": "convert",

@@ -17,8 +17,8 @@ from ..grids import square_grid
 from ..grids.square import EAST, NORTH, SOUTH, WEST
 from ..materials import SOLID, Material
 from ..maze import Maze
-from ..endpoints import Endpoints
-from ..resources import ensure_memory
+from ..mazes.endpoints import Endpoints
+from ..support.memory import ensure_memory
 
 Thickness = int | Sequence[int]
 
@@ -66,12 +66,28 @@ def to_blocks(maze: Maze, wall: Thickness = 1, passage: Thickness = 1,
               endpoints: Endpoints | None = None, solution: bool = False) -> np.ndarray:
     """The block plan ``(z, x)`` of a square-grid maze: WALL blocks, AIR for cells and passages.
 
-    Disabled (masked) cells are solid WALL. ``endpoints`` cuts its openings in the outer wall;
-    with ``solution`` the shortest path from its start to its goal is marked PATH (cells, the
-    passages between them and the openings), with START and GOAL on the end cells.
+    Disabled (masked) cells are solid WALL.
 
-    Example
+    Parameters
+    ----------
+    maze : Maze
+        A maze on a square grid.
+    wall, passage : int or (int, int)
+        Thickness in blocks of every wall and every passage (cell), or a ``(z, x)`` pair.
+    endpoints : Endpoints, optional
+        Its openings are cut in the outer wall.
+    solution : bool
+        Mark the shortest path from the endpoints' start to their goal PATH (cells, the
+        passages between them and the openings), with START and GOAL on the end cells.
+
+    Returns
     -------
+    numpy.ndarray
+        A ``uint8`` ``(z, x)`` plan of :class:`~blockmaze.materials.Material` values,
+        ``rows * passage + (rows + 1) * wall`` by ``cols * passage + (cols + 1) * wall``.
+
+    Examples
+    --------
     >>> from blockmaze import generate
     >>> plan = to_blocks(generate((1, 2), rng=0))
     >>> plan.tolist()
@@ -137,11 +153,23 @@ def _mark_endpoints(unit: np.ndarray, maze: Maze, endpoints: Endpoints, solution
 def from_blocks(plan: np.ndarray, wall: Thickness = 1, passage: Thickness = 1) -> Maze:
     """The square-grid Maze drawn by a strict plan: the inverse of :func:`to_blocks`.
 
-    Solid cells become masked cells; openings in the outer wall (entrances) are ignored. A plan
-    that is not a strict layout with these thicknesses is refused with the reason.
+    Solid cells become masked cells; openings in the outer wall (entrances) are ignored.
 
-    Example
+    Parameters
+    ----------
+    plan : numpy.ndarray
+        A ``(z, x)`` block plan, solid where nonzero but for the walkable materials.
+    wall, passage : int or (int, int)
+        The thicknesses it was drawn with, as for :func:`to_blocks`.
+
+    Returns
     -------
+    Maze
+        The square-grid maze; a plan that is not a strict layout with these thicknesses raises
+        BlockmazeError with the reason.
+
+    Examples
+    --------
     >>> from blockmaze import generate
     >>> m = generate((6, 9), rng=3)
     >>> from_blocks(to_blocks(m, wall=2, passage=3), wall=2, passage=3) == m

@@ -15,7 +15,7 @@ over walls or through glass only adds to this, so the guarantee holds for every 
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..errors import BlockmazeError

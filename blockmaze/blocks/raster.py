@@ -34,15 +34,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
-from ..endpoints import Endpoints
+from ..mazes.endpoints import Endpoints
 from ..errors import BlockmazeError
 from ..grids.geometry import cell_shapes
 from ..materials import Material
 from ..maze import Maze
-from ..resources import ensure_memory
+from ..support.memory import ensure_memory
 
 # The smallest scale (blocks per unit length) each kind rasterizes at: below it some cells have no
 # room for an anchor, a gate or a wall between corridors (found by testing many mazes per kind).

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..endpoints import Endpoints
+from ..mazes.endpoints import Endpoints
 from ..errors import BlockmazeError
 from ..grids import square_grid
 from ..grids.layered import DOWN, UP
 from ..materials import MARKERS, Material
 from ..maze import Maze
-from ..resources import ensure_memory
+from ..support.memory import ensure_memory
 from .convert import Thickness, per_axis, to_blocks
 from .raster import raster
 from .stairwell import LEAST_HEIGHT, best_phase, carve_well, spiral, well_at

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import BlockmazeError
 from ..materials import MARKERS, SOLID, Material
-from ..resources import ensure_memory
+from ..support.memory import ensure_memory
 
 
 def volume_height(height: int = 3, floor: bool = True, roof: bool = False) -> int:
@@ -55,8 +55,22 @@ def extrude(plan: np.ndarray, height: int = 3, floor: bool = True, roof: bool = 
 
     Doors, lights and stairs keep their blocks (see the module docstring).
 
-    Example
+    Parameters
+    ----------
+    plan : numpy.ndarray
+        A ``uint8`` ``(z, x)`` plan of materials.
+    height : int
+        How many layers the walls stand.
+    floor, roof : bool
+        Whether a FLOOR layer goes under the walls and a ROOF layer over them.
+
+    Returns
     -------
+    numpy.ndarray
+        The ``uint8`` ``(y, z, x)`` volume, ``height + floor + roof`` layers high.
+
+    Examples
+    --------
     >>> plan = np.array([[1, 0, 1]], dtype=np.uint8)
     >>> extrude(plan, height=2, roof=True)[:, 0].tolist()   # layers bottom to top
     [[2, 2, 2], [1, 0, 1], [1, 0, 1], [3, 3, 3]]

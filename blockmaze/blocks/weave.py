@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..endpoints import Endpoints
+from ..mazes.endpoints import Endpoints
 from ..errors import BlockmazeError
 from ..grids import square_grid
 from ..grids.square import EAST, NORTH, SOUTH, WEST

@@ -5,7 +5,8 @@
 - ``relaxed``: one tree of 1-block passages grown over the blocks themselves (``relaxed_layout``);
 - ``sizing``: how many blocks each run gets, so a size in blocks fits (``fit_strict``, ``fit_plan``).
 
-Sizes are given rows first: ``length_blocks`` (z), then ``width_blocks`` (x).
+Sizes are given rows first: ``length_blocks`` (z), then ``width_blocks`` (x); a volume takes
+``height_blocks`` (y) before both, as its (y, z, x) shape.
 
 >>> from blockmaze.blockwise import strict_plan
 >>> strict_plan(5, 9, rng=1).shape
@@ -14,7 +15,7 @@ Sizes are given rows first: ``length_blocks`` (z), then ``width_blocks`` (x).
 
 from __future__ import annotations
 
-from ..lazy import exports
+from ..support.lazy import exports
 
 _EXPORTS = {
     "relaxed_layout": "relaxed", "relaxed_plan": "relaxed",

@@ -45,13 +45,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..errors import BlockmazeError
 from ..materials import Material
-from ..randomness import as_generator
-from ..resources import ensure_memory
+from ..support.randomness import as_generator
+from ..support.memory import ensure_memory
 
 CLOSED, OPEN, OUTSIDE, DONE = 0, 1, 2, 3  # kernel block states (DONE: open, cannot grow any more)
 GROWING_TREE, OLDEST, PRIM = 0, 1, 2  # kernel modes

@@ -215,14 +215,14 @@ def nearest_lengths(length_blocks: int, wall: int, passage: int) -> tuple[int, .
     return (below,) if below == length_blocks else (below, below + step)
 
 
-def fit_plan(width_blocks: int, length_blocks: int, wall=None, passage=None,
+def fit_plan(length_blocks: int, width_blocks: int, wall=None, passage=None,
              cells: Sequence[Free] | None = None) -> tuple[AxisFit, AxisFit]:
-    """The ``(z, x)`` fits of a plan ``width_blocks`` along x (east) by ``length_blocks`` along z (south).
+    """The ``(z, x)`` fits of a plan ``length_blocks`` along z (south) by ``width_blocks`` along x (east).
 
     ``wall`` and ``passage`` are a number, None (free) or a ``(z, x)`` pair of them; ``cells`` is
     None or ``(rows, cols)`` (each may be None).
 
-    >>> fz, fx = fit_plan(41, 21, wall=1, passage=1)
+    >>> fz, fx = fit_plan(21, 41, wall=1, passage=1)
     >>> fz.cells, fx.cells
     (10, 20)
     """
@@ -274,7 +274,7 @@ def from_runs(plan: np.ndarray, runs_z, runs_x) -> Maze:
 
     >>> from blockmaze import generate, to_blocks
     >>> m = generate((3, 4), rng=1)
-    >>> fz, fx = fit_plan(10, 8, cells=(3, 4))   # 10 blocks wide, 8 long: runs spread
+    >>> fz, fx = fit_plan(8, 10, cells=(3, 4))   # 8 blocks long, 10 wide: runs spread
     >>> from_runs(apply_runs(to_blocks(m), fz.runs, fx.runs), fz.runs, fx.runs) == m
     True
     """

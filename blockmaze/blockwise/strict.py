@@ -3,7 +3,7 @@
 A strict plan is the 2n+1 layout: an odd x odd block array whose odd-indexed blocks are cells and
 whose blocks between two cells are open exactly where the maze has a passage. Generation here is
 not a second implementation: it builds the square grid for the cell counts, runs the registry
-algorithm through :func:`~blockmaze.generation.generate` (the numba kernels) and draws the maze with
+algorithm through :func:`~blockmaze.mazes.generation.generate` (the numba kernels) and draws the maze with
 the converter. What this module adds is the blockwise interface — sizes in blocks, refused with
 the nearest possible sizes when the thicknesses cannot reach them, or reached exactly with spread
 runs when a thickness is left free (see :mod:`blockmaze.blockwise.sizing`) — and the 3-D strict
@@ -31,12 +31,12 @@ import numpy as np
 
 from ..algorithms import get_algorithm
 from ..errors import BlockmazeError
-from ..generation import generate
+from ..mazes.generation import generate
 from ..grids.layered import EAST, SOUTH, UP, layered_grid
 from ..materials import Material
 from ..maze import Maze
-from ..randomness import as_generator
-from ..resources import ensure_memory
+from ..support.randomness import as_generator
+from ..support.memory import ensure_memory
 from ..blocks.convert import to_blocks
 from .sizing import AxisFit, _pair, apply_runs, fit_plan, fit_strict
 from ..blocks.stairwell import LEAST_HEIGHT, spiral
@@ -80,7 +80,7 @@ def strict_layout(length_blocks: int, width_blocks: int, algorithm: str = "backt
     >>> layout.blocks.shape, layout.maze.grid.shape, layout.uniform
     ((7, 10), (3, 4), False)
     """
-    fit_z, fit_x = fit_plan(width_blocks, length_blocks, wall, passage, cells)
+    fit_z, fit_x = fit_plan(length_blocks, width_blocks, wall, passage, cells)
     ensure_memory(2 * fit_z.length * fit_x.length,
                   f"a {fit_x.length}x{fit_z.length}-block plan")
     maze = generate((fit_z.cells, fit_x.cells), algorithm, rng=rng)
@@ -144,7 +144,7 @@ def volume_blocks(maze: Maze) -> np.ndarray:
     return unit
 
 
-def strict_volume_layout(width_blocks: int, length_blocks: int, height_blocks: int,
+def strict_volume_layout(height_blocks: int, length_blocks: int, width_blocks: int,
                          algorithm: str = "backtracker",
                          rng: np.random.Generator | int | None = None,
                          wall=1, passage=1, cells=None) -> StrictLayout:
@@ -152,7 +152,7 @@ def strict_volume_layout(width_blocks: int, length_blocks: int, height_blocks: i
 
     Example
     -------
-    >>> layout = strict_volume_layout(9, 7, 5, algorithm="wilson", rng=4)
+    >>> layout = strict_volume_layout(5, 7, 9, algorithm="wilson", rng=4)
     >>> layout.maze.grid.shape, layout.maze.is_perfect()    # (levels, rows, cols)
     ((2, 3, 4), True)
     """
@@ -199,7 +199,7 @@ def _spiral_wide_shafts(volume, maze, runs_y, runs_z, runs_x) -> None:
         spiral(volume, z0, x0, y0, y1 - 1)
 
 
-def strict_volume_3d(width_blocks: int, length_blocks: int, height_blocks: int,
+def strict_volume_3d(height_blocks: int, length_blocks: int, width_blocks: int,
                      algorithm: str = "backtracker",
                      rng: np.random.Generator | int | None = None,
                      wall=1, passage=1, cells=None) -> np.ndarray:
@@ -208,7 +208,8 @@ def strict_volume_3d(width_blocks: int, length_blocks: int, height_blocks: int,
     The cells form a layered grid (square levels, linked north/east/south/west and up/down, see
     :func:`layered_grid`); ``algorithm`` is any registry algorithm that runs on every grid kind
     (those made for square grids only are refused). Sizes are in blocks, fitted per axis like
-    :func:`strict_plan`; ``wall``, ``passage`` and ``cells`` may be given per axis as
+    :func:`strict_plan` and given in the volume's own axis order: height (y), length (z), width
+    (x); ``wall``, ``passage`` and ``cells`` may be given per axis as
     ``(y, z, x)`` triples — e.g. ``passage=(2, 1, 1)`` for corridors two blocks tall.
 
     Materials: AIR for cells and horizontal passages; WALL for vertical walls; FLOOR for the slabs
@@ -223,9 +224,9 @@ def strict_volume_3d(width_blocks: int, length_blocks: int, height_blocks: int,
 
     Example
     -------
-    >>> v = strict_volume_3d(7, 7, 5, rng=2)
+    >>> v = strict_volume_3d(5, 7, 7, rng=2)
     >>> v.shape, int((v == Material.STAIRS).sum()) >= 2   # 2 levels of 3x3 cells, >= 1 shaft
     ((5, 7, 7), True)
     """
-    return strict_volume_layout(width_blocks, length_blocks, height_blocks, algorithm, rng,
+    return strict_volume_layout(height_blocks, length_blocks, width_blocks, algorithm, rng,
                                 wall, passage, cells).blocks

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ..lazy import exports
+from ..support.lazy import exports
 
 STYLES = ("rooms-and-mazes", "caves", "bsp", "digger", "mixed")  # checked against styles.CARVERS
 

@@ -18,7 +18,7 @@ Example
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..materials import Material

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from numbers import Real
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..algorithms import get_algorithm
@@ -69,8 +69,8 @@ from ..errors import BlockmazeError
 from ..grids import square_grid
 from ..grids.square import EAST, SOUTH
 from ..materials import Material, SOLID
-from ..randomness import as_generator
-from ..resources import ensure_memory
+from ..support.randomness import as_generator
+from ..support.memory import ensure_memory
 from .checks import cells_shape, room_size_range, whole
 from .level import Dungeon, DungeonLevel
 

@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from ..kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 from ..materials import Material, SOLID

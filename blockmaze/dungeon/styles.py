@@ -32,8 +32,8 @@ import numpy as np
 
 from ..errors import BlockmazeError
 from ..materials import Material
-from ..randomness import as_generator
-from ..resources import ensure_memory
+from ..support.randomness import as_generator
+from ..support.memory import ensure_memory
 from . import bsp, caves, digger, mixed, rooms_and_mazes
 from .checks import cells_shape, room_size_range, whole
 from .connect import finish

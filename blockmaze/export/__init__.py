@@ -25,8 +25,8 @@ from typing import Callable
 
 
 from ..errors import BlockmazeError
-from ..lazy import Registry
-from ..resources import ensure_step_memory
+from ..support.lazy import Registry
+from ..support.memory import ensure_step_memory
 from .target import Target, open_target
 
 
@@ -93,7 +93,7 @@ FORMATS: dict[str, Format] = _formats(
     ("png", "export.pictures", (".png",), "picture of the maze (walls, paths or blocks)", "maze"),
     ("svg", "export.pictures", (".svg",), "vector picture of the maze (walls, paths or blocks)",
      "maze"),
-    ("maze", "documents", (".json",),
+    ("maze", "export.maze_document", (".json",),
      "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze"),
     ("ldtk", "export.tilemaps.ldtk", (".ldtk",),
      "LDtk project: IntGrid, tile and entity layers (LDtk 1.5, ldtkpy)", "plan"),
@@ -121,7 +121,7 @@ class Writer:
 
     ``write(source, file, theme, **options)`` writes to a binary file: a (y, z, x) volume (tile
     maps get the (z, x) plan as a one-layer volume), or for ``source == "maze"`` a
-    :class:`~blockmaze.documents.MazeDocument`. ``check_size(shape)`` raises BlockmazeError for a
+    :class:`~blockmaze.mazes.documents.MazeDocument`. ``check_size(shape)`` raises BlockmazeError for a
     volume the format cannot hold, before any work is done (None for maze outputs). ``bands``:
     ``write`` takes an iterator of (y, z<=16, x) bands instead of the volume; ``folder``: ``write``
     takes the output folder's path instead of a file (and writes it atomically itself).
@@ -238,8 +238,26 @@ def write(
 ) -> None:
     """Write Blocks (a (y, z, x) volume, or a (z, x) plan as one layer) to a path or binary file.
 
-    Example
+    Parameters
+    ----------
+    blocks : numpy.ndarray
+        ``uint8`` materials, ``(y, z, x)`` or ``(z, x)``.
+    target : str, os.PathLike or binary file
+        Where to write; a path is written to a temporary file and renamed into place.
+    format : str, optional
+        A name of :data:`FORMATS`; by default the target's suffix picks the format.
+    theme : Theme or str, optional
+        What each material looks like (a theme, a shipped theme's name or a JSON file's path).
+    **options
+        The format's own options (``writer_for(...).options``), e.g. ``mc_version``.
+
+    Returns
     -------
+    None
+        A block the format cannot hold raises BlockmazeError before anything is written.
+
+    Examples
+    --------
     >>> import io
     >>> from blockmaze import generate, to_blocks, extrude
     >>> out = io.BytesIO()
@@ -266,7 +284,7 @@ def write(
     from .minecraft.versions import DEFAULT_MC_VERSION
     theme = for_release(theme, options.get("mc_version", DEFAULT_MC_VERSION)
                         if "mc_version" in writer.options else None)
-    source = volume_bands(blocks) if writer.bands else blocks
+    source = volume_slices(blocks) if writer.bands else blocks
     if writer.folder:
         if hasattr(target, "write"):
             raise BlockmazeError(f"{writer.name} writes a folder: give its path, not a file")
@@ -276,12 +294,23 @@ def write(
         writer.write(source, file, theme, **options)
 
 
-def volume_bands(volume: np.ndarray, rows: int = 16) -> Iterator[np.ndarray]:
+def volume_slices(volume: np.ndarray, rows: int = 16) -> Iterator[np.ndarray]:
     """Views of a (y, z, x) volume, ``rows`` z-rows at a time (the last band may be shorter).
 
     >>> import numpy as np
-    >>> [band.shape for band in volume_bands(np.zeros((2, 20, 3), np.uint8))]
+    >>> [band.shape for band in volume_slices(np.zeros((2, 20, 3), np.uint8))]
     [(2, 16, 3), (2, 4, 3)]
     """
     for z in range(0, volume.shape[1], rows):
         yield volume[:, z:z + rows]
+
+
+def __getattr__(name: str):
+    """``volume_bands`` here was renamed :func:`volume_slices` (a generated maze's bands are
+    :func:`blockmaze.streaming.volume_bands`); the old name warns and forwards."""
+    if name == "volume_bands":
+        import warnings
+
+        warnings.warn("blockmaze.export.volume_bands is now volume_slices", DeprecationWarning, stacklevel=2)
+        return volume_slices
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

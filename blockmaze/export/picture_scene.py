@@ -19,11 +19,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..endpoints import Endpoints
+from ..mazes.endpoints import Endpoints
 from ..errors import BlockmazeError
 from ..materials import Material, Theme, load_theme
 from ..maze import Maze
-from ..resources import ensure_memory
+from ..support.memory import ensure_memory
 from . import PICTURE_STYLES
 
 STYLES = PICTURE_STYLES

@@ -48,10 +48,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..endpoints import Endpoints
+from ..mazes.endpoints import Endpoints
 from ..materials import Material, Theme, load_theme  # noqa: F401 (Material, load_theme: the examples)
 from ..maze import Maze
-from ..resources import ensure_step_memory
+from ..support.memory import ensure_step_memory
 from . import register_writer
 from .pngbands import BAND_PIXELS, can_band, write_png_bands
 from .picture_scene import (  # noqa: F401 (the constants stay importable from here)

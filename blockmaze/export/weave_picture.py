@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..endpoints import Endpoints
+from ..mazes.endpoints import Endpoints
 from ..grids.weave import OVER_EAST_WEST
 from ..maze import Maze
 

@@ -19,6 +19,7 @@ Example
 from __future__ import annotations
 
 import struct
+import zipfile
 import zlib
 from dataclasses import dataclass
 from typing import BinaryIO, Iterable, Union
@@ -30,6 +31,22 @@ _DEFLATED = 8
 _UNIX = 3  # "made by" host: Unix, so the mode below is read
 _MODE = 0o100644 << 16  # a regular file, rw-r--r--
 _LIMIT = 0xFFFFFFFF  # past this a size or an offset needs zip64
+
+
+def zip_entry(name: str, stored: bool = False) -> zipfile.ZipInfo:
+    """A member header for :mod:`zipfile`, where a writer streams its members itself (a world's
+    region files, an npz's arrays): the fixed time and the Unix file mode :func:`write_zip`
+    writes, deflated (or ``stored`` as it is).
+
+    >>> entry = zip_entry("a.txt", stored=True)
+    >>> entry.date_time, entry.compress_type == zipfile.ZIP_STORED, oct(entry.external_attr >> 16)
+    ((1980, 1, 1, 0, 0, 0), True, '0o100644')
+    """
+    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+    info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+    info.create_system = _UNIX
+    info.external_attr = _MODE
+    return info
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Callable
 
-from ..lazy import Registry
+from ..support.lazy import Registry
 
 if TYPE_CHECKING:
     from .base import Grid
@@ -29,6 +29,23 @@ KIND_MODULES = {kind: (kind, f"{kind}_grid")
 
 GRID_KINDS: Mapping[str, Callable[..., Grid]] = Registry(
     {kind: f"{__name__}.{module}" for kind, (module, _) in KIND_MODULES.items()})
+
+
+def grid_constructor(kind: str) -> Callable[..., Grid]:
+    """The constructor ``build(*shape, mask=None)`` of ``kind``; an unknown kind is a
+    BlockmazeError naming the kinds there are.
+
+    >>> grid_constructor("hex")(2, 3)
+    Grid(hex, 2x3)
+    """
+    try:
+        return GRID_KINDS[kind]
+    except KeyError:
+        from ..errors import BlockmazeError
+
+        raise BlockmazeError(
+            f"unknown grid kind {kind!r}; choose one of: {', '.join(sorted(GRID_KINDS))}"
+        ) from None
 
 
 def register_kind(name: str, build: Callable[..., Grid]) -> None:
@@ -49,5 +66,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["GRID_KINDS", "Grid", "hex_grid", "layered_grid", "polar_grid", "register_kind",
+__all__ = ["GRID_KINDS", "Grid", "grid_constructor", "hex_grid", "layered_grid", "polar_grid", "register_kind",
            "square_grid", "triangle_grid", "upsilon_grid", "weave_grid"]

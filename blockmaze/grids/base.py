@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BlockmazeError
-from ..wording import article
+from ..support.wording import article
 
 MAX_CELLS = np.iinfo(np.int32).max  # cell indices are int32
 

@@ -22,7 +22,7 @@ Degrees: cw and ccw, one inward (not in ring 0), one or two outward (not in the 
 2 to 4 in ring 0, 3 to 5 elsewhere, 4 or 5 in the rings between.
 
 The mask is a per-cell bool array of ``polar_cell_count(rings)`` cells in the numbering above
-(not a 2-D array: rings have different lengths); :mod:`blockmaze.masks` builds one from text or
+(not a 2-D array: rings have different lengths); :mod:`blockmaze.mazes.masks` builds one from text or
 an image by sampling at each cell's centroid.
 
 Geometry: the centre is at ``(rings, rings)``, so the picture fits ``[0, 2 rings]`` in x and y;
@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import BlockmazeError
-from ..resources import ensure_memory
+from ..support.memory import ensure_memory
 from . import register_kind
 from .base import Grid, apply_mask, check_cell_count
 from .geometry import CellShapes, register_shapes

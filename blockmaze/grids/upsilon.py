@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..resources import ensure_memory
+from ..support.memory import ensure_memory
 from . import register_kind
 from .base import Grid, apply_mask, check_cell_count
 from .geometry import CellShapes, rect_cell_origins, register_shapes

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BlockmazeError
-from ..kernels import kernel
+from ..support.kernels import kernel
 from . import register_kind
 from .base import Grid
 from .geometry import register_shapes, square_shapes

@@ -52,7 +52,7 @@ class FileInfo:
 def text_limit() -> int:
     """The most bytes ``info`` reads whole from a text format (JSON, SVG): the inflate limit
     (``BLOCKMAZE_INFO_LIMIT``) / 32, 8 MiB by default."""
-    from ..export.minecraft.nbtread import inflate_limit
+    from .nbtread import inflate_limit
 
     return inflate_limit() // TEXT_SHARE
 
@@ -164,7 +164,7 @@ def zip_member(archive, name, limit: int | None = None):
     ...
     blockmaze.errors.BadFileError: a inflates to 5000 bytes, more than the 4096 read (set BLOCKMAZE_INFO_LIMIT to raise it)
     """
-    from ..export.minecraft.nbtread import inflate_limit
+    from .nbtread import inflate_limit
     from .timebound import check_time
 
     check_time()

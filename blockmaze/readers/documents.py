@@ -21,7 +21,7 @@ CHECK_CELLS = 1 << 20
 
 def maze_document_summary(document: object) -> FileInfo:
     """Summarise parsed JSON that says it is a maze document; BadFileError if it is not one."""
-    from ..documents import DOCUMENT_TYPE, check_links_cover, parse_maze
+    from ..mazes.documents import DOCUMENT_TYPE, check_links_cover, parse_maze
 
     if not isinstance(document, dict) or document.get("type") != DOCUMENT_TYPE:
         raise BadFileError(f"JSON, but not a maze document: its 'type' must be {DOCUMENT_TYPE!r}")

@@ -1,5 +1,5 @@
 """``info`` for the Minecraft formats: Sponge, structure, Litematica, MCEdit, Bedrock (NBT, read
-by the streaming :mod:`blockmaze.export.minecraft.nbtread`) and datapacks (zip, read member by
+by the streaming :mod:`blockmaze.readers.nbtread`) and datapacks (zip, read member by
 member in pieces).
 
 Block data too long to keep is counted as it streams by, or, when a Litematica region's palette
@@ -26,7 +26,7 @@ from typing import BinaryIO, Callable
 import numpy as np
 
 from ..errors import BadFileError
-from ..export.minecraft.nbtread import (GZIP_MAGIC, NbtError, Skipped, Tally, inflate_limit,
+from .nbtread import (GZIP_MAGIC, NbtError, Skipped, Tally, inflate_limit,
                                         read_nbt_stream)
 from .base import FileInfo, load_json, need, zip_member
 
@@ -48,7 +48,7 @@ def _palette_indices(palette: dict) -> None:
 
 
 def _varints(data, volume: int, palette_size: int) -> np.ndarray:
-    from ..export.minecraft.nbtscan import STATUS, varint_tally
+    from .nbtscan import STATUS, varint_tally
 
     counts, state = np.zeros(max(palette_size, 1), np.int64), np.zeros(3, np.int64)
 
@@ -131,7 +131,7 @@ def _structure(root: dict) -> FileInfo:
 
 
 def _litematic(root: dict, opener: Opener) -> FileInfo:
-    from ..export.minecraft.nbtscan import STATUS, PackedCounter
+    from .nbtscan import STATUS, PackedCounter
 
     counter: Counter = Counter()
     regions = need(root, "Regions", dict)

@@ -59,7 +59,7 @@ def _gid_counts(gids: np.ndarray, width: int, height: int) -> dict[str, int]:
 def _decode_data(text: bytes | str, encoding: str | None, compression: str | None, tiles: int) -> np.ndarray:
     """The GIDs of a Tiled layer's data: CSV, or base64 of little-endian uint32 (maybe zlib or
     gzip compressed); ``tiles`` is how many the map's size says, checked before inflating."""
-    from ..export.minecraft.nbtread import NbtError, Source
+    from .nbtread import NbtError, Source
 
     if isinstance(text, str):
         text = text.encode("ascii", "replace")
@@ -219,7 +219,7 @@ def read_npz(file: BinaryIO) -> FileInfo:
 
 def read_xp(file: BinaryIO) -> FileInfo:
     """A REXPaint .xp (gzip): header and the first layer's glyphs, inflated in pieces."""
-    from ..export.minecraft.nbtread import NbtError, Source
+    from .nbtread import NbtError, Source
 
     source = Source(file)
     if not source.gz:

@@ -165,7 +165,7 @@ def read_mts(file: BinaryIO) -> FileInfo:
     for _ in range(count):
         (size,) = struct.unpack(">H", _exact(file, 2, "the name table"))
         names.append(_exact(file, size, "a node name").decode("utf-8", "replace"))
-    from ..export.minecraft.nbtread import inflate_limit
+    from .nbtread import inflate_limit
 
     nodes = width * height * length
     if 4 * nodes > inflate_limit():
@@ -192,7 +192,7 @@ def read_mts(file: BinaryIO) -> FileInfo:
 
 def read_mcpack(file: BinaryIO) -> FileInfo:
     """A Bedrock behaviour pack: its manifest and the structure it holds."""
-    from ..export.minecraft.nbtread import inflate_limit
+    from .nbtread import inflate_limit
     from .minecraft import read_nbt_info
 
     try:

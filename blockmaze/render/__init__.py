@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from ..lazy import exports
+from ..support.lazy import exports
 
 STYLE_NAMES = ("box", "ascii", "blocks")  # the keys of text.STYLES (checked by a test)
 _EXPORTS = {"square_text": "text", "plan_text": "text"}

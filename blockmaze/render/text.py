@@ -15,7 +15,7 @@ from ..errors import BlockmazeError
 from ..materials import SOLID, Material
 
 if TYPE_CHECKING:
-    from ..endpoints import Endpoints
+    from ..mazes.endpoints import Endpoints
     from ..maze import Maze
 
 NORTH, EAST, SOUTH, WEST = 1, 2, 4, 8

@@ -43,7 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Iterator
 
-from ...kernels import kernel
+from ...support.kernels import kernel
 import numpy as np
 
 from ...errors import BlockmazeError

@@ -36,11 +36,11 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ...kernels import compiled_pays, kernel
+from ...support.kernels import compiled_pays, kernel
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...resources import ensure_memory
+from ...support.memory import ensure_memory
 from .vectorized import collision_boxes_numpy, greedy_quads_numpy, triangulate_numpy
 
 __all__ = [

@@ -28,7 +28,32 @@ __all__ = ["to_trimesh"]
 
 def to_trimesh(volume: np.ndarray, theme: Theme | None = None, block_size: float = 1.0,
                watertight: bool = True):
-    """A ``trimesh.Scene`` of a (y, z, x) volume's surface, one geometry per material."""
+    """A ``trimesh.Scene`` of a (y, z, x) volume's surface, one geometry per material.
+
+    Parameters
+    ----------
+    volume : numpy.ndarray
+        ``uint8`` ``(y, z, x)`` materials.
+    theme : Theme, optional
+        The colours of the materials (the default theme when None).
+    block_size : float
+        The side of a block in the mesh's units.
+    watertight : bool
+        Make every surface closed and 2-manifold, sealing cells that touch only along an edge
+        (True), or mesh the solid exactly as it is (False).
+
+    Returns
+    -------
+    trimesh.Scene
+        A geometry named after each material present (trimesh must be installed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scene = to_trimesh(np.ones((1, 1, 2), np.uint8))
+    >>> sorted(scene.geometry)
+    ['wall']
+    """
     try:
         import trimesh
     except ImportError:

@@ -25,7 +25,6 @@ Example
 from __future__ import annotations
 
 import io
-import zipfile
 from typing import BinaryIO
 
 import numpy as np
@@ -33,6 +32,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer
+from ..zipped import write_zip
 from .chunks import chunk_parts, step_scale, step_shapes
 from .common import check_block_size, check_size, material_color, material_name, z_up
 
@@ -100,12 +100,8 @@ def write_3mf(
     model.write("</resources>\n<build>")
     model.write("".join(f'<item objectid="{index + 2}"/>' for index in range(len(materials))))
     model.write("</build>\n</model>\n")
-    with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
-        for name, text in (("[Content_Types].xml", _TYPES), ("_rels/.rels", _RELS),
-                           ("3D/3dmodel.model", model.getvalue())):
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, text.encode("utf-8"))
+    parts = {"[Content_Types].xml": _TYPES, "_rels/.rels": _RELS, "3D/3dmodel.model": model.getvalue()}
+    write_zip(file, {name: text.encode("utf-8") for name, text in parts.items()})
 
 
 register_writer("3mf", write_3mf, check_size)

@@ -47,7 +47,7 @@ import struct
 import zlib
 from typing import BinaryIO
 
-from ...kernels import kernel
+from ...support.kernels import kernel
 import numpy as np
 
 from .packing import long_count, pack_into

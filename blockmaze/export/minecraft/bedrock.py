@@ -45,7 +45,7 @@ from ...materials import Theme
 from .. import register_writer, size_limits
 from ..zipped import Part, Repeat, write_parts
 from .blockentities import bedrock_entity, block_entities
-from .legacy import parse_state
+from .states import parse_state
 
 BLOCK_VERSION = (1 << 24) | (21 << 16) | (60 << 8) | 33  # block states 1.21.60.33 = 18168865
 MAX_BLOCKS = 0x7FFFFFFF  # an NBT list's length
@@ -175,24 +175,18 @@ def mcstructure_parts(blocks: np.ndarray, theme: Theme, seed: int | None = None)
     >>> [type(part).__name__ for part in parts]
     ['bytes', 'memoryview', 'bytes', 'Repeat', 'bytes', 'bytes']
     """
-    from .palette import check_theme_states, minecraft_palette
+    from .palette import translated_palette
 
     check_size(blocks.shape)
-    check_theme_states(blocks, theme, bedrock_state, "blockmaze cannot write for Bedrock: {error}")
-    indices, palette = minecraft_palette(blocks, theme, seed)
+    indices, palette, states = translated_palette(blocks, theme, seed, bedrock_state,
+                                                  "blockmaze cannot write for Bedrock: {error}")
     height, length, width = blocks.shape
     positions = Compound({  # spawn points: block index (x, y, z; z fastest) -> its block entity
         str((x * height + y) * length + z): Compound({"block_entity_data": bedrock_entity(e)})
         for e in block_entities(blocks, indices, palette, seed) for y, z, x in [e.position]})
     order = indices.transpose(2, 0, 1)  # (x, y, z): z fastest in C order
-    entries = []
-    for state in palette:
-        name, states = bedrock_state(state)
-        entries.append(Compound({
-            "name": String(name),
-            "states": Compound(states),
-            "version": Int(BLOCK_VERSION),
-        }))
+    entries = [Compound({"name": String(name), "states": Compound(tags), "version": Int(BLOCK_VERSION)})
+               for name, tags in states]
     layers = List[List[Int]]([
         _IntList(order),
         _IntList(fill=-1, count=order.size),

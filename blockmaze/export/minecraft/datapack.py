@@ -58,7 +58,7 @@ from __future__ import annotations
 import json
 from typing import BinaryIO
 
-from ...kernels import kernel
+from ...support.kernels import kernel
 import numpy as np
 from nbtlib import serialize_tag
 

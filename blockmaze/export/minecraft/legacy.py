@@ -38,6 +38,7 @@ from .. import register_writer, size_limits
 from .blockentities import block_entities
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .placement import player_spot
+from .states import parse_state
 
 MAX_SIDE = 0xFFFF  # unsigned Short
 MAX_BLOCKS = 0x7FFFFFFF  # a Java byte array's length
@@ -49,21 +50,6 @@ LEGACY_ENTITIES = "1.12.2"  # the release whose block-entity layout TileEntities
 def _table() -> dict:
     text = (resources.files("blockmaze.export.minecraft") / "data" / "legacy_ids.json").read_text("utf-8")
     return json.loads(text)
-
-
-def parse_state(state: str) -> tuple[str, dict[str, str]]:
-    """A block-state string split into its block name and properties.
-
-    >>> parse_state("minecraft:oak_leaves[distance=7,persistent=true]")
-    ('minecraft:oak_leaves', {'distance': '7', 'persistent': 'true'})
-    """
-    name, _, rest = state.partition("[")
-    properties = {}
-    if rest:
-        for pair in rest.rstrip("]").split(","):
-            key, _, value = pair.partition("=")
-            properties[key] = value
-    return name, properties
 
 
 def legacy_id(state: str) -> tuple[int, int]:
@@ -109,13 +95,13 @@ def legacy_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None
     so a missing id fails the same way whatever the seed.
     """
     from .blockdata import LEGACY_RELEASE, substituted
-    from .palette import check_theme_states, minecraft_palette
+    from .palette import translated_palette
 
     theme = substituted(theme, LEGACY_RELEASE)  # built-in themes: blocks 1.13 has
-    check_theme_states(blocks, theme, legacy_id,
-                       "a 1.12 .schematic cannot hold: {error}; use a .schem or another theme")
-    indices, palette = minecraft_palette(blocks, theme, seed, LEGACY_RELEASE)  # (shafts: ladders)
-    pairs = np.array([legacy_id(state) for state in palette], dtype=np.uint16).reshape(-1, 2)
+    indices, palette, ids = translated_palette(  # (shafts: ladders)
+        blocks, theme, seed, legacy_id,
+        "a 1.12 .schematic cannot hold: {error}; use a .schem or another theme", LEGACY_RELEASE)
+    pairs = np.array(ids, dtype=np.uint16).reshape(-1, 2)
     entities = block_entities(blocks, indices, palette, seed, LEGACY_ENTITIES)
     return pairs[indices, 0], pairs[indices, 1].astype(np.uint8), entities
 

@@ -15,7 +15,7 @@ Example
 
 from __future__ import annotations
 
-from ...kernels import kernel
+from ...support.kernels import kernel
 import numpy as np
 
 

@@ -90,6 +90,26 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     return indices.astype(dtype, copy=False), palette
 
 
+def translated_palette(blocks: np.ndarray, theme: Theme, seed: int | None, translate, cannot: str,
+                       mc_version: str | None = None) -> tuple[np.ndarray, list[str], list]:
+    """:func:`minecraft_palette` for a game that names blocks its own way (Bedrock, Minecraft
+    1.12, Luanti): every state the theme may draw for a present material is first checked with
+    ``translate`` (:func:`check_theme_states`, so a missing block fails the same way whatever the
+    seed), then the palette is drawn and each of its states translated.
+
+    Returns the palette indices, the Java states and their translations, index for index.
+
+    >>> from blockmaze.materials import load_theme
+    >>> _, states, upper = translated_palette(np.array([[1, 0]], np.uint8), load_theme("glass"), None,
+    ...                                       str.upper, "{error}")
+    >>> upper == [state.upper() for state in states]
+    True
+    """
+    check_theme_states(blocks, theme, translate, cannot)
+    indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
+    return indices, palette, [translate(state) for state in palette]
+
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
 

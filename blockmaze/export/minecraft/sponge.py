@@ -269,14 +269,14 @@ def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, them
     >>> [f.name for f in files][:3], len(files)
     (['m_x0_z0.schem', 'm_x16_z0.schem', 'm_x0_z16.schem'], 6)
     """
-    from .. import volume_bands
+    from .. import volume_slices
     from ..target import derived_base, transaction
 
     if isinstance(split, bool) or not isinstance(split, (int, np.integer)) or split < 1:
         raise BlockmazeError(f"--split must be a whole number of blocks >= 1, got {split!r}")
     path = derived_base(path, "--split tiles")
     if isinstance(bands, np.ndarray):
-        bands = volume_bands(bands)
+        bands = volume_slices(bands)
     with transaction():  # every tile, or none
         return _write_tiles(bands, path, theme, split, mc_version, schem_version, seed)
 

@@ -58,8 +58,9 @@ from nbtlib import Byte, Compound, Double, Float, Int, IntArray, List, Long, Str
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from .. import register_writer, size_limits, volume_bands
+from .. import register_writer, size_limits, volume_slices
 from ..ahead import DEPTH, worked_ahead
+from ..zipped import zip_entry
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
 from .blockentities import SPAWNS, block_entities
 from .nbt import write_gzipped
@@ -270,8 +271,7 @@ def write_world_zip(
         with zipfile.ZipFile(file, "w", zipfile.ZIP_STORED) as archive:
             for member in sorted(Path(folder).rglob("*")):
                 if member.is_file():
-                    info = zipfile.ZipInfo(f"{name}/{member.relative_to(folder).as_posix()}", (1980, 1, 1, 0, 0, 0))
-                    info.external_attr = 0o644 << 16
+                    info = zip_entry(f"{name}/{member.relative_to(folder).as_posix()}", stored=True)
                     with member.open("rb") as source, archive.open(info, "w", force_zip64=True) as out:
                         shutil.copyfileobj(source, out, 1 << 20)
 
@@ -280,7 +280,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
                   terrain: str, layers: list[tuple[str, int]], y: int, seed, mobs: bool,
                   time: int | None, name: str) -> None:
     if isinstance(bands, np.ndarray):
-        bands = volume_bands(bands)
+        bands = volume_slices(bands)
     (folder / "region").mkdir()
     # the game fills missing sections with empty plains ones: all-air sections are left out,
     # except in a void world, whose sections are the_void

@@ -31,7 +31,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...resources import ensure_memory
+from ...support.memory import ensure_memory
 from .. import register_writer
 from .tiles import UP_GLYPH, check_plan_size, draw_up_stairs, glyph_legend, glyph_rows, plan_of, up_stairs
 

@@ -35,11 +35,11 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
+from ..zipped import zip_entry
 from .tiles import TRANSPARENT, WALKABLE, check_plan_size, entities as map_entities, map_plan
 
 ORDERS = {"C": "y,x", "F": "x,y"}
-ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-ZIP_LEVEL = 4  # deflate level: on maze plans 6 and up take 5-10 times longer for 10 % less  # the earliest date a zip can hold: no clock in the bytes
+ZIP_LEVEL = 4  # deflate level: on maze plans 6 and up take 5-10 times longer for 10 % less
 
 
 def write_npz(
@@ -81,15 +81,12 @@ def write_npz(
     if order == "F":  # table lookups come out C-ordered: store them laid out like `material`
         for name in ("walkable", "transparent"):
             arrays[name] = np.asfortranarray(arrays[name])
-    method = zipfile.ZIP_DEFLATED if compressed else zipfile.ZIP_STORED
-    with zipfile.ZipFile(file, "w", compression=method) as archive:
+    with zipfile.ZipFile(file, "w") as archive:  # one array in memory as .npy at a time
         for name, array in arrays.items():
-            member = zipfile.ZipInfo(f"{name}.npy", date_time=ZIP_DATE)
-            member.compress_type = method
-            member.external_attr = 0o644 << 16
             data = io.BytesIO()
             np.lib.format.write_array(data, array, allow_pickle=False)
-            archive.writestr(member, data.getvalue(), compresslevel=ZIP_LEVEL)
+            archive.writestr(zip_entry(f"{name}.npy", stored=not compressed), data.getbuffer(),
+                             compresslevel=ZIP_LEVEL)
 
 
 def _entity_arrays(plan: np.ndarray, extra, order: str) -> dict:

@@ -67,7 +67,7 @@ def luanti_node(state: str) -> tuple[str, int]:
     >>> luanti_node("minecraft:oak_door[facing=south,half=upper,open=false]")
     ('doors:hidden', 2)
     """
-    from ..minecraft.legacy import parse_state
+    from ..minecraft.states import parse_state
 
     name, properties = parse_state(state)
     entry = _table().get(name)
@@ -88,14 +88,6 @@ def luanti_node(state: str) -> tuple[str, int]:
     return node, 0
 
 
-def check_theme(blocks: np.ndarray, theme: Theme) -> None:
-    """Refuse, before any work, a theme that draws a present material as a block without a
-    Luanti node, naming the material and the block."""
-    from ..minecraft.palette import check_theme_states
-
-    check_theme_states(blocks, theme, luanti_node, "blockmaze cannot write for Luanti: {error}")
-
-
 def outside_columns(blocks: np.ndarray) -> np.ndarray:
     """(z, x) True where a column holds no block at all: outside the maze, left as it is."""
     return ~blocks.any(axis=0)
@@ -108,16 +100,15 @@ def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None
     ``seed`` draws the theme's weighted variants, as for the Minecraft outputs;
     ``keep_terrain=True`` writes every open block as ``ignore``, so the world's nodes stay there.
     """
-    from ..minecraft.palette import minecraft_palette
+    from ..minecraft.palette import translated_palette
 
     check_size(blocks.shape)
-    check_theme(blocks, theme)
-    indices, palette = minecraft_palette(blocks, theme, seed)
+    indices, palette, nodes = translated_palette(blocks, theme, seed, luanti_node,
+                                                 "blockmaze cannot write for Luanti: {error}")
     names: list[str] = []
     content = np.zeros(len(palette) + 1, np.uint16)
     param2 = np.zeros(len(palette) + 1, np.uint8)
-    for i, state in enumerate(palette):
-        node, p2 = luanti_node(state)
+    for i, (node, p2) in enumerate(nodes):
         if node not in names:
             names.append(node)
         content[i], param2[i] = names.index(node), p2

@@ -36,13 +36,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import BadFileError, BlockmazeError
-from ...readers.base import open_regular, read_regular, zip_member
-from ...readers.timebound import check_time, time_bound
-from .anvil import block_bits
+from ..errors import BadFileError, BlockmazeError
+from ..export.minecraft.anvil import block_bits
+from ..export.minecraft.packing import unpack_longs
+from ..export.minecraft.versions import RELEASES
+from .base import open_regular, read_regular, zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
-from .packing import unpack_longs
-from .versions import RELEASES
+from .timebound import check_time, time_bound
 
 _REGION = re.compile(r"^r\.(-?\d+)\.(-?\d+)\.mca$")
 MAX_CHUNK = 1 << 26

@@ -14,7 +14,7 @@ Example
 
 from __future__ import annotations
 
-from ...kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
 # statuses: 0 fine; negative = what was wrong (see STATUS)

@@ -4,7 +4,7 @@ Every format blockmaze writes is read (:mod:`blockmaze.readers`), in bounded mem
 only regular files are opened, only what is needed is read, piece by piece, and every declared
 length is checked, so a truncated or hostile file gives one clear :class:`BadFileError` naming
 the file, the formats tried and what was wrong — never a crash, a hang or a flood of memory.
-Limits: ``BLOCKMAZE_INFO_LIMIT`` (see :func:`blockmaze.export.minecraft.nbtread.inflate_limit`).
+Limits: ``BLOCKMAZE_INFO_LIMIT`` (see :func:`blockmaze.readers.nbtread.inflate_limit`).
 """
 
 from __future__ import annotations
@@ -16,29 +16,29 @@ import struct
 from pathlib import Path
 from typing import BinaryIO, Callable
 
-from .errors import BadFileError, BlockmazeError
-from .readers import meshes, pictures, tilemaps, voxels
-from .readers.base import FileInfo, load_json, read_whole
+from ..errors import BadFileError, BlockmazeError
+from . import meshes, pictures, tilemaps, voxels
+from .base import FileInfo, load_json, read_whole
 
 HEAD = 1024
 Opener = Callable[[], BinaryIO]
 
 
 def _nbt(opener: Opener, name: str) -> FileInfo:
-    from .readers.minecraft import read_nbt_info
+    from .minecraft import read_nbt_info
 
     return read_nbt_info(opener, _suffix(name))
 
 
 def _datapack(opener: Opener, name: str) -> FileInfo:
-    from .readers.minecraft import read_datapack_info
+    from .minecraft import read_datapack_info
 
     with opener() as file:
         return read_datapack_info(file)
 
 
 def _json(opener: Opener, name: str) -> FileInfo:
-    from .readers.documents import maze_document_summary
+    from .documents import maze_document_summary
 
     with opener() as file:
         document = load_json(read_whole(file, "a JSON file"), "a JSON file")
@@ -188,7 +188,7 @@ def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
 def _open_regular(path: Path) -> tuple[Opener, BinaryIO]:
     """The file opened once (a regular file, checked on its descriptor) and an opener giving each
     reader a fresh handle on that same open file, from its start (the path is never reopened)."""
-    from .readers.base import open_regular
+    from .base import open_regular
 
     opened = open_regular(path, "file")
 
@@ -209,7 +209,7 @@ def inspect_file(path: str | Path) -> FileInfo:
     >>> inspect_file(os.path.join(folder, "m.schem")).size
     (7, 4, 5)
     """
-    from .readers.timebound import time_bound
+    from .timebound import time_bound
 
     path = Path(path)
     opener, opened = _open_regular(path)

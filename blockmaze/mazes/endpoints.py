@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import analysis
-from .errors import BlockmazeError
-from .grids.geometry import outer_sides
-from .maze import Maze
+from ..errors import BlockmazeError
+from ..grids.geometry import outer_sides
+from ..maze import Maze
 
 MODES = ("longest", "entrances")
 
@@ -40,11 +40,23 @@ def outside_directions(maze: Maze) -> np.ndarray:
 def place_endpoints(maze: Maze, mode: str = "longest") -> Endpoints:
     """Start and goal for ``maze``, deterministic for a given maze.
 
-    ``longest``: the two ends of the longest path (the hardest pair). ``entrances``: the two
-    cells on the outer border farthest apart along the passages, each with an opening cut in
-    the outer wall; in a layered maze the start is on the bottom level, where a player placing
-    the maze stands.
+    Parameters
+    ----------
+    maze : Maze
+        Any maze.
+    mode : {"longest", "entrances"}
+        ``longest``: the two ends of the longest path (the hardest pair). ``entrances``: the two
+        cells on the outer border farthest apart along the passages, each with an opening cut
+        in the outer wall; in a layered maze the start is on the bottom level, where a player
+        placing the maze stands.
 
+    Returns
+    -------
+    Endpoints
+        ``start`` and ``goal`` cells and the ``openings`` (cell, direction) to cut.
+
+    Examples
+    --------
     >>> from blockmaze import generate
     >>> from blockmaze.grids import layered_grid
     >>> all(place_endpoints(generate(layered_grid(3, 4, 4), rng=s), "entrances").start < 16

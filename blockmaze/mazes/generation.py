@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .algorithms import get_algorithm
-from .errors import BlockmazeError, shown
-from .grids import GRID_KINDS, Grid
-from .maze import Maze
-from .randomness import as_generator
+from ..algorithms import get_algorithm
+from ..errors import BlockmazeError, shown
+from ..grids import Grid, grid_constructor
+from ..maze import Maze
+from ..support.randomness import as_generator
 
 
 def make_grid(shape: Grid | Sequence[int], kind: str = "square") -> Grid:
@@ -24,13 +24,7 @@ def make_grid(shape: Grid | Sequence[int], kind: str = "square") -> Grid:
     if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__") or not all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in shape):
         raise BlockmazeError(f"a grid's shape is whole numbers, e.g. (rows, columns), got {shown(shape)}")
-    try:
-        build = GRID_KINDS[kind]
-    except KeyError:
-        raise BlockmazeError(
-            f"unknown grid kind {kind!r}; choose one of: {', '.join(sorted(GRID_KINDS))}"
-        ) from None
-    return build(*shape)
+    return grid_constructor(kind)(*shape)
 
 
 def generate(
@@ -42,12 +36,29 @@ def generate(
 ) -> Maze:
     """A maze on ``shape`` (e.g. ``(rows, cols)``, or a Grid) carved by ``algorithm`` (``NAME[:OPTION]``).
 
-    ``rng`` is a seed, a numpy Generator, or None; the same seed always gives the same maze.
-    ``order`` (``algorithms.common.carve_order(grid, True)``), when given, receives the order
-    the passages were carved in, a row ``(cell, direction)`` each; recording draws nothing.
+    Parameters
+    ----------
+    shape : Grid or sequence of int
+        A grid, or the shape of one of ``kind``: ``(rows, cols)`` for a square grid,
+        ``(levels, rows, cols)`` for a layered one, ``(rings,)`` for a polar one.
+    algorithm : str
+        A name of :data:`~blockmaze.algorithms.ALGORITHMS`, with its option after a colon
+        (``"growing-tree:newest"``).
+    rng : numpy.random.Generator, int or None
+        The seed; the same seed always gives the same maze.
+    kind : str
+        The grid kind when ``shape`` is a shape (:data:`~blockmaze.grids.GRID_KINDS`).
+    order : numpy.ndarray, optional
+        An array from ``algorithms.common.carve_order(grid, True)``; it receives the order the
+        passages were carved in, a row ``(cell, direction)`` each (recording draws nothing).
 
-    Example
+    Returns
     -------
+    Maze
+        The grid and its passages.
+
+    Examples
+    --------
     >>> m = generate((10, 20), rng=42)
     >>> m.is_perfect(), m == generate((10, 20), rng=42)
     (True, True)

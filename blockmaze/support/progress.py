@@ -2,14 +2,14 @@
 and the time so far, shown only after a run has taken a while and only when switched on.
 
 Library code marks its phases with :func:`phase` (free when progress is off, the default);
-the command line switches progress on with :func:`shown` when stderr is a terminal and ``-q``
+the command line switches progress on with :func:`show_progress` when stderr is a terminal and ``-q``
 is not given.
 
 Example
 -------
 >>> import io
 >>> out = io.StringIO()
->>> with shown(out, delay=0.0, interval=0.01):
+>>> with show_progress(out, delay=0.0, interval=0.01):
 ...     with phase("carving"):
 ...         import time; time.sleep(0.05)
 >>> "carving" in out.getvalue() and out.getvalue().endswith("\\r\\x1b[K")
@@ -80,7 +80,7 @@ class _Display:
 
 
 @contextlib.contextmanager
-def shown(stream: TextIO, delay: float = 1.0, interval: float = 0.25) -> Iterator[None]:
+def show_progress(stream: TextIO, delay: float = 1.0, interval: float = 0.25) -> Iterator[None]:
     """Show progress on ``stream`` inside the block: after ``delay`` seconds, every
     ``interval`` seconds, the current phase and the time since the block began."""
     global _display

@@ -45,10 +45,10 @@ from typing import BinaryIO
 import numpy as np
 
 from .analysis import label_regions
-from .errors import BadFileError, BlockmazeError
-from .wording import article
-from .grids import GRID_KINDS, Grid
-from .grids.geometry import cell_shapes
+from ..errors import BadFileError, BlockmazeError
+from ..support.wording import article
+from ..grids import GRID_KINDS, Grid, grid_constructor
+from ..grids.geometry import cell_shapes
 
 OFF = "X"
 MAX_MASK_FILE_BYTES = 1 << 28  # 256 MiB: a text template of MAX_MASK_PIXELS cells and newlines
@@ -58,13 +58,7 @@ ARRAY_KINDS = frozenset({"square", "hex", "upsilon", "triangle", "layered"})  # 
 
 
 def _build(kind: str, shape: Sequence[int], mask=None) -> Grid:
-    try:
-        build = GRID_KINDS[kind]
-    except KeyError:
-        raise BlockmazeError(
-            f"unknown grid kind {kind!r}; choose one of: {', '.join(sorted(GRID_KINDS))}"
-        ) from None
-    return build(*shape, mask=mask)
+    return grid_constructor(kind)(*shape, mask=mask)
 
 
 def mask_shape(kind: str, shape: Sequence[int]) -> tuple[int, ...]:
@@ -75,7 +69,7 @@ def mask_shape(kind: str, shape: Sequence[int]) -> tuple[int, ...]:
     """
     shape = tuple(int(v) for v in shape)
     if kind == "polar":
-        from .grids.polar import polar_cell_count
+        from ..grids.polar import polar_cell_count
 
         return (polar_cell_count(shape[0]),)
     if kind in ARRAY_KINDS:
@@ -210,7 +204,7 @@ def load_mask(path: str | Path, kind: str = "square", shape: Sequence[int] | Non
     ...     load_mask(path).tolist()
     [[False, True], [True, True]]
     """
-    from .readers.base import read_regular
+    from ..readers.base import read_regular
 
     path = Path(path)
     data = read_regular(path, "mask", MAX_MASK_FILE_BYTES)

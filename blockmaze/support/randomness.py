@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from .errors import BlockmazeError
+from ..errors import BlockmazeError
 
 def as_generator(rng: np.random.Generator | int | None) -> np.random.Generator:
     """Return a numpy Generator for ``rng``: a Generator, a seed >= 0, or None (fresh entropy).

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .kernels import kernel
+from ..support.kernels import kernel
 import numpy as np
 
-from .errors import BlockmazeError
-from .maze import Maze
-from .randomness import as_generator
+from ..errors import BlockmazeError
+from ..maze import Maze
+from ..support.randomness import as_generator
 
 
 @kernel
@@ -52,8 +52,22 @@ def braid(maze: Maze, p: float, rng: np.random.Generator | int | None = None) ->
     into a neighbouring dead end where there is one (removing two at once), else into any
     neighbour it is not yet linked to. Opening walls never disconnects the maze.
 
-    Example
+    Parameters
+    ----------
+    maze : Maze
+        The maze to braid (left unchanged).
+    p : float
+        The share of dead ends to open, 0 (none) to 1 (all).
+    rng : numpy.random.Generator, int or None
+        The seed of the order and the choices.
+
+    Returns
     -------
+    Maze
+        A new maze with loops where dead ends were.
+
+    Examples
+    --------
     >>> from blockmaze import generate
     >>> m = generate((20, 20), rng=1)
     >>> full = braid(m, 1.0, rng=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import BlockmazeError
+from ..errors import BlockmazeError
 
 GIB = 1 << 30
 MEMORY_LIMIT = "BLOCKMAZE_MEMORY_LIMIT"  # the environment variable that sets the limit

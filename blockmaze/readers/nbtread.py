@@ -26,8 +26,8 @@ from typing import BinaryIO, Callable
 
 import numpy as np
 
-from ...errors import BadFileError
-from ...readers.timebound import check_time
+from ..errors import BadFileError
+from .timebound import check_time
 
 MAX_DEPTH = 512  # Minecraft's own limit
 DEFAULT_LIMIT = 1 << 28  # 256 MiB: a 268M-block .schem or .litematic, a 6M-block structure file
@@ -53,7 +53,7 @@ def inflate_limit() -> int:
     >>> inflate_limit() == DEFAULT_LIMIT or "BLOCKMAZE_INFO_LIMIT" in os.environ
     True
     """
-    from ...resources import parse_bytes
+    from ..support.memory import parse_bytes
 
     raw = os.environ.get("BLOCKMAZE_INFO_LIMIT")
     return DEFAULT_LIMIT if raw is None else parse_bytes(raw, "BLOCKMAZE_INFO_LIMIT")

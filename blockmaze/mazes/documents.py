@@ -1,5 +1,8 @@
 """Maze documents: a maze saved as JSON (schemas/maze.schema.json), to export many ways later.
 
+This module turns a document into JSON text and back; writing it to a file is the "maze" output
+of the registry (:func:`blockmaze.export.maze_document.save_maze`).
+
 Links are stored per cell as ``ceil(k / 4)`` hex digits (bit d = a passage towards direction d),
 so a million-cell square maze is a 1 MB string.
 """
@@ -14,14 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from .endpoints import Endpoints
-from .errors import BadFileError, BlockmazeError, shown
-from .export import register_writer
-from .export.target import Target, open_target
+from ..errors import BadFileError, BlockmazeError, shown
 from .generation import make_grid
-from .grids import GRID_KINDS
+from ..grids import GRID_KINDS
 from .masks import mask_shape
-from .resources import ensure_step_memory
-from .maze import Maze
+from ..support.memory import ensure_step_memory
+from ..maze import Maze
 
 DOCUMENT_TYPE = "blockmaze-maze"
 DOCUMENT_VERSION = 1
@@ -32,13 +33,27 @@ MAX_SEED = 1 << 128
 class MazeDocument:
     """A maze with its endpoints and where it came from (algorithm, seed, braid share).
 
-    Example
-    -------
+    Parameters
+    ----------
+    maze : Maze
+        The maze itself.
+    endpoints : Endpoints, optional
+        Its start, goal and openings.
+    algorithm : str, optional
+        The algorithm that carved it, as given to :func:`~blockmaze.generate`.
+    seed : int, optional
+        The seed it was carved (and braided) with.
+    braid : float
+        The share of dead ends opened (:func:`~blockmaze.braid`).
+    extra : dict
+        Other fields of a document read back, kept as they were.
+
+    Examples
+    --------
     >>> import io
     >>> from blockmaze import generate
     >>> doc = MazeDocument(generate((3, 4), rng=5), algorithm="backtracker", seed=5)
-    >>> out = io.BytesIO(); save_maze(doc, out)
-    >>> load_maze(io.BytesIO(out.getvalue())) == doc
+    >>> load_maze(io.BytesIO(document_text(doc).encode())) == doc
     True
     """
 
@@ -89,8 +104,13 @@ def decode_links(text: str, n: int, k: int) -> np.ndarray:
     return ((masks[:, None] >> np.arange(k, dtype=np.uint64)) & np.uint64(1)).astype(bool)
 
 
-def save_maze(document: MazeDocument, target: Target) -> None:
-    """Write a maze document as JSON to a path (atomically) or a binary file."""
+def document_text(document: MazeDocument) -> str:
+    """A maze document as JSON text, one top-level field a line (links last).
+
+    >>> from blockmaze import generate
+    >>> document_text(MazeDocument(generate((1, 2), rng=0))).splitlines()[1]
+    ' "type": "blockmaze-maze",'
+    """
     maze, ends = document.maze, document.endpoints
     grid = maze.grid
     ensure_step_memory("document", grid.size, f"a maze document of {grid.size} cells")
@@ -111,9 +131,7 @@ def save_maze(document: MazeDocument, target: Target) -> None:
         "openings": [] if ends is None else [[c, grid.directions[d]] for c, d in ends.openings],
         "links": encode_links(maze.links),
     }
-    text = "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()) + "\n}\n"
-    with open_target(target) as file:
-        file.write(text.encode("utf-8"))
+    return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()) + "\n}\n"
 
 
 def _crossings_field(grid) -> dict:
@@ -122,7 +140,7 @@ def _crossings_field(grid) -> dict:
     crossings = getattr(grid, "crossings", None)
     if crossings is None:
         return {}
-    from .grids.weave import OVER_NAMES
+    from ..grids.weave import OVER_NAMES
 
     return {"crossings": {name: np.flatnonzero(crossings == code).tolist()
                           for code, name in OVER_NAMES.items()}}
@@ -130,7 +148,7 @@ def _crossings_field(grid) -> dict:
 
 def _with_crossings(grid, data):
     """The weave grid ``grid`` with the crossings of a document's ``grid.crossings``."""
-    from .grids.weave import OVER_NAMES, weave_grid
+    from ..grids.weave import OVER_NAMES, weave_grid
 
     if data is None:
         return grid
@@ -168,8 +186,28 @@ MAX_DOCUMENT_BYTES = 1 << 28  # 256 MiB: 2 hex digits a cell, a 100-million-cell
 
 
 def load_maze(source: str | Path | object) -> MazeDocument:
-    """Read a maze document from a path or a binary file; a bad one raises BadFileError naming the
-    file and the field that was wrong."""
+    """Read a maze document from a path or a binary file.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path or binary file
+        A document written by :func:`~blockmaze.export.maze_document.save_maze` (or any JSON
+        following ``schemas/maze.schema.json``).
+
+    Returns
+    -------
+    MazeDocument
+        The maze, its endpoints, algorithm, seed and braid share; a bad document raises
+        BadFileError naming the file and the field that was wrong.
+
+    Examples
+    --------
+    >>> import io
+    >>> from blockmaze import generate
+    >>> text = document_text(MazeDocument(generate((2, 3), rng=4), seed=4))
+    >>> load_maze(io.BytesIO(text.encode())).maze == generate((2, 3), rng=4)
+    True
+    """
     name = str(getattr(source, "name", None) or ("maze document" if hasattr(source, "read") else source))
     try:
         if hasattr(source, "read"):
@@ -178,7 +216,7 @@ def load_maze(source: str | Path | object) -> MazeDocument:
                 raise BadFileError(f"{name}: larger than the {MAX_DOCUMENT_BYTES} bytes a maze "
                                    "document may have")
         else:
-            from .readers.base import read_regular
+            from ..readers.base import read_regular
 
             raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)
     except OSError as error:
@@ -292,7 +330,7 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
             )
         parsed.append((item[0], grid.directions.index(item[1])))
     if parsed:
-        from .grids.geometry import outer_sides
+        from ..grids.geometry import outer_sides
 
         outer = outer_sides(grid)
         for cell, d in parsed:
@@ -301,10 +339,3 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
                                      f"{grid.directions[d]} side is inside the maze (or masked)")
     return Endpoints(start, goal, tuple(parsed))
 
-
-def _write_document(document: MazeDocument, file, theme) -> None:
-    """The output registry's "maze" format: the document as JSON (the theme does not apply)."""
-    save_maze(document, file)
-
-
-register_writer("maze", _write_document)
