@@ -17,7 +17,7 @@ import blockmaze as bm
 from blockmaze.export.meshes import greedy
 from blockmaze.export.meshes.chunks import touches_by_edge, _touches_by_edge
 from blockmaze.export.meshes.vectorized import collision_boxes_numpy
-from blockmaze.kernels import forced
+from blockmaze.support.kernels import forced
 
 
 def assert_same_mesh(blocks, box=None, cuts=(False,) * 6):
