@@ -40,6 +40,7 @@ MAX_VALUES = 1 << 17  # Python values (tags outside the bulk) one file may hold
 _SCALARS = {1: ("b", 1), 2: ("h", 2), 3: ("i", 4), 4: ("q", 8), 5: ("f", 4), 6: ("d", 8)}
 _NUMPY = {1: "i1", 2: "i2", 3: "i4", 4: "i8", 5: "f4", 6: "f8", 7: "i1", 11: "i4", 12: "i8"}
 _ARRAYS = {7: 1, 11: 4, 12: 8}
+_STRUCTS = {(order, code): struct.Struct(order + code) for order in "<>" for code in "bhiqfdH"}
 
 
 class NbtError(BadFileError):
@@ -255,10 +256,21 @@ class _Reader:
         self.count = count or {}  # ordinal of a skipped array -> function fed its pieces
 
     def number(self, code: str, size: int):
-        return struct.unpack(self.order + code, self.src.take(size))[0]
+        src, unpack = self.src, _STRUCTS[self.order, code]
+        pos = src.pos
+        if pos + size <= len(src.buf):  # the common case: read in place, no slice
+            src.pos = pos + size
+            return unpack.unpack_from(src.buf, pos)[0]
+        return unpack.unpack(src.take(size))[0]
 
     def string(self) -> str:
-        raw = self.src.take(self.number("H", 2))
+        size, src = self.number("H", 2), self.src
+        pos = src.pos
+        if pos + size <= len(src.buf):
+            src.pos = pos + size
+            raw = src.buf[pos:pos + size]
+        else:
+            raw = src.take(size)
         return raw.decode("utf-8", "replace")  # modified UTF-8 oddities: keep going
 
     def length(self, item_size: int) -> int:
