@@ -88,7 +88,7 @@ MEASURED: dict[str, tuple[str, float, int]] = {
     "document": ("cell", 64.0, 0),
     "png": ("pixel", 139.4, 0),
     "svg": ("cell", 787.1, 0),
-    "schem": ("block", 7.8, 0),
+    "schem": ("block", 4.4, 0),
     "litematic": ("block", 22.2, 0),
     "structure": ("block", 6.9, 2_000_000),
     "datapack": ("block", 16.3, 0),
