@@ -1,7 +1,8 @@
 """Every generation algorithm's speed, beside mazelib's where mazelib has the algorithm.
 
     python bench/bench_algorithms.py            # 100², 300², 1000², 3000² (a few minutes)
-    python bench/bench_algorithms.py --quick    # 100² and 300² only
+    python bench/bench_algorithms.py --quick    # 100² and 300² only, mazelib once a size
+                                                # (15 s limit): a smoke run, not the README figures
 
 Both libraries are timed the same way: warm (blockmaze's kernels compiled, mazelib imported and
 run once on a small maze first), the grid built inside the timer (``bm.generate((n, n))``,
@@ -52,6 +53,7 @@ for _ in range(repeats):
     print(time.perf_counter() - start, flush=True)
 """
 MAZELIB_LIMIT = 60.0  # seconds per run
+QUICK_MAZELIB_LIMIT = 15.0  # --quick (a smoke run): one mazelib run per size, stopped sooner
 
 
 def has_mazelib() -> bool:
@@ -77,12 +79,12 @@ def ours(spec: str, side: int) -> float:
     return best
 
 
-def theirs(name: str, side: int) -> float | str:
-    """mazelib's best seconds of as many runs as ours (those done within the limit); "timeout"
+def theirs(name: str, side: int, repeats: int, limit: float) -> float | str:
+    """mazelib's best seconds of ``repeats`` runs (those done within ``limit`` seconds); "timeout"
     if none finished, "fails" if it raises."""
     try:
-        out = subprocess.run([sys.executable, "-c", MAZELIB_RUN, name, str(side), str(repeats_for(side))],
-                             capture_output=True, text=True, timeout=MAZELIB_LIMIT, check=True).stdout
+        out = subprocess.run([sys.executable, "-c", MAZELIB_RUN, name, str(side), str(repeats)],
+                             capture_output=True, text=True, timeout=limit, check=True).stdout
     except subprocess.TimeoutExpired as stopped:
         out = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else (stopped.stdout or "")
         if not out.split():
@@ -92,9 +94,9 @@ def theirs(name: str, side: int) -> float | str:
     return min(float(line) for line in out.split())
 
 
-def rate(cells: int, seconds: float | str) -> str:
+def rate(cells: int, seconds: float | str, limit: float = MAZELIB_LIMIT) -> str:
     if seconds == "timeout":
-        return f"> {MAZELIB_LIMIT:.0f} s"
+        return f"> {limit:.0f} s"
     if seconds == "fails":
         return "raises an error"
     return f"{cells / seconds / 1e6:.2f} M/s"
@@ -106,6 +108,7 @@ def main() -> None:
     quick = parser.parse_args().quick
     sides = [100, 300] if quick else [100, 300, 1000, 3000]
     mazelib_sides = [100, 300]
+    limit = QUICK_MAZELIB_LIMIT if quick else MAZELIB_LIMIT
     compare = has_mazelib()
     header = ["algorithm"] + [f"{s}²" for s in sides]
     if compare:
@@ -121,10 +124,11 @@ def main() -> None:
             if name is None:
                 row += ["-"] * (len(mazelib_sides) + 1)
             else:
-                theirs_times = {side: theirs(name, side) for side in mazelib_sides}
-                row += [rate(side * side, theirs_times[side]) for side in mazelib_sides]
+                theirs_times = {side: theirs(name, side, 1 if quick else repeats_for(side), limit)
+                                for side in mazelib_sides}
+                row += [rate(side * side, theirs_times[side], limit) for side in mazelib_sides]
                 t300 = theirs_times[300]
-                row.append(f"> {MAZELIB_LIMIT / times[300]:.0f}x" if t300 == "timeout"
+                row.append(f"> {limit / times[300]:.0f}x" if t300 == "timeout"
                            else "-" if t300 == "fails" else f"{t300 / times[300]:.0f}x")
         print("| " + " | ".join(row) + " |", flush=True)
     if not compare:
