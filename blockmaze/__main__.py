@@ -36,7 +36,10 @@ def _stop_not_swallowed(unraisable) -> None:
     say) is not printed as "Exception ignored" and not lost: the signal is sent again, so the
     run stops as it would have. Anything else goes to Python's own hook."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
-        os.kill(os.getpid(), signal.SIGINT)
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+        except KeyboardInterrupt:  # raised here, in the hook, it would be swallowed and printed:
+            pass  # the stop watcher has seen the signal and ends the run (cli.main's last resort)
         return
     sys.__unraisablehook__(unraisable)
 

@@ -21,7 +21,7 @@ from .cli_options import (NUMBER, AlgorithmSpec, Dimensions, FilePath, Finite,  
 from .errors import BadFileError, BlockmazeError, OutputError
 from .export import FORMATS, PICTURE_STYLES
 from .export.target import (Interrupted, block_signals_in_new_threads, restore_signals,
-                            signals_raise, stop_within, take_signals_here)
+                            signals_raise, stop_seen, stop_within, take_signals_here)
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
@@ -424,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
             os.environ.pop(MEMORY_LIMIT, None)
         else:
             os.environ[MEMORY_LIMIT] = limit
+    if code == 0 and stop_seen():  # a Ctrl-C numba's compiler swallowed, seen as the run ended
+        code = _fail("interrupted as the run ended; its files were written", 128 + stop_seen())
     try:
         sys.stdout.flush()
     except OSError as error:
@@ -476,8 +478,10 @@ def _run(argv, before=None) -> int:
     except RecursionError:
         return _fail("the input is nested too deeply", 1)
     except Exception as error:  # a bug: still one line, and the traceback under -v
-        if _caused_by_ctrl_c(error):  # Ctrl-C inside a kernel's call or numba's compiler
-            return _fail("interrupted; no file was changed", 130)
+        if _caused_by_ctrl_c(error) or stop_seen():  # a stop inside a kernel or numba's compiler
+            signum = stop_seen() or 2
+            return _fail("interrupted; no file was changed" if signum == 2 else
+                         f"stopped by signal {signum}; no file was changed", 128 + signum)
         if _settings["verbose"]:
             traceback.print_exc()
         return _fail(f"internal error ({type(error).__name__}: {error}); please report it "

@@ -120,3 +120,32 @@ def test_only_the_command_holds_the_stop_signals(monkeypatch):
     assert not launch.is_command()
     monkeypatch.setattr(sys, "argv", ["my_script.py"])
     assert not launch.is_command()
+
+
+@pytest.fixture
+def a_stop_was_seen(monkeypatch):
+    """As if the stop watcher had seen Ctrl-C arrive, while numba's compiler swallowed it."""
+    from blockmaze.export import target
+
+    monkeypatch.setattr(target, "_stops_seen", [signal.SIGINT])
+
+
+def test_an_error_after_a_swallowed_ctrl_c_is_the_stop_not_a_bug(a_stop_was_seen, monkeypatch, capsys):
+    from blockmaze import jobs
+    from blockmaze.cli import main
+
+    def cut_short(*args, **kwargs):
+        raise RuntimeError("no compiled object yet")  # what numba says after a cut compile
+
+    monkeypatch.setattr(jobs, "run", cut_short)
+    assert main(["generate", "5x5"]) == 130
+    assert capsys.readouterr().err.strip() == "Error: interrupted; no file was changed"
+
+
+def test_a_run_that_ends_after_a_swallowed_ctrl_c_still_answers_it(a_stop_was_seen, tmp_path, capsys):
+    from blockmaze.cli import main
+
+    assert main(["generate", "5x5", "-o", str(tmp_path / "m.schem")]) == 130
+    said = capsys.readouterr().err.strip().splitlines()
+    assert said[-1] == "Error: interrupted as the run ended; its files were written"
+    assert (tmp_path / "m.schem").exists()

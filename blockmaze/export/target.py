@@ -531,12 +531,27 @@ def stop_within(seconds: float = 0.15) -> Iterator[None]:
         os.close(read_end)
 
 
+_stops_seen: list[int] = []  # the stop signals the watcher has seen arrive, in order
+
+
+def stop_seen() -> int | None:
+    """The first stop signal that arrived while :func:`stop_within` watched, or None: an error
+    that follows one (numba's compiler cut short, say) is the stop's doing, not a bug.
+
+    >>> stop_seen() is None
+    True
+    """
+    return _stops_seen[0] if _stops_seen else None
+
+
 def _watch(read_end: int, done: threading.Event, seconds: float) -> None:
     while True:
         try:
             data = os.read(read_end, 1)
         except OSError:
             return
+        if data and data[0] in STOP_SIGNALS:  # seen even as the run ends (cli.main asks)
+            _stops_seen.append(data[0])
         if not data or done.is_set():
             return
         signum = data[0]
