@@ -1,7 +1,8 @@
 """Kill real `blockmaze` processes at random moments; count mixed or leftover files.
 
     python bench/bench_kill.py            # 200 kills across the multi-file and single-file runs
-    python bench/bench_kill.py --quick    # 10 kills and 9 Ctrl-C, for a smoke test
+    python bench/bench_kill.py --quick    # 10 kills and 9 Ctrl-C, for a smoke test (a small
+                                          # compile, the long build's first 5 s)
     python bench/bench_kill.py --kills 0 --window 20   # Ctrl-C only, the long build's first 20 s
 
 Each kill restores the old set of files, starts `python -m blockmaze` writing the new set over
@@ -41,6 +42,10 @@ ENV = dict(os.environ, BLOCKMAZE_KERNELS="python", OPENBLAS_NUM_THREADS="4", OMP
            MKL_NUM_THREADS="4")
 LONG_BUILD = ["generate", "40x400x400", "-g", "layered", "--seed", "1", "-o", "big.schem"]
 QUICK_BUILD = ["generate", "10x100x100", "-g", "layered", "--seed", "1", "-o", "big.schem"]
+# --quick: a first compile of a few kernels only (a plain square maze), and the long build's
+# first QUICK_WINDOW seconds, so the smoke run stays short
+QUICK_COMPILE = ["generate", "400x400", "--seed", "1", "-o", "square.schem"]
+QUICK_WINDOW = 5.0
 
 
 def run(argv, folder) -> subprocess.Popen:
@@ -159,10 +164,11 @@ def interrupt_phases(count: int, rng: random.Random, quick: bool, window: float 
     env.pop("BLOCKMAZE_KERNELS")
     compiled = dict(env, BLOCKMAZE_KERNELS="numba")
     long_build = QUICK_BUILD if quick else LONG_BUILD
-    compile_build = QUICK_BUILD
-    timed(compile_build, compiled)  # warms the shared cache for the long-build phase
+    compile_build = QUICK_COMPILE if quick else QUICK_BUILD
+    if not quick:
+        timed(compile_build, compiled)  # warms the shared cache for the long-build phase
     compile_s = timed(compile_build, compiled, fresh_cache=True)
-    build_s = window or timed(long_build, env)
+    build_s = window or (QUICK_WINDOW if quick else timed(long_build, env))
     share = [count // 3, count // 3, count - 2 * (count // 3)]
     phases = [
         ("start-up", long_build, [rng.uniform(0, 0.2) for _ in range(share[0])], env, False),
