@@ -125,9 +125,25 @@ def test_only_the_command_holds_the_stop_signals(monkeypatch):
 @pytest.fixture
 def a_stop_was_seen(monkeypatch):
     """As if the stop watcher had seen Ctrl-C arrive, while numba's compiler swallowed it."""
-    from blockmaze.export import target
+    from blockmaze import cli
 
-    monkeypatch.setattr(target, "_stops_seen", [signal.SIGINT])
+    monkeypatch.setattr(cli, "stop_seen", lambda: signal.SIGINT)
+
+
+def test_the_stop_watcher_records_a_signal_the_run_did_not_raise():
+    from blockmaze.export.target import stop_seen, stop_within
+
+    with stop_within(5):
+        before = signal.signal(signal.SIGINT, lambda *_: None)  # swallowed, as numba's finalizers do
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+        finally:
+            signal.signal(signal.SIGINT, before)
+    assert stop_seen() == signal.SIGINT
+    with stop_within():
+        pass
+    assert stop_seen() is None  # the next run starts clean
 
 
 def test_an_error_after_a_swallowed_ctrl_c_is_the_stop_not_a_bug(a_stop_was_seen, monkeypatch, capsys):

@@ -508,6 +508,7 @@ def stop_within(seconds: float = 0.15) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _stops_seen.clear()  # this run's signals only (a program may run several)
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     try:
@@ -535,8 +536,8 @@ _stops_seen: list[int] = []  # the stop signals the watcher has seen arrive, in 
 
 
 def stop_seen() -> int | None:
-    """The first stop signal that arrived while :func:`stop_within` watched, or None: an error
-    that follows one (numba's compiler cut short, say) is the stop's doing, not a bug.
+    """The first stop signal that arrived while the last :func:`stop_within` watched, or None:
+    an error that follows one (numba's compiler cut short, say) is the stop's doing, not a bug.
 
     >>> stop_seen() is None
     True
