@@ -131,7 +131,7 @@ def estimate(kind: str, units: int) -> int:
     """Bytes ``kind`` needs for ``units`` units, from :data:`MEASURED` (0 if not measured).
 
     >>> estimate("no such step", 10), estimate("schem", 1_000_000)
-    (0, 7800000)
+    (0, 4400000)
     """
     if kind not in MEASURED:
         return 0
