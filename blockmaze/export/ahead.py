@@ -43,17 +43,11 @@ def worked_ahead(items: Iterable[Item], work: Callable[[Item], Result], depth: i
             for item in items:
                 if stop.is_set():
                     return
-                outcome = (True, work(item))
-                while not stop.is_set():
-                    try:
-                        results.put(outcome, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
+                _put(results, stop, (True, work(item)))
         except BaseException as error:  # handed to the caller, raised in its thread
-            _put_last(results, stop, (False, error))
+            _put(results, stop, (False, error))
             return
-        _put_last(results, stop, (True, _DONE))
+        _put(results, stop, (True, _DONE))
 
     thread = threading.Thread(target=produce, name="blockmaze-ahead", daemon=True)
     thread.start()
@@ -70,7 +64,8 @@ def worked_ahead(items: Iterable[Item], work: Callable[[Item], Result], depth: i
         thread.join()
 
 
-def _put_last(results: queue.Queue, stop: threading.Event, outcome: tuple) -> None:
+def _put(results: queue.Queue, stop: threading.Event, outcome: tuple) -> None:
+    """Put ``outcome`` once there is room, unless the caller stops first."""
     while not stop.is_set():
         try:
             results.put(outcome, timeout=0.1)
