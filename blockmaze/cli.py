@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import signal
 import sys
 import traceback
 import warnings
@@ -456,10 +457,7 @@ def _run(argv, before=None) -> int:
             more = f" and {len(stop.written) - 3} more" if len(stop.written) > 3 else ""
             return _fail(f"stopped by signal {stop.signum} after the renames finished: wrote "
                          f"{names}{more}", 128 + stop.signum)
-        if isinstance(stop, Interrupted):
-            return _fail(f"stopped by signal {stop.signum}; no file was changed",
-                         128 + stop.signum)
-        return _fail("interrupted; no file was changed", 130)
+        return _stopped(stop.signum if isinstance(stop, Interrupted) else signal.SIGINT)
     except (BadFileError, OutputError) as error:
         return _fail(str(error), 1)
     except UnicodeEncodeError as error:  # a maze's box drawing to a latin-1 standard output
@@ -479,13 +477,17 @@ def _run(argv, before=None) -> int:
         return _fail("the input is nested too deeply", 1)
     except Exception as error:  # a bug: still one line, and the traceback under -v
         if _caused_by_ctrl_c(error) or stop_seen():  # a stop inside a kernel or numba's compiler
-            signum = stop_seen() or 2
-            return _fail("interrupted; no file was changed" if signum == 2 else
-                         f"stopped by signal {signum}; no file was changed", 128 + signum)
+            return _stopped(stop_seen() or signal.SIGINT)
         if _settings["verbose"]:
             traceback.print_exc()
         return _fail(f"internal error ({type(error).__name__}: {error}); please report it "
                      "with the command line (-v shows the traceback)", 1)
+
+
+def _stopped(signum: int) -> int:
+    """One line for a run a signal stopped before any file changed; returns 128 + the signal."""
+    what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
+    return _fail(f"{what}; no file was changed", 128 + signum)
 
 
 def _caused_by_ctrl_c(error: BaseException) -> bool:
