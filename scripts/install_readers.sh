@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every independent reader the tests (and bench/bench_mesh.py) read our files with, into
-# .readers/ in the checkout (or the folder named by $BLOCKMAZE_READERS). The tests look there when
-# their variable (GLTF_VALIDATOR, MINECRAFT_DATA, BLOCKMAZE_BPY_PYTHON) is not set; see
+# .readers/ in the checkout (or the folder named by $BLOCKMAZE_READERS). The tests look in the same
+# folder when their variable (GLTF_VALIDATOR, MINECRAFT_DATA, BLOCKMAZE_BPY_PYTHON) is not set; see
 # tests/readers.py. Any install that fails stops the script with its error.
 #
 #   bash scripts/install_readers.sh

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-# Where scripts/install_readers.sh puts the readers when no folder is named (git ignores it).
-DEFAULT = Path(__file__).resolve().parent.parent / ".readers"
+# Where scripts/install_readers.sh puts the readers: $BLOCKMAZE_READERS, else .readers/ in the
+# checkout (git ignores it).
+DEFAULT = Path(os.environ.get("BLOCKMAZE_READERS") or Path(__file__).resolve().parent.parent / ".readers")
 INSTALL = "bash scripts/install_readers.sh"
 
 
