@@ -37,8 +37,14 @@ facts, in extremeheat/extracted_minecraft_data -- and anvil-parser2's reader, wh
   types missing from ``Heightmaps``), so the ones that depend on block physics
   (``MOTION_BLOCKING``...) are left to it.
 * Timestamps are 0, so the same maze gives the same bytes.
-* zlib level 1: a maze chunk compresses to well under one 4 KiB sector at any level, and level 1
-  is 2.4x faster than the default 6 (30 against 73 us a chunk), so the files are as large.
+* A chunk record's payload is a zlib stream (compression 2). A stream of stored deflate blocks
+  (zlib level 0) is one as much as a compressed one: every zlib reader inflates it (the game's
+  ``InflaterInputStream``, Python's ``zlib``, Node's ``zlib``). Records take whole 4 KiB sectors,
+  so a chunk whose stored stream fits one sector is stored: compressing it would leave the file
+  the same size and cost 40 us a chunk (zlib level 1, measured on a 2000x2000 maze's 3 KB
+  chunks), seven tenths of a world's writing time. Bigger chunks (a tall maze, a void world's
+  listed empty sections) are compressed at level 1, 2.4x faster than the default 6 and as small
+  in sectors (see :func:`chunk_payload`).
 """
 
 from __future__ import annotations
@@ -55,7 +61,9 @@ from .palette import block_state_tag
 
 MIN_Y = -64  # the overworld's lowest block, 1.18+
 MAX_Y = 319
-SECTIONS = range(-4, 20)
+FIRST_SECTION = -4  # the overworld's sections, y = -64 to 319
+SECTION_COUNT = 24
+SECTIONS = range(FIRST_SECTION, FIRST_SECTION + SECTION_COUNT)
 SECTOR = 4096
 HEIGHTMAP_BITS = 9
 ZLIB = 2
@@ -212,15 +220,6 @@ def heightmap_longs(heights):
     return out
 
 
-_Y = _name(BYTE, "Y")
-_BLOCK_STATES = _name(COMPOUND, "block_states")
-_PALETTE = _name(LIST, "palette") + bytes((COMPOUND,))
-_DATA = _name(LONG_ARRAY, "data")
-_SECTIONS = _name(LIST, "sections") + bytes((COMPOUND,))
-_HEIGHTMAPS = _name(COMPOUND, "Heightmaps") + _name(LONG_ARRAY, "WORLD_SURFACE") + struct.pack(">i", 37)
-_END = bytes((END,))
-
-
 class ChunkBuilder:
     """Chunk NBT for one world: fixed parts cached once, a row of chunks assembled per band.
 
@@ -231,15 +230,26 @@ class ChunkBuilder:
 
     def __init__(self, data_version: int, biome: str, empty_sections: bool = True):
         self.data_version = data_version
-        self.biome_bytes = nbt_compound("biomes", nbt_list("palette", STRING, [_string(biome)]))
         self.empty_sections = empty_sections
         self.states: list[str] = []
         self.payloads: list[bytes] = []
         self.index: dict[str, int] = {}
+        self._state_bytes: np.ndarray | None = None
+        self.state_starts = np.zeros(1, dtype=np.int64)
         self.air = self.id_of("minecraft:air")
-        self.empty = {y: self.section(y, [self.air], None) for y in SECTIONS}
-        self.no_entities = nbt_list("block_entities", COMPOUND, [])
-        self.tail = b"".join((
+        pieces = [None] * 10  # the fixed bytes between the values a chunk's NBT is made of
+        pieces[_HEAD_X] = b"\x0a\x00\x00" + _name(INT, "xPos")
+        pieces[_Z] = _name(INT, "zPos")
+        pieces[_SECTION_LIST] = _name(LIST, "sections") + bytes((COMPOUND,))
+        pieces[_SECTION_Y] = _name(BYTE, "Y")
+        pieces[_STATES] = _name(COMPOUND, "block_states") + _name(LIST, "palette") + bytes((COMPOUND,))
+        pieces[_DATA_LONGS] = _name(LONG_ARRAY, "data")
+        pieces[_SECTION_END] = (bytes((END,)) + nbt_compound("biomes", nbt_list("palette", STRING, [_string(biome)]))
+                                + bytes((END,)))
+        pieces[_HEIGHTS] = (_name(COMPOUND, "Heightmaps") + _name(LONG_ARRAY, "WORLD_SURFACE")
+                            + struct.pack(">i", 37))
+        pieces[_ENTITY_LIST] = bytes((END,)) + _name(LIST, "block_entities")
+        pieces[_TAIL] = b"".join((
             nbt_list("block_ticks", COMPOUND, []),
             nbt_list("fluid_ticks", COMPOUND, []),
             nbt_list("PostProcessing", LIST, []),
@@ -248,10 +258,12 @@ class ChunkBuilder:
             nbt_long("LastUpdate", 0),
             nbt_long("InhabitedTime", 0),
             nbt_string("Status", "minecraft:full"),
-            nbt_int("yPos", SECTIONS[0]),
+            nbt_int("yPos", FIRST_SECTION),
             nbt_int("DataVersion", data_version),
-            _END,
+            bytes((END,)),
         ))
+        self.pieces = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+        self.piece_starts = np.cumsum([0] + [len(piece) for piece in pieces], dtype=np.int64)
 
     def id_of(self, state: str) -> int:
         """The global id of a block state, added on first sight."""
@@ -262,47 +274,134 @@ class ChunkBuilder:
             self.payloads.append(state_payload(state))
         return found
 
-    def section(self, y: int, palette, longs: bytes | None) -> bytes:
-        """One section's compound payload: Y, block_states (palette of global ids, packed
-        big-endian longs), biomes."""
-        parts = [_Y, struct.pack(">b", y), _BLOCK_STATES, _PALETTE, struct.pack(">i", len(palette))]
-        parts.extend(self.payloads[g] for g in palette)
-        if longs is not None:
-            parts += [_DATA, struct.pack(">i", len(longs) // 8), longs]
-        parts += [_END, self.biome_bytes, _END]
-        return b"".join(parts)
-
     def row(self, ids: np.ndarray, cz: int, entities: dict[int, list[bytes]] | None = None):
         """Yield ``(cx, chunk NBT bytes)`` for a row of chunks: ``ids`` (y, 16, x) holds global ids
         from y = -64 up to a section boundary, its width a multiple of 16; ``entities`` maps a
         chunk's cx to its block entities (compound payloads, world coordinates inside)."""
-        air = self.air
-        sizes, palettes, data, lengths = encode_sections(ids, air)
-        data = data.astype(">i8")
-        heights = heightmap_longs(surface_heights(ids, air, 0)).astype(">i8")
-        count = ids.shape[0] // 16
-        head = b"\x0a\x00\x00"
-        for cx in range(ids.shape[2] // 16):
-            parts = []
+        out, ends = self.row_bytes(ids, cz, entities)
+        view = memoryview(out)
+        for cx in range(ends.size - 1):
+            yield cx, bytes(view[ends[cx]:ends[cx + 1]])
+
+    def row_bytes(self, ids: np.ndarray, cz: int, entities: dict[int, list[bytes]] | None = None):
+        """The NBT of a row of chunks (see :meth:`row`) in one uint8 array, and the offsets
+        where each chunk starts and the last ends: chunk ``cx`` is ``out[ends[cx]:ends[cx + 1]]``.
+        One compiled pass (no GIL held) assembles them from the sections' palettes and longs."""
+        sizes, palettes, data, lengths = encode_sections(ids, self.air)
+        heights = heightmap_longs(surface_heights(ids, self.air, 0)).astype(">i8").view(np.uint8)
+        chunks = ids.shape[2] // 16
+        found = [entities.get(cx, []) if entities else [] for cx in range(chunks)]
+        counts = np.array([len(tags) for tags in found], dtype=np.int64)
+        starts = np.zeros(chunks + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([sum(len(tag) for tag in tags) for tags in found])
+        placed = np.frombuffer(b"".join(b"".join(tags) for tags in found), dtype=np.uint8)
+        return _assemble_row(self.pieces, self.piece_starts, sizes, palettes,
+                             data.astype(">i8").view(np.uint8), lengths, ids.shape[0] // 16,
+                             self.air, self.empty_sections, self.state_bytes(), self.state_starts,
+                             heights, placed, starts, counts, cz)
+
+    def state_bytes(self) -> np.ndarray:
+        """Every known state's palette payload, end to end (:attr:`state_starts` says where)."""
+        payloads = list(self.payloads)  # as they are now: another thread may add states
+        if self._state_bytes is None or self.state_starts.size != len(payloads) + 1:
+            self.state_starts = np.cumsum([0] + [len(p) for p in payloads], dtype=np.int64)
+            self._state_bytes = np.frombuffer(b"".join(payloads), dtype=np.uint8)
+        return self._state_bytes
+
+
+# The fixed pieces of a chunk, in the order :func:`_assemble_row` writes them; a builder keeps
+# them end to end in ``pieces`` (``piece_starts[i]`` to ``piece_starts[i + 1]``).
+(_HEAD_X, _Z, _SECTION_LIST, _SECTION_Y, _STATES, _DATA_LONGS, _SECTION_END, _HEIGHTS,
+ _ENTITY_LIST, _TAIL) = range(10)
+
+
+@kernel
+def _copy(out, at, write, source, begin, end):
+    """Copy ``source[begin:end]`` to ``out`` at ``at`` (when ``write``); return the end."""
+    if write:
+        out[at:at + end - begin] = source[begin:end]
+    return at + end - begin
+
+
+@kernel
+def _big_endian(out, at, write, value, size):
+    """``value`` as ``size`` big-endian bytes (two's complement) at ``at``; return the end."""
+    if write:
+        for i in range(size):
+            out[at + i] = (value >> (8 * (size - 1 - i))) & 255
+    return at + size
+
+
+@kernel
+def _assemble_row(pieces, piece_starts, sizes, palettes, data, lengths, count, air, empty_sections,
+                  payloads, payload_starts, heights, entities, entity_starts, entity_counts, cz):
+    """Every chunk of a row as NBT bytes, end to end: ``(out, ends)``. Two passes: the first
+    measures each chunk, the second writes into an array of exactly that size. ``data`` holds
+    each section's longs as big-endian bytes, ``heights`` each chunk's heightmap longs."""
+    chunks = heights.shape[0]
+    ends = np.zeros(chunks + 1, dtype=np.int64)
+    out = np.empty(0, dtype=np.uint8)
+    total = SECTION_COUNT
+    for write in range(2):
+        if write:
+            out = np.empty(ends[chunks], dtype=np.uint8)
+        at = 0
+        for cx in range(chunks):
+            at = _copy(out, at, write, pieces, piece_starts[_HEAD_X], piece_starts[_HEAD_X + 1])
+            at = _big_endian(out, at, write, cx, 4)
+            at = _copy(out, at, write, pieces, piece_starts[_Z], piece_starts[_Z + 1])
+            at = _big_endian(out, at, write, cz, 4)
+            listed = total - count if empty_sections else 0
             for s in range(count):
                 k = cx * count + s
-                size = sizes[k]
-                if size == 1 and palettes[k, 0] == air:
-                    if self.empty_sections:
-                        parts.append(self.empty[SECTIONS[s]])
-                    continue
-                parts.append(self.section(SECTIONS[s], palettes[k, :size],
-                                          data[k, :lengths[k]].tobytes() if size > 1 else None))
-            if self.empty_sections:
-                parts.extend(self.empty[y] for y in SECTIONS[count:])
-            yield cx, b"".join((
-                head, nbt_int("xPos", cx), nbt_int("zPos", cz),
-                _SECTIONS, struct.pack(">i", len(parts)), *parts,
-                _HEIGHTMAPS, heights[cx].tobytes(), _END,
-                nbt_list("block_entities", COMPOUND, entities[cx])
-                if entities and cx in entities else self.no_entities,
-                self.tail,
-            ))
+                if empty_sections or sizes[k] > 1 or palettes[k, 0] != air:
+                    listed += 1
+            at = _copy(out, at, write, pieces, piece_starts[_SECTION_LIST], piece_starts[_SECTION_LIST + 1])
+            at = _big_endian(out, at, write, listed, 4)
+            for s in range(total):
+                k = cx * count + s
+                size = 1
+                if s < count:
+                    size = sizes[k]
+                    if not empty_sections and size == 1 and palettes[k, 0] == air:
+                        continue
+                elif not empty_sections:
+                    break
+                at = _copy(out, at, write, pieces, piece_starts[_SECTION_Y], piece_starts[_SECTION_Y + 1])
+                at = _big_endian(out, at, write, FIRST_SECTION + s, 1)
+                at = _copy(out, at, write, pieces, piece_starts[_STATES], piece_starts[_STATES + 1])
+                at = _big_endian(out, at, write, size, 4)
+                for j in range(size):
+                    g = palettes[k, j] if s < count else air
+                    at = _copy(out, at, write, payloads, payload_starts[g], payload_starts[g + 1])
+                if size > 1:
+                    at = _copy(out, at, write, pieces, piece_starts[_DATA_LONGS], piece_starts[_DATA_LONGS + 1])
+                    at = _big_endian(out, at, write, lengths[k], 4)
+                    at = _copy(out, at, write, data[k], 0, 8 * lengths[k])
+                at = _copy(out, at, write, pieces, piece_starts[_SECTION_END], piece_starts[_SECTION_END + 1])
+            at = _copy(out, at, write, pieces, piece_starts[_HEIGHTS], piece_starts[_HEIGHTS + 1])
+            at = _copy(out, at, write, heights[cx], 0, heights.shape[1])
+            at = _copy(out, at, write, pieces, piece_starts[_ENTITY_LIST], piece_starts[_ENTITY_LIST + 1])
+            at = _big_endian(out, at, write, COMPOUND if entity_counts[cx] else END, 1)
+            at = _big_endian(out, at, write, entity_counts[cx], 4)
+            at = _copy(out, at, write, entities, entity_starts[cx], entity_starts[cx + 1])
+            at = _copy(out, at, write, pieces, piece_starts[_TAIL], piece_starts[_TAIL + 1])
+            ends[cx + 1] = at
+    return out, ends
+
+
+def chunk_payload(nbt) -> bytes:
+    """A chunk record's zlib payload of ``nbt``: stored when that fits one sector, else
+    deflated at level 1 (see the module's notes).
+
+    >>> small, big = bytes(3000), bytes(range(256)) * 64
+    >>> len(chunk_payload(small)) > 3000, zlib.decompress(chunk_payload(small)) == small
+    (True, True)
+    >>> len(chunk_payload(big)) < 4096, zlib.decompress(chunk_payload(big)) == big
+    (True, True)
+    """
+    stored = zlib.compress(nbt, 0)
+    return stored if len(stored) + 5 <= SECTOR else zlib.compress(nbt, 1)
 
 
 class RegionWriter:
@@ -319,20 +418,19 @@ class RegionWriter:
     (12288, '00000201')
     """
 
-    def __init__(self, file: BinaryIO, level: int = 1):
+    def __init__(self, file: BinaryIO):
         self.file = file
-        self.level = level
         self.locations = np.zeros(1024, dtype=">u4")
         self.file.seek(0)
         self.file.write(bytes(2 * SECTOR))
         self.sector = 2
 
     def add(self, cx: int, cz: int, nbt: bytes) -> None:
-        """Compress one chunk's NBT and append its record."""
-        self.add_compressed(cx, cz, zlib.compress(nbt, self.level))
+        """Append one chunk's record from its NBT (:func:`chunk_payload`)."""
+        self.add_compressed(cx, cz, chunk_payload(nbt))
 
     def add_compressed(self, cx: int, cz: int, payload: bytes) -> None:
-        """Append one chunk's record from its NBT compressed already (``zlib.compress(nbt, level)``,
+        """Append one chunk's record from its payload made already (:func:`chunk_payload`,
         perhaps on another thread)."""
         size = len(payload) + 5
         sectors = -(-size // SECTOR)

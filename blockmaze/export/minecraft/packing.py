@@ -31,10 +31,18 @@ def long_count(count: int, bits: int) -> int:
 
 @kernel
 def pack_into(values, bits, out):
-    """Pack ``values`` (non-negative, < 2**bits) into ``out`` (int64, zeroed, long enough)."""
+    """Pack ``values`` (non-negative, < 2**bits) into ``out`` (int64, zeroed, long enough): a
+    long at a time, shifting each value in (no division an element)."""
     per = 64 // bits
-    for i in range(values.size):
-        out[i // per] |= np.int64(values[i]) << np.int64((i % per) * bits)
+    i = 0
+    for j in range(out.size):
+        word = np.int64(0)
+        for shift in range(0, per * bits, bits):
+            if i == values.size:
+                break
+            word |= np.int64(values[i]) << np.int64(shift)
+            i += 1
+        out[j] |= word
 
 
 def pack_longs(values: np.ndarray, bits: int) -> np.ndarray:

@@ -47,8 +47,6 @@ import os
 import shutil
 import tempfile
 import zipfile
-import zlib
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
@@ -61,7 +59,7 @@ from ...materials import Material, Theme
 from .. import register_writer, size_limits, volume_slices
 from ..ahead import DEPTH, worked_ahead
 from ..zipped import zip_entry
-from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter
+from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter, chunk_payload
 from .blockentities import SPAWNS, block_entities
 from .nbt import write_gzipped
 from .palette import minecraft_palette
@@ -75,12 +73,9 @@ BAND = 16  # block rows per band: one row of chunks
 WORLD_LIMIT = 29_999_984  # the world border's reach from 0
 DEFAULT_Y = -60  # the maze stands on a classic superflat surface (grass at y = -61)
 DEFAULT_TIME = 6000  # noon
-# A thread compresses a band's chunks (zlib releases the GIL) while the writing thread builds the
-# next band: both cores busy. 0 compresses in the writing thread. Chunks are written in the same
-# order either way, so the bytes never depend on it (tests/test_world.py compares).
-COMPRESS_THREADS = 1
-# Bands made and given their palettes ahead of the writing thread, on another thread (0: in the
-# writing thread); the same bytes either way.
+# Bands made (one thread) and turned into chunk records (another) ahead of the writing thread
+# (0: all in the writing thread). Chunks are written in the same order either way, so the bytes never
+# depend on it (tests/test_world.py compares).
 AHEAD = DEPTH
 
 
@@ -286,82 +281,82 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     # except in a void world, whose sections are the_void
     builder = ChunkBuilder(data_version, "minecraft:the_void" if terrain == "void" else "minecraft:plains",
                            empty_sections=terrain == "void")
-    column = np.full(0, builder.air, dtype=np.uint16)
-    spawn = _Spawn()
-    spot = player_spot(bands) if isinstance(bands, np.ndarray) else None
-    width = height = length = 0
-    regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
-    pool = ThreadPoolExecutor(COMPRESS_THREADS) if COMPRESS_THREADS else None
-    pending: list = []  # the last band: (cz, its chunks' cx, their compressed NBT or its future)
+    shape = [0, 0, 0]  # height, z-rows made so far, width (by the thread working ahead)
+    column: list[np.ndarray] = []  # a chunk column's ids with the maze's rows still air
 
-    def write_pending() -> None:
-        if not pending:
-            return
-        cz, columns, payloads = pending.pop()
-        if cz % 32 == 0:
-            _close(regions)
-        for cx, payload in zip(columns, payloads if pool is None else payloads.result()):
-            rx = cx >> 5
-            if rx not in regions:
-                handle = open(folder / "region" / f"r.{rx}.{cz >> 5}.mca", "w+b")
-                regions[rx] = (handle, RegionWriter(handle))
-            regions[rx][1].add_compressed(cx, cz, payload)
-
-    made = [0]  # z-rows of the bands made so far (by the thread working ahead)
-
-    def with_palette(band) -> tuple:
-        """The band (checked) and its palette; numpy mostly, so it runs ahead on a thread."""
+    def with_ids(band) -> tuple:
+        """The band (checked), its first z-row, palette and chunk-column ids (y, 16, x)."""
         band = np.asarray(band)
         if band.ndim != 3 or band.dtype != np.uint8 or band.shape[1] > BAND:
             raise BlockmazeError(f"a band is a uint8 (y, z, x) array of at most {BAND} z-rows, got {band.dtype} {band.shape}")
-        made[0] += band.shape[1]
-        return (band,) + minecraft_palette(band, theme, seed, origin=(0, made[0] - band.shape[1], 0))
+        height, z0, width = shape
+        if not column:
+            height, _, width = band.shape
+            shape[0], shape[2] = height, width
+            size_limits("a world", max_side=WORLD_LIMIT)(band.shape)
+            if y < MIN_Y or y + height - 1 > MAX_Y:
+                raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
+                                     f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to {MAX_Y - height + 1}")
+            column.append(_terrain_column(builder, layers, y, height))
+        elif band.shape[0] != height or band.shape[2] != width:
+            raise BlockmazeError(f"band {z0 // BAND} is {band.shape}; every band needs {height} layers and {width} columns")
+        elif z0 % BAND:
+            raise BlockmazeError(f"only the last band may have fewer than {BAND} rows")
+        shape[1] += band.shape[1]
+        indices, palette = minecraft_palette(band, theme, seed, origin=(0, z0, 0))
+        states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
+        ids = np.empty((column[0].size, BAND, -(-width // 16) * 16), dtype=np.uint16)
+        ids[:] = column[0][:, None, None]
+        ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
+        return band, z0, indices, palette, ids
 
-    ahead = worked_ahead(bands, with_palette, AHEAD)
+    def records(made: tuple) -> tuple:
+        """The band, its first z-row and its row of chunks' record payloads, in order of x."""
+        band, z0, indices, palette, ids = made
+        out, ends = builder.row_bytes(ids, z0 // BAND, _chunk_entities(band, indices, palette, seed, mc_version, z0, y))
+        view = memoryview(out)
+        return band, z0, [chunk_payload(view[a:b]) for a, b in zip(ends[:-1].tolist(), ends[1:].tolist())]
+
+    spawn = _Spawn()
+    spot = player_spot(bands) if isinstance(bands, np.ndarray) else None
+    regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
+    # numpy, numba and zlib do the work and release the GIL: bands are made with their ids on one
+    # thread and turned into records on a second, ahead of this one, which writes them
+    ahead = worked_ahead(worked_ahead(bands, with_ids, AHEAD), records, AHEAD)
     try:
-        for number, (band, indices, palette) in enumerate(ahead):
-            if number == 0:
-                height, _, width = band.shape
-                size_limits("a world", max_side=WORLD_LIMIT)(band.shape)
-                if y < MIN_Y or y + height - 1 > MAX_Y:
-                    raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
-                                         f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to {MAX_Y - height + 1}")
-                top = (y + height - 1 - MIN_Y) // 16 + 1  # sections written, from the lowest
-                column = np.full(top * 16, builder.air, dtype=np.uint16)
-                at = 0
-                for state, thickness in layers:
-                    column[at:at + thickness] = builder.id_of(state)
-                    at += thickness
-            elif band.shape[0] != height or band.shape[2] != width:
-                raise BlockmazeError(f"band {number} is {band.shape}; every band needs {height} layers and {width} columns")
-            if number and length % BAND:
-                raise BlockmazeError(f"only the last band may have fewer than {BAND} rows")
-            spawn.look(band, length)
+        for band, z0, payloads in ahead:
+            spawn.look(band, z0)
             spot = spot or player_spot(band, 1 << 30)  # streamed: it lies by the first band
-            length += band.shape[1]
-            cz = number
-            states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
-            padded = -(-width // 16) * 16
-            ids = np.empty((column.size, BAND, padded), dtype=np.uint16)
-            ids[:] = column[:, None, None]
-            ids[y - MIN_Y:y - MIN_Y + height, :band.shape[1], :width] = states[indices]
-            columns, nbts = zip(*builder.row(ids, cz, _chunk_entities(band, indices, palette, seed, mc_version,
-                                                                      length - band.shape[1], y)))
-            payloads = _compress(nbts) if pool is None else pool.submit(_compress, nbts)  # one task a band
-            write_pending()  # the band before, compressed meanwhile
-            pending.append((cz, columns, payloads))
-        write_pending()
+            cz = z0 // BAND
+            if cz % 32 == 0:
+                _close(regions)
+            for cx, payload in enumerate(payloads):
+                if cx >> 5 not in regions:
+                    handle = open(folder / "region" / f"r.{cx >> 5}.{cz >> 5}.mca", "w+b")
+                    regions[cx >> 5] = (handle, RegionWriter(handle))
+                regions[cx >> 5][1].add_compressed(cx, cz, payload)
     finally:
         ahead.close()  # stops the thread working ahead
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
         _close(regions)
+    height, length, width = shape
     if length == 0:
         raise BlockmazeError("a world needs at least one band of blocks")
     with open(folder / "level.dat", "wb") as out:
         write_gzipped(_level(name, mc_version, data_version, terrain, layers,
                              arrival(spot, spawn.place(width, y, height), y, terrain), seed, mobs, time),
                       out, root_name="")
+
+
+def _terrain_column(builder: ChunkBuilder, layers: list[tuple[str, int]], y: int, height: int) -> np.ndarray:
+    """The global ids of a chunk column from y = -64 to the top of the maze's highest section:
+    the terrain's layers, then air (the maze's blocks go in above them)."""
+    top = (y + height - 1 - MIN_Y) // 16 + 1  # sections written, from the lowest
+    column = np.full(top * 16, builder.air, dtype=np.uint16)
+    at = 0
+    for state, thickness in layers:
+        column[at:at + thickness] = builder.id_of(state)
+        at += thickness
+    return column
 
 
 def _chunk_entities(band, indices, palette, seed, mc_version: str, z0: int, y: int) -> dict[int, list[bytes]]:
@@ -379,10 +374,6 @@ def _chunk_entities(band, indices, palette, seed, mc_version: str, z0: int, y: i
         tag.write(buffer)
         found.setdefault(x >> 4, []).append(buffer.getvalue())
     return found
-
-
-def _compress(nbts) -> list[bytes]:
-    return [zlib.compress(nbt, 1) for nbt in nbts]
 
 
 def _close(regions: dict) -> None:
