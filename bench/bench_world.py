@@ -22,7 +22,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 CHILD = """
@@ -107,16 +106,16 @@ def main() -> None:
         schem = run([str(side), str(folder / "m.schem")], IN_MEMORY)
         schem_disk = disk(folder / "m.schem")
         (folder / "m.schem").unlink()
-        streamed = run(common + ["-o", str(folder / "s.schem")])
-        streamed_disk = disk(folder / "s.schem")
+        command = run(common + ["-o", str(folder / "s.schem")])  # streams only when memory is short
+        command_disk = disk(folder / "s.schem")
         (folder / "s.schem").unlink()
         world = run(common + ["-o", str(folder / "W"), "--format", "world"])
         world_disk = disk(folder / "W")
         shutil.rmtree(folder / "W")
         print(f"| {side}x{side} | .schem in memory (today's) | {schem['seconds']:.1f} | "
               f"{schem['peak'] / 2**30:.2f} GiB | {schem_disk / 1e6:.0f} MB | |")
-        print(f"| {side}x{side} | .schem streamed | {streamed['seconds']:.1f} | "
-              f"{streamed['peak'] / 2**30:.2f} GiB | {streamed_disk / 1e6:.0f} MB | |")
+        print(f"| {side}x{side} | .schem by the command (whole: it fits in memory) | {command['seconds']:.1f} | "
+              f"{command['peak'] / 2**30:.2f} GiB | {command_disk / 1e6:.0f} MB | |")
         ratio = world["seconds"] / schem["seconds"]
         print(f"| {side}x{side} | world | {world['seconds']:.1f} ({ratio:.2f}x .schem) | "
               f"{world['peak'] / 2**30:.2f} GiB | {world_disk / 1e6:.0f} MB | <= 1 GiB, <= 1.5x |", flush=True)
