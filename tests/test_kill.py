@@ -13,12 +13,13 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 import time
 
 import pytest
 
+from blockmaze.__main__ import run
 from blockmaze.support import kernels
-from blockmaze.cli import main
 
 KILLS = int(os.environ.get("BLOCKMAZE_KILLS", "15"))
 SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -40,20 +41,25 @@ SCENARIOS = {
 
 
 def start(argv: list[str], folder) -> int:
-    """Fork a child that runs ``blockmaze ARGV`` in ``folder`` (output silenced); its pid."""
+    """Fork a child that runs ``blockmaze ARGV`` in ``folder`` (output silenced) as the command
+    does: the stop signals held from its first instruction (the package's first line holds them
+    in a real launch), then ``python -m blockmaze``'s own entry. Returns its pid."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)  # the child inherits the mask
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
-        code = 99
+        code = 99  # an exception escaped the command
         try:
             os.chdir(folder)
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
             signal.signal(signal.SIGINT, signal.default_int_handler)
+            sys.argv = ["blockmaze", *argv]
             with kernels.forced("python"):
-                code = main(argv)
+                code = run()
         finally:
             os._exit(code)
+    signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return pid
 
 
