@@ -34,12 +34,17 @@ def run() -> int:
 def _stop_not_swallowed(unraisable) -> None:
     """Ctrl-C landing in a callback Python cannot raise from (a finalizer inside numba's compiler,
     say) is not printed as "Exception ignored" and not lost: the signal is sent again, so the
-    run stops as it would have. Anything else goes to Python's own hook."""
+    run stops as it would have. Once a stop signal has arrived, the finalizers of objects it cut
+    short (llvmlite's, half built when the compile stopped) fail quietly: the one line has said
+    what happened. Anything else goes to Python's own hook."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
         try:
             os.kill(os.getpid(), signal.SIGINT)
         except KeyboardInterrupt:  # raised here, in the hook, it would be swallowed and printed:
             pass  # the stop watcher has seen the signal and ends the run (cli.main's last resort)
+        return
+    target = sys.modules.get("blockmaze.export.target")
+    if target is not None and target.stop_seen():
         return
     sys.__unraisablehook__(unraisable)
 

@@ -165,3 +165,23 @@ def test_a_run_that_ends_after_a_swallowed_ctrl_c_still_answers_it(a_stop_was_se
     said = capsys.readouterr().err.strip().splitlines()
     assert said[-1] == "Error: interrupted as the run ended; its files were written"
     assert (tmp_path / "m.schem").exists()
+
+
+def test_finalizers_a_stop_cut_short_fail_quietly(monkeypatch, capsys):
+    """After a stop, a half-built object's finalizer (llvmlite's, when Ctrl-C landed in a
+    compile) prints no "Exception ignored" below the one line; with no stop, it is printed."""
+    from types import SimpleNamespace
+
+    from blockmaze import __main__ as entry
+    from blockmaze.export import target
+
+    failure = SimpleNamespace(exc_type=AttributeError, exc_value=AttributeError("_as_parameter_"),
+                              exc_traceback=None, err_msg="Exception ignored in", object=None)
+    shown = []
+    monkeypatch.setattr(sys, "__unraisablehook__", shown.append)
+    monkeypatch.setattr(target, "_stops_seen", [signal.SIGINT])
+    entry._stop_not_swallowed(failure)
+    assert shown == []
+    monkeypatch.setattr(target, "_stops_seen", [])
+    entry._stop_not_swallowed(failure)
+    assert shown == [failure]
