@@ -346,3 +346,22 @@ def test_spawn_is_outside_in_front_of_the_entrance(tmp_path):
         assert volume[1][inside] == bm.Material.AIR  # the way in, one step up onto the floor
         assert float(level["SpawnAngle"]) == YAW[spot.facing] == float(level["Player"]["Rotation"][0])
         assert [float(v) for v in level["Player"]["Pos"]] == [x + 0.5, 0.0, z + 0.5]
+
+def test_a_row_of_chunks_is_the_same_compiled_and_as_python():
+    """The row assembly's two ways (byte loops compiled, slice copies as Python: see
+    kernels.COMPILED) give the same bytes, empty sections and block entities included."""
+    from blockmaze.export.minecraft.anvil import ChunkBuilder
+    from blockmaze.support.kernels import forced
+
+    rng = np.random.default_rng(5)
+    for empty_sections in (False, True):
+        builder = ChunkBuilder(3700, "minecraft:plains", empty_sections=empty_sections)
+        states = [builder.air] + [builder.id_of(f"minecraft:block_{i}") for i in range(20)]
+        ids = np.array(states, dtype=np.uint16)[rng.integers(0, 21, size=(32, 16, 48))]
+        ids[16:] = builder.air  # an all-air section in every chunk
+        entities = {1: [b"\x08\x00\x02id\x00\x01x\x00"]}
+        with forced("python"):
+            slow = builder.row_bytes(ids, 3, entities)
+        with forced("numba"):
+            fast = builder.row_bytes(ids, 3, entities)
+        assert bytes(slow[0]) == bytes(fast[0]) and slow[1].tolist() == fast[1].tolist()

@@ -58,6 +58,10 @@ SMALL_JOB = 1 << 16
 LOADED_SMALL_JOB = 4096
 
 _forced: str | None = os.environ.get("BLOCKMAZE_KERNELS") or None
+# False here and in every kernel run as Python; True, a constant, in a kernel's compiled twin.
+# A kernel may branch on it where the two ways want different code for the same result (numba
+# drops the branch it never takes, so that one is never compiled).
+COMPILED = False
 
 
 class _Inside(threading.local):
@@ -187,6 +191,7 @@ def _jit(function: Callable, options: dict):
         value = scope.get(name)
         if isinstance(value, Kernel):
             scope[name] = value.compiled
+    scope["COMPILED"] = True  # see COMPILED
     twin = types.FunctionType(function.__code__, scope, function.__name__,
                               function.__defaults__, function.__closure__)
     twin.__qualname__, twin.__module__ = function.__qualname__, function.__module__

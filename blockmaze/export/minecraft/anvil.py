@@ -53,7 +53,7 @@ import struct
 import zlib
 from typing import BinaryIO
 
-from ...support.kernels import kernel
+from ...support.kernels import COMPILED, kernel
 import numpy as np
 
 from .packing import long_count, pack_into
@@ -262,7 +262,7 @@ class ChunkBuilder:
             nbt_int("DataVersion", data_version),
             bytes((END,)),
         ))
-        self.pieces = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+        self.pieces = np.frombuffer(bytearray(b"".join(pieces)), dtype=np.uint8)
         self.piece_starts = np.cumsum([0] + [len(piece) for piece in pieces], dtype=np.int64)
 
     def id_of(self, state: str) -> int:
@@ -294,7 +294,7 @@ class ChunkBuilder:
         counts = np.array([len(tags) for tags in found], dtype=np.int64)
         starts = np.zeros(chunks + 1, dtype=np.int64)
         starts[1:] = np.cumsum([sum(len(tag) for tag in tags) for tags in found])
-        placed = np.frombuffer(b"".join(b"".join(tags) for tags in found), dtype=np.uint8)
+        placed = np.frombuffer(bytearray(b"".join(b"".join(tags) for tags in found)), dtype=np.uint8)
         return _assemble_row(self.pieces, self.piece_starts, sizes, palettes,
                              data.astype(">i8").view(np.uint8), lengths, ids.shape[0] // 16,
                              self.air, self.empty_sections, self.state_bytes(), self.state_starts,
@@ -305,7 +305,7 @@ class ChunkBuilder:
         payloads = list(self.payloads)  # as they are now: another thread may add states
         if self._state_bytes is None or self.state_starts.size != len(payloads) + 1:
             self.state_starts = np.cumsum([0] + [len(p) for p in payloads], dtype=np.int64)
-            self._state_bytes = np.frombuffer(b"".join(payloads), dtype=np.uint8)
+            self._state_bytes = np.frombuffer(bytearray(b"".join(payloads)), dtype=np.uint8)
         return self._state_bytes
 
 
@@ -319,7 +319,11 @@ class ChunkBuilder:
 def _copy(out, at, write, source, begin, end):
     """Copy ``source[begin:end]`` to ``out`` at ``at`` (when ``write``); return the end."""
     if write:
-        out[at:at + end - begin] = source[begin:end]
+        if COMPILED:  # a loop: compiled in a fraction of a slice assignment's time
+            for i in range(end - begin):
+                out[at + i] = source[begin + i]
+        else:  # a slice: as Python, a loop would take a step a byte
+            out[at:at + end - begin] = source[begin:end]
     return at + end - begin
 
 
