@@ -365,3 +365,21 @@ def test_a_row_of_chunks_is_the_same_compiled_and_as_python():
         with forced("numba"):
             fast = builder.row_bytes(ids, 3, entities)
         assert bytes(slow[0]) == bytes(fast[0]) and slow[1].tolist() == fast[1].tolist()
+
+
+@pytest.mark.parametrize("states", [1, 2, 17, 300])
+def test_sections_encode_the_same_with_numpy_and_compiled(states):
+    """Small worlds encode their sections with numpy (no numba to load); big ones compiled: the
+    same palettes (first appearance order), longs and lengths, all-air and one-state sections too."""
+    from blockmaze.export.minecraft import anvil
+    from blockmaze.support.kernels import forced
+
+    ids = np.random.default_rng(states).integers(0, states, size=(32, 16, 48)).astype(np.uint16)
+    ids[:, :, :16] = 0
+    ids[16:, :, 16:32] = states - 1
+    with forced("python"):
+        slow = anvil.encode_sections(ids, 0)
+    with forced("numba"):
+        fast = anvil.encode_sections(ids, 0)
+    for mine, theirs in zip(slow, fast):
+        assert mine.dtype == theirs.dtype and (mine == theirs).all()

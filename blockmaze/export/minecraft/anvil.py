@@ -53,10 +53,10 @@ import struct
 import zlib
 from typing import BinaryIO
 
-from ...support.kernels import COMPILED, kernel
+from ...support.kernels import COMPILED, SMALL_JOB, compiled_pays, kernel
 import numpy as np
 
-from .packing import long_count, pack_into
+from .packing import long_count, pack_into, pack_rows
 from .palette import block_state_tag
 
 MIN_Y = -64  # the overworld's lowest block, 1.18+
@@ -148,7 +148,45 @@ def encode_sections(ids: np.ndarray, air: int):
     """
     states = max(int(ids.max()), air) + 1
     cap = min(4096, states)
-    return _encode_sections(ids, air, states, cap, long_count(4096, max(4, block_bits(cap))))
+    longs = long_count(4096, max(4, block_bits(cap)))
+    if compiled_pays(ids.size, SMALL_JOB):
+        return _encode_sections(ids, air, states, cap, longs)
+    return _encode_sections_numpy(ids, cap, longs)
+
+
+def _encode_sections_numpy(ids: np.ndarray, cap: int, longs: int):
+    """:func:`encode_sections` with numpy alone, for jobs too small to load numba: the same arrays."""
+    height, _, width = ids.shape
+    sections, chunks = height // 16, width // 16
+    count = chunks * sections
+    rows = ids.reshape(sections, 16, 16, chunks, 16).transpose(3, 0, 1, 2, 4).reshape(count, 4096)
+    keys = np.arange(count, dtype=np.int64)[:, None] * (int(ids.max()) + 1) + rows
+    order = np.argsort(keys, axis=None, kind="stable")  # by section and state, then position
+    ordered = keys.reshape(-1)[order]
+    first = np.ones(ordered.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    section, position = np.divmod(order[first], 4096)  # each distinct state: where it first appears
+    state = rows.reshape(-1)[order[first]]
+    by_appearance = np.lexsort((position, section))  # section, then position
+    sizes = np.bincount(section, minlength=count).astype(np.int32)
+    starts = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    rank = np.empty(section.size, dtype=np.int64)
+    rank[by_appearance] = np.arange(section.size) - starts[section[by_appearance]]
+    palettes = np.zeros((count, cap), dtype=np.int32)
+    palettes[section, rank] = state
+    values = np.empty(rows.size, dtype=np.int64)
+    values[order] = rank[np.cumsum(first) - 1]  # each block's index in its section's palette
+    values = values.reshape(count, 4096)
+    data = np.zeros((count, longs), dtype=np.int64)
+    lengths = np.zeros(count, dtype=np.int32)
+    bits = np.array([block_bits(int(n)) for n in sizes])
+    for width_bits in np.unique(bits[bits > 0]).tolist():
+        chosen = np.flatnonzero(bits == width_bits)
+        packed = pack_rows(values[chosen], width_bits)
+        data[chosen, :packed.shape[1]] = packed
+        lengths[chosen] = packed.shape[1]
+    return sizes, palettes, data, lengths
 
 
 @kernel
@@ -190,10 +228,23 @@ def _encode_sections(ids, air, states, cap, longs):
     return sizes, palettes, data, lengths
 
 
-@kernel
-def surface_heights(ids, air, base):
+def surface_heights(ids: np.ndarray, air: int, base: int) -> np.ndarray:
     """``WORLD_SURFACE`` per column of ``ids`` (y, z, x): one above the highest non-air block,
-    counted from the world's bottom (``base`` is the world y of ``ids[0]`` minus MIN_Y)."""
+    counted from the world's bottom (``base`` is the world y of ``ids[0]`` minus MIN_Y); 0 for a
+    column of air. Compiled for big jobs, numpy for small ones.
+
+    >>> surface_heights(np.array([[[1, 0]], [[1, 0]]], np.uint16), 0, 4).tolist()
+    [[6, 0]]
+    """
+    if compiled_pays(ids.size, SMALL_JOB):
+        return _surface_heights(ids, air, base)
+    solid = ids != air
+    top = ids.shape[0] - np.argmax(solid[::-1], axis=0)
+    return np.where(solid.any(axis=0), base + top, 0).astype(np.int64)
+
+
+@kernel
+def _surface_heights(ids, air, base):
     height, length, width = ids.shape
     out = np.zeros((length, width), dtype=np.int64)
     for z in range(length):
@@ -205,10 +256,17 @@ def surface_heights(ids, air, base):
     return out
 
 
-@kernel
-def heightmap_longs(heights):
+def heightmap_longs(heights: np.ndarray) -> np.ndarray:
     """The 37 longs of 9-bit values of each 16x16 heightmap along a row of chunks: ``heights`` is
-    (16, 16 * chunks) (z, x); returns (chunks, 37)."""
+    (16, 16 * chunks) (z, x); returns (chunks, 37). Compiled for big jobs, numpy for small ones."""
+    if compiled_pays(heights.size, SMALL_JOB):
+        return _heightmap_longs(heights)
+    chunks = heights.shape[1] // 16
+    return pack_rows(heights.reshape(16, chunks, 16).transpose(1, 0, 2).reshape(chunks, 256), HEIGHTMAP_BITS)
+
+
+@kernel
+def _heightmap_longs(heights):
     chunks = heights.shape[1] // 16
     out = np.zeros((chunks, 37), dtype=np.int64)
     values = np.empty(256, dtype=np.int64)

@@ -53,6 +53,22 @@ def pack_longs(values: np.ndarray, bits: int) -> np.ndarray:
     return out
 
 
+def pack_rows(values: np.ndarray, bits: int) -> np.ndarray:
+    """Each row of ``values`` (m, n) packed as :func:`pack_longs` packs it, with numpy alone:
+    (m, long_count(n, bits)) int64.
+
+    >>> [hex(v) for v in pack_rows(np.arange(16).reshape(2, 8), 4)[:, 0].tolist()]
+    ['0x76543210', '0xfedcba98']
+    """
+    rows, count = values.shape
+    per = 64 // bits
+    used = long_count(count, bits)
+    padded = np.zeros((rows, used * per), dtype=np.int64)
+    padded[:, :count] = values
+    shifts = np.arange(per, dtype=np.int64) * bits
+    return np.bitwise_or.reduce(padded.reshape(rows, used, per) << shifts, axis=2)
+
+
 def unpack_longs(longs: np.ndarray, bits: int, count: int) -> np.ndarray:
     """``count`` values of ``bits`` bits back out of ``longs`` (the inverse of :func:`pack_longs`)."""
     longs = np.ascontiguousarray(longs, dtype=np.int64)
