@@ -1,9 +1,9 @@
 """Anvil chunks and region files (Java 1.18+), written straight to bytes for speed.
 
 A world of a 5000x5000 maze has about 400 000 chunks: building each through an NBT library
-costs more than everything else together, so chunk NBT is assembled here from cached byte
-pieces (block-state compounds, empty sections) and one numba kernel that finds every
-section's palette and packs its indices.
+costs more than everything else together, so a row of chunks' NBT is assembled here in one
+pass (:func:`_assemble_row`) from fixed byte pieces, the block states' palette entries and
+each section's palette and packed indices (:func:`encode_sections`).
 
 Facts relied on (docs/minecraft.md §6, the Minecraft Wiki's "Chunk format"
 and "Region file format" pages, the decompiled 1.20.5-1.21 ``ChunkSerializer`` -- read for
@@ -63,7 +63,6 @@ MIN_Y = -64  # the overworld's lowest block, 1.18+
 MAX_Y = 319
 FIRST_SECTION = -4  # the overworld's sections, y = -64 to 319
 SECTION_COUNT = 24
-SECTIONS = range(FIRST_SECTION, FIRST_SECTION + SECTION_COUNT)
 SECTOR = 4096
 HEIGHTMAP_BITS = 9
 ZLIB = 2
@@ -292,8 +291,6 @@ class ChunkBuilder:
         self.states: list[str] = []
         self.payloads: list[bytes] = []
         self.index: dict[str, int] = {}
-        self._state_bytes: np.ndarray | None = None
-        self.state_starts = np.zeros(1, dtype=np.int64)
         self.air = self.id_of("minecraft:air")
         pieces = [None] * 10  # the fixed bytes between the values a chunk's NBT is made of
         pieces[_HEAD_X] = b"\x0a\x00\x00" + _name(INT, "xPos")
@@ -320,8 +317,7 @@ class ChunkBuilder:
             nbt_int("DataVersion", data_version),
             bytes((END,)),
         ))
-        self.pieces = np.frombuffer(bytearray(b"".join(pieces)), dtype=np.uint8)
-        self.piece_starts = np.cumsum([0] + [len(piece) for piece in pieces], dtype=np.int64)
+        self.pieces, self.piece_starts = end_to_end(pieces)
 
     def id_of(self, state: str) -> int:
         """The global id of a block state, added on first sight."""
@@ -347,24 +343,25 @@ class ChunkBuilder:
         One compiled pass (no GIL held) assembles them from the sections' palettes and longs."""
         sizes, palettes, data, lengths = encode_sections(ids, self.air)
         heights = heightmap_longs(surface_heights(ids, self.air, 0)).astype(">i8").view(np.uint8)
-        chunks = ids.shape[2] // 16
-        found = [entities.get(cx, []) if entities else [] for cx in range(chunks)]
+        found = [entities.get(cx, []) if entities else [] for cx in range(ids.shape[2] // 16)]
         counts = np.array([len(tags) for tags in found], dtype=np.int64)
-        starts = np.zeros(chunks + 1, dtype=np.int64)
-        starts[1:] = np.cumsum([sum(len(tag) for tag in tags) for tags in found])
-        placed = np.frombuffer(bytearray(b"".join(b"".join(tags) for tags in found)), dtype=np.uint8)
+        placed, starts = end_to_end([b"".join(tags) for tags in found])
+        states, state_starts = end_to_end(list(self.payloads))  # as they are now: another thread may add
         return _assemble_row(self.pieces, self.piece_starts, sizes, palettes,
                              data.astype(">i8").view(np.uint8), lengths, ids.shape[0] // 16,
-                             self.air, self.empty_sections, self.state_bytes(), self.state_starts,
+                             self.air, self.empty_sections, states, state_starts,
                              heights, placed, starts, counts, cz)
 
-    def state_bytes(self) -> np.ndarray:
-        """Every known state's palette payload, end to end (:attr:`state_starts` says where)."""
-        payloads = list(self.payloads)  # as they are now: another thread may add states
-        if self._state_bytes is None or self.state_starts.size != len(payloads) + 1:
-            self.state_starts = np.cumsum([0] + [len(p) for p in payloads], dtype=np.int64)
-            self._state_bytes = np.frombuffer(bytearray(b"".join(payloads)), dtype=np.uint8)
-        return self._state_bytes
+
+def end_to_end(parts: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+    """``parts`` joined in one writable uint8 array, and where each starts (and the last ends).
+
+    >>> joined, starts = end_to_end([b"ab", b"", b"c"])
+    >>> bytes(joined), starts.tolist()
+    (b'abc', [0, 2, 2, 3])
+    """
+    starts = np.cumsum([0] + [len(part) for part in parts], dtype=np.int64)
+    return np.frombuffer(bytearray(b"".join(parts)), dtype=np.uint8), starts
 
 
 # The fixed pieces of a chunk, in the order :func:`_assemble_row` writes them; a builder keeps
