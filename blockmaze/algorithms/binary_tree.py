@@ -13,7 +13,7 @@ import numpy as np
 from ..grids import Grid
 from ..support.kernels import SMALL_JOB, kernel
 from . import register
-from .common import NO_ORDER, carve_square_rows, note, square_row_bands
+from .common import NO_ORDER, carve_square_rows, coin, note, square_row_bands
 
 
 def fresh_state() -> np.ndarray:
@@ -41,11 +41,7 @@ def binary_tree_rows(first_row, state, rng, north, east, order, north_d, east_d)
         for c in range(cols):
             right = c < cols - 1
             if up and right:
-                if left == 0:
-                    bits, left = np.int64(rng.random() * 4503599627370496.0), 52  # 2**52
-                go_north = (bits & 1) == 1
-                bits >>= 1
-                left -= 1
+                go_north, bits, left = coin(rng, bits, left)
             elif up or right:
                 go_north = up
             else:

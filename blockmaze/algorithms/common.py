@@ -95,6 +95,16 @@ def note(order, t, cell, d):
 
 
 @kernel
+def coin(rng, bits, left):
+    """A fair coin toss from ``bits``, of which ``left`` are unused: ``(heads, bits, left)`` after
+    it. With none left, 52 more come from one ``rng.random()`` (its top 52 bits are fair and
+    independent), so a row kernel draws once per 52 tosses."""
+    if left == 0:
+        bits, left = np.int64(rng.random() * 4503599627370496.0), 52  # 2**52
+    return (bits & 1) == 1, bits >> 1, left - 1
+
+
+@kernel
 def link_edges(neighbors, opposite, edges, count, links, order, t):
     """Open the passage of each of the first ``count`` packed edges in ``links``, recording
     them in ``order`` from its row ``t`` on."""

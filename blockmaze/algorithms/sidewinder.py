@@ -13,7 +13,7 @@ import numpy as np
 from ..grids import Grid
 from ..support.kernels import SMALL_JOB, kernel
 from . import register
-from .common import NO_ORDER, carve_square_rows, note, square_row_bands
+from .common import NO_ORDER, carve_square_rows, coin, note, square_row_bands
 
 
 def fresh_state() -> np.ndarray:
@@ -49,11 +49,7 @@ def sidewinder_rows(first_row, state, rng, north, east, order, north_d, east_d):
             right = c < cols - 1
             go_on = not has_north
             if right and has_north:
-                if left == 0:
-                    bits, left = np.int64(rng.random() * 4503599627370496.0), 52  # 2**52
-                go_on = (bits & 1) == 1
-                bits >>= 1
-                left -= 1
+                go_on, bits, left = coin(rng, bits, left)
             if right and go_on:
                 east[i, c] = True
                 if record:
