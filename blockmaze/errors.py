@@ -28,6 +28,11 @@ class BadFileError(BlockmazeError):
     """
 
 
+# signals that stop a run; held while files are renamed into place
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                     if hasattr(signal, name))
+
+
 def stop_message(signum: int) -> str:
     """What a run stopped by a signal before it changed any file says (after ``Error:``).
 

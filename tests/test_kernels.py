@@ -3,8 +3,11 @@ ones), so the size threshold that picks between them can never change a maze."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -106,6 +109,26 @@ def test_a_kernel_called_by_one_running_as_python_runs_as_python(monkeypatch):
     outer = kernels.kernel(cache=False)(_calls_inner)
     assert outer(np.arange(100)) == 4950
     assert inner._compiled is None
+
+
+def test_a_stop_during_a_compile_is_raised_once_the_compile_is_over(monkeypatch):
+    """numba's compiler is never cut through by KeyboardInterrupt (freeing llvmlite's half-built
+    objects can crash the process): the signal waits, and is raised as the compile ends."""
+    finished = []
+
+    def interrupted_compile(function, options):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler runs here: noted, not raised
+        finished.append(function.__name__)
+        return function
+
+    monkeypatch.setattr(kernels, "_jit", interrupted_compile)
+    monkeypatch.setattr(kernels, "_forced", None)
+    total = kernels.kernel(cache=False, small=0)(_total)
+    with pytest.raises(KeyboardInterrupt):
+        total(np.arange(5))
+    assert finished == ["_total"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def _calls_inner(values):

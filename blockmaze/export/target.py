@@ -52,7 +52,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from ..errors import BlockmazeError, OutputError, stop_message
+from ..errors import STOP_SIGNALS, BlockmazeError, OutputError, stop_message
 
 
 class _StandardOutput:
@@ -67,9 +67,6 @@ class _StandardOutput:
 
 STDOUT = _StandardOutput()
 Target = str | os.PathLike | BinaryIO
-# signals that stop a run; held while files are renamed into place
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
-                     if hasattr(signal, name))
 
 
 STAGED_PREFIX = ".blockmaze-"
