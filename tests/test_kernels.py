@@ -111,6 +111,28 @@ def test_a_kernel_called_by_one_running_as_python_runs_as_python(monkeypatch):
     assert inner._compiled is None
 
 
+def _mark_chosen(chosen, out):
+    count = 0
+    made = np.zeros(chosen.shape[0], dtype=np.int64)
+    for i in range(chosen.shape[0]):
+        if chosen[i]:
+            made[i] = i
+            out[i] = 2 * i
+            count += 1
+    return made, count
+
+
+@pytest.mark.parametrize("mode", ["python", "numba"])
+def test_a_views_kernel_writes_the_callers_arrays_and_returns_arrays(mode):
+    """``views``: as Python the kernel runs on memoryviews; the caller sees numpy arrays."""
+    marked = kernels.kernel(cache=False, views=True)(_mark_chosen)
+    out = np.zeros(3, np.int32)
+    with kernels.forced(mode):
+        made, count = marked(np.array([True, False, True]), out)
+    assert isinstance(made, np.ndarray) and made.dtype == np.int64
+    assert (made.tolist(), count, out.tolist()) == ([0, 0, 2], 2, [0, 0, 4])
+
+
 def test_a_stop_during_a_compile_is_raised_once_the_compile_is_over(monkeypatch):
     """numba's compiler is never cut through by KeyboardInterrupt (freeing llvmlite's half-built
     objects can crash the process): the signal waits, and is raised as the compile ends."""

@@ -13,7 +13,7 @@ from . import register
 from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
 
 
-@kernel
+@kernel(views=True)
 def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
     """Carve a spanning tree of ``start``'s region; return ``(links, prefetch)``.
 

@@ -25,7 +25,7 @@ def random_enabled_cell(grid: Grid, rng: np.random.Generator) -> int:
     return int(cells[int(rng.random() * cells.size)])
 
 
-@kernel
+@kernel(views=True)
 def root(parent, a):
     """Root of ``a``'s set; ``parent[x] < 0`` marks a root, holding minus its set's size.
 
@@ -41,7 +41,7 @@ def root(parent, a):
     return a
 
 
-@kernel
+@kernel(views=True)
 def join(parent, a, b):
     """Merge the sets whose roots are ``a`` and ``b`` (a != b): the smaller goes under the larger."""
     if parent[a] > parent[b]:
@@ -50,7 +50,7 @@ def join(parent, a, b):
     parent[b] = a
 
 
-@kernel
+@kernel(views=True)
 def packed_edges(neighbors):
     """Every neighbour pair once, as ``cell << 32 | neighbour`` with neighbour > cell.
 
@@ -84,7 +84,7 @@ def carve_order(grid: Grid, record: bool) -> np.ndarray:
     return np.full((grid.size if record else 0, 2), -1, dtype=np.int32)
 
 
-@kernel
+@kernel(views=True)
 def note(order, t, cell, d):
     """Record the ``t``-th passage opened, from ``cell`` towards ``d``, in ``order`` (if it has
     room: an empty ``order`` records nothing); return t + 1."""
@@ -104,7 +104,7 @@ def coin(rng, bits, left):
     return (bits & 1) == 1, bits >> 1, left - 1
 
 
-@kernel
+@kernel(views=True)
 def link_edges(neighbors, opposite, edges, count, links, order, t):
     """Open the passage of each of the first ``count`` packed edges in ``links``, recording
     them in ``order`` from its row ``t`` on."""
@@ -135,7 +135,7 @@ def region_kernel(neighbors, start):
     return (distance >= 0).astype(np.uint8), count
 
 
-@kernel
+@kernel(views=True)
 def links_from_parents(neighbors, opposite, back):
     """The links of a tree given each cell's direction to its parent (``NO_PARENT`` for none).
 

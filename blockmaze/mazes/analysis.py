@@ -11,7 +11,7 @@ from ..support.kernels import kernel
 import numpy as np
 
 
-@kernel
+@kernel(views=True)
 def breadth_first(neighbors, links, start, distance, parents, queue):
     """The one flood fill: a breadth-first search from ``start`` over the neighbour table; returns
     how many cells it reached, which are ``queue[:count]`` in the order reached.
@@ -44,7 +44,7 @@ def breadth_first(neighbors, links, start, distance, parents, queue):
     return tail
 
 
-@kernel
+@kernel(views=True)
 def label_regions(neighbors, enabled):
     """``(labels, count)``: each enabled cell's connected region through the neighbour table
     (0..count-1, numbered in order of their lowest cell), -1 for the other cells.
@@ -98,7 +98,7 @@ def path_from_parents(parents: np.ndarray, goal: int) -> np.ndarray:
     return _walk_back(np.asarray(parents), int(goal))
 
 
-@kernel
+@kernel(views=True)
 def _walk_back(parents, goal):
     length = 1
     cell = goal
@@ -113,7 +113,7 @@ def _walk_back(parents, goal):
     return path
 
 
-@kernel
+@kernel(views=True)
 def link_problem(neighbors, opposite, links):
     """0 if every link leads to a neighbour that links back; 1 if one leads nowhere; 2 if one-sided."""
     n, k = neighbors.shape

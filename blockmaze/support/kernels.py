@@ -14,6 +14,11 @@ for the same inputs and seed (tests/test_kernels.py runs every algorithm both wa
 Where numba cannot keep a cache beside the package (a read-only install, another user's
 site-packages), kernels compile without caching instead of failing.
 
+A kernel that only reads and writes single elements (and ``shape``) of its arrays says
+``@kernel(views=True)``: its Python form then runs on memoryviews of them, whose elements read as
+Python numbers, about three times faster than numpy's one-element indexing (a 100x100
+backtracker: 0.23 s -> 0.08 s).
+
 ``BLOCKMAZE_KERNELS=python|numba`` (or :func:`forced`) overrides the choice, for tests and
 benchmarks.
 
@@ -81,17 +86,19 @@ class Kernel:
         self.py_func = function
         options = dict(options)
         self.small = options.pop("small", SMALL_JOB)
+        self.views = options.pop("views", False)
         self.options = options
         self._compiled = None
+        self._on_views = None
         self._warm = False
 
     def __call__(self, *args):
         if _inside.python:  # called by a kernel running as Python: Python too, whatever its size
-            return self.py_func(*args)
+            return self.python(*args)
         if _use_python(args, self.small):
             _inside.python = True
             try:
-                return self.py_func(*args)
+                return self.python(*args)
             finally:
                 _inside.python = False
         if not self._warm:  # the first compiled call compiles (or loads numba's cache)
@@ -109,13 +116,32 @@ class Kernel:
             self._compiled = _jit(self.py_func, self.options)
         return self._compiled
 
+    def python(self, *args):
+        """Run the Python form: with ``views``, on memoryviews of the array arguments (and of the
+        arrays it makes), arrays again in what it returns."""
+        if not self.views:
+            return self.py_func(*args)
+        return _as_arrays(self.on_views(*[_as_view(value) for value in args]))
+
+    @property
+    def on_views(self):
+        """The Python twin of a ``views`` kernel: its arrays are memoryviews, whose elements read
+        as Python ints and floats (about three times the speed of indexing numpy arrays one
+        element at a time); the kernels it calls are their own Python forms."""
+        if self._on_views is None:
+            self._on_views = _twin(self.py_func, {**_kernels_in(self.py_func, _inner_python),
+                                                  "np": _numpy_making_views()})
+        return self._on_views
+
     def __repr__(self) -> str:
         return f"<kernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
 
 def kernel(function: Callable | None = None, **options):
     """Decorator: ``@kernel`` or ``@kernel(nogil=True, small=20_000)`` (``small``: the largest
-    array size run as Python; other options go to ``numba.njit``)."""
+    array size run as Python; ``views=True``: its Python form runs on memoryviews, for a kernel
+    that only reads and writes single elements and ``shape`` of its arrays; other options go to
+    ``numba.njit``)."""
     if function is None:
         return lambda f: Kernel(f, options)
     return Kernel(function, options)
@@ -212,16 +238,8 @@ def _jit(function: Callable, options: dict):
     """numba.njit the function, with every Kernel it refers to replaced by its compiled twin."""
     import numba
 
-    names = function.__code__.co_names
-    scope = dict(function.__globals__)
-    for name in names:
-        value = scope.get(name)
-        if isinstance(value, Kernel):
-            scope[name] = value.compiled
-    scope["COMPILED"] = True  # see COMPILED
-    twin = types.FunctionType(function.__code__, scope, function.__name__,
-                              function.__defaults__, function.__closure__)
-    twin.__qualname__, twin.__module__ = function.__qualname__, function.__module__
+    twin = _twin(function, {**_kernels_in(function, lambda inner: inner.compiled),
+                            "COMPILED": True})  # see COMPILED
     options = {"cache": True, "nogil": True, **options}  # nogil: a stop watcher runs meanwhile
     try:
         return numba.njit(**options)(twin)
@@ -229,6 +247,60 @@ def _jit(function: Callable, options: dict):
         warnings.warn(f"numba cannot cache compiled kernels here ({error}); compiling each run",
                       KernelCacheWarning, stacklevel=2)
         return numba.njit(**{**options, "cache": False})(twin)
+
+
+def _twin(function: Callable, changes: dict) -> Callable:
+    """``function`` with the global names in ``changes`` bound to other values."""
+    scope = {**function.__globals__, **changes}
+    twin = types.FunctionType(function.__code__, scope, function.__name__,
+                              function.__defaults__, function.__closure__)
+    twin.__qualname__, twin.__module__ = function.__qualname__, function.__module__
+    return twin
+
+
+def _kernels_in(function: Callable, form: Callable) -> dict:
+    """``{name: form(kernel)}`` for each kernel ``function`` calls by a global name."""
+    found = {name: function.__globals__.get(name) for name in function.__code__.co_names}
+    return {name: form(value) for name, value in found.items() if isinstance(value, Kernel)}
+
+
+def _inner_python(inner: Kernel) -> Callable:
+    """How a ``views`` twin calls ``inner``: its twin, or its Python form given arrays again."""
+    if inner.views:
+        return inner.on_views
+    return lambda *args: inner.py_func(*[_as_array(value) for value in args])
+
+
+# element types a memoryview indexes (numpy's type characters; struct's are the same)
+_VIEWABLE = frozenset("?bBhHiIlLqQfd")
+
+
+def _as_view(value):
+    if isinstance(value, np.ndarray) and value.ndim and value.dtype.char in _VIEWABLE:
+        return memoryview(value)
+    return value
+
+
+def _as_array(value):
+    return np.asarray(value) if isinstance(value, memoryview) else value
+
+
+def _as_arrays(result):
+    if isinstance(result, tuple):
+        return tuple(_as_array(value) for value in result)
+    return _as_array(result)
+
+
+@functools.cache
+def _numpy_making_views() -> types.ModuleType:
+    """numpy as a ``views`` twin sees it: ``empty``, ``zeros``, ``ones`` and ``full`` return
+    memoryviews of the arrays they make."""
+    views = types.ModuleType("numpy")
+    views.__dict__.update(np.__dict__)
+    for name in ("empty", "zeros", "ones", "full"):
+        make = getattr(np, name)
+        setattr(views, name, functools.wraps(make)(lambda *a, _make=make, **k: _as_view(_make(*a, **k))))
+    return views
 
 
 class KernelCacheWarning(UserWarning):
