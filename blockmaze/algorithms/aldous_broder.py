@@ -20,7 +20,7 @@ from .common import (NO_PARENT, carve_order, links_from_parents, note, random_en
                      region_kernel)
 
 
-@kernel
+@kernel(views=True)
 def aldous_broder_kernel(neighbors, opposite, start, rng, order):
     """Walk from ``start`` until its whole region is visited; return the links.
 

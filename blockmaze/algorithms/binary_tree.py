@@ -21,7 +21,7 @@ def fresh_state() -> np.ndarray:
     return np.zeros(2, dtype=np.float64)
 
 
-@kernel(small=SMALL_JOB // 4)
+@kernel(small=SMALL_JOB // 4, views=True)
 def binary_tree_rows(first_row, state, rng, north, east, order, north_d, east_d):
     """Binary tree over the rows ``first_row, first_row + 1, ...`` of a square maze (as many as
     ``north`` has): sets ``north[i, c]`` / ``east[i, c]`` where that row's cell c opens north /

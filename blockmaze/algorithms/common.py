@@ -94,7 +94,7 @@ def note(order, t, cell, d):
     return t + 1
 
 
-@kernel
+@kernel(views=True)
 def coin(rng, bits, left):
     """A fair coin toss from ``bits``, of which ``left`` are unused: ``(heads, bits, left)`` after
     it. With none left, 52 more come from one ``rng.random()`` (its top 52 bits are fair and

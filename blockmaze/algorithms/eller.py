@@ -44,7 +44,7 @@ from .common import carve_order, join, link_edges, note, root
 _LOW = (1 << 32) - 1  # the low half of a packed edge: its second cell
 
 
-@kernel
+@kernel(views=True)
 def _link(neighbors, opposite, links, parent, cell, d, a, b, order, t):
     """Open the passage from ``cell`` towards ``d`` (the ``t``-th, recorded in ``order``) and
     merge the sets with roots a and b."""
@@ -54,7 +54,7 @@ def _link(neighbors, opposite, links, parent, cell, d, a, b, order, t):
     join(parent, a, b)
 
 
-@kernel(inline="always")
+@kernel(inline="always", views=True)
 def eller_rows(neighbors, opposite, width, first_row, end_row, last_row, parent, links, rng,
                order, t):
     """Eller over the rows ``first_row..end_row - 1`` of the cells, taken in rows of ``width``;
@@ -124,7 +124,7 @@ def eller_rows(neighbors, opposite, width, first_row, end_row, last_row, parent,
     return t
 
 
-@kernel
+@kernel(views=True)
 def eller_kernel(neighbors, opposite, enabled, width, rng, order):
     """Links of an Eller maze over cells taken in rows of ``width``; see the module docstring.
 
@@ -149,7 +149,7 @@ def eller_kernel(neighbors, opposite, enabled, width, rng, order):
     return links, cleaned
 
 
-@kernel
+@kernel(views=True)
 def eller_band(neighbors, opposite, width, count, last_row, labels, rng, links):
     """Eller over the first ``count`` rows of a band of a square maze (``neighbors``: the band's
     table, one row more than ``count`` unless the band ends the maze, whose row ``last_row`` is
@@ -209,7 +209,7 @@ def row_bands(rows: int, cols: int, rng, at_once: int) -> Iterator[tuple[np.ndar
         yield north, cells[:count, :, EAST].copy()
 
 
-@kernel
+@kernel(views=True)
 def _cleanup(neighbors, opposite, parent, links, rng, order, t):
     """Join the remaining sets through the edges between them, in a random order; return joins.
 

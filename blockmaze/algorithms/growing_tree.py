@@ -59,7 +59,7 @@ def parse_rule(option: str | None) -> float:
     return value
 
 
-@kernel
+@kernel(views=True)
 def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest, order):
     """Links of a growing-tree spanning tree of ``start``'s region.
 

@@ -18,7 +18,7 @@ from . import register
 from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
 
 
-@kernel
+@kernel(views=True)
 def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng, order):
     """Carve a spanning tree of ``start``'s region; return the links.
 

@@ -24,7 +24,7 @@ from .common import LOW_HALF, carve_order, join, link_edges, packed_edges, root
 
 
 
-@kernel
+@kernel(views=True)
 def kruskal_kernel(neighbors, opposite, enabled, rng, parent, joined, order):
     """Links of a random spanning forest: one tree per connected region of enabled cells.
 
@@ -67,7 +67,7 @@ def kruskal_kernel(neighbors, opposite, enabled, rng, parent, joined, order):
     return links, prefetch
 
 
-@kernel
+@kernel(views=True)
 def lay_crossings(neighbors, opposite, crossings, ends, parent, links):
     """Link every crossing of ``ends`` (rows of :meth:`WeaveGrid.under_ends`) whose cell,
     over-neighbours and under-ends lie in five different sets; return the number of joins made.

@@ -34,7 +34,7 @@ _CHUNK = 16  # keys per chunk of a bucket
 _HEAP_LIMIT = 8192  # heap size that makes the queue move keys back to buckets
 
 
-@kernel
+@kernel(views=True)
 def _heap_push(heap, size, key):
     """Add ``key`` to the binary min-heap ``heap[:size]`` (the caller makes room)."""
     i = size
@@ -47,7 +47,7 @@ def _heap_push(heap, size, key):
     heap[i] = key
 
 
-@kernel
+@kernel(views=True)
 def _heap_pop(heap, size):
     """Fill the hole ``heap[0]`` left by taking the top; ``size`` is the size without it.
 
@@ -74,7 +74,7 @@ def _heap_pop(heap, size):
     heap[i] = last
 
 
-@kernel
+@kernel(views=True)
 def _heap_sift_down(heap, size, i, key):
     """Put ``key`` at slot ``i`` of ``heap[:size]`` and move it down to its place."""
     while True:
@@ -101,7 +101,7 @@ def _grown(array, size):
     return bigger
 
 
-@kernel
+@kernel(views=True)
 def _spill(chunks, next_chunk, head, fill, spare, bucket, key):
     """Add ``key`` to ``bucket``'s chain of chunks (the caller makes sure a chunk is free).
 
@@ -122,7 +122,7 @@ def _spill(chunks, next_chunk, head, fill, spare, bucket, key):
     fill[bucket] = f + 1
 
 
-@kernel
+@kernel(views=True)
 def prim_kernel(neighbors, opposite, start, rng, weights, order):
     """Links of the minimum spanning tree of random edge weights over ``start``'s region.
 
@@ -246,7 +246,7 @@ def prim_kernel(neighbors, opposite, start, rng, weights, order):
     return links_from_parents(neighbors, opposite, back)
 
 
-@kernel
+@kernel(views=True)
 def simplified_prim_kernel(neighbors, opposite, start, rng, order):
     """Links of a simplified-Prim tree over ``start``'s region.
 

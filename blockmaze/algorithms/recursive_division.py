@@ -18,7 +18,7 @@ from .common import carve_order, note
 STACK = 64  # rooms waiting; see the kernel: at most log2(cells) + 2 of them
 
 
-@kernel
+@kernel(views=True)
 def _corridor(order, t, cols, r0, c0, h, w, east_d, south_d):
     """Record the passages of a finished corridor (a room one cell wide or high) in ``order``."""
     for r in range(r0, r0 + h - 1):
@@ -28,7 +28,7 @@ def _corridor(order, t, cols, r0, c0, h, w, east_d, south_d):
     return t
 
 
-@kernel
+@kernel(views=True)
 def recursive_division_kernel(rows, cols, rng, order, east_d, south_d):
     """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``) down to corridors.
 

@@ -22,7 +22,7 @@ def fresh_state() -> np.ndarray:
     return np.array([0.0, 0.0, 0.0, 53.0])
 
 
-@kernel(small=SMALL_JOB // 4)
+@kernel(small=SMALL_JOB // 4, views=True)
 def sidewinder_rows(first_row, state, rng, north, east, order, north_d, east_d):
     """Sidewinder over the rows ``first_row, first_row + 1, ...`` of a square maze (as many as
     ``north`` has): sets ``north[i, c]`` / ``east[i, c]`` where that row's cell c opens north / east,

@@ -17,7 +17,7 @@ from . import register
 from .common import carve_order, note, random_enabled_cell, region_kernel
 
 
-@kernel
+@kernel(views=True)
 def wilson_kernel(neighbors, opposite, root, rng, order):
     """Grow a uniform spanning tree of ``root``'s region from ``root``; return the links.
 
