@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import blockmaze as bm
 from blockmaze.export.meshes import greedy
-from blockmaze.export.meshes.chunks import touches_by_edge, _touches_by_edge
+from blockmaze.export.meshes.chunks import chunk_parts, touches_by_edge, _touches_by_edge
 from blockmaze.export.meshes.vectorized import collision_boxes_numpy
 from blockmaze.support.kernels import forced
 
@@ -60,6 +60,28 @@ def test_maze_meshes_alike():
     maze = bm.extrude(bm.to_blocks(bm.generate((12, 9), rng=4)), height=3, roof=True)
     assert_same_mesh(np.asarray(maze, np.uint8))
     assert_same_mesh(np.asarray(maze, np.uint8), box=(0, 3, 5, 4, 15, 19), cuts=(True,) * 6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.3, 0.7]), st.integers(1, 5), st.booleans(),
+       st.sampled_from([0, 1, 3]), st.tuples(st.integers(1, 5), st.integers(1, 9), st.integers(1, 9)))
+def test_every_chunk_at_once_gives_each_chunks_parts(seed, density, chunk, watertight, kinds, shape):
+    """The numpy form meshes all chunk boxes in one sweep and one zip: the parts are the
+    kernels', chunk by chunk (stairs, edge seals and one material's solid among them)."""
+    rng = np.random.default_rng(seed)
+    blocks = ((rng.random(shape) < density) * rng.integers(1, 4, shape)).astype(np.uint8)
+    if kinds == 3:
+        blocks[blocks == 3] = bm.Material.STAIRS
+    only = 2 if kinds == 1 else None
+    with forced("numba"):
+        expected = list(chunk_parts(blocks, chunk, watertight, only=only))
+    with forced("python"):
+        got = list(chunk_parts(blocks, chunk, watertight, only=only))
+    assert [(p.material, p.chunk, p.origin, p.scale) for p in got] == \
+        [(p.material, p.chunk, p.origin, p.scale) for p in expected]
+    for mine, theirs in zip(got, expected):
+        for name in ("positions", "normals", "faces"):
+            np.testing.assert_array_equal(getattr(mine, name), getattr(theirs, name))
 
 
 def test_empty_and_full_volumes():

@@ -48,7 +48,8 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material
-from .greedy import greedy_quads, triangulate, vectorized
+from .greedy import Quads, Surface, greedy_quads, triangulate, triangulate_together, vectorized
+from .vectorized import greedy_quads_numpy_many
 
 __all__ = ["Part", "chunk_parts", "check_chunk", "step_scale", "step_shapes", "uv_of", "DEFAULT_CHUNK"]
 
@@ -350,8 +351,27 @@ _THREADS = 2  # threads meshing chunks (1: in the caller's thread)
 def _mesh_box(blocks, facing, scale, chunk, step, box, only=None) -> list[Part]:
     """The parts of one chunk box ``(y0, z0, x0, y1, z1, x1)``, in material order (material
     ``only``'s alone, if given)."""
+    sub, inner = _box_volume(blocks, facing, scale, box, only)
+    quads = greedy_quads(sub, inner, _local.vectorized)
+    if not len(quads):
+        return []
+    surface = triangulate(quads, watertight=_local.watertight, numpy_form=_local.vectorized,
+                          cuts=_cuts(box, blocks.shape, chunk))
+    return _box_parts(quads, surface, scale, step, box)
+
+
+def _cuts(box, shape, chunk) -> tuple[bool, ...]:
+    """Which faces of a chunk box meet another chunk: (x0, x1, y0, y1, z0, z1)."""
     y0, z0, x0, y1, z1, x1 = box
-    size_y, size_z, size_x = blocks.shape
+    size_y, size_z, size_x = shape
+    return (x0 > 0, x1 < size_x, y0 > 0, y1 < size_y, z0 > 0, z1 < size_z) if chunk else (False,) * 6
+
+
+def _box_volume(blocks, facing, scale, box, only):
+    """``(sub, inner)``: the blocks a chunk box's surface depends on (its own and the margin
+    around it that hides faces and seals), stepped at ``scale`` 2 and cut to material ``only``,
+    and the box within them."""
+    y0, z0, x0, y1, z1, x1 = box
     margin = _SEAL_MARGIN if scale == 2 else 1  # the neighbours' blocks that hide faces (and seal)
     low = (max(y0 - margin, 0), max(z0 - margin, 0), max(x0 - margin, 0))
     high = (y1 + margin, z1 + margin, x1 + margin)
@@ -362,11 +382,14 @@ def _mesh_box(blocks, facing, scale, chunk, step, box, only=None) -> list[Part]:
         inner = tuple(2 * b for b in inner)
     if only is not None:  # cut after the steps and seals, so every cell keeps one material
         sub = np.where(sub == only, sub, np.uint8(0))
-    quads = greedy_quads(sub, inner, _local.vectorized)
+    return sub, inner
+
+
+def _box_parts(quads: Quads, surface: Surface, scale, step, box) -> list[Part]:
+    """A chunk box's parts from its rectangles' surface, welded material by material."""
     if not len(quads):
         return []
-    cuts = (x0 > 0, x1 < size_x, y0 > 0, y1 < size_y, z0 > 0, z1 < size_z) if chunk else (False,) * 6
-    surface = triangulate(quads, watertight=_local.watertight, cuts=cuts, numpy_form=_local.vectorized)
+    y0, z0, x0 = box[:3]
     sy, sz, sx = quads.shape
     needed = 6 * (sx + 1) * (sy + 1) * (sz + 1)
     groups = surface.groups
@@ -399,8 +422,9 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
     :func:`step_scale`; ``facing`` (the stairs' shapes) to :func:`step_shapes` -- pass the
     whole volume's when meshing a part of it. With ``only`` the parts are that material's solid
     alone, as the whole volume's surface divides it (a riser is a stair's, not every material's):
-    the solids of different materials never overlap. Chunks are meshed on two threads a few ahead of the one yielded (the
-    kernels release the GIL); the order, and so the output, does not depend on it.
+    the solids of different materials never overlap. A small job (numpy form) meshes every chunk
+    box in one sweep and one zip; a big one meshes chunks on two threads a few ahead of the one
+    yielded (the kernels release the GIL). Neither changes the order, and so the output.
 
     >>> [p.material for p in chunk_parts(np.array([[[1, 2]]], np.uint8), chunk=0)]
     [1, 2]
@@ -419,6 +443,16 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
         _local.vectorized = numpy_form
         return _mesh_box(blocks, facing, scale, chunk, step, box, only)
 
+    if numpy_form:  # a small job: every box's rectangles in one sweep, triangles in one zip
+        _local.watertight, _local.vectorized = bool(watertight), True
+        volumes = [_box_volume(blocks, facing, scale, box, only) for box in boxes]
+        quads = [Quads(data, tuple(h - l for l, h in zip(inner[:3], inner[3:])))
+                 for (_, inner), data in zip(volumes, greedy_quads_numpy_many(volumes))]
+        surfaces = triangulate_together(quads, watertight,
+                                        [_cuts(box, blocks.shape, chunk) for box in boxes])
+        for box, box_quads, surface in zip(boxes, quads, surfaces):
+            yield from _box_parts(box_quads, surface, scale, step, box)
+        return
     if len(boxes) < 4 or _THREADS < 2:
         for box in boxes:
             yield from work(box)

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["collision_boxes_numpy", "greedy_quads_numpy", "triangulate_numpy"]
+__all__ = ["collision_boxes_numpy", "greedy_quads_numpy", "greedy_quads_numpy_many",
+           "triangulate_numpy", "triangulate_numpy_many"]
 
 # axis -> the (y, z, x) volume's axes in (axis, b, c) order (b, c cyclic after the axis)
 _ORDERS = {0: (2, 0, 1), 1: (0, 1, 2), 2: (1, 2, 0)}
@@ -84,27 +85,40 @@ def greedy_quads_numpy(blocks: np.ndarray, box: tuple[int, ...]) -> np.ndarray:
     >>> greedy_quads_numpy(np.ones((1, 1, 2), np.uint8), (0, 0, 0, 1, 1, 2))[:, :3].tolist()
     [[0, -1, 0], [0, 1, 2], [1, -1, 0], [1, 1, 1], [2, -1, 0], [2, 1, 1]]
     """
-    low, high = box[:3], box[3:]
-    by_rows: dict[int, list] = {}  # axes whose planes have as many rows are swept together
-    for axis in (0, 1, 2):
-        order = _ORDERS[axis]
-        view = blocks.transpose(order)
-        lo, hi = [low[k] for k in order], [high[k] for k in order]
-        n = view.shape[0]
-        padded = np.zeros((n + 2, hi[1] - lo[1], hi[2] - lo[2]), np.uint8)
-        padded[1:-1] = view[:, lo[1]:hi[1], lo[2]:hi[2]]
-        inside = padded[lo[0] + 1:hi[0] + 1]
-        masks = np.concatenate([np.where(padded[lo[0] + d:hi[0] + d] == 0, inside, 0)
-                                for d in (0, 2)])  # sign -1, then +1
-        by_rows.setdefault(masks.shape[1], []).append((axis, masks))
-    parts = {}
+    return greedy_quads_numpy_many([(blocks, box)])[0]
+
+
+def greedy_quads_numpy_many(jobs: list[tuple[np.ndarray, tuple[int, ...]]]) -> list[np.ndarray]:
+    """:func:`greedy_quads_numpy` of each ``(blocks, box)``, swept together: the planes of every
+    volume and axis with as many rows go side by side through one sweep (a chunked mesh's boxes
+    cost one pass of the row loop, not one each).
+
+    >>> one = np.ones((1, 1, 2), np.uint8)
+    >>> [len(q) for q in greedy_quads_numpy_many([(one, (0, 0, 0, 1, 1, 2)), (one, (0, 0, 1, 1, 1, 2))])]
+    [6, 5]
+    """
+    by_rows: dict[int, list] = {}  # planes with as many rows are swept together
+    for job, (blocks, box) in enumerate(jobs):
+        low, high = box[:3], box[3:]
+        for axis in (0, 1, 2):
+            order = _ORDERS[axis]
+            view = blocks.transpose(order)
+            lo, hi = [low[k] for k in order], [high[k] for k in order]
+            n = view.shape[0]
+            padded = np.zeros((n + 2, hi[1] - lo[1], hi[2] - lo[2]), np.uint8)
+            padded[1:-1] = view[:, lo[1]:hi[1], lo[2]:hi[2]]
+            inside = padded[lo[0] + 1:hi[0] + 1]
+            masks = np.concatenate([np.where(padded[lo[0] + d:hi[0] + d] == 0, inside, 0)
+                                    for d in (0, 2)])  # sign -1, then +1
+            by_rows.setdefault(masks.shape[1], []).append((job, axis, masks))
+    parts: list[dict] = [{} for _ in jobs]
     for p_size, group in by_rows.items():
-        rows = np.concatenate([m.transpose(1, 0, 2).reshape(p_size, -1) for _, m in group], axis=1)
+        rows = np.concatenate([m.transpose(1, 0, 2).reshape(p_size, -1) for _, _, m in group], axis=1)
         row_start = np.concatenate([np.arange(m.shape[0] * m.shape[2]) % max(m.shape[2], 1) == 0
-                                    for _, m in group])
+                                    for _, _, m in group])
         p0, q0, p1, q1, mat = _sweep(rows, row_start)
         offset = 0
-        for axis, masks in group:
+        for job, axis, masks in group:
             slices, _, q_size = masks.shape
             mine = (q0 >= offset) & (q0 < offset + slices * q_size)
             s, q = np.divmod(q0[mine] - offset, max(q_size, 1))
@@ -113,31 +127,35 @@ def greedy_quads_numpy(blocks: np.ndarray, box: tuple[int, ...]) -> np.ndarray:
             plane = s % max(count, 1) + (sign > 0)
             quads = np.column_stack([np.full(len(s), axis), sign, plane, p0[mine], q,
                                      p1[mine], q + (q1 - q0)[mine], mat[mine]])
-            parts[axis] = quads[np.lexsort((q, p0[mine], s))]
+            parts[job][axis] = quads[np.lexsort((q, p0[mine], s))]
             offset += slices * q_size
-    quads = np.concatenate([parts[0], parts[1], parts[2]])
-    return quads[np.argsort(quads[:, 7], kind="stable")].astype(np.int32)
+    done = []
+    for axes in parts:
+        quads = np.concatenate([axes[0], axes[1], axes[2]])
+        done.append(quads[np.argsort(quads[:, 7], kind="stable")].astype(np.int32))
+    return done
 
 
-def _lattice(quads: np.ndarray, size: tuple[int, int, int], cuts) -> np.ndarray:
-    """uint8 (X+1, Y+1, Z+1) as :func:`.greedy._corner_lattice`: the rectangles' corners, and every
-    lattice point of an edge lying in a cut face of the box."""
-    lattice = np.zeros(tuple(s + 1 for s in size), np.uint8)
-    a, k = quads[:, 0].astype(np.int64), quads[:, 2].astype(np.int64)
+def _lattice(quads: np.ndarray, dims: np.ndarray, cut: np.ndarray, base: np.ndarray,
+             total: int) -> np.ndarray:
+    """Every box's lattice as :func:`.greedy._corner_lattice` makes it (the rectangles' corners,
+    and every lattice point of an edge lying in a cut face of the box), flat and end to end:
+    uint8 ``[total]``, a rectangle's box at ``base`` with its per-row ``dims`` (x, y, z) and
+    ``cut`` (3, 2) (see :func:`_point_index`)."""
+    lattice = np.zeros(total, np.uint8)
+    a, k = quads[:, 0], quads[:, 2]
     ab, ac = (a + 1) % 3, (a + 2) % 3
-    size_arr = np.array(size, np.int64)
-    cut_arr = np.array(cuts, bool).reshape(3, 2)
+    rows = np.arange(len(quads))
 
     def on_cut(axis, value):
-        return (value == 0) & cut_arr[axis, 0] | (value == size_arr[axis]) & cut_arr[axis, 1]
+        return (value == 0) & cut[rows, axis, 0] | (value == dims[rows, axis]) & cut[rows, axis, 1]
 
     in_cut = on_cut(a, k)
-    rows = np.arange(len(quads))
     for edge in range(4):  # along b at c0 and c1, along c at b0 and b1
         along_b = edge < 2
-        fixed = quads[:, (4, 6, 3, 5)[edge]].astype(np.int64)
-        lo = quads[:, 3 if along_b else 4].astype(np.int64)
-        hi = quads[:, 5 if along_b else 6].astype(np.int64)
+        fixed = quads[:, (4, 6, 3, 5)[edge]]
+        lo = quads[:, 3 if along_b else 4]
+        hi = quads[:, 5 if along_b else 6]
         moving, still = (ab, ac) if along_b else (ac, ab)
         whole = in_cut | on_cut(still, fixed)
         counts = np.where(whole, hi - lo + 1, 2)
@@ -148,11 +166,17 @@ def _lattice(quads: np.ndarray, size: tuple[int, int, int], cuts) -> np.ndarray:
         point[np.arange(len(which)), a[which]] = k[which]
         point[np.arange(len(which)), still[which]] = fixed[which]
         point[np.arange(len(which)), moving[which]] = lo[which] + step
-        lattice[point[:, 0], point[:, 1], point[:, 2]] = 1
+        lattice[_point_index(point, dims[which], base[which])] = 1
     return lattice
 
 
-def _edge_points(quads, lattice, split, b_from, c_from, db, dc, length):
+def _point_index(xyz: np.ndarray, dims: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """Where lattice points ``(x, y, z)`` of boxes of ``dims`` (x, y, z) starting at ``base`` lie
+    in the flat lattice of :func:`_lattice` (x slowest, z fastest, as an (X+1, Y+1, Z+1) array)."""
+    return base + (xyz[:, 0] * (dims[:, 1] + 1) + xyz[:, 1]) * (dims[:, 2] + 1) + xyz[:, 2]
+
+
+def _edge_points(quads, lattice, dims, base, split, b_from, c_from, db, dc, length):
     """The split points strictly inside each rectangle's edge from (b_from, c_from) in direction
     (db, dc) of ``length``: (rectangle, b, c) arrays, in order along the edge."""
     inner = np.maximum(length - 1, 0) if split else np.zeros(len(quads), np.int64)
@@ -166,29 +190,49 @@ def _edge_points(quads, lattice, split, b_from, c_from, db, dc, length):
     xyz[rows, a] = k
     xyz[rows, (a + 1) % 3] = b
     xyz[rows, (a + 2) % 3] = c
-    keep = lattice[xyz[:, 0], xyz[:, 1], xyz[:, 2]] != 0
+    keep = lattice[_point_index(xyz, dims[which], base[which])] != 0
     return which[keep], b[keep], c[keep]
 
 
 def triangulate_numpy(quads: np.ndarray, size: tuple[int, int, int], watertight: bool, cuts):
     """(vertices, normals, uv, faces, vertex_offsets, face_offsets) of the rectangles, as
     :func:`.greedy.triangulate` builds them. ``size`` is the box's (x, y, z) size."""
-    n = len(quads)
-    q = quads.astype(np.int64)
+    return triangulate_numpy_many([(quads, size, cuts)], watertight)[0]
+
+
+def triangulate_numpy_many(jobs: list, watertight: bool) -> list[tuple]:
+    """:func:`triangulate_numpy` of each ``(quads, size, cuts)``, zipped together: every box's
+    rectangles go through one pass (a chunked mesh's boxes cost one zipping loop, not one each).
+
+    >>> bar = greedy_quads_numpy(np.ones((1, 1, 5), np.uint8), (0, 0, 0, 1, 1, 5))
+    >>> [len(done[3]) for done in triangulate_numpy_many([(bar, (5, 1, 1), (False,) * 6)] * 2, True)]
+    [12, 12]
+    """
+    lengths = [len(quads) for quads, _, _ in jobs]
+    n = sum(lengths)
+    q = np.concatenate([quads for quads, _, _ in jobs] + [np.zeros((0, 8), np.int32)]).astype(np.int64)
+    box = np.repeat(np.arange(len(jobs)), lengths)
+    sizes_xyz = np.array([size for _, size, _ in jobs], np.int64).reshape(-1, 3)
+    dims = sizes_xyz[box]
+    cut = np.array([cuts for _, _, cuts in jobs], bool).reshape(-1, 3, 2)[box]
+    points = np.prod(sizes_xyz + 1, axis=1)
+    base = (np.cumsum(points) - points)[box]
     a, sign, k, b0, c0, b1, c1 = (q[:, col] for col in range(7))
-    lattice = _lattice(q, size, cuts) if watertight and n else np.zeros((1, 1, 1), np.uint8)
-    zero = np.zeros(n, np.int64)
-    one = zero + 1
+    if watertight and n:
+        lattice = _lattice(q, dims, cut, base, int(points.sum()))
+    else:
+        lattice = np.zeros(1, np.uint8)
     # polygon points in vertex order, by segment: BL, bottom, BR, right, TR, left, TL, top
+    edge = (q, lattice, dims, base, watertight)
     segments = [
         (np.arange(n), b0, c0),
-        _edge_points(q, lattice, watertight, b0, c0, 1, 0, b1 - b0),
+        _edge_points(*edge, b0, c0, 1, 0, b1 - b0),
         (np.arange(n), b1, c0),
-        _edge_points(q, lattice, watertight, b1, c0, 0, 1, c1 - c0),
+        _edge_points(*edge, b1, c0, 0, 1, c1 - c0),
         (np.arange(n), b1, c1),
-        _edge_points(q, lattice, watertight, b0, c0, 0, 1, c1 - c0),
+        _edge_points(*edge, b0, c0, 0, 1, c1 - c0),
         (np.arange(n), b0, c1),
-        _edge_points(q, lattice, watertight, b0, c1, 1, 0, b1 - b0),
+        _edge_points(*edge, b0, c1, 1, 0, b1 - b0),
     ]
     sizes = np.array([np.bincount(seg[0], minlength=n) for seg in segments])  # (8, n)
     counts = sizes.sum(axis=0)
@@ -204,7 +248,15 @@ def triangulate_numpy(quads: np.ndarray, size: tuple[int, int, int], watertight:
     pc = np.concatenate([seg[2] for seg in segments])[order]
     vertices, normals, uv = _attributes(a[which], sign[which], k[which], pb, pc)
     faces = _zip_all(sizes, counts, vertex_offsets, face_offsets, pb, pc, sign)
-    return vertices, normals, uv, faces, vertex_offsets, face_offsets
+    done, first = [], 0
+    for length in lengths:  # each box's share, its vertex indices counted from its own first
+        v0, v1 = vertex_offsets[first], vertex_offsets[first + length]
+        f0, f1 = face_offsets[first], face_offsets[first + length]
+        done.append((vertices[v0:v1], normals[v0:v1], uv[v0:v1], faces[f0:f1] - np.uint32(v0),
+                     vertex_offsets[first:first + length + 1] - v0,
+                     face_offsets[first:first + length + 1] - f0))
+        first += length
+    return done
 
 
 def _attributes(a, sign, k, b, c):
