@@ -136,15 +136,13 @@ def greedy_quads_numpy_many(jobs: list[tuple[np.ndarray, tuple[int, ...]]]) -> l
     return done
 
 
-def _lattice(quads: np.ndarray, dims: np.ndarray, cut: np.ndarray, base: np.ndarray,
-             total: int) -> np.ndarray:
+def _lattice(quads, dims, cut, plane, along_b, along_c, total: int) -> np.ndarray:
     """Every box's lattice as :func:`.greedy._corner_lattice` makes it (the rectangles' corners,
     and every lattice point of an edge lying in a cut face of the box), flat and end to end:
-    uint8 ``[total]``, a rectangle's box at ``base`` with its per-row ``dims`` (x, y, z) and
-    ``cut`` (3, 2) (see :func:`_point_index`)."""
+    uint8 ``[total]``. Per rectangle: its box's ``dims`` (x, y, z) and ``cut`` (3, 2), and where
+    its plane starts in the flat lattice and how far a step along b and c goes there."""
     lattice = np.zeros(total, np.uint8)
     a, k = quads[:, 0], quads[:, 2]
-    ab, ac = (a + 1) % 3, (a + 2) % 3
     rows = np.arange(len(quads))
 
     def on_cut(axis, value):
@@ -152,45 +150,29 @@ def _lattice(quads: np.ndarray, dims: np.ndarray, cut: np.ndarray, base: np.ndar
 
     in_cut = on_cut(a, k)
     for edge in range(4):  # along b at c0 and c1, along c at b0 and b1
-        along_b = edge < 2
+        b_edge = edge < 2
         fixed = quads[:, (4, 6, 3, 5)[edge]]
-        lo = quads[:, 3 if along_b else 4]
-        hi = quads[:, 5 if along_b else 6]
-        moving, still = (ab, ac) if along_b else (ac, ab)
-        whole = in_cut | on_cut(still, fixed)
+        lo = quads[:, 3 if b_edge else 4]
+        hi = quads[:, 5 if b_edge else 6]
+        moving, still = (along_b, along_c) if b_edge else (along_c, along_b)
+        whole = in_cut | on_cut((a + (2 if b_edge else 1)) % 3, fixed)
         counts = np.where(whole, hi - lo + 1, 2)
         which = np.repeat(rows, counts)
         step = np.arange(len(which)) - np.repeat(np.cumsum(counts) - counts, counts)
         step = np.where(whole[which], step, step * (hi - lo)[which])
-        point = np.empty((len(which), 3), np.int64)
-        point[np.arange(len(which)), a[which]] = k[which]
-        point[np.arange(len(which)), still[which]] = fixed[which]
-        point[np.arange(len(which)), moving[which]] = lo[which] + step
-        lattice[_point_index(point, dims[which], base[which])] = 1
+        lattice[(plane + fixed * still + lo * moving)[which] + step * moving[which]] = 1
     return lattice
 
 
-def _point_index(xyz: np.ndarray, dims: np.ndarray, base: np.ndarray) -> np.ndarray:
-    """Where lattice points ``(x, y, z)`` of boxes of ``dims`` (x, y, z) starting at ``base`` lie
-    in the flat lattice of :func:`_lattice` (x slowest, z fastest, as an (X+1, Y+1, Z+1) array)."""
-    return base + (xyz[:, 0] * (dims[:, 1] + 1) + xyz[:, 1]) * (dims[:, 2] + 1) + xyz[:, 2]
-
-
-def _edge_points(quads, lattice, dims, base, split, b_from, c_from, db, dc, length):
+def _edge_points(lattice, plane, along_b, along_c, split, b_from, c_from, db, dc, length):
     """The split points strictly inside each rectangle's edge from (b_from, c_from) in direction
     (db, dc) of ``length``: (rectangle, b, c) arrays, in order along the edge."""
-    inner = np.maximum(length - 1, 0) if split else np.zeros(len(quads), np.int64)
-    which = np.repeat(np.arange(len(quads)), inner)
+    inner = np.maximum(length - 1, 0) if split else np.zeros(len(length), np.int64)
+    which = np.repeat(np.arange(len(length)), inner)
     step = 1 + np.arange(len(which)) - np.repeat(np.cumsum(inner) - inner, inner)
     b = b_from[which] + step * db
     c = c_from[which] + step * dc
-    a, k = quads[which, 0], quads[which, 2]
-    xyz = np.empty((len(which), 3), np.int64)
-    rows = np.arange(len(which))
-    xyz[rows, a] = k
-    xyz[rows, (a + 1) % 3] = b
-    xyz[rows, (a + 2) % 3] = c
-    keep = lattice[_point_index(xyz, dims[which], base[which])] != 0
+    keep = lattice[plane[which] + b * along_b[which] + c * along_c[which]] != 0
     return which[keep], b[keep], c[keep]
 
 
@@ -216,14 +198,18 @@ def triangulate_numpy_many(jobs: list, watertight: bool) -> list[tuple]:
     dims = sizes_xyz[box]
     cut = np.array([cuts for _, _, cuts in jobs], bool).reshape(-1, 3, 2)[box]
     points = np.prod(sizes_xyz + 1, axis=1)
-    base = (np.cumsum(points) - points)[box]
     a, sign, k, b0, c0, b1, c1 = (q[:, col] for col in range(7))
+    # the flat lattice: each box an (X+1, Y+1, Z+1) array, end to end; a step along x, y, z
+    strides = np.column_stack([(dims[:, 1] + 1) * (dims[:, 2] + 1), dims[:, 2] + 1, 0 * a + 1])
+    rows = np.arange(n)
+    plane = (np.cumsum(points) - points)[box] + k * strides[rows, a]
+    along_b, along_c = strides[rows, (a + 1) % 3], strides[rows, (a + 2) % 3]
     if watertight and n:
-        lattice = _lattice(q, dims, cut, base, int(points.sum()))
+        lattice = _lattice(q, dims, cut, plane, along_b, along_c, int(points.sum()))
     else:
         lattice = np.zeros(1, np.uint8)
     # polygon points in vertex order, by segment: BL, bottom, BR, right, TR, left, TL, top
-    edge = (q, lattice, dims, base, watertight)
+    edge = (lattice, plane, along_b, along_c, watertight)
     segments = [
         (np.arange(n), b0, c0),
         _edge_points(*edge, b0, c0, 1, 0, b1 - b0),
