@@ -5,7 +5,7 @@ Long winding corridors and few dead ends. Runs on any grid kind: it only reads t
 
 from __future__ import annotations
 
-from ..support.kernels import kernel
+from ..support.kernels import COMPILED, kernel
 import numpy as np
 
 from ..grids import Grid
@@ -26,7 +26,8 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
     - a cell left through its only open direction is not pushed: nothing can open again, so
       backtracking never rescans it (the maze for a given seed is the same either way);
     - the scan reads each candidate's table row (``prefetch``, returned so it is kept), so the
-      chosen cell's row is already on its way from memory when the walk moves there;
+      chosen cell's row is already on its way from memory when the walk moves there (compiled
+      only);
     - the walk records each cell's direction back to its parent in one byte, and the links are
       written afterwards in one sequential pass, instead of two scattered writes per step.
     """
@@ -46,7 +47,8 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
         count = 0
         for d in range(k):
             nb = neighbors[cell, d]
-            prefetch += neighbors[nb, 0]
+            if COMPILED:  # (as Python, memory is not the bottleneck)
+                prefetch += neighbors[nb, 0]
             open_dirs[count] = d
             count += 1 - visited[nb]
         if count == 0:
