@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 
-from .errors import stop_message
+from .errors import STOP_SIGNALS, stop_message
 from .launch import hold_stop_signals, pending_stop
 
 
@@ -23,12 +23,36 @@ def run() -> int:
         signum = pending_stop()
         if signum is None:
             sys.unraisablehook = _stop_not_swallowed
-            return _ended(main())
+            return _ended(_to_the_end(main))
     try:  # stopped while loading: nothing was read or written yet
         os.write(2, f"Error: {stop_message(signum)}\n".encode())
     except OSError:
         pass
     return 128 + signum
+
+
+def _to_the_end(main) -> int:
+    """``main()``'s exit code, after which the stop signals are ignored: the answer is decided.
+    A signal landing in the instant ``main()`` hands its code back, past its own handling, ends
+    the run with one line and 128 + the signal instead of a traceback (the run's files are
+    settled by then: all written or all as they were)."""
+    code = None
+    try:
+        code = main()
+        for stop in STOP_SIGNALS:  # a handler still pending is skipped once its signal is ignored
+            signal.signal(stop, signal.SIG_IGN)
+        return code
+    except KeyboardInterrupt as stop:
+        if code is not None:  # main() had answered: the signal came after
+            return code
+        signum = getattr(stop, "signum", signal.SIGINT)
+        what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
+        try:
+            os.write(2, f"Error: {what} as the run ended; its files are all written or all as "
+                        "they were\n".encode())
+        except OSError:
+            pass
+        return 128 + signum
 
 
 def _stop_not_swallowed(unraisable) -> None:

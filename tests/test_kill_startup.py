@@ -185,3 +185,30 @@ def test_finalizers_a_stop_cut_short_fail_quietly(monkeypatch, capsys):
     monkeypatch.setattr(target, "_stops_seen", [])
     entry._stop_not_swallowed(failure)
     assert shown == [failure]
+
+
+def test_a_stop_as_the_run_hands_back_its_code_is_one_line(capfd):
+    """A signal landing after the command's own handling (as ``main()`` returns) ends the run
+    with one line and 128 + the signal, not a traceback; once ``main()`` has answered, the stop
+    signals are ignored: the answer stands."""
+    from blockmaze import __main__ as entry
+    from blockmaze.export.target import Interrupted
+
+    before = {stop: signal.getsignal(stop) for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        def stopped_by(error):
+            def main():
+                raise error
+            return main
+
+        assert entry._to_the_end(stopped_by(KeyboardInterrupt())) == 130
+        assert entry._to_the_end(stopped_by(Interrupted(signal.SIGTERM))) == 143
+        lines = capfd.readouterr().err.splitlines()
+        assert lines == [
+            "Error: interrupted as the run ended; its files are all written or all as they were",
+            "Error: stopped by signal 15 as the run ended; its files are all written or all as they were"]
+        assert entry._to_the_end(lambda: 0) == 0
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        for stop, handler in before.items():
+            signal.signal(stop, handler)
