@@ -187,10 +187,12 @@ def _numba_loaded() -> bool:
     return "numba" in sys.modules
 
 
-# Installed packages numba's first compile or cache load would import only for features no
-# kernel here uses: scipy.linalg (BLAS for np.dot and kin: about 0.15 s of CPU) and cffi (calling
-# cffi functions from kernels; with its C parser, about 0.05 s).
-UNUSED_BY_KERNELS = ("scipy.linalg", "cffi")
+# Installed packages numba's import and first compile or cache load would import only for
+# features no kernel here uses: SciPy (its version checked at numba's import, 0.03 s; its linalg,
+# BLAS for np.dot and kin, at the first compile: about 0.15 s of CPU) and cffi (calling cffi
+# functions from kernels; with its C parser, about 0.05 s). SciPy is not a dependency (only the
+# tests use it): without it, numba behaves as on a plain install.
+UNUSED_BY_KERNELS = ("scipy", "cffi")
 
 
 @contextlib.contextmanager
