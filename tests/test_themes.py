@@ -109,22 +109,31 @@ def test_bad_variants(variants, match):
         parse_theme(document)
 
 
+@pytest.mark.parametrize("form", ["numpy", "kernel compiled", "kernel as Python"])
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.floats(0.01, 100), min_size=2, max_size=5), st.integers(0, 2**63),
        st.sampled_from([np.uint8, np.uint16]), st.integers(1, 3), st.integers(1, 40),
        st.integers(1, 70), st.tuples(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300)))
-def test_drawn_variants_follow_the_cumulative_weights_exactly(weights, seed, dtype, height, length,
-                                                               width, origin):
+def test_drawn_variants_follow_the_cumulative_weights_exactly(form, weights, seed, dtype, height,
+                                                               length, width, origin):
     """Each block takes the variant whose share of the cumulative weights holds its draw
-    (:func:`variant_draws`), whatever the palette indices of the variants and their width."""
+    (:func:`variant_draws`), whatever the palette indices of the variants and their width, in
+    the numpy form (row chunks) and in the kernel's (a block at a time), compiled or not."""
     from blockmaze.export.minecraft import palette
+    from blockmaze.support.kernels import forced
 
     top = np.iinfo(dtype).max
     entries = np.array([top - 3 * i if i % 2 else 5 * i for i in range(len(weights))])
     blocks = np.zeros((height, length, width), np.uint8)
     blocks[:, ::2] = 1  # drawn material on every other row
+    blocks[:, 1::4] = 2  # and a material drawn from one variant only (not drawn: no change)
     indices = np.where(blocks == 1, entries[0], 0).astype(dtype)
-    palette._draw_variants(blocks, indices, [(1, entries, palette._thresholds(weights))], seed, origin)
+    mode = {"numpy": "python", "kernel compiled": "numba", "kernel as Python": "python"}[form]
+    with forced(mode), pytest.MonkeyPatch.context() as patch:
+        if form == "kernel as Python":
+            patch.setattr(palette, "compiled_pays", lambda size, small: True)
+        palette._draw_variants(blocks, indices, [(1, entries, palette._thresholds(weights))],
+                               seed, origin)
     p = np.asarray(weights) / np.sum(weights)
     for y in range(height):
         u = palette.variant_draws(seed, (length, width), (origin[0] + y, origin[1], origin[2]))

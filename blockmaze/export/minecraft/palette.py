@@ -13,6 +13,7 @@ from nbtlib import Compound, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
+from ...support.kernels import COMPILED, SMALL_JOB, compiled_pays, kernel
 from .blockdata import check_states, for_release, substitute
 from .placement import first_of
 from .states import CLIMB, place_states
@@ -227,6 +228,9 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
             delta *= where
             out += delta
 
+    if compiled_pays(layers.size, SMALL_JOB):  # numba loaded or a big volume: one pass a block
+        _draw_compiled(layers, chosen, steps, seed, origin, xs, wrap)
+        return
     tasks = [(y, z) for y in range(height) for z in range(0, length, step)]
     if layers.size >= THREADED_DRAWS and len(tasks) > 1:  # numpy releases the GIL: two cores
         with ThreadPoolExecutor(2) as pool:
@@ -234,6 +238,65 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
     else:
         for task in tasks:
             draw(*task)
+
+
+def _draw_compiled(layers, chosen, steps, seed, origin, xs, wrap) -> None:
+    """:func:`_draw_variants` by :func:`_draw_layers`: the layers in two halves on two threads
+    for big volumes (the kernel holds no GIL)."""
+    height, length, _ = layers.shape
+    zs = np.arange(origin[1], origin[1] + length, dtype=np.int64).astype(np.uint64)
+    row_hashes = np.stack([_row_hashes(seed, origin[0] + y, zs) for y in range(height)])
+    most = max(len(moves) for _, moves, _ in steps)
+    values = np.array([value for value, _, _ in steps], np.uint8)
+    counts = np.array([len(moves) for _, moves, _ in steps], np.int64)
+    moves = np.zeros((len(steps), most), np.int64)
+    thresholds = np.zeros((len(steps), most), np.uint64)
+    for j, (_, step_moves, step_thresholds) in enumerate(steps):
+        moves[j, :len(step_moves)] = [int(move) for move in step_moves]
+        thresholds[j, :len(step_thresholds)] = step_thresholds
+    tables = (row_hashes, xs, values, moves, thresholds, counts, wrap)
+    if layers.size >= THREADED_DRAWS and height > 1:
+        half = height // 2
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(lambda span: _draw_layers(layers, chosen, *span, *tables),
+                          [(0, half), (half, height)]))
+    else:
+        _draw_layers(layers, chosen, 0, height, *tables)
+
+
+@kernel(nogil=True)
+def _draw_layers(layers, chosen, first, last, row_hashes, xs, values, moves, thresholds, counts,
+                 wrap):
+    """The variant draws of layers ``[first, last)`` one block at a time: a block of drawn
+    material ``values[j]`` moves its palette index on by ``moves[j, t]`` (modulo ``wrap``) for
+    each of the first ``counts[j]`` thresholds its draw reaches; ``row_hashes[y, z]`` as
+    :func:`_row_hashes` makes them, ``xs`` the columns. The same draws as the numpy form,
+    which hashes every block of a row chunk."""
+    _, length, width = layers.shape
+    for y in range(first, last):
+        for z in range(length):
+            row = row_hashes[y, z]
+            for x in range(width):
+                block = layers[y, z, x]
+                for j in range(values.shape[0]):
+                    if block == values[j]:
+                        bits = _draw_bits(row ^ xs[x])
+                        delta = 0
+                        for t in range(counts[j]):
+                            if bits >= thresholds[j, t]:
+                                delta += moves[j, t]
+                        chosen[y, z, x] = (int(chosen[y, z, x]) + delta) % wrap
+                        break
+
+
+@kernel(inline="always")
+def _draw_bits(value):
+    """One block's 53-bit draw: SplitMix64's finalizer of ``value`` (uint64), its top 53 bits."""
+    if COMPILED:
+        value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        value = (value ^ (value >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return (value ^ (value >> np.uint64(31))) >> np.uint64(11)
+    return _mix(int(value)) >> 11  # as Python: exact ints, masked (numpy scalars warn on wrapping)
 
 
 def _mix(value, shifted=None):
@@ -256,14 +319,20 @@ def _variant_bits(seed: int, y: int, zs: np.ndarray, xs: np.ndarray, out: np.nda
                   shifted: np.ndarray | None = None) -> np.ndarray:
     """The 53-bit variant draws (uint64, rows ``zs`` by columns ``xs``) of layer ``y``: SplitMix64's
     finalizer chained over seed, y, z, x (into ``out``, with ``shifted`` as scratch, if given)."""
-    level = _mix((_mix((int(seed) + _GOLDEN) & _MASK) ^ (int(y) & _MASK)) + _GOLDEN & _MASK)
-    rows = zs ^ np.uint64(level)
-    rows += np.uint64(_GOLDEN)
     out = np.empty((len(zs), len(xs)), np.uint64) if out is None else out
-    np.bitwise_xor(_mix(rows)[:, None], xs[None, :], out=out)
+    np.bitwise_xor(_row_hashes(seed, y, zs)[:, None], xs[None, :], out=out)
     _mix(out, shifted)
     out >>= np.uint64(11)
     return out
+
+
+def _row_hashes(seed: int, y: int, zs: np.ndarray) -> np.ndarray:
+    """SplitMix64's finalizer chained over seed, y and each of ``zs`` (uint64): a row's part of
+    its blocks' draws, which go on with each block's x."""
+    level = _mix((_mix((int(seed) + _GOLDEN) & _MASK) ^ (int(y) & _MASK)) + _GOLDEN & _MASK)
+    rows = zs ^ np.uint64(level)
+    rows += np.uint64(_GOLDEN)
+    return _mix(rows)
 
 
 def variant_draws(seed: int, shape: tuple[int, int], origin: tuple[int, int, int]) -> np.ndarray:
