@@ -62,6 +62,20 @@ def test_a_small_maze_never_imports_numba():
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.parametrize("name", ["m.schem", "m.litematic", "m.glb", "m.tmx", "m.png", "w/"])
+def test_a_medium_job_never_imports_numba(tmp_path, name):
+    """A 100x100 maze, to each output the start-up targets name (and a world): numba's import
+    and set-up (about 0.6 s) would cost more than the whole job."""
+    target = str(tmp_path / name) + ("/" if name.endswith("/") else "")  # a folder: a world
+    code = ("import sys; from blockmaze.cli import main; "
+            f"code = main(['-q', 'generate', '100x100', '--seed', '1', '-o', {target!r}]); "
+            "assert code == 0, code; print('numba' in sys.modules)")
+    env = {k: v for k, v in os.environ.items() if k != "BLOCKMAZE_KERNELS"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
 def test_help_imports_no_writer_numpy_or_numba():
     code = ("import sys; from blockmaze.cli import main; main(['--help']); main(['generate', '--help']); "
             "from blockmaze.export import FORMATS; "

@@ -13,7 +13,7 @@ from nbtlib import Compound, String
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from ...support.kernels import COMPILED, SMALL_JOB, compiled_pays, kernel
+from ...support.kernels import COMPILED, compiled_pays, kernel
 from .blockdata import check_states, for_release, substitute
 from .placement import first_of
 from .states import CLIMB, place_states
@@ -228,7 +228,7 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
             delta *= where
             out += delta
 
-    if compiled_pays(layers.size, SMALL_JOB):  # numba loaded or a big volume: one pass a block
+    if compiled_pays(layers.size, THREADED_DRAWS):  # numba loaded, or a big volume: one pass a block
         _draw_compiled(layers, chosen, steps, seed, origin, xs, wrap)
         return
     tasks = [(y, z) for y in range(height) for z in range(0, length, step)]
