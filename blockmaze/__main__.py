@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 
-from .errors import STOP_SIGNALS, stop_message
+from .errors import STOP_SIGNALS, stop_cause, stop_message
 from .launch import hold_stop_signals, pending_stop
 
 
@@ -46,10 +46,9 @@ def _to_the_end(main) -> int:
         if code is not None:  # main() had answered: the signal came after
             return code
         signum = getattr(stop, "signum", signal.SIGINT)
-        what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
         try:
-            os.write(2, f"Error: {what} as the run ended; its files are all written or all as "
-                        "they were\n".encode())
+            os.write(2, f"Error: {stop_cause(signum)} as the run ended; its files are all written "
+                        "or all as they were\n".encode())
         except OSError:
             pass
         return 128 + signum

@@ -19,7 +19,7 @@ from .algorithms import ALGORITHMS
 from .cli_options import (NUMBER, AlgorithmSpec, Dimensions, FilePath, Finite,  # noqa: F401
                           FormatChoice, RoomSize, SectionedCommand, Size, SizeValue,
                           SuggestingGroup, given_options)
-from .errors import BadFileError, BlockmazeError, OutputError
+from .errors import BadFileError, BlockmazeError, OutputError, stop_message
 from .export import FORMATS, PICTURE_STYLES
 from .export.target import (Interrupted, block_signals_in_new_threads, restore_signals,
                             signals_raise, stop_seen, stop_within, take_signals_here)
@@ -486,8 +486,7 @@ def _run(argv, before=None) -> int:
 
 def _stopped(signum: int) -> int:
     """One line for a run a signal stopped before any file changed; returns 128 + the signal."""
-    what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
-    return _fail(f"{what}; no file was changed", 128 + signum)
+    return _fail(stop_message(signum), 128 + signum)
 
 
 def _caused_by_ctrl_c(error: BaseException) -> bool:

@@ -33,14 +33,22 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SI
                      if hasattr(signal, name))
 
 
+def stop_cause(signum: int) -> str:
+    """How a message names the signal that stopped a run.
+
+    >>> stop_cause(2), stop_cause(15)
+    ('interrupted', 'stopped by signal 15')
+    """
+    return "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
+
+
 def stop_message(signum: int) -> str:
     """What a run stopped by a signal before it changed any file says (after ``Error:``).
 
     >>> stop_message(2), stop_message(15)
     ('interrupted; no file was changed', 'stopped by signal 15; no file was changed')
     """
-    what = "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
-    return f"{what}; no file was changed"
+    return f"{stop_cause(signum)}; no file was changed"
 
 
 def shown(value: object, limit: int = 60) -> str:
