@@ -113,6 +113,7 @@ def translated_palette(blocks: np.ndarray, theme: Theme, seed: int | None, trans
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
+_MIX = ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, 1))  # its finalizer: shift, multiply
 
 
 def check_theme_states(blocks: np.ndarray, theme: Theme, convert, cannot: str) -> None:
@@ -189,7 +190,8 @@ def _thresholds(weights: list[float]) -> np.ndarray:
 def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
                    origin: tuple[int, int, int]) -> None:
     """Change ``indices`` (each drawn material at its first variant) to the variants each block
-    draws: row chunks of each layer, on two threads for big volumes. A chunk adds to each
+    draws: row chunks of each layer, on two threads for big volumes (or, once numba is loaded or
+    the volume is big, :func:`_draw_compiled`). A chunk adds to each
     block of a drawn material the step from its first variant's index to the one it draws
     (uint arithmetic wraps), all in buffers each thread keeps: no allocation a chunk."""
     layers = blocks.reshape((1,) * (3 - blocks.ndim) + blocks.shape)
@@ -201,6 +203,9 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
     # past each threshold, the step to the next variant's palette index
     steps = [(value, [chosen.dtype.type((int(b) - int(a)) % wrap) for a, b in zip(entries, entries[1:])],
               thresholds) for value, entries, thresholds in drawn]
+    if compiled_pays(layers.size, THREADED_DRAWS):  # numba loaded, or a big volume: one pass a block
+        _draw_compiled(layers, chosen, steps, seed, origin, xs, wrap)
+        return
     scratch = threading.local()
 
     def draw(y: int, z: int) -> None:  # writes chosen[y, z:z + step] only
@@ -228,9 +233,6 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
             delta *= where
             out += delta
 
-    if compiled_pays(layers.size, THREADED_DRAWS):  # numba loaded, or a big volume: one pass a block
-        _draw_compiled(layers, chosen, steps, seed, origin, xs, wrap)
-        return
     tasks = [(y, z) for y in range(height) for z in range(0, length, step)]
     if layers.size >= THREADED_DRAWS and len(tasks) > 1:  # numpy releases the GIL: two cores
         with ThreadPoolExecutor(2) as pool:
@@ -292,10 +294,10 @@ def _draw_layers(layers, chosen, first, last, row_hashes, xs, values, moves, thr
 @kernel(inline="always")
 def _draw_bits(value):
     """One block's 53-bit draw: SplitMix64's finalizer of ``value`` (uint64), its top 53 bits."""
-    if COMPILED:
-        value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        value = (value ^ (value >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return (value ^ (value >> np.uint64(31))) >> np.uint64(11)
+    if COMPILED:  # (_MIX's steps, written out: numba wraps uint64 products as the hash wants)
+        value = (value ^ (value >> np.uint64(_MIX[0][0]))) * np.uint64(_MIX[0][1])
+        value = (value ^ (value >> np.uint64(_MIX[1][0]))) * np.uint64(_MIX[1][1])
+        return (value ^ (value >> np.uint64(_MIX[2][0]))) >> np.uint64(11)
     return _mix(int(value)) >> 11  # as Python: exact ints, masked (numpy scalars warn on wrapping)
 
 
@@ -303,14 +305,14 @@ def _mix(value, shifted=None):
     """SplitMix64's finalizer: a 64-bit integer (Python int, or uint64 array mixed in place, with
     ``shifted`` a buffer of its shape if given) to a well-spread one."""
     if isinstance(value, int):
-        value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
-        value = (value ^ (value >> 27)) * 0x94D049BB133111EB & _MASK
-        return value ^ (value >> 31)
+        for shift, factor in _MIX:
+            value = (value ^ (value >> shift)) * factor & _MASK
+        return value
     shifted = np.empty_like(value) if shifted is None else shifted
-    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, None)):
+    for shift, factor in _MIX:
         np.right_shift(value, np.uint64(shift), out=shifted)
         value ^= shifted
-        if factor is not None:
+        if factor != 1:
             value *= np.uint64(factor)  # wraps modulo 2**64, as the hash wants
     return value
 
