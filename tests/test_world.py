@@ -347,6 +347,7 @@ def test_spawn_is_outside_in_front_of_the_entrance(tmp_path):
         assert float(level["SpawnAngle"]) == YAW[spot.facing] == float(level["Player"]["Rotation"][0])
         assert [float(v) for v in level["Player"]["Pos"]] == [x + 0.5, 0.0, z + 0.5]
 
+
 def test_a_row_of_chunks_is_the_same_compiled_and_as_python():
     """The row assembly's two ways (byte loops compiled, slice copies as Python: see
     kernels.COMPILED) give the same bytes, empty sections and block entities included."""

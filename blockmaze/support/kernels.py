@@ -300,9 +300,13 @@ def _numpy_making_views() -> types.ModuleType:
     views = types.ModuleType("numpy")
     views.__dict__.update(np.__dict__)
     for name in ("empty", "zeros", "ones", "full"):
-        make = getattr(np, name)
-        setattr(views, name, functools.wraps(make)(lambda *a, _make=make, **k: _as_view(_make(*a, **k))))
+        setattr(views, name, _making_views(getattr(np, name)))
     return views
+
+
+def _making_views(make: Callable) -> Callable:
+    """``make`` (an array constructor), returning a memoryview of what it makes."""
+    return functools.wraps(make)(lambda *args, **options: _as_view(make(*args, **options)))
 
 
 class KernelCacheWarning(UserWarning):
