@@ -142,6 +142,16 @@ def theme_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
+def as_theme(theme: Theme | str | Path | None) -> Theme:
+    """A theme as it is, else loaded by :func:`load_theme` (a name, a file, None: the default):
+    what every function that takes ``theme`` calls once.
+
+    >>> as_theme(None) is not None, as_theme(load_theme("glass")).name
+    (True, 'glass')
+    """
+    return theme if isinstance(theme, Theme) else load_theme(theme)
+
+
 def load_theme(name_or_path: str | Path | None = None) -> Theme:
     """Load a shipped theme by name, or a theme JSON file by path (None = the default theme)."""
     name_or_path = DEFAULT_THEME if name_or_path is None else name_or_path

@@ -27,9 +27,9 @@ import numpy as np
 from .mazes.documents import MazeDocument
 from .mazes.endpoints import Endpoints, place_endpoints
 from .errors import BlockmazeError
-from .export import write, writer_for
+from .export import Writer, write, writer_for
 from .export.target import Target, open_target, transaction
-from .materials import Theme, load_theme
+from .materials import Theme, as_theme
 from .maze import Maze
 from .support.progress import phase
 
@@ -375,7 +375,7 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
     return stand_up(blocks, height=height, floor=floor, roof=roof, lights=lights)
 
 
-def save(source: Source, target: Target, format: str | None = None, *,
+def save(source: Source, target: Target, format: str | Writer | None = None, *,
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
          floor: bool = True, roof: bool = False, lights: bool = False, bridges: bool = False,
@@ -432,7 +432,7 @@ class Written(NamedTuple):
     paths: list
 
 
-def write_output(source: Source, target: Target, format: str | None = None, *,
+def write_output(source: Source, target: Target, format: str | Writer | None = None, *,
                  theme: Theme | str | None = None, endpoints: Endpoints | None = None,
                  solution: bool = False, wall=1, passage=None, scale: int | None = None,
                  height: int = 3, floor: bool = True, roof: bool = False, lights: bool = False,
@@ -446,6 +446,7 @@ def write_output(source: Source, target: Target, format: str | None = None, *,
     (4, 5, 7)
     """
     writer = writer_for(None if hasattr(target, "write") else target, format)
+    theme = as_theme(theme)
     check_split(writer, split)
     check_lights(lights, floor)
     if isinstance(source, Maze):
@@ -464,8 +465,7 @@ def write_output(source: Source, target: Target, format: str | None = None, *,
             options["solution"] = solution
         writer.check_options(options)
         with phase("writing"), open_target(target) as file:
-            writer.write(source, file, theme if isinstance(theme, Theme) else load_theme(theme),
-                         **options)
+            writer.write(source, file, theme, **options)
         return Written(None, [target])
     if writer.plan and isinstance(source, MazeDocument) and source.maze.grid.kind == "layered":
         from .blocks.stack import level_tiles
@@ -477,7 +477,7 @@ def write_output(source: Source, target: Target, format: str | None = None, *,
         paths = level_paths(target, len(levels), writer)
         with phase("writing"), (transaction() if len(levels) > 1 else nullcontext()):  # all or none
             for (plan, entities), path in zip(levels, paths):
-                write(plan_layer(plan), path, format=writer.name, theme=theme, entities=entities,
+                write(plan_layer(plan), path, format=writer, theme=theme, entities=entities,
                       **options)
         return Written(np.stack([plan for plan, _ in levels]), paths)
     with phase("building blocks"):
@@ -499,8 +499,7 @@ def write_output(source: Source, target: Target, format: str | None = None, *,
             from .export.minecraft.sponge import write_schem_tiles
 
             tiles = {k: options[k] for k in ("mc_version", "schem_version", "seed") if k in options}
-            theme = theme if isinstance(theme, Theme) else load_theme(theme)
             return Written(volume, write_schem_tiles(volume, target, theme, split,
                                                      **tiles))
-        write(volume, target, format=writer.name, theme=theme, **options)
+        write(volume, target, format=writer, theme=theme, **options)
     return Written(volume, [target])

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,8 +35,11 @@ from .algorithms import ALGORITHMS
 from .blocks.convert import per_axis, plan_shape, thickness_runs
 from .blocks.volume import extrude, volume_height
 from .errors import BlockmazeError
-from .materials import Material, Theme, load_theme
+from .materials import Material, Theme, as_theme
 from .support.randomness import as_generator
+
+if TYPE_CHECKING:
+    from .export import Writer
 
 STREAMABLE = ("eller", "sidewinder", "binary-tree")
 ROWS_AT_ONCE = 64
@@ -129,7 +133,7 @@ def volume_bands(rows: int, cols: int, algorithm: str = "eller", rng=None, wall=
 
 
 def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed: int | None = None,
-                   format: str = "world", wall=1, passage=1, height: int = 3, floor: bool = True,
+                   format: str | Writer = "world", wall=1, passage=1, height: int = 3, floor: bool = True,
                    roof: bool = False, theme: Theme | str | None = None, split: int | None = None,
                    **options) -> tuple[int, int, int]:
     """Generate a rows x cols square maze row by row and write it band by band, in memory bounded
@@ -176,7 +180,7 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed:
     check_streamable(algorithm)
     writer = writer_for(None, format)
     if not writer.bands and writer.name != "schem":
-        raise BlockmazeError(f"{format} cannot be written band by band; streamed mazes go to: "
+        raise BlockmazeError(f"{writer.name} cannot be written band by band; streamed mazes go to: "
                              "world, world-zip, schem")
     if split is not None and writer.name != "schem":
         raise BlockmazeError(f"split cuts .schem files into tiles; {writer.name} does not take it")
@@ -187,7 +191,7 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed:
     shape = (volume_height(height, floor, roof),) + plan_shape(rows, cols, wall, passage)
     if split is None:
         writer.check_size(shape)
-    theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    theme = as_theme(theme)
     if "seed" in writer.options:
         options["seed"] = seed
 

@@ -21,13 +21,19 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
-
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import BlockmazeError
 from ..support.lazy import Registry
 from ..support.memory import ensure_step_memory
 from .target import Target, open_target
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import numpy as np
+
+    from ..materials import Theme
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,8 @@ class Format:
     (z, x) plan as a one-layer volume: tile maps), ``"maze"`` (the maze itself: pictures and
     maze documents) or ``"bands"`` (the volume as an iterator of 16-row bands along z, so a
     streamed maze never exists whole: worlds). ``folder``: the output is a folder, not a file.
+    ``companion``: a file another format writes beside its own (an OBJ's .mtl), never asked
+    for alone.
     """
 
     name: str
@@ -46,6 +54,7 @@ class Format:
     summary: str
     source: str = "volume"
     folder: bool = False
+    companion: bool = False
 
 
 def _formats(*rows: tuple) -> dict[str, Format]:
@@ -71,7 +80,7 @@ FORMATS: dict[str, Format] = _formats(
     ("obj", "export.meshes.obj", (".obj",),
      "Wavefront OBJ, a group per material (materials: the mtl writer)"),
     ("mtl", "export.meshes.obj", (".mtl",),
-     "Wavefront material library for the OBJ writer's materials"),
+     "Wavefront material library, written beside its .obj", "volume", False, True),
     ("ply", "export.meshes.ply", (".ply",),
      "binary PLY, Z-up, shared vertices with normals, UVs and material colours"),
     ("3mf", "export.meshes.threemf", (".3mf",),
@@ -196,9 +205,10 @@ def register_writer(name: str, write: Callable, check_size: Callable | None = No
     WRITERS.loaded[name] = Writer(FORMATS[name], write, check_size)
 
 
-def writer_for(path: str | os.PathLike | None = None, format: str | None = None) -> Writer:
+def writer_for(path: str | os.PathLike | None = None, format: str | Writer | None = None) -> Writer:
     """The writer for a format name, or else for the (longest matching) suffix of ``path`` (a
-    path ending in a slash is a folder: a world save).
+    path ending in a slash is a folder: a world save); a writer already looked up (``format``)
+    is the answer itself, so a run looks its writer up once and passes it down.
 
     >>> writer_for("MyMaze/").name
     'world'
@@ -207,6 +217,8 @@ def writer_for(path: str | os.PathLike | None = None, format: str | None = None)
     ...
     blockmaze.errors.BlockmazeError: blockmaze does not write Bedrock worlds (.mcworld): no maintained library writes one on every platform blockmaze runs on (docs/voxels.md); write a .mcpack and run /function blockmaze/build in any world
     """
+    if isinstance(format, Writer):
+        return format
     name = Path(path).name.lower() if path is not None else ""
     for refused, (suffix, why) in NOT_WRITTEN.items():
         if format == refused or (format is None and name.endswith(suffix)):
@@ -232,7 +244,7 @@ def writer_for(path: str | os.PathLike | None = None, format: str | None = None)
 def write(
     blocks: np.ndarray,
     target: Target,
-    format: str | None = None,
+    format: str | Writer | None = None,
     theme: Theme | str | None = None,
     **options,
 ) -> None:
@@ -244,8 +256,8 @@ def write(
         ``uint8`` materials, ``(y, z, x)`` or ``(z, x)``.
     target : str, os.PathLike or binary file
         Where to write; a path is written to a temporary file and renamed into place.
-    format : str, optional
-        A name of :data:`FORMATS`; by default the target's suffix picks the format.
+    format : str or Writer, optional
+        A name of :data:`FORMATS` (or its writer); by default the target's suffix picks it.
     theme : Theme or str, optional
         What each material looks like (a theme, a shipped theme's name or a JSON file's path).
     **options
@@ -268,7 +280,7 @@ def write(
         raise BlockmazeError(f"{writer.name} draws a maze, not blocks: use blockmaze.save(maze, ...)")
     import numpy as np
 
-    from ..materials import Theme, load_theme
+    from ..materials import as_theme
 
     writer.check_options(options)
     blocks = np.asarray(blocks)
@@ -279,7 +291,7 @@ def write(
     writer.check_size(blocks.shape)
     height, length, width = blocks.shape
     ensure_step_memory(writer.name, blocks.size, f"writing a {width}x{height}x{length}-block {writer.name} file")
-    theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    theme = as_theme(theme)
     from .minecraft.blockdata import for_release  # every theme is checked before any work
     from .minecraft.versions import DEFAULT_MC_VERSION
     theme = for_release(theme, options.get("mc_version", DEFAULT_MC_VERSION)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..mazes.endpoints import Endpoints
 from ..errors import BlockmazeError
-from ..materials import Material, Theme, load_theme
+from ..materials import Material, Theme, as_theme
 from ..maze import Maze
 from ..support.memory import ensure_memory
 from . import PICTURE_STYLES
@@ -123,8 +123,7 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
     s = _positive(cell_size, "cell_size", 1)
     if wall_width is not None:
         wall_width = _positive(wall_width, "wall_width", 1)
-    if not isinstance(theme, Theme):
-        theme = load_theme(theme)
+    theme = as_theme(theme)
 
     def pick(value, name, default):
         return _colour(value, name) if value is not None else default

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
+from collections.abc import Iterator
 
 from ..errors import BlockmazeError
 
@@ -140,16 +143,40 @@ def estimate(kind: str, units: int) -> int:
 
 
 def memory_limit() -> tuple[int, str]:
-    """The memory a run may use and where that figure comes from: env ``BLOCKMAZE_MEMORY_LIMIT``
-    (bytes, or with K/M/G/T; the CLI's ``--memory-limit`` sets it), else the memory available.
+    """The memory a run may use and where that figure comes from: the limit the running job set
+    (:func:`limited`: the CLI's ``--memory-limit``), else env ``BLOCKMAZE_MEMORY_LIMIT`` (bytes,
+    or with K/M/G/T), else the memory available.
 
     >>> memory_limit()[0] > 0
     True
     """
+    chosen = _RUN_LIMIT.get()
+    if chosen is not None:
+        return chosen, "the limit set"
     raw = os.environ.get(MEMORY_LIMIT)
     if raw:
         return parse_bytes(raw, f"{MEMORY_LIMIT} (--memory-limit)"), "the limit set"
     return available_memory(), "the memory available"
+
+
+# the limit of the job running in this context (a thread of the studio has its own)
+_RUN_LIMIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("memory_limit", default=None)
+
+
+@contextlib.contextmanager
+def limited(limit: str | int | None) -> Iterator[None]:
+    """Within the block, runs in this context (thread) may use at most ``limit`` bytes (K/M/G/T
+    allowed; None: as before); nothing outside the context changes.
+
+    >>> with limited("1K"):
+    ...     memory_limit()
+    (1024, 'the limit set')
+    """
+    token = _RUN_LIMIT.set(None if limit is None else parse_bytes(str(limit), "--memory-limit"))
+    try:
+        yield
+    finally:
+        _RUN_LIMIT.reset(token)
 
 
 def set_memory_limit(limit: str | int | None) -> None:

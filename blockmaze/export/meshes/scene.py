@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...materials import Theme, load_theme
+from ...materials import Theme, as_theme
 from .chunks import chunk_parts
 from .common import check_block_size, check_flag, material_alpha, material_name
 
@@ -66,7 +66,7 @@ def to_trimesh(volume: np.ndarray, theme: Theme | None = None, block_size: float
         raise BlockmazeError(f"to_trimesh takes a (y, z, x) volume of block materials (3-D, not "
                              f"empty, whole numbers), got a {volume.ndim}-D {volume.dtype} array "
                              f"of shape {volume.shape}")
-    theme = theme or load_theme()
+    theme = as_theme(theme)
     scene = trimesh.Scene()
     for part in chunk_parts(np.asarray(volume), chunk=0, watertight=watertight):
         rgba = list(theme.color(part.material)) + [round(255 * material_alpha(theme, part.material))]

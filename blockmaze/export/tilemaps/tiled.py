@@ -189,9 +189,9 @@ def write_tileset_files(folder: str | Path, theme: Theme | None = None, base: st
     ...     [p.name for p in write_tileset_files(folder)]
     ['tiles.png', 'tiles.tsx', 'tiles.tsj']
     """
-    from ...materials import load_theme
+    from ...materials import as_theme
 
-    theme = theme if isinstance(theme, Theme) else load_theme(theme)
+    theme = as_theme(theme)
     folder = Path(folder)
     layout = _Layout(np.zeros((1, 1), np.uint8), tile_kinds(theme), [], tile_size, theme.name)
     image = f"{base}.png"
