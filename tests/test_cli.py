@@ -184,35 +184,3 @@ def test_every_grid_kind_becomes_blocks(tmp_path, capsys, args):
 def test_too_small_scale_is_refused(tmp_path, capsys):
     code, _, err = run(capsys, "generate", "5x5", "-g", "triangle", "--scale", "3", "-o", str(tmp_path / "t.schem"))
     assert code == 2 and "--scale 5 or more" in err and not list(tmp_path.iterdir())
-
-
-def test_the_library_takes_the_commands_options_with_their_defaults():
-    """blockmaze.jobs.run knows every option of every command, each with the command's default."""
-    import click
-
-    from blockmaze.cli import cli
-    from blockmaze.jobs import ARGUMENTS, DEFAULTS
-
-    for name, defaults in DEFAULTS.items():
-        command = cli.commands[name]
-        ctx = click.Context(command)
-        params = {p.name: p for p in command.params if p.expose_value}
-        assert set(params) == {*defaults, ARGUMENTS[name]}, name
-        for option, default in defaults.items():
-            raw = params[option].get_default(ctx)
-            typed = None if raw is None else params[option].type_cast_value(ctx, raw)
-            assert typed == default, (name, option)
-
-
-@pytest.mark.parametrize("module, name, home", [
-    ("blockmaze.cli", "grid_shape", "blockmaze.pipeline"),
-    ("blockmaze.cli", "UnusedOptionWarning", "blockmaze.jobs"),
-    ("blockmaze.cli_options", "unused_options", "blockmaze.jobs"),
-    ("blockmaze.cli_options", "WRITER_OPTIONS", "blockmaze.jobs"),
-])
-def test_moved_names_still_resolve_with_a_deprecation(module, name, home):
-    import importlib
-
-    with pytest.warns(DeprecationWarning, match=f"moved to {home}.{name}"):
-        found = getattr(importlib.import_module(module), name)
-    assert found is getattr(importlib.import_module(home), name)

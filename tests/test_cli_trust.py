@@ -40,7 +40,7 @@ def test_the_seed_is_reported_on_stderr_when_the_maze_is_printed(capsys, args):
     (["generate", "3x3", "--block-size", "2"], "--block-size does not apply to a printed maze"),
     (["blockwise", "9x9", "--ordering", "prim"], "--ordering does not apply to --mode strict"),
     (["blockwise", "9x9", "--mode", "relaxed", "--cells", "2x2"], "--cells does not apply to --mode relaxed"),
-    (["dungeon", "12x12", "--scale", "3"], "--scale does not apply to dungeon"),
+    (["dungeon", "12x12", "-o", "{tmp}/d.tmx", "--lights"], "--lights does not apply to tmx output"),
 ])
 def test_options_that_do_not_apply_are_warned_about(capsys, tmp_path, args, warned):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
@@ -130,3 +130,14 @@ def test_a_closed_pipe_is_never_a_traceback():
 def test_every_command_writes_to_standard_output(capfdbinary, args):
     assert main(["-q", *args, "--seed", "4", "-o", "-", "-f", "ascii"]) == 0
     assert capfdbinary.readouterr().out.startswith(b"; blockmaze ascii map")
+
+
+@pytest.mark.parametrize("command, absent", [
+    ("dungeon", ("--scale", "--picture-style", "--cell-size", "--shade", "--solution", "--wall")),
+    ("blockwise", ("--scale", "--picture-style", "--solution", "--bridges")),
+])
+def test_help_lists_only_the_options_that_apply(capsys, command, absent):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and not [flag for flag in absent if flag in out]
+    code, _, err = run(capsys, command, "12x12", absent[0], "3")
+    assert code == 2 and "No such option" in err

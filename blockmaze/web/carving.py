@@ -31,12 +31,12 @@ def carve_record(query, limits: Limits, mask: bytes | None = None) -> dict:
     query = {key: value for key, value in dict(query).items() if key in KEPT}
     job = Job.from_query("generate", {**query, "format": "maze"}, mask)
     with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
-        params = job.parse(folder, limits).params
-        kind = params["kind"]
-        seed = draw_seed() if params["seed"] is None else params["seed"]
-        document, order, carved = recorded_maze(grid_shape(kind, params["size"]), kind,
-                                                params["algorithm"], seed, params["braid"],
-                                                params["entrances"], params["mask"])
+        typed = job.typed(folder, limits)
+        kind = typed.kind
+        seed = draw_seed() if typed.seed is None else typed.seed
+        document, order, carved = recorded_maze(grid_shape(kind, typed.size), kind,
+                                                typed.algorithm, seed, typed.braid,
+                                                typed.entrances, typed.mask)
     grid = document.maze.grid
     steps = np.stack([order[:, 0], grid.neighbors[order[:, 0], order[:, 1]]], axis=1)
     points = cell_shapes(grid).points

@@ -1,13 +1,13 @@
 """One studio request, run as the command line runs it: query parameters become the command's
-options, click parses them (same defaults, same one-line messages), and the library call the
-command makes (:func:`blockmaze.jobs.run`) writes the output in a fresh temporary folder, so
-the bytes are the CLI's.
+options, parsed by the command's own description (:mod:`blockmaze.commands`: same defaults,
+same one-line messages), and the library call the command makes (:func:`blockmaze.jobs.run`)
+writes the output in a fresh temporary folder, so the bytes are the CLI's.
 
 Example
 -------
 >>> job = Job.from_query("generate", {"size": "4x5", "seed": "7", "format": "png"})
->>> job.argv, job.output
-(['--seed', '7'], 'maze.png')
+>>> job.values, job.output
+({'seed': '7'}, 'maze.png')
 >>> job.run(Limits()).data[:4]
 b'\\x89PNG'
 """
@@ -22,15 +22,21 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..commands import Option, make_job, options_of
 from ..errors import BlockmazeError
 
 COMMANDS = ("generate", "blockwise", "dungeon")
-# options a request may not give: where files go is the server's business, masks come as uploads
-RESERVED = {"output", "mask", "split", "format_", "verbose", "quiet"}
 MEDIA = {"png": "image/png", "svg": "image/svg+xml", "maze": "application/json",
          "tmj": "application/json", "tilemap": "application/json", "ldtk": "application/json",
          "gltf": "model/gltf+json", "glb": "model/gltf-binary", "tmx": "application/xml",
-         "ascii": "text/plain; charset=utf-8", "obj": "text/plain", "mtl": "text/plain"}
+         "ascii": "text/plain; charset=utf-8", "obj": "text/plain"}
+
+
+def offered(option: Option) -> bool:
+    """Whether a request may give ``option``: not the argument, not the server's files (output,
+    mask: masks come as uploads, split tiles) and nothing that configures the process."""
+    return not (option.argument or option.process or not option.studio
+                or option.name == "format_")
 
 
 class RequestError(BlockmazeError):
@@ -63,19 +69,13 @@ class Result:
     media_type: str
 
 
-def _command(name: str):
-    from .. import cli
-
-    return {"generate": cli.generate_command, "blockwise": cli.blockwise_command,
-            "dungeon": cli.dungeon_command}[name]
-
-
 @dataclass
 class Job:
-    """A command, its arguments as the command line would have them, and its output's format."""
+    """A command, its options as the query gave them (text, by parameter name), its size and
+    its output's format."""
 
     command: str
-    argv: list  # the options; the output, mask and size are added where the job runs
+    values: dict  # the options; the output, mask and size are added where the job runs
     format: str
     size: str
     mask: bytes | None = None
@@ -101,17 +101,14 @@ class Job:
         if not size:
             raise RequestError("size is required, e.g. size=20x30")
         fmt = query.pop("format", "png")
-        if fmt not in FORMATS or FORMATS[fmt].folder:
-            names = sorted(n for n, f in FORMATS.items() if not f.folder)
+        if fmt not in FORMATS or FORMATS[fmt].folder or FORMATS[fmt].companion:
+            names = sorted(n for n, f in FORMATS.items() if not (f.folder or f.companion))
             raise RequestError(f"unknown format {fmt!r}; choose one of: {', '.join(names)}")
-        import click
-
-        by_flag = {flag[2:]: p for p in _command(command).params if isinstance(p, click.Option)
-                   for flag in p.opts + p.secondary_opts if flag.startswith("--")}
-        argv = []
+        by_flag = {o.flag: o for o in options_of(command) if offered(o)}
+        values = {}
         for key, value in query.items():
             option = by_flag.get(key)
-            if option is None or option.name in RESERVED:
+            if option is None:
                 raise RequestError(f"{command} has no option {key!r}")
             if option.name == "theme":  # a name: the server's files are not the client's to read
                 from ..materials import theme_names
@@ -119,46 +116,44 @@ class Job:
                 if value not in theme_names():
                     raise RequestError(f"theme must be one of: {', '.join(theme_names())}, "
                                        f"got {value!r}")
-            if option.is_flag:
+            if option.switch:
                 on = str(value).lower() in ("1", "true", "yes", "on", "")
                 if not on and str(value).lower() not in ("0", "false", "no", "off"):
                     raise RequestError(f"--{key} is on or off (1 or 0), got {value!r}")
-                argv += [option.opts[0]] if on else option.secondary_opts[:1]
+                values[option.name] = on
             else:
-                argv += [f"--{key}", str(value)]
-        return cls(command, argv, fmt, str(size), mask)
+                values[option.name] = str(value)
+        return cls(command, values, fmt, str(size), mask)
 
     def run(self, limits: Limits) -> Result:
         """Parse the options as the command does, check ``limits``, run the command in a fresh
         temporary folder and return what it wrote (several files come as one zip)."""
-        from ..cli_options import given_options
         from ..jobs import run
 
         with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
-            ctx = self.parse(folder, limits)
-            options = {**ctx.params, "animate": False} if "animate" in ctx.params else ctx.params
-            with ctx, warnings.catch_warnings():
+            job = self.typed(folder, limits)
+            with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # (the studio reports through HTTP)
-                run(self.command, options, given=given_options(ctx))
+                run(job)
             return _collect(Path(folder), self.format)
 
-    def parse(self, folder: str, limits: Limits):
-        """The command's click context for this job, its output (and mask) inside ``folder``;
+    def typed(self, folder: str, limits: Limits):
+        """The command's typed job for this request, its output (and mask) inside ``folder``;
         RequestError for options the command refuses or ``limits`` do not allow."""
-        import click
-
-        argv = [*self.argv, "-o", str(Path(folder) / self.output), "--format", self.format]
+        extra = {"output": str(Path(folder) / self.output), "format_": self.format}
+        if "animate" in {o.name for o in options_of(self.command)}:
+            extra["animate"] = False
         if self.mask is not None:
             mask = Path(folder, "mask-upload")
             mask.write_bytes(self.mask)
-            argv += ["--mask", str(mask)]
-        argv += ["--", self.size]  # the size is the argument, whatever it looks like
+            extra["mask"] = str(mask)
         try:
-            ctx = _command(self.command).make_context(self.command, argv)
-        except click.ClickException as error:
-            raise RequestError(error.format_message()) from None
-        check_limits(self.command, ctx.params, limits)
-        return ctx
+            job = make_job(self.command, size=self.size, **self.values, **extra,
+                           given={"size", *self.values})
+        except BlockmazeError as error:
+            raise RequestError(str(error)) from None
+        check_limits(job, limits)
+        return job
 
 
 def _collect(folder: Path, fmt: str) -> Result:
@@ -179,34 +174,35 @@ def _side(value, default: int = 1) -> int:
     return max(value) if isinstance(value, tuple) else int(value)
 
 
-def check_limits(command: str, params: dict, limits: Limits) -> None:
+def check_limits(job, limits: Limits) -> None:
     """Refuse (413) a request whose maze, volume or picture would pass ``limits``, from its
     parsed options alone, before any work.
 
-    >>> check_limits("generate", {"size": (100000, 100000)}, Limits())
+    >>> check_limits(make_job("generate", size=(100000, 100000)), Limits())
     Traceback (most recent call last):
     ...
     blockmaze.web.jobs.RequestError: a 100000x100000 maze has 10000000000 cells; this studio makes at most 250000 (blockmaze serve --max-cells)
     """
-    size = tuple(params["size"])
+    command = job.command
+    size = tuple(job.size)
     count = math.prod(size if len(size) > 1 or command != "generate" else size * 2)
     typed = "x".join(map(str, size))
-    height = _side(params.get("height"), 3) + 2
+    height = _side(job.height, 3) + 2
     if command == "generate":
         if count > limits.cells:
             raise RequestError(f"a {typed} maze has {count} cells; this studio makes at most "
                                f"{limits.cells} (blockmaze serve --max-cells)", 413)
-        if params.get("kind", "square") in ("square", "layered"):
-            side = _side(params.get("wall")) + _side(params.get("passage"), 2)
+        if job.kind in ("square", "layered"):
+            side = _side(job.wall) + _side(job.passage, 2)
         else:
-            side = _side(params.get("scale"), 5)  # the default scale is 4, or 5 for triangles
+            side = _side(job.scale, 5)  # the default scale is 4, or 5 for triangles
         blocks = count * side * side * height
-        pixels = count * float(params.get("cell_size") or 16) ** 2
+        pixels = count * float(job.cell_size) ** 2
         if pixels > limits.pixels:
-            raise RequestError(f"a {typed} picture at {params.get('cell_size')} pixels a cell "
+            raise RequestError(f"a {typed} picture at {job.cell_size} pixels a cell "
                                f"passes this studio's {limits.pixels} pixels", 413)
     elif command == "dungeon":
-        blocks = count * height * _side(params.get("levels"))
+        blocks = count * height * _side(job.levels)
     else:
         blocks = count * (height if len(size) == 2 else 1)
     if blocks > limits.blocks:
@@ -216,8 +212,8 @@ def check_limits(command: str, params: dict, limits: Limits) -> None:
 
 
 def describe() -> dict:
-    """Every command's options as the page's form needs them (from the commands themselves, so
-    the page never lags behind them), and every output format.
+    """Every command's options as the page's form needs them (from the commands' descriptions,
+    so the page never lags behind them), and every output format.
 
     >>> "algorithm" in [o["flag"] for o in describe()["commands"]["generate"]]
     True
@@ -231,19 +227,22 @@ def describe() -> dict:
     commands = {}
     for name in COMMANDS:
         options = []
-        for param in _command(name).params:
-            if not isinstance(param, click.Option) or param.name in RESERVED:
+        for option in options_of(name):
+            if not offered(option):
                 continue
-            flag = max((o for o in param.opts if o.startswith("--")), key=len)[2:]
-            entry = {"flag": flag, "help": param.help or "",
-                     "default": None if callable(param.default) else param.default}
-            if param.is_flag:
+            default = option.default if option.shown is None else option.shown
+            entry = {"flag": option.flag, "name": option.name, "help": option.help,
+                     "group": option.group, "default": default, "where": option.where,
+                     "writer": option.writer, "not_for": sorted(option.not_for),
+                     "grids": None if option.grids is None else sorted(option.grids),
+                     "modes": None if option.modes is None else sorted(option.modes)}
+            if option.switch:
                 entry["type"] = "flag"
-            elif isinstance(param.type, click.Choice):
-                entry.update(type="choice", choices=list(param.type.choices))
-            elif flag == "algorithm":
+            elif isinstance(option.type, click.Choice):
+                entry.update(type="choice", choices=list(option.type.choices))
+            elif option.name == "algorithm":
                 entry.update(type="choice", choices=algorithm_specs())
-            elif flag == "theme":
+            elif option.name == "theme":
                 entry.update(type="choice", choices=theme_names())
             else:
                 entry["type"] = "text"
@@ -252,5 +251,6 @@ def describe() -> dict:
             options.append(entry)
         commands[name] = options
     formats = [{"name": f.name, "summary": f.summary, "source": f.source,
-                "suffix": (f.suffixes or (".zip",))[0]} for f in FORMATS.values() if not f.folder]
+                "suffix": (f.suffixes or (".zip",))[0]}
+               for f in FORMATS.values() if not (f.folder or f.companion)]
     return {"commands": commands, "formats": formats}

@@ -1,0 +1,598 @@
+"""Every command as a typed description: one frozen dataclass per command, each option a field
+that says once its type, default, help, help group, and the outputs, grids and modes it applies
+to. The ``blockmaze`` command and the studio's form are built from these classes, and
+:func:`blockmaze.jobs.run` takes an instance; defaults exist here only.
+
+Options are named by their parameter names (``mc_version`` for ``--mc-version``). A value typed
+as text (``"20x30"``, ``"2"``) is parsed by the option's type, as the command line parses it.
+
+Example
+-------
+>>> job = make_job("generate", size="6x8", seed=3, passage=2)
+>>> job.size, job.passage, job.height, sorted(job.given)
+((6, 8), (2, 2), 3, ['passage', 'seed', 'size'])
+>>> [o.flag for o in options_of("dungeon") if o.group == "Pictures"]
+[]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+import click
+
+from .errors import BadFileError, BlockmazeError
+from .export import FORMATS, PICTURE_STYLES
+from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
+from .dungeon import STYLES as DUNGEON_STYLES
+from .grids import GRID_KINDS
+from .materials import DEFAULT_THEME, Material, theme_names
+from .render import STYLE_NAMES as TEXT_STYLES
+
+MAX_SEED = 2 ** 64 - 1
+MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
+# sizes, thicknesses: ASCII digits only (no superscripts), at most this many of them
+NUMBER = r"[0-9]{1,12}"
+
+# help groups, in the order --help lists them
+GROUPS = ("Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps", "Pictures")
+# grid kinds drawn by the 2n+1 converter (wall and passage) and by rasterizing (scale)
+CONVERTED = frozenset({"square", "layered", "weave"})
+RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar"})
+
+
+# --- the value types (text in, value out; click's ParamType, so the command uses them as they are)
+
+class Dimensions(click.ParamType):
+    """``AxB`` (or a single ``N`` for ``NxN``) of whole numbers >= 1, as a (a, b) pair."""
+
+    name = "AxB"
+
+    def __init__(self, what: str, example: str, auto: bool = False):
+        self.what = what
+        self.example = example
+        self.auto = auto
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple) or value is None:
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value, value
+        if self.auto and str(value).strip().lower() == "auto":
+            return None
+        match = re.fullmatch(rf"\s*({NUMBER})\s*(?:[xX×]\s*({NUMBER})\s*)?", str(value))
+        if not match or int(match[1]) < 1 or int(match[2] or match[1]) < 1:
+            self.fail(f"{self.what} must be N or AxB with whole numbers >= 1 "
+                      f"(e.g. {self.example}), got {value!r}", param, ctx)
+        return int(match[1]), int(match[2] or match[1])
+
+
+# axis letters a size may label its numbers with: R/L rows (north-south, z), C/W columns
+# (east-west, x), H height or levels; labelled numbers may come in any order
+AXIS_LETTERS = {"r": 1, "l": 1, "c": 2, "w": 2, "h": 0}
+
+
+class SizeValue(tuple):
+    """A size's numbers in the one axis order (height or levels first, then rows, then columns);
+    ``labelled`` when the user named the axes (``41Wx31L``), so the order they typed it in is moot."""
+
+    labelled = False
+
+
+class Size(click.ParamType):
+    """One to three whole numbers >= 1 joined by x: ``20x30``, ``12``, ``3x10x10``; or labelled
+    with axis letters in any order: ``41Wx31L`` (= ``31x41``), ``9Hx31Rx41C`` (= ``9x31x41``)."""
+
+    name = "SIZE"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return SizeValue((value,))
+        parts = [re.fullmatch(rf"({NUMBER})\s*([A-Za-z]?)", p)
+                 for p in re.split(r"\s*[xX×]\s*", str(value).strip())]
+        if not 1 <= len(parts) <= 3 or not all(p and int(p[1]) >= 1 for p in parts):
+            self.fail(f"size must be whole numbers >= 1 joined by x (e.g. 20x30, or with axis "
+                      f"letters 30Wx20L), got {value!r}", param, ctx)
+        letters = [p[2].lower() for p in parts]
+        if not any(letters):
+            return SizeValue(int(p[1]) for p in parts)
+        axes = [AXIS_LETTERS.get(letter) for letter in letters]
+        if None in axes or len(set(axes)) != len(axes) or not {1, 2} <= set(axes):
+            self.fail(f"label every number of a size with a different axis letter, R or L for "
+                      f"rows (north-south), C or W for columns (east-west), H for height or "
+                      f"levels (e.g. 41Wx31L), got {value!r}", param, ctx)
+        size = SizeValue(int(p[1]) for _, p in sorted(zip(axes, parts, strict=True),
+                                                       key=lambda pair: pair[0]))
+        size.labelled = True
+        return size
+
+
+class FilePath(click.Path):
+    """click.Path that refuses a NUL character with a message (the system cannot take one); a
+    missing input file is a bad input file (exit 1), as the README's rule says."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\0" in value:
+            self.fail(f"{value!r}: a file name cannot hold a NUL character", param, ctx)
+        if self.exists and isinstance(value, (str, os.PathLike)) and not os.path.lexists(value):
+            where = param.get_error_hint(ctx) if param is not None else "file"
+            raise BadFileError(f"Invalid value for {where}: {os.fsdecode(value)!r} does not exist")
+        return super().convert(value, param, ctx)
+
+
+class Finite(click.FloatRange):
+    """A FloatRange that refuses nan and infinity."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+class RoomSize(click.ParamType):
+    """A dungeon's room sides in cells: ``MIN:MAX`` (or ``N`` for N:N), as a (min, max) pair."""
+
+    name = "MIN:MAX"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        low, _, high = str(value).partition(":")
+        if not all(re.fullmatch(NUMBER, n.strip()) for n in (low, high or low)) \
+                or not 1 <= int(low) <= int(high or low):
+            raise BlockmazeError(f"--room-size must be MIN:MAX cells with 1 <= MIN <= MAX, e.g. "
+                                 f"2:5, got {value!r}")
+        return int(low), int(high or low)
+
+
+class AlgorithmSpec(click.ParamType):
+    """An algorithm name, or NAME:OPTION."""
+
+    name = "NAME[:OPTION]"
+
+    def convert(self, value, param, ctx):
+        from .algorithms import get_algorithm
+
+        try:
+            get_algorithm(value)
+        except BlockmazeError as error:
+            self.fail(str(error), param, ctx)
+        return value
+
+
+# --- one option
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a command: what it parses, its default, help and help group, and where it
+    applies (a run that does not use a given option warns about it).
+
+    ``writer``: the writer keyword it sets (it applies to the outputs whose writer takes that
+    keyword; ``to_writer`` turns the value into the writer's); ``where``: ``"any"`` (always),
+    ``"printed"`` (a maze printed in the terminal), ``"file"`` (any output file), ``"blocks"``
+    (a file of blocks or tiles), ``"volume"`` (blocks stood up: not tile maps); ``not_for``:
+    format names it never applies to; ``shown``: the default as typed on the command line, where
+    it is not the value itself (``auto``); ``grids``, ``modes``: the grid kinds and blockwise modes
+    it applies to (None: all). ``process``: it configures the run on this machine (memory), and
+    ``studio=False``: it names the server's files; the studio takes neither from a request.
+    ``argument``: the command's positional argument.
+    """
+
+    name: str
+    default: Any
+    help: str
+    group: str
+    type: Any = None
+    flags: tuple[str, ...] = ()
+    off: str | None = None
+    metavar: str | None = None
+    shown: str | None = None
+    show_default: bool = True
+    where: str = "any"
+    writer: str | None = None
+    to_writer: Callable[[Any], Any] | None = None
+    not_for: frozenset[str] = frozenset()
+    grids: frozenset[str] | None = None
+    grid_note: str = ""
+    modes: frozenset[str] | None = None
+    process: bool = False
+    studio: bool = True
+    argument: bool = False
+
+    @property
+    def flag(self) -> str:
+        """The long flag without its dashes: ``mc-version``."""
+        longs = [f for f in self.flags if f.startswith("--")]
+        return longs[0][2:] if longs else self.name.replace("_", "-")
+
+    @property
+    def switch(self) -> bool:
+        """An on/off option (``--roof/--no-roof``) or a flag."""
+        return isinstance(self.default, bool) or self.off is not None
+
+    @property
+    def hint(self) -> str:
+        """How an error names the option, as the command names it: ``'-a' / '--algorithm'``."""
+        if self.argument:
+            return f"'{self.metavar}'"
+        return " / ".join(f"'{flag}'" for flag in (self.flags or (f"--{self.flag}",)))
+
+    def parse(self, value):
+        """``value`` as this option's type makes it (text is parsed; values pass through), or
+        the command's one-line message.
+
+        >>> options_of("generate", "passage")[0].parse("2x3")
+        (2, 3)
+        >>> options_of("generate", "braid")[0].parse("2")
+        Traceback (most recent call last):
+        ...
+        blockmaze.errors.BlockmazeError: Invalid value for '--braid': 2.0 is not in the range 0<=x<=1.
+        """
+        if self.type is None or value is None or (self.switch and isinstance(value, bool)):
+            return value
+        try:
+            return self.type.convert(value, None, None)
+        except click.BadParameter as error:
+            raise BlockmazeError(f"Invalid value for {self.hint}: {error.message}") from None
+
+
+def option(default: Any, help: str, group: str, type: Any = None, **details) -> Any:
+    """A job field described as a command option (see :class:`Option` for ``details``)."""
+    return field(default=default,
+                 metadata={"option": dict(default=default, help=help, group=group, type=type,
+                                          **details)})
+
+
+def argument(help: str, type: Any, metavar: str) -> Any:
+    """A job field that is the command's positional argument (no default: it is required)."""
+    return field(metadata={"option": dict(default=None, help=help, group="", type=type,
+                                          metavar=metavar, argument=True)})
+
+
+# --- the commands
+
+FORMAT_NAMES = sorted(name for name, row in FORMATS.items() if not row.companion)
+FILLS = [m.name.lower() for m in Material if m and m < Material.MONSTER]  # not spawns
+
+
+@dataclass(frozen=True, kw_only=True)
+class Job:
+    """What every command's description shares: the options the user chose (``given``: those
+    typed, or passed to :func:`make_job`; options left to their defaults are never warned of)."""
+
+    command: ClassVar[str] = ""
+    given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Output(Job):
+    """Options of every command that writes files: what is written and how blocks stand up."""
+
+    output: str | None = option(
+        None, "File to write (- for standard output, with --format). Without it the maze is "
+              "printed. A world (--format world) is a folder.", "Output",
+        FilePath(allow_dash=True), flags=("-o", "--output"), show_default=False, studio=False)
+    format_: str | None = option(
+        None, "Output format; by default the suffix of --output decides (.json: a maze "
+              "document).", "Output", click.Choice(FORMAT_NAMES), flags=("-f", "--format"),
+        where="file", show_default=False)
+    text_style: str | None = option(
+        None, "How the maze is drawn when no --output is given; by default box, and blocks for "
+              "block plans (blockwise, dungeons, rasterized kinds).", "Output",
+        click.Choice(TEXT_STYLES), show_default=False, where="printed")
+    memory_limit: str | None = option(
+        None, "Refuse, before any work, a job that needs more memory than SIZE (e.g. 512M, 8G; "
+              "default: the memory available, or the environment's BLOCKMAZE_MEMORY_LIMIT).",
+        "Output", metavar="SIZE", show_default=False, process=True)
+    height: int = option(3, "Wall height in blocks.", "Blocks", click.IntRange(min=1),
+                         where="volume")
+    floor: bool = option(True, "Lay a floor under the maze.", "Blocks", where="volume")
+    roof: bool = option(False, "Put a roof over the maze.", "Blocks", where="volume")
+    lights: bool = option(False, "Set light blocks into the floor so every walkable block has "
+                                 "block light >= 1 (no hostile mob spawns in the passages).",
+                          "Blocks", where="volume")
+    theme: str = option(DEFAULT_THEME, f"Block theme: one of {', '.join(theme_names())}, or a "
+                                       f"theme JSON file.", "Blocks",
+                        metavar="NAME|FILE", where="file", not_for=frozenset({"maze"}))
+    mc_version: str = option(
+        DEFAULT_MC_VERSION, f"Minecraft Java release the file is for: {', '.join(DATA_VERSIONS)}.",
+        "Minecraft", click.Choice(list(DATA_VERSIONS)),
+        metavar="VERSION", writer="mc_version")
+    schem_version: str = option("2", "Sponge schematic version: 2 loads everywhere, 3 is "
+                                     "WorldEdit 7.3's own.", "Minecraft", click.Choice(("2", "3")),
+                                writer="schem_version", to_writer=int)
+    keep_terrain: bool = option(
+        False, "Structure files, datapacks and .mts: leave the world's blocks where the maze has "
+               "air (default: air is placed, carving through terrain).", "Minecraft",
+        off="--carve-terrain", writer="keep_terrain")
+    split: int | None = option(None, ".schem: write tiles of at most NxN blocks "
+                                     "(name_x<X>_z<Z>.schem).", "Minecraft",
+                               click.IntRange(min=16), metavar="N", show_default=False,
+                               where="file", studio=False)
+    terrain: str = option("grass", "Worlds: the ground around and under the maze.", "Worlds",
+                          click.Choice(("void", "flat", "grass")), writer="terrain")
+    y: int = option(-60, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
+                    "Worlds", click.IntRange(-64, 319), flags=("--y",), writer="y")
+    mobs: bool = option(False, "Worlds: let mobs spawn (game rule doMobSpawning).", "Worlds",
+                        writer="mobs")
+    time: int = option(6000, "Worlds: fixed time of day in ticks (6000 = noon); -1 lets days "
+                             "pass.", "Worlds", click.IntRange(min=-1, max=2 ** 63 - 1),
+                       writer="time", to_writer=lambda ticks: None if ticks < 0 else ticks)
+    block_size: float | None = option(
+        None, "Meshes: the size of a block, in metres for .glb/.gltf/.obj/.ply (default 1) and "
+              "millimetres for .stl (default 5).", "Meshes", Finite(min=0, min_open=True),
+        show_default=False, writer="block_size")
+    raw_mesh: bool = option(
+        False, "Meshes: the plain greedy mesh (fewer triangles, for rendering only) instead of a "
+               "watertight, manifold one.", "Meshes", off="--watertight-mesh",
+        writer="watertight", to_writer=lambda raw: not raw)
+    collision: bool = option(False, "glTF: add a collision node of merged boxes (Godot imports "
+                                    "it by its -colonly name).", "Meshes", writer="collision")
+    chunk: int = option(128, "glTF: a node per chunk of this many blocks a side and material "
+                             "(0: none).", "Meshes", click.IntRange(min=0), writer="chunk")
+    quantize: bool | None = option(
+        None, "glTF: integer vertices, a smaller file that requires KHR_mesh_quantization: Unity "
+              "glTFast, Blender, three.js and Babylon.js read it (Unreal 5.1+ lists it), Godot 4 "
+              "refuses it. Default: plain floats, which every engine reads (--compress meshopt "
+              "quantizes unless --no-quantize).", "Meshes", off="--no-quantize",
+        show_default=False, writer="quantize")
+    compress: str = option(
+        "none", "glTF: EXT_meshopt_compression, the smallest file, for three.js, Babylon.js and "
+                "Unity glTFast (needs the meshoptimizer package: pip install meshoptimizer, or "
+                "pip install '.[meshopt]' in a checkout).", "Meshes", click.Choice(("none", "meshopt")),
+        writer="compress", to_writer=lambda name: None if name == "none" else name)
+    uv: bool = option(False, "glTF: world-space UVs in blocks, for a tiling texture.", "Meshes",
+                      writer="uv")
+    tile_encoding: str = option("csv", "Tiled maps (.tmx, .tmj): layer data encoding.",
+                                "Tile maps", click.Choice(("csv", "base64", "base64-zlib",
+                                                     "base64-gzip")), writer="encoding")
+    external_tileset: bool = option(
+        False, "Tiled maps: write the tile set as its own .tsx/.tsj file beside the map.",
+        "Tile maps", off="--embedded-tileset", writer="external_tileset")
+
+
+@dataclass(frozen=True, kw_only=True)
+class GraphMaze(Output):
+    """Options of the commands that write a graph maze (generate, export): how its cells become
+    blocks, and pictures of it."""
+
+    wall: tuple[int, int] | None = option(
+        None, "Wall thickness in blocks: N, or ZxX to differ along z (north-south) and x "
+                "(east-west); by default 1, and 4 for weave mazes (their stairs fit in the walls).",
+        "Blocks", Dimensions("wall thickness", "2 or 1x2"),
+        metavar="N|ZxX", show_default=False, where="blocks", grids=CONVERTED,
+        grid_note="they use --scale")
+    passage: tuple[int, int] | None = option(
+        None, "Passage width in blocks: N, or ZxX; by default 1, and 2 for layered mazes (their "
+              "cells hold spiral stairs).", "Blocks",
+        Dimensions("passage thickness", "3 or 2x3"), metavar="N|ZxX",
+        show_default=False, where="blocks", grids=CONVERTED,
+        grid_note="they use --scale")
+    scale: int | None = option(
+        None, "Hex, upsilon, triangle and polar mazes: blocks per unit of cell size (at least: "
+              "hex 3, upsilon 4, polar 4, triangle 5; default 4, or the kind's least if larger; "
+              "printed mazes use the least).", "Blocks", click.IntRange(min=1),
+        show_default=False, where="blocks", grids=RASTERIZED,
+        grid_note="they use --wall and --passage")
+    bridges: bool = option(
+        False, "Weave mazes in blocks: raise each crossing as a bridge over the passage below "
+               "(walls --height 5 or more), or dig that passage as a tunnel under it.", "Blocks",
+        off="--tunnels", where="blocks", grids=frozenset({"weave"}),
+        grid_note="only weave mazes have crossings")
+    solution: bool = option(False, "Mark the path from start to goal (PATH, START and GOAL "
+                                   "materials).", "Blocks", not_for=frozenset({"maze"}))
+    picture_style: str = option("walls", "Pictures (.png, .svg): lines are walls, lines are "
+                                         "paths, or filled blocks.", "Pictures",
+                                click.Choice(PICTURE_STYLES), writer="style")
+    cell_size: float = option(16, "Pictures: pixels per cell.", "Pictures", Finite(min=1),
+                              writer="cell_size")
+    shade: bool = option(False, "Pictures: colour each cell by its distance from the start.",
+                         "Pictures", writer="shade")
+
+
+ALGORITHM_HELP = "Generation algorithm (listed below), NAME or NAME:OPTION."
+SEED_HELP = "Seed: the same seed gives the same maze and the same file. Drawn at random (and " \
+            "reported) if omitted."
+
+
+def _seed() -> Any:
+    return option(None, SEED_HELP, "Maze", click.IntRange(0, MAX_SEED), flags=("-s", "--seed"),
+                  show_default=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Generate(GraphMaze):
+    """``blockmaze generate SIZE``: a maze of SIZE cells, printed or written."""
+
+    command: ClassVar[str] = "generate"
+    size: tuple[int, ...] = argument("", Size(), "SIZE")
+    kind: str = option("square", "Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
+                                 "LEVELSxROWSxCOLS for layered; axis letters name the numbers in "
+                                 "any order (30Cx20R, 3Hx20Rx30C).", "Maze",
+                       click.Choice(sorted(GRID_KINDS)), flags=("-g", "--grid"))
+    mask: str | None = option(None, "Cells to leave out: a text file (X = off) or a "
+                                    "black-and-white picture (black = off).", "Maze",
+                              FilePath(exists=True, dir_okay=False), show_default=False,
+                              studio=False)
+    algorithm: str = option("backtracker", ALGORITHM_HELP, "Maze", AlgorithmSpec(),
+                            flags=("-a", "--algorithm"))
+    seed: int | None = _seed()
+    braid: float = option(0.0, "Share of dead ends to remove by opening a wall (0 = a perfect "
+                               "maze).", "Maze", Finite(0, 1))
+    entrances: bool = option(False, "Start and goal on the outer wall, with openings cut there; "
+                                    "otherwise they are the two ends of the longest path.", "Maze")
+    weave: float = option(0.0, "With -g weave: the chance that a cell is a crossing, where a "
+                               "passage may go under it (0 = none; -a kruskal:weave uses most of "
+                               "them). Blocks need --wall 4 or more (the default there; 3 with "
+                               "--bridges): stairs fit in the walls.", "Maze", Finite(0, 1),
+                          grids=frozenset({"weave"}), grid_note="only weave grids have crossings")
+    animate: bool = option(False, "Printed mazes: replay the carve in the terminal first (plain "
+                                  "output when standard output is not a terminal).", "Output",
+                           where="printed")
+    fps: int = option(30, "--animate: frames a second.", "Output", click.IntRange(1, 240),
+                      where="printed")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Export(GraphMaze):
+    """``blockmaze export MAZE.json``: a saved maze document, printed or written."""
+
+    command: ClassVar[str] = "export"
+    document: str = argument("", FilePath(exists=True, dir_okay=False), "MAZE.json")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Blockwise(Output):
+    """``blockmaze blockwise [HEIGHTx]ROWSxCOLS``: a maze exactly that many blocks."""
+
+    command: ClassVar[str] = "blockwise"
+    size: tuple[int, ...] = argument("", Size(), "[HEIGHTx]ROWSxCOLS")
+    mode: str = option("strict", "strict: cells on odd blocks, passages carved between (any "
+                                 "algorithm); relaxed: every block may be a cell, 1-block passages "
+                                 "that never touch.", "Maze", click.Choice(("strict", "relaxed")))
+    algorithm: str = option("backtracker", "strict mode: " + ALGORITHM_HELP, "Maze",
+                            AlgorithmSpec(), flags=("-a", "--algorithm"),
+                            modes=frozenset({"strict"}))
+    ordering: str = option("backtracker", "relaxed mode: backtracker, prim, or "
+                                          "growing-tree[:R|newest|random|oldest].", "Maze",
+                           modes=frozenset({"relaxed"}))
+    cells: tuple[int, int] | None = option(None, "strict mode: how many cells (otherwise as many "
+                                                 "as fit).", "Maze", Dimensions("cells", "10x20"),
+                                           metavar="ROWSxCOLS", show_default=False,
+                                           modes=frozenset({"strict"}))
+    border: bool = option(True, "relaxed mode: keep a solid outer ring.", "Maze",
+                          modes=frozenset({"relaxed"}))
+    fill: str | None = option(None, "relaxed mode: material for dead solid blocks (solid on all "
+                                    "four sides).", "Maze", click.Choice(FILLS), show_default=False,
+                              modes=frozenset({"relaxed"}))
+    seed: int | None = _seed()
+    wall: tuple[int, int] | None = option(
+        None, "Wall thickness in blocks: N, or ZxX to differ along z (north-south) and x "
+                "(east-west), or auto to fit the size exactly.", "Maze",
+        Dimensions("wall thickness", "2 or 1x2", auto=True), metavar="N|ZxX|auto",
+        shown="auto",
+        modes=frozenset({"strict"}))
+    passage: tuple[int, int] | None = option(
+        None, "Passage width in blocks: N, or ZxX, or auto to fit the size exactly.", "Maze",
+        Dimensions("passage thickness", "3 or 2x3", auto=True), metavar="N|ZxX|auto",
+        shown="auto",
+        modes=frozenset({"strict"}))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dungeon(Output):
+    """``blockmaze dungeon ROWSxCOLS``: a roguelike level of that many cells."""
+
+    command: ClassVar[str] = "dungeon"
+    size: tuple[int, int] = argument("", Dimensions("size", "40x60"), "ROWSxCOLS")
+    style: str = option("rooms-and-mazes", "Level style (the corridor options below shape "
+                                           "rooms-and-mazes only).", "Maze",
+                        click.Choice(DUNGEON_STYLES))
+    algorithm: str = option("backtracker", "Algorithm that grows the corridors between the "
+                                           "rooms.", "Maze", AlgorithmSpec(),
+                            flags=("-a", "--algorithm"))
+    room_size: tuple[int, int] = option((2, 5), "Room side in cells, from MIN to MAX.", "Maze",
+                                        RoomSize(), metavar="MIN:MAX", shown="2:5")
+    room_attempts: int | None = option(None, "Rooms tried (overlapping ones are dropped); default "
+                                             "fills about half the area.", "Maze",
+                                       click.IntRange(min=0), show_default=False)
+    extra_doors: float = option(0.0, "Chance of each further door between regions (0 = exactly "
+                                     "one way between them).", "Maze", Finite(0, 1))
+    sparseness: float = option(1.0, "Share of dead-end corridor removed (1 = no dead ends).",
+                               "Maze", Finite(0, 1))
+    min_shortcut: int | None = option(None, "Add loops, each only where it shortens a walk by at "
+                                            "least this many blocks.", "Maze",
+                                      click.IntRange(min=1), show_default=False)
+    levels: int = option(1, "Levels joined by stairs: one stacked volume in block formats; in "
+                            "tile maps each level is its own file (name-1, name-2, ...).", "Maze",
+                         click.IntRange(1, MAX_LEVELS))
+    spawns: str | None = option(None, "Mark spawn points: monsters by distance from the start, "
+                                      "items in room centres, treasure in dead ends.", "Maze",
+                                metavar="MONSTERS:ITEMS:TREASURE", show_default=False)
+    spawn_spacing: int = option(5, "Least distance in blocks between spawn points.", "Maze",
+                                click.IntRange(min=1))
+    lock: bool = option(False, "A locked door on the only way to the goal, its key on the near "
+                               "side.", "Maze")
+    seed: int | None = _seed()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Info(Job):
+    """``blockmaze info FILE|WORLD``: what a file blockmaze wrote holds."""
+
+    command: ClassVar[str] = "info"
+    path: str = argument("", FilePath(exists=True), "FILE|WORLD")
+
+
+COMMANDS: dict[str, type[Job]] = {c.command: c for c in (Generate, Export, Blockwise, Dungeon,
+                                                          Info)}
+
+
+def options_of(command: str | type[Job], *names: str) -> tuple[Option, ...]:
+    """The options of ``command`` (its argument first), or those of ``names`` in that order.
+
+    >>> [o.name for o in options_of("info")], options_of("generate", "height")[0].default
+    (['path'], 3)
+    """
+    cls = COMMANDS[command] if isinstance(command, str) else command
+    found = _described(cls)
+    if names:
+        by_name = {o.name: o for o in found}
+        return tuple(by_name[name] for name in names)
+    return found
+
+
+_DESCRIBED: dict[type, tuple[Option, ...]] = {}
+
+
+def _described(cls: type[Job]) -> tuple[Option, ...]:
+    if cls not in _DESCRIBED:
+        described = [Option(name=f.name, **f.metadata["option"]) for f in dataclasses.fields(cls)
+                     if "option" in f.metadata]
+        _DESCRIBED[cls] = tuple(sorted(described, key=lambda o: not o.argument))
+    return _DESCRIBED[cls]
+
+
+def make_job(command: str, **values) -> Job:
+    """The job ``blockmaze COMMAND`` runs for ``values`` (by parameter name; text is parsed as
+    the command parses it); the names given are the options the user chose, unless ``given``
+    says otherwise.
+
+    >>> make_job("dungeon", size="20x30", levels="2").levels
+    2
+    >>> make_job("generate", size=(3, 3), colour="red")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: generate has no option colour
+    """
+    if command not in COMMANDS:
+        raise BlockmazeError(f"unknown command {command!r}; choose one of: {', '.join(COMMANDS)}")
+    cls = COMMANDS[command]
+    described = {o.name: o for o in options_of(cls)}
+    given = values.pop("given", None)
+    unknown = set(values) - set(described)
+    if unknown:
+        raise BlockmazeError(f"{command} has no option {', '.join(sorted(unknown))}")
+    argument = next((o for o in described.values() if o.argument), None)
+    if argument is not None and values.get(argument.name) is None:
+        raise BlockmazeError(f"{command} needs its {argument.name}")
+    parsed = {name: described[name].parse(value) for name, value in values.items()}
+    chosen = frozenset(values if given is None else given)
+    return cls(**parsed, given=chosen)  # type: ignore[arg-type]
+
+
+def values_of(job: Job) -> dict[str, Any]:
+    """The job's options by name (its ``given`` left out).
+
+    >>> values_of(make_job("info", path="README.md"))
+    {'path': 'README.md'}
+    """
+    return {o.name: getattr(job, o.name) for o in options_of(type(job))}
