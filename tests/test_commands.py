@@ -72,3 +72,28 @@ def test_text_is_parsed_as_the_command_parses_it():
         make_job("generate", size=3, kind="hexagon")
     with pytest.raises(BlockmazeError, match="generate needs its size"):
         make_job("generate")
+
+
+@pytest.mark.parametrize("output", ["m.schem", "m.glb", "m.tmx", "m.png", "World/"])
+def test_a_run_looks_its_writer_up_once_and_loads_its_theme_once(tmp_path, monkeypatch, output):
+    """jobs.run resolves the output's writer and the theme at the top and passes the objects
+    down: per run, the writer registry is read once and the theme parsed once, whatever the
+    format (the process's own cache of the shipped themes, warmed by a first run, aside)."""
+    import blockmaze.materials as materials
+    from blockmaze.export import WRITERS
+    from blockmaze.jobs import run
+
+    def job(folder):
+        (tmp_path / folder).mkdir()
+        run("generate", size=(4, 5), seed=1, output=f"{tmp_path}/{folder}/{output}", theme="hedge")
+
+    job("first")
+    lookups, parsed = [], []
+    registry = type(WRITERS)
+    original_get, original_parse = registry.__getitem__, materials.parse_theme
+    monkeypatch.setattr(registry, "__getitem__", lambda self, name: (
+        lookups.append(name) if self is WRITERS else None) or original_get(self, name))
+    monkeypatch.setattr(materials, "parse_theme",
+                        lambda *args: parsed.append(args[1]) or original_parse(*args))
+    job("second")
+    assert len(lookups) == 1 and len(parsed) == 1, (lookups, parsed)
