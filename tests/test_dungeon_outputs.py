@@ -228,3 +228,35 @@ def test_rexpaint_draws_stairs_up(tmp_path):
     z, x = level.start
     assert chr(console.ch[z, x]) == "<"
     assert (console.ch == ord("<")).sum() == 1
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("fmt", ["ascii", "xp"])
+def test_text_maps_show_every_spawn_the_key_and_the_lock(tmp_path, style, fmt):
+    """Text maps have no entity layer: spawns, the key and the locked door are drawn as glyphs
+    (the ASCII legend names each), never dropped."""
+    level = level_of(style, levels=1)
+    out = io.BytesIO()
+    bm.write(level.plan[None], out, format=fmt, entities=level.entities)
+    if fmt == "ascii":
+        text = out.getvalue().decode()
+        rows = [line for line in text.splitlines() if not line.startswith(";")]
+        legend = {line[2] for line in text.splitlines() if line.startswith("; ") and line[3:4] == " "}
+    else:
+        raw = gzip.decompress(out.getvalue())
+        width, height = np.frombuffer(raw[8:16], "<i4")
+        glyphs = np.frombuffer(raw[16:], dtype=[("g", "<i4"), ("c", "u1", 6)])["g"].reshape(width, height)
+        rows = ["".join(chr(g) for g in glyphs[:, y]) for y in range(height)]
+        legend = None
+    theme = bm.load_theme()
+    wanted = {"monster": theme.glyph(Material.MONSTER), "item": theme.glyph(Material.ITEM),
+              "treasure": theme.glyph(Material.TREASURE), "key": "k"}
+    for entity in level.entities:
+        glyph = wanted.get(entity.kind, "L" if entity.properties.get("locked") else None)
+        if glyph is not None:
+            assert rows[entity.z][entity.x] == glyph, (entity, rows[entity.z])
+            assert legend is None or glyph in legend
+    kinds = {e.kind for e in level.entities} | {"locked" for e in level.entities
+                                                if e.properties.get("locked")}
+    assert {"monster", "item", "treasure"} <= kinds  # (a lock only where one way leads on)
+    assert style == "caves" or {"key", "locked"} <= kinds

@@ -30,10 +30,10 @@ from typing import BinaryIO
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...materials import Material, Theme
+from ...materials import Theme
 from ...support.memory import ensure_memory
 from .. import register_writer
-from .tiles import UP_GLYPH, check_plan_size, draw_up_stairs, glyph_legend, glyph_rows, plan_of, up_stairs
+from .tiles import check_plan_size, draw_marks, entity_marks, glyph_legend, glyph_rows, plan_of
 
 DEFAULT_COMMENT = ";"
 
@@ -48,8 +48,10 @@ def write_ascii(
 ) -> None:
     """Write a one-layer (1, z, x) plan as text: a legend header, then one line per row.
 
-    ``entities`` (a dungeon level's, see :func:`tiles.entities`): its stairs going up are drawn
-    ``<`` (legend ``< stairs ... up``); stairs down keep the theme's glyph.
+    ``entities`` (a dungeon level's, see :func:`tiles.entities`) are drawn over the plan, each
+    with its legend line: stairs going up ``<`` (stairs down keep the theme's glyph), monsters,
+    items and treasure with the theme's glyphs, a lock's key ``k`` and its door ``L``
+    (:func:`tiles.entity_marks`).
 
     Example
     -------
@@ -71,6 +73,7 @@ def write_ascii(
     """
     plan = plan_of(blocks)
     entries = glyph_legend(theme, plan)
+    marks = entity_marks(theme, entities)
     if not isinstance(comment, str) or len(comment) != 1 or not comment.isprintable() or comment.isspace():
         raise BlockmazeError(f"comment must be one printable character other than a space, got {comment!r}")
     if legend and any(entry.glyph == comment for entry in entries):
@@ -80,27 +83,23 @@ def write_ascii(
         )
     ensure_memory(8 * plan.size, f"a {plan.shape[1]}x{plan.shape[0]}-tile text map")
     height, width = plan.shape
+    rows = draw_marks(glyph_rows(plan, theme).decode("utf-8").split("\n")[:-1], marks)
     if legend:
         lines = [
             f"blockmaze ascii map {width}x{height} (width x height), theme {' '.join(theme.name.split())}",
             "rows run north (top) to south, columns west (left) to east",
             "legend: glyph at column 2, then material names, walkable|blocked, transparent|opaque",
         ]
+        shown = set("".join(rows))
         for entry in entries:
-            names = ",".join(kind.name for kind in entry.kinds)
-            if up_stairs(entities) and "stairs" in names.split(","):
-                lines.append(f"{UP_GLYPH} stairs walkable transparent up")
-                if names == "stairs" and (plan == Material.STAIRS).sum() == len(up_stairs(entities)):
-                    continue  # every stairs tile goes up: the theme's glyph is not on the map
-            lines.append(f"{entry.glyph} {names} {'walkable' if entry.walkable else 'blocked'} "
-                         f"{'transparent' if entry.transparent else 'opaque'}")
+            if entry.glyph in shown:  # (a glyph whose every tile an entity covers is not)
+                names = ",".join(kind.name for kind in entry.kinds)
+                lines.append(f"{entry.glyph} {names} {'walkable' if entry.walkable else 'blocked'} "
+                             f"{'transparent' if entry.transparent else 'opaque'}")
+        lines += list(dict.fromkeys(f"{glyph} {legend}" for _, _, glyph, legend in marks))
         file.write("".join(f"{comment} {line}\n" for line in lines).encode("utf-8"))
         file.write(f"{comment}\n".encode("utf-8"))
-    if up_stairs(entities):
-        rows = draw_up_stairs(glyph_rows(plan, theme).decode("utf-8").split("\n")[:-1], entities)
-        file.write("".join(row + "\n" for row in rows).encode("utf-8"))
-    else:
-        file.write(glyph_rows(plan, theme))
+    file.write("".join(row + "\n" for row in rows).encode("utf-8"))
 
 
 def check_size(shape: tuple[int, int, int]) -> None:

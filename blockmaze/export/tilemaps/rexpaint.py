@@ -21,7 +21,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
-from .tiles import UP_GLYPH, check_plan_size, contrast, map_plan, tile_kinds, up_stairs
+from .tiles import check_plan_size, contrast, entity_marks, map_plan, tile_kinds
 
 XP_VERSION = -1
 MAX_SIDE = 0x7FFFFFFF  # int32 width and height
@@ -32,8 +32,9 @@ def write_xp(blocks: np.ndarray, file: BinaryIO, theme: Theme, compresslevel: in
              entities=None) -> None:
     """Write a one-layer (1, z, x) plan as a one-layer REXPaint image.
 
-    ``entities`` (a dungeon level's, see :func:`tiles.entities`): its stairs going up are drawn
-    ``<``, stairs down keep the theme's glyph.
+    ``entities`` (a dungeon level's, see :func:`tiles.entities`) are drawn over the plan:
+    stairs going up ``<`` (stairs down keep the theme's glyph), monsters, items and treasure
+    with the theme's glyphs, a lock's key ``k`` and its door ``L`` (:func:`tiles.entity_marks`).
 
     ``compresslevel`` is gzip's (0..9); 9 gains little on maze plans and is 15 times slower.
 
@@ -54,8 +55,8 @@ def write_xp(blocks: np.ndarray, file: BinaryIO, theme: Theme, compresslevel: in
     height, width = plan.shape
     header = np.array([XP_VERSION, 1, width, height], dtype="<i4").tobytes()
     cells = table[plan.T]  # (x, y): x outer, y inner = column-major
-    for x, y in up_stairs(entities):
-        cells[x, y]["glyph"] = ord(UP_GLYPH)
+    for x, y, glyph, _ in entity_marks(theme, entities):
+        cells[x, y]["glyph"] = ord(glyph.encode("cp437"))
     file.write(gzip.compress(header + cells.tobytes(), compresslevel, mtime=0))
 
 

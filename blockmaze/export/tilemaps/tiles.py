@@ -185,6 +185,44 @@ def up_stairs(extra) -> list[tuple[int, int]]:
 
 
 UP_GLYPH = "<"  # stairs up; stairs down (and stairs of unknown way) keep the theme's glyph
+KEY_GLYPH, LOCKED_GLYPH = "k", "L"  # a lock's key, and the door it opens
+# entity kinds a spawn material draws (text maps have no entity layer: they show the glyph)
+SPAWNS = {"monster": Material.MONSTER, "item": Material.ITEM, "treasure": Material.TREASURE}
+
+
+def entity_marks(theme: Theme, extra) -> list[tuple[int, int, str, str]]:
+    """``(x, y, glyph, legend)`` of what a text map draws over the plan for a level's ``extra``
+    entities: stairs up (``UP_GLYPH``), monsters, items and treasure (the theme's glyphs for
+    their materials), a lock's key (``KEY_GLYPH``) and the door it opens (``LOCKED_GLYPH``).
+
+    >>> from blockmaze.dungeon import Entity
+    >>> from blockmaze.materials import load_theme
+    >>> entity_marks(load_theme(), [Entity("monster", 1, 2), Entity("key", 0, 0, {"id": 1})])
+    [(2, 1, 'M', 'monster walkable transparent'), (0, 0, 'k', 'key walkable transparent')]
+    """
+    marks = []
+    for e in extra or ():
+        x, y, kind = int(e.x), int(e.z), e.kind
+        if kind == "stairs" and e.properties.get("direction") == "up":
+            marks.append((x, y, UP_GLYPH, "stairs walkable transparent up"))
+        elif kind in SPAWNS:
+            marks.append((x, y, theme.glyph(SPAWNS[kind]), f"{kind} walkable transparent"))
+        elif kind == "key":
+            marks.append((x, y, KEY_GLYPH, "key walkable transparent"))
+        elif kind == "door" and e.properties.get("locked"):
+            marks.append((x, y, LOCKED_GLYPH, "door blocked opaque locked (its key opens it)"))
+    return marks
+
+
+def draw_marks(rows: list[str], marks) -> list[str]:
+    """``rows`` (glyph strings) with each mark's glyph drawn at its ``(x, y)``.
+
+    >>> draw_marks([">.>"], [(2, 0, "<", "stairs up")])
+    ['>.<']
+    """
+    for x, y, glyph, _ in marks:
+        rows[y] = rows[y][:x] + glyph + rows[y][x + 1:]
+    return rows
 
 
 def draw_up_stairs(rows: list[str], extra) -> list[str]:
