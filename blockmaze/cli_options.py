@@ -27,7 +27,8 @@ class GroupedOption(click.Option):
 def click_param(option: Option) -> click.Parameter:
     """The click parameter of one described option (its argument, a switch, or a valued option)."""
     if option.argument:
-        return click.Argument([option.name], type=option.type, metavar=option.metavar)
+        return click.Argument([option.name], type=option.type, metavar=option.metavar,
+                              required=option.required)
     flags = list(option.flags) or [f"--{option.flag}"]
     if option.switch:
         longs = [f for f in flags if f.startswith("--")]

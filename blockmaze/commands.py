@@ -183,7 +183,8 @@ class Option:
     it is not the value itself (``auto``); ``grids``, ``modes``: the grid kinds and blockwise modes
     it applies to (None: all). ``process``: it configures the run on this machine (memory), and
     ``studio=False``: it names the server's files; the studio takes neither from a request.
-    ``argument``: the command's positional argument.
+    ``argument``: the command's positional argument (``required`` unless another option can
+    stand for it: a mask gives a maze its size).
     """
 
     name: str
@@ -206,6 +207,7 @@ class Option:
     process: bool = False
     studio: bool = True
     argument: bool = False
+    required: bool = True
 
     @property
     def flag(self) -> str:
@@ -251,10 +253,11 @@ def option(default: Any, help: str, group: str, type: Any = None, **details) -> 
                                           **details)})
 
 
-def argument(help: str, type: Any, metavar: str) -> Any:
-    """A job field that is the command's positional argument (no default: it is required)."""
-    return field(metadata={"option": dict(default=None, help=help, group="", type=type,
-                                          metavar=metavar, argument=True)})
+def argument(help: str, type: Any, metavar: str, required: bool = True) -> Any:
+    """A job field that is the command's positional argument (None when not ``required``)."""
+    return field(default=None, metadata={"option": dict(default=None, help=help, group="",
+                                                        type=type, metavar=metavar,
+                                                        argument=True, required=required)})
 
 
 # --- the commands
@@ -413,7 +416,7 @@ class Generate(GraphMaze):
     """``blockmaze generate SIZE``: a maze of SIZE cells, printed or written."""
 
     command: ClassVar[str] = "generate"
-    size: tuple[int, ...] = argument("", Size(), "SIZE")
+    size: tuple[int, ...] | None = argument("", Size(), "[SIZE]", required=False)
     kind: str = option("square", "Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
                                  "LEVELSxROWSxCOLS for layered; axis letters name the numbers in "
                                  "any order (30Cx20R, 3Hx20Rx30C).", "Maze",
@@ -582,7 +585,7 @@ def make_job(command: str, **values) -> Job:
     if unknown:
         raise BlockmazeError(f"{command} has no option {', '.join(sorted(unknown))}")
     argument = next((o for o in described.values() if o.argument), None)
-    if argument is not None and values.get(argument.name) is None:
+    if argument is not None and argument.required and values.get(argument.name) is None:
         raise BlockmazeError(f"{command} needs its {argument.name}")
     parsed = {name: described[name].parse(value) for name, value in values.items()}
     chosen = frozenset(values if given is None else given)

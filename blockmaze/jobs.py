@@ -23,6 +23,7 @@ Example
 
 from __future__ import annotations
 
+import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,12 +51,14 @@ class UnusedOptionWarning(UserWarning):
 @dataclass
 class Outcome:
     """What a command did: the text it prints (None when it wrote files), the files it wrote
-    (a streamed maze's tiles are not listed), and the (y, z, x) volume written (None for printed
-    mazes, pictures, maze documents and streamed mazes)."""
+    (a streamed maze's tiles are not listed), the (y, z, x) volume written (None for printed
+    mazes, pictures, maze documents and streamed mazes), and the companion files written beside
+    them (an OBJ's material library, a Tiled map's tile set)."""
 
     text: str | None = None
     paths: list = field(default_factory=list)
     volume: np.ndarray | None = None
+    companions: list = field(default_factory=list)  # files written beside (an OBJ's .mtl)
 
 
 def run(job: Job | str, options: dict | None = None, *, given=None, say: Report | None = None,
@@ -174,6 +177,24 @@ def _shown(output) -> str:
     return "standard output" if output == "-" else str(output)
 
 
+def _cells(grid) -> str:
+    """A maze's size as the command names it: ``square 10x20 cells``, ``polar 10 rings``.
+
+    >>> from blockmaze.grids import polar_grid, square_grid
+    >>> _cells(square_grid(3, 4)), _cells(polar_grid(5))
+    ('square 3x4 cells', 'polar 5 rings')
+    """
+    unit = "rings" if grid.kind == "polar" else "cells"
+    return f"{grid.kind} {'x'.join(map(str, grid.shape))} {unit}"
+
+
+def _beside(done: Outcome) -> str:
+    """The companion files a run wrote, for its "wrote" line: `` and maze.mtl beside it``."""
+    if not done.companions:
+        return ""
+    return f" and {', '.join(p.name for p in done.companions)} beside it"
+
+
 class _Run:
     """One run of a command's job: the writer, theme and seed it resolved once, and where it
     reports."""
@@ -188,7 +209,7 @@ class _Run:
     def generate(self) -> Outcome:
         j = self.job
         kind = j.kind
-        shape = grid_shape(kind, j.size)
+        shape, mask = self._shape_and_mask()
         passage = passage_for(kind, j.passage)
         wall = self._wall(kind)
         writer = self._resolve_output()
@@ -204,7 +225,7 @@ class _Run:
             from .render.replay import carve_frames, play, recorded_maze
 
             document, order, _ = recorded_maze(shape, kind, j.algorithm, seed, j.braid,
-                                               j.entrances, j.mask, j.weave)
+                                               j.entrances, mask, j.weave)
             per_frame = max(1, -(-len(order) // (4 * j.fps)))  # about four seconds
             play(carve_frames(document, order, per_frame, j.text_style or "box",
                               self._plan_style()), j.fps)  # then the maze itself
@@ -212,7 +233,7 @@ class _Run:
             from .pipeline import make_maze
 
             shows_ends = writer is None or writer.source == "maze" or j.solution
-            document = make_maze(shape, kind, j.algorithm, seed, j.braid, j.entrances, j.mask,
+            document = make_maze(shape, kind, j.algorithm, seed, j.braid, j.entrances, mask,
                                  j.weave, ends=bool(shows_ends))
         return self._emit(document, writer, wall, passage)
 
@@ -241,6 +262,10 @@ class _Run:
         if writer is None and len(size) == 3:
             raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
         if writer is not None and len(size) == 3:
+            if writer.plan:
+                raise BlockmazeError(f"a 3-D blockwise maze has {size[0]} layers and {writer.name} "
+                                     f"holds one: write it to a block or mesh format (.schem, "
+                                     f".litematic, .glb, .vox, ...)")
             writer.check_size(size)
         elif writer is not None:
             check_plan_fits(writer, size, height=j.height, floor=j.floor, roof=j.roof)
@@ -341,6 +366,20 @@ class _Run:
             return TUNNEL_WALL
         return 1
 
+    def _shape_and_mask(self):
+        """The grid's shape from SIZE, or else from the mask's own size (its text's rows and
+        columns, its picture's pixels); the mask as given, or as read for its size."""
+        j = self.job
+        if j.size is not None:
+            return grid_shape(j.kind, j.size), j.mask
+        if j.mask is None:
+            raise BlockmazeError("Missing argument 'SIZE': give the maze's size, or a --mask "
+                                 "to take it from")
+        from .mazes.masks import load_mask
+
+        cells = load_mask(j.mask, j.kind)
+        return cells.shape, cells
+
     # --- the steps they share
 
     def _check_level_files(self, writer: Writer, kind: str, levels: int) -> None:
@@ -404,40 +443,44 @@ class _Run:
         maze = document.maze
         origin = f", {document.algorithm}" if document.algorithm else ""
         origin += f", seed {document.seed}" if document.seed is not None else ""
-        what = f"{maze.grid.kind} {'x'.join(map(str, maze.grid.shape))}"
+        what = _cells(maze.grid)
         build = {"solution": j.solution, "wall": wall, "passage": passage, "scale": j.scale,
                  "bridges": j.bridges}
         if writer.source == "maze":
             done = self._save(document, writer, document.seed, build=build)
-            written = (f"maze document, {what} cells" if writer.name == "maze"
-                       else f"picture of a {what} maze")
-            self.say(f"wrote {_shown(j.output)}: {written}{origin}")
+            written = (f"maze document, {what}" if writer.name == "maze"
+                       else f"picture, {what}")
+            self.say(f"wrote {_shown(j.output)}{_beside(done)}: {written}{origin}")
             return done
         if writer.plan and maze.grid.kind == "layered":  # a tile map a level, stairs as entities
             done = self._save(document, writer, document.seed, build=build)
             levels = len(done.paths)
             shown = _shown(str(done.paths[0])) + (f" ... {Path(done.paths[-1]).name}"
                                                   if levels > 1 else "")
-            self.say(f"wrote {shown}: {levels} level{'s' * (levels > 1)} of a {what} maze"
+            self.say(f"wrote {shown}{_beside(done)}: {levels} level{'s' * (levels > 1)}, {what}"
                      f"{', a file each' * (levels > 1)}{origin}")
             return done
-        return self._save_blocks(document, writer, document.seed, f"{what} cells", origin,
+        return self._save_blocks(document, writer, document.seed, what, origin,
                                  build=build)
 
     def _save(self, source, writer: Writer, seed, *, output=None, extra=None,
               build=None) -> Outcome:
         """Write ``source`` with the resolved writer and theme, the build options and the
         writer's own options."""
-        from .export.target import STDOUT
+        from .export.target import STDOUT, transaction
 
         j = self.job
         output = j.output if output is None else output
         chosen = {"seed": seed, **writer_options(j, writer), **(extra or {})}
         chosen = {k: v for k, v in chosen.items() if k in writer.options and v is not None}
-        written = write_output(source, STDOUT if output == "-" else output, writer,
-                               theme=self.theme, height=j.height, floor=j.floor, roof=j.roof,
-                               lights=j.lights, split=j.split, **(build or {}), **chosen)
-        return Outcome(None, written.paths, written.volume)
+        with transaction(to_stdout=output == "-") as files:
+            before = set(files.targets)
+            written = write_output(source, STDOUT if output == "-" else output, writer,
+                                   theme=self.theme, height=j.height, floor=j.floor, roof=j.roof,
+                                   lights=j.lights, split=j.split, **(build or {}), **chosen)
+            mains = {os.path.normcase(os.path.abspath(p)) for p in written.paths if p != STDOUT}
+            beside = sorted(Path(p) for p in files.targets - before - mains)
+        return Outcome(None, written.paths, written.volume, beside)
 
     def _save_blocks(self, source, writer: Writer, seed, what, origin, *, output=None,
                      extra=None, build=None) -> Outcome:
@@ -449,7 +492,7 @@ class _Run:
             self.say(f"wrote {len(files)} tiles {files[0].name} ... {files[-1].name}: {what}{origin}")
             return done
         y, z, x = done.volume.shape
-        self.say(f"wrote {_shown(output)}: {what}, {x}x{y}x{z} blocks (width x height x length)"
+        self.say(f"wrote {_shown(output)}{_beside(done)}: {what}, {x}x{y}x{z} blocks (width x height x length)"
                  f"{origin}")
         from .export.minecraft.placement import placement_hint
 

@@ -141,3 +141,42 @@ def test_help_lists_only_the_options_that_apply(capsys, command, absent):
     assert code == 0 and not [flag for flag in absent if flag in out]
     code, _, err = run(capsys, command, "12x12", absent[0], "3")
     assert code == 2 and "No such option" in err
+
+
+def test_a_mask_alone_gives_the_maze_its_size(capsys, tmp_path):
+    mask = tmp_path / "mask.txt"
+    mask.write_text("..X..\n.....\nX...X\n")
+    code, _, err = run(capsys, "generate", "--mask", str(mask), "--seed", "2", "-o",
+                       str(tmp_path / "m.json"))
+    assert code == 0 and "square 3x5 cells" in err, err
+    code, _, err = run(capsys, "generate", "--seed", "2")
+    assert code == 2 and err.startswith("Error: Missing argument 'SIZE'") and err.count("\n") == 1
+
+
+def test_a_mask_of_undocumented_characters_is_warned_about(capsys, tmp_path):
+    mask = tmp_path / "mask.txt"
+    mask.write_text("#..#\n....\n")
+    code, _, err = run(capsys, "generate", "2x4", "--mask", str(mask), "--seed", "1")
+    assert code == 0 and err.startswith("Warning: the mask template holds '#'"), err
+
+
+@pytest.mark.parametrize("args, said", [
+    (["generate", "6", "-g", "polar", "-o", "{tmp}/p.schem"], "polar 6 rings"),
+    (["generate", "3x3", "-o", "{tmp}/m.obj"], "m.obj and m.mtl beside it"),
+    (["generate", "3x3", "-o", "{tmp}/m.tmx", "--external-tileset"],
+     "m.tmx and m-tiles.png, m-tiles.tsx beside it"),
+])
+def test_what_was_written_is_named_in_full(capsys, tmp_path, args, said):
+    code, _, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert code == 0 and said in err, err
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["generate", "5x5", "--memory-limit", "1K", "-o", "{tmp}/m.schem"], 2, "the limit set is 1.0 KiB"),
+    (["generate", "5x5", "-o", "{tmp}/no/such/folder/m.schem"], 1, "does not exist"),
+    (["blockwise", "9x21x21", "-o", "{tmp}/x.txt"], 2, "a 3-D blockwise maze has 9 layers and ascii holds one"),
+])
+def test_refusals_say_what_to_do_with_the_readmes_exit_code(capsys, tmp_path, args, code, message):
+    got, _, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert got == code and message in err and err.count("\n") == 1, err
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]

@@ -18,7 +18,7 @@ ARGUMENTS = {"generate": "20x30", "export": "README.md", "blockwise": "21x31", "
 
 def field_defaults(command: str) -> dict:
     return {f.name: f.default for f in dataclasses.fields(COMMANDS[command])
-            if "option" in f.metadata and f.default is not dataclasses.MISSING}
+            if "option" in f.metadata and not f.metadata["option"].get("argument")}
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -70,8 +70,8 @@ def test_text_is_parsed_as_the_command_parses_it():
     assert (job.size, job.wall, job.braid, job.roof) == ((3, 20, 30), (1, 2), 0.5, True)
     with pytest.raises(BlockmazeError, match="Invalid value for '-g' / '--grid'"):
         make_job("generate", size=3, kind="hexagon")
-    with pytest.raises(BlockmazeError, match="generate needs its size"):
-        make_job("generate")
+    with pytest.raises(BlockmazeError, match="dungeon needs its size"):
+        make_job("dungeon")
 
 
 @pytest.mark.parametrize("output", ["m.schem", "m.glb", "m.tmx", "m.png", "World/"])

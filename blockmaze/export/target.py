@@ -320,10 +320,10 @@ def _resolve(path: Path) -> tuple[Path, bool]:
     except FileNotFoundError:
         info = None
     except OSError as error:
-        raise BlockmazeError(f"cannot write {path}: {error.strerror or error}") from None
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
     if info is None:
         if not path.parent.is_dir():
-            raise BlockmazeError(f"cannot write {path}: the folder {path.parent} does not exist")
+            raise OutputError(f"cannot write {path}: the folder {path.parent} does not exist")
         return path, False
     mode = info.st_mode
     if stat.S_ISDIR(mode):

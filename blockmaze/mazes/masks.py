@@ -15,8 +15,9 @@ Two ways to fit a picture (a text template or an image) to a grid, chosen with `
   (:func:`blockmaze.grids.geometry.cell_shapes`) and each cell takes the value at its centroid, so a
   silhouette keeps its look on hexagons, triangles or rings.
 
-Text: ``X`` marks a disabled cell, any other character (space and ``.`` included) an enabled one;
-lines shorter than the longest are enabled to the end. Images: black is disabled — pixels darker
+Text: ``X`` marks a disabled cell, ``.`` or a space an enabled one (any other character is
+enabled too, with a warning: ``x`` or ``#`` were likely meant as ``X``); lines shorter than the
+longest are enabled to the end. Images: black is disabled — pixels darker
 than mid grey, after transparency is flattened onto white — anything lighter is enabled.
 
 A mask that splits the grid into separate regions cannot hold one maze: :func:`masked_grid` raises
@@ -45,12 +46,13 @@ from typing import BinaryIO
 import numpy as np
 
 from .analysis import label_regions
-from ..errors import BadFileError, BlockmazeError
+from ..errors import BadFileError, BlockmazeError, BlockmazeWarning
 from ..support.wording import article
 from ..grids import GRID_KINDS, Grid, grid_constructor
 from ..grids.geometry import cell_shapes
 
 OFF = "X"
+ENABLED = frozenset(". ")  # the characters a template documents for a kept cell
 MAX_MASK_FILE_BYTES = 1 << 28  # 256 MiB: a text template of MAX_MASK_PIXELS cells and newlines
 MAX_MASK_PIXELS = 1 << 26  # 67 M pixels (8192 x 8192): a mask has a pixel per cell at most, or a picture
 FITS = ("cells", "picture")
@@ -92,6 +94,11 @@ def _text_blocks(text: str) -> list[np.ndarray]:
     blocks = [b for b in blocks if b]
     if not blocks:
         raise BlockmazeError("the mask template is empty; give rows of characters, X for a disabled cell")
+    odd = sorted(set("".join(line for block in blocks for line in block)) - ENABLED - {OFF})
+    if odd:
+        shown = ", ".join(repr(ch) for ch in odd[:5]) + (" ..." if len(odd) > 5 else "")
+        warnings.warn(f"the mask template holds {shown}: only {OFF} marks a cell left out (. or a "
+                      f"space one kept), so those cells are kept", BlockmazeWarning, stacklevel=3)
     arrays = []
     for block in blocks:
         width = max(len(line) for line in block)

@@ -51,12 +51,15 @@ def available_memory() -> int:
 
 
 def _size(nbytes: int) -> str:
-    """A byte count for a message: GiB from 1 GiB, else MiB.
+    """A byte count for a message, in the largest unit it reaches (bytes, KiB, MiB, GiB).
 
-    >>> _size(3 << 30), _size(1536 << 10)
-    ('3.0 GiB', '1.5 MiB')
+    >>> _size(3 << 30), _size(1536 << 10), _size(2048), _size(700)
+    ('3.0 GiB', '1.5 MiB', '2.0 KiB', '700 bytes')
     """
-    return f"{nbytes / GIB:.1f} GiB" if nbytes >= GIB else f"{nbytes / (1 << 20):.1f} MiB"
+    for unit, name in ((GIB, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if nbytes >= unit:
+            return f"{nbytes / unit:.1f} {name}"
+    return f"{nbytes} bytes"
 
 
 def ensure_memory(nbytes: int, what: str) -> None:
