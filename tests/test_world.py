@@ -126,11 +126,12 @@ def test_level_dat_spawn_rules_and_terrain(tmp_path):
     write_streamed(tmp_path / "W", 6, 7, "sidewinder", seed=3, y=20, terrain="grass", mobs=False,
                    time=1000, mc_version="1.21.4")
     level = nbtlib.load(tmp_path / "W/level.dat")["Data"]
-    # on the ground (grass at y = 19) outside the north wall, by the first open cell, facing south
-    assert (int(level["SpawnX"]), int(level["SpawnY"]), int(level["SpawnZ"])) == (1, 20, -1)
-    assert list(level["spawn"]["pos"]) == [1, 20, -1] and float(level["SpawnAngle"]) == 0
+    # no entrance (written without --entrances): no way in from outside, so the player arrives
+    # inside, on the floor (y = 20) of the first open cell, facing south
+    assert (int(level["SpawnX"]), int(level["SpawnY"]), int(level["SpawnZ"])) == (1, 21, 1)
+    assert list(level["spawn"]["pos"]) == [1, 21, 1] and float(level["SpawnAngle"]) == 0
     player = level["Player"]
-    assert [float(v) for v in player["Pos"]] == [1.5, 20.0, -0.5] and float(player["Rotation"][0]) == 0
+    assert [float(v) for v in player["Pos"]] == [1.5, 21.0, 1.5] and float(player["Rotation"][0]) == 0
     assert player["Dimension"] == "minecraft:overworld" and int(player["DataVersion"]) == 4189
     assert int(level["DataVersion"]) == 4189 and level["Version"]["Name"] == "1.21.4"
     assert level["GameRules"]["doMobSpawning"] == "false" and level["GameRules"]["doDaylightCycle"] == "false"

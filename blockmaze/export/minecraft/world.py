@@ -170,6 +170,11 @@ class _Spawn:
         last = band.shape[1] - 1
         self.south = _first_place(_stand(band[:, last:]), z0 + last, 0)
 
+    @property
+    def opened(self) -> bool:
+        """Whether the outer wall has an opening (an entrance) to walk in through."""
+        return self.opening is not None or self.south is not None
+
     def place(self, width: int, y: int, height: int) -> tuple[int, int, int]:
         """The spawn (x, y, z) in the world, the maze's lowest layer at ``y``."""
         found = self.start or self.opening or self.south or self.first
@@ -343,7 +348,8 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
         raise BlockmazeError("a world needs at least one band of blocks")
     with open(folder / "level.dat", "wb") as out:
         write_gzipped(_level(name, mc_version, data_version, terrain, layers,
-                             arrival(spot, spawn.place(width, y, height), y, terrain), seed, mobs, time),
+                             arrival(spot, spawn.place(width, y, height), y, terrain,
+                                     spawn.opened), seed, mobs, time),
                       out, root_name="")
 
 
@@ -383,20 +389,25 @@ def _close(regions: dict) -> None:
     regions.clear()
 
 
-def arrival(spot, inside: tuple[int, int, int], y: int, terrain: str) -> tuple[int, int, int, float]:
+def arrival(spot, inside: tuple[int, int, int], y: int, terrain: str,
+            opened: bool = True) -> tuple[int, int, int, float]:
     """Where a player arrives in the world, ``(x, feet y, z, yaw)``: the block outside the maze
     where the player who pastes it stands (``spot``, relative to the maze's north-west bottom
     corner at height ``y``), on the ground there (its top is ``y - 1``), facing in. In a void
-    world there is no ground: on the place to stand ``inside`` (above START, or in an entrance).
+    world there is no ground, and a maze with no opening in its outer wall (written without
+    ``--entrances``) has no way in from outside: there the player arrives on the place to
+    stand ``inside`` (above START, or in an entrance, or the first place in the maze).
 
     >>> from blockmaze.export.minecraft.placement import Spot
     >>> arrival(Spot(1, -1, 4, "south"), (4, 11, 1), 10, "grass")
     (4, 10, -1, 0.0)
     >>> arrival(Spot(1, -1, 4, "south"), (4, 11, 1), 10, "void")
     (4, 11, 1, 0.0)
+    >>> arrival(Spot(1, -1, 4, "south"), (4, 11, 1), 10, "grass", opened=False)
+    (4, 11, 1, 0.0)
     """
     yaw = float(YAW[spot.facing])
-    if terrain == "void":
+    if terrain == "void" or not opened:
         return (*inside, yaw)
     return spot.x, y, spot.z, yaw
 
