@@ -20,7 +20,7 @@ from blockmaze.web.jobs import Limits  # noqa: E402
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url="http://localhost")
 
 
 def cli_bytes(tmp_path, args, name):
@@ -115,13 +115,13 @@ def test_huge_blockwise_and_dungeon_requests_are_refused(client):
 
 
 def test_request_rate_is_bounded():
-    client = TestClient(create_app(Settings(rate=3)))
+    client = TestClient(create_app(Settings(rate=3)), base_url="http://localhost")
     codes = [client.get("/api/generate?size=2x2&seed=1&format=maze").status_code for _ in range(5)]
     assert codes == [200, 200, 200, 429, 429]
 
 
 def test_limits_are_settings():
-    client = TestClient(create_app(Settings(Limits(cells=10))))
+    client = TestClient(create_app(Settings(Limits(cells=10))), base_url="http://localhost")
     assert client.get("/api/generate?size=4x4&format=maze").status_code == 413
 
 

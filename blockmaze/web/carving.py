@@ -3,22 +3,21 @@ for the options, with the order its kernel opened the passages in (braiding's pa
 
 Example
 -------
+>>> import tempfile
 >>> from blockmaze.web.jobs import Limits
->>> record = carve_record({"size": "3x4", "seed": "7"}, Limits())
+>>> record = carve_record({"size": "3x4", "seed": "7"}, Limits(), None, tempfile.mkdtemp())
 >>> len(record["steps"]) // 2, len(record["centres"]) // 2   # 11 passages, 12 cells
 (11, 12)
 """
 
 from __future__ import annotations
 
-import tempfile
-
 import numpy as np
 
 from .jobs import Job, Limits
 
 
-def carve_record(query, limits: Limits, mask: bytes | None = None) -> dict:
+def carve_record(query, limits: Limits, mask: bytes | None, folder: str) -> dict:
     """The maze the query asks for (``generate``'s options) as JSON-ready lists: cell centres in
     plane units (``centres``: x, y, ...), the carved passages in order (``steps``: cell, cell,
     ...), the first ``carved`` of them from the algorithm and the rest from braiding, the plane's
@@ -30,13 +29,11 @@ def carve_record(query, limits: Limits, mask: bytes | None = None) -> dict:
 
     query = {key: value for key, value in dict(query).items() if key in KEPT}
     job = Job.from_query("generate", {**query, "format": "maze"}, mask)
-    with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
-        typed = job.typed(folder, limits)
-        kind = typed.kind
-        seed = draw_seed() if typed.seed is None else typed.seed
-        document, order, carved = recorded_maze(grid_shape(kind, typed.size), kind,
-                                                typed.algorithm, seed, typed.braid,
-                                                typed.entrances, typed.mask)
+    typed = job.typed(folder, limits)
+    kind = typed.kind
+    seed = draw_seed() if typed.seed is None else typed.seed
+    document, order, carved = recorded_maze(grid_shape(kind, typed.size), kind, typed.algorithm,
+                                            seed, typed.braid, typed.entrances, typed.mask)
     grid = document.maze.grid
     steps = np.stack([order[:, 0], grid.neighbors[order[:, 0], order[:, 1]]], axis=1)
     points = cell_shapes(grid).points

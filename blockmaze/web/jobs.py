@@ -8,7 +8,8 @@ Example
 >>> job = Job.from_query("generate", {"size": "4x5", "seed": "7", "format": "png"})
 >>> job.values, job.output
 ({'seed': '7'}, 'maze.png')
->>> job.run(Limits()).data[:4]
+>>> import tempfile
+>>> job.run(Limits(), tempfile.mkdtemp()).data[:4]
 b'\\x89PNG'
 """
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import io
 import math
-import tempfile
 import warnings
 import zipfile
 from dataclasses import dataclass
@@ -125,17 +125,16 @@ class Job:
                 values[option.name] = str(value)
         return cls(command, values, fmt, str(size), mask)
 
-    def run(self, limits: Limits) -> Result:
-        """Parse the options as the command does, check ``limits``, run the command in a fresh
-        temporary folder and return what it wrote (several files come as one zip)."""
+    def run(self, limits: Limits, folder: str) -> Result:
+        """Parse the options as the command does, check ``limits``, run the command in
+        ``folder`` (a fresh, empty one) and return what it wrote (several files as one zip)."""
         from ..jobs import run
 
-        with tempfile.TemporaryDirectory(prefix="blockmaze-studio-") as folder:
-            job = self.typed(folder, limits)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # (the studio reports through HTTP)
-                run(job)
-            return _collect(Path(folder), self.format)
+        job = self.typed(folder, limits)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (the studio reports through HTTP)
+            run(job)
+        return _collect(Path(folder), self.format)
 
     def typed(self, folder: str, limits: Limits):
         """The command's typed job for this request, its output (and mask) inside ``folder``;
@@ -143,8 +142,8 @@ class Job:
         extra = {"output": str(Path(folder) / self.output), "format_": self.format}
         if "animate" in {o.name for o in options_of(self.command)}:
             extra["animate"] = False
-        if self.mask is not None:
-            mask = Path(folder, "mask-upload")
+        if self.mask is not None:  # a picture by its signature, else a text template
+            mask = Path(folder, "mask-upload" + _picture_suffix(self.mask))
             mask.write_bytes(self.mask)
             extra["mask"] = str(mask)
         try:
@@ -156,8 +155,23 @@ class Job:
         return job
 
 
+# the first bytes of the pictures a mask may be (PNG, GIF, JPEG, BMP, WebP's RIFF)
+SIGNATURES = {b"\x89PNG\r\n\x1a\n": ".png", b"GIF87a": ".gif", b"GIF89a": ".gif",
+              b"\xff\xd8\xff": ".jpg", b"BM": ".bmp", b"RIFF": ".webp"}
+
+
+def _picture_suffix(data: bytes) -> str:
+    r"""The suffix of the picture ``data`` is, by its signature ('' for text).
+
+    >>> _picture_suffix(b"\x89PNG\r\n\x1a\n..."), _picture_suffix(b"..X..")
+    ('.png', '')
+    """
+    return next((suffix for magic, suffix in SIGNATURES.items() if data.startswith(magic)), "")
+
+
 def _collect(folder: Path, fmt: str) -> Result:
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "mask-upload")
+    files = sorted(p for p in folder.rglob("*")
+                   if p.is_file() and not p.name.startswith("mask-upload"))
     if len(files) == 1:
         return Result(files[0].read_bytes(), files[0].name,
                       MEDIA.get(fmt, "application/octet-stream"))
@@ -176,35 +190,37 @@ def _side(value, default: int = 1) -> int:
 
 def check_limits(job, limits: Limits) -> None:
     """Refuse (413) a request whose maze, volume or picture would pass ``limits``, from its
-    parsed options alone, before any work.
+    parsed options alone, before any work: cells as the grid has them (a polar maze of N rings
+    has about 2.4 N² cells), blocks as the command builds them (a dungeon's plan is 2 blocks a
+    cell and its levels are stacked), pixels as the picture draws them.
 
     >>> check_limits(make_job("generate", size=(100000, 100000)), Limits())
     Traceback (most recent call last):
     ...
     blockmaze.web.jobs.RequestError: a 100000x100000 maze has 10000000000 cells; this studio makes at most 250000 (blockmaze serve --max-cells)
     """
-    command = job.command
-    size = tuple(job.size)
-    count = math.prod(size if len(size) > 1 or command != "generate" else size * 2)
+    command, size = job.command, tuple(job.size or ())
     typed = "x".join(map(str, size))
-    height = _side(job.height, 3) + 2
+    height = _side(job.height, 3) + 2  # walls, floor and roof
     if command == "generate":
+        polar = job.kind == "polar"
+        count = 4 * size[0] ** 2 if polar else math.prod(size if len(size) > 1 else size * 2)
         if count > limits.cells:
             raise RequestError(f"a {typed} maze has {count} cells; this studio makes at most "
                                f"{limits.cells} (blockmaze serve --max-cells)", 413)
-        if job.kind in ("square", "layered"):
-            side = _side(job.wall) + _side(job.passage, 2)
+        if job.kind in ("square", "layered", "weave"):
+            side = _side(job.wall, 4 if job.kind == "weave" else 1) + _side(job.passage, 2)
         else:
             side = _side(job.scale, 5)  # the default scale is 4, or 5 for triangles
         blocks = count * side * side * height
         pixels = count * float(job.cell_size) ** 2
         if pixels > limits.pixels:
-            raise RequestError(f"a {typed} picture at {job.cell_size} pixels a cell "
+            raise RequestError(f"a {typed} picture at {job.cell_size:g} pixels a cell "
                                f"passes this studio's {limits.pixels} pixels", 413)
     elif command == "dungeon":
-        blocks = count * height * _side(job.levels)
+        blocks = (2 * size[0] + 1) * (2 * size[1] + 1) * height * _side(job.levels)
     else:
-        blocks = count * (height if len(size) == 2 else 1)
+        blocks = math.prod(size) * (height if len(size) == 2 else 1)
     if blocks > limits.blocks:
         raise RequestError(f"a {typed} {command} maze with these options makes about {blocks} "
                            f"blocks; this studio builds at most {limits.blocks} "
