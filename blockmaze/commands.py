@@ -27,7 +27,7 @@ from typing import Any, Callable, ClassVar
 import click
 
 from .errors import BadFileError, BlockmazeError
-from .export import FORMATS, PICTURE_STYLES
+from .export import FORMATS, MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, PICTURE_STYLES
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
@@ -331,7 +331,7 @@ class Output(Job):
                        writer="time", to_writer=lambda ticks: None if ticks < 0 else ticks)
     block_size: float | None = option(
         None, "Meshes: the size of a block, in metres for .glb/.gltf/.obj/.ply (default 1) and "
-              "millimetres for .stl (default 5).", "Meshes", Finite(min=0, min_open=True),
+              "millimetres for .stl (default 5).", "Meshes", Finite(MIN_BLOCK_SIZE, MAX_BLOCK_SIZE),
         show_default=False, writer="block_size")
     raw_mesh: bool = option(
         False, "Meshes: the plain greedy mesh (fewer triangles, for rendering only) instead of a "

@@ -216,7 +216,7 @@ class _Run:
         if writer is not None:
             check_fits(writer, kind, shape, wall=wall, scale=j.scale, passage=passage,
                        height=j.height, floor=j.floor, roof=j.roof)
-            self._check_level_files(writer, kind, shape[0])
+            self._check_graph_output(writer, kind, shape[0])
         self._warn_unused(writer, kind=kind)
         seed = self._seed()
         if writer is not None and self._streams(writer, kind, shape, wall, passage):
@@ -245,7 +245,7 @@ class _Run:
         loaded = load_maze(j.document)
         grid = loaded.maze.grid
         if writer is not None:
-            self._check_level_files(writer, grid.kind, grid.shape[0])
+            self._check_graph_output(writer, grid.kind, grid.shape[0])
         self._warn_unused(writer, kind=grid.kind)
         return self._emit(loaded, writer, self._wall(grid.kind), passage_for(grid.kind, j.passage))
 
@@ -382,8 +382,13 @@ class _Run:
 
     # --- the steps they share
 
-    def _check_level_files(self, writer: Writer, kind: str, levels: int) -> None:
-        """A layered maze in a tile map is a file a level: refuse a stream before any work."""
+    def _check_graph_output(self, writer: Writer, kind: str, levels: int) -> None:
+        """Refuse, before any work, what a graph maze's output cannot be: a picture style that
+        cannot draw its kind, a layered maze's tile maps (a file a level) to a stream."""
+        if writer.source == "maze" and "style" in writer.options:
+            from .export import check_picture_style
+
+            check_picture_style(self.job.picture_style, kind)
         if writer.plan and kind == "layered":
             level_paths(self.job.output, levels, writer)
 

@@ -180,3 +180,14 @@ def test_refusals_say_what_to_do_with_the_readmes_exit_code(capsys, tmp_path, ar
     got, _, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert got == code and message in err and err.count("\n") == 1, err
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["generate", "5x5", "-g", "weave", "--weave", "0.5", "--picture-style", "blocks", "-o",
+      "{tmp}/w.png"], "the blocks picture style cannot show a weave maze's crossings"),
+    (["generate", "4x4", "--block-size", "1e-320", "-o", "{tmp}/d.glb"], "--block-size"),
+])
+def test_internal_errors_became_one_line_refusals(capsys, tmp_path, args, message):
+    code, _, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert code == 2 and message in err and err.count("\n") == 1, err
+    assert not list(tmp_path.iterdir())

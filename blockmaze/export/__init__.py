@@ -124,6 +124,25 @@ FORMATS: dict[str, Format] = _formats(
 PICTURE_STYLES = ("walls", "paths", "blocks")
 
 
+def check_picture_style(style: str, kind: str) -> None:
+    """Refuse a picture style that cannot draw a maze of ``kind`` (before any work).
+
+    >>> check_picture_style("blocks", "weave")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: the blocks picture style cannot show a weave maze's crossings (a passage under another); draw it with --picture-style walls or paths
+    """
+    if style not in PICTURE_STYLES:
+        raise BlockmazeError(f"unknown picture style {style!r}; choose one of: "
+                             f"{', '.join(PICTURE_STYLES)}")
+    if style == "blocks" and kind == "weave":
+        raise BlockmazeError("the blocks picture style cannot show a weave maze's crossings (a "
+                             "passage under another); draw it with --picture-style walls or paths")
+# a mesh block's size (--block-size): from a micrometre, which a file's 32-bit floats still tell
+# apart, to where a 100,000-block side's vertices stay finite floats (float32 to 3.4e38)
+MIN_BLOCK_SIZE, MAX_BLOCK_SIZE = 1e-6, 1e6
+
+
 @dataclass(frozen=True)
 class Writer:
     """A :data:`FORMATS` row with its writing code loaded.

@@ -24,7 +24,7 @@ from ..errors import BlockmazeError
 from ..materials import Material, Theme, as_theme
 from ..maze import Maze
 from ..support.memory import ensure_memory
-from . import PICTURE_STYLES
+from . import PICTURE_STYLES, check_picture_style
 
 STYLES = PICTURE_STYLES
 # the built-in distance ramp (near -> far), interpolated to at most RAMP_STEPS colours
@@ -118,8 +118,7 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
     """Check the options (the same for every format): what :class:`_Builder` takes.""" 
     if not isinstance(maze, Maze):
         raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
-    if style not in STYLES:
-        raise BlockmazeError(f"unknown picture style {style!r}; choose one of: {', '.join(STYLES)}")
+    check_picture_style(style, maze.grid.kind)
     s = _positive(cell_size, "cell_size", 1)
     if wall_width is not None:
         wall_width = _positive(wall_width, "wall_width", 1)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
-from .. import size_limits
+from .. import MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, size_limits
 
 # float32 holds every integer up to 2**24 exactly: block coordinates stay exact.
 MAX_SIDE = 2**24
@@ -68,16 +68,20 @@ def srgb_to_linear(c: float) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
-MAX_BLOCK_SIZE = 1e6  # vertices of a 100,000-block side stay finite floats (float32 to 3.4e38)
-
-
 def check_block_size(block_size: float) -> float:
-    """A block size as a float > 0, else a BlockmazeError."""
+    """A block size as a float from :data:`MIN_BLOCK_SIZE` to :data:`MAX_BLOCK_SIZE`, else a
+    BlockmazeError (a smaller one would round to nothing in the file's 32-bit floats).
+
+    >>> check_block_size(1e-320)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: block size must be a number from 1e-06 to 1e+06, got 1e-320
+    """
     if isinstance(block_size, bool) or not isinstance(block_size, (int, float, np.number)):
         raise BlockmazeError(f"block size must be a number > 0, got {block_size!r}")
-    if not (np.isfinite(block_size) and 0 < block_size <= MAX_BLOCK_SIZE):
-        raise BlockmazeError(f"block size must be a number > 0 and at most {MAX_BLOCK_SIZE:g}, "
-                             f"got {block_size!r}")
+    if not (np.isfinite(block_size) and MIN_BLOCK_SIZE <= block_size <= MAX_BLOCK_SIZE):
+        raise BlockmazeError(f"block size must be a number from {MIN_BLOCK_SIZE:g} to "
+                             f"{MAX_BLOCK_SIZE:g}, got {block_size!r}")
     return float(block_size)
 
 
