@@ -204,7 +204,7 @@ def load_mask(path: str | Path, kind: str = "square", shape: Sequence[int] | Non
     ...     load_mask(path).tolist()
     [[False, True], [True, True]]
     """
-    from ..readers.base import read_regular
+    from ..support.files import read_regular
 
     path = Path(path)
     data = read_regular(path, "mask", MAX_MASK_FILE_BYTES)
