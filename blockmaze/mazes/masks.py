@@ -44,7 +44,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .analysis import label_regions
+from ..analysis import label_regions
 from ..errors import BadFileError, BlockmazeError
 from ..support.wording import article
 from ..grids import GRID_KINDS, Grid, grid_constructor
