@@ -352,7 +352,7 @@ class _Job:
             return self._print("\n\n".join(_plan_text(level.plan, style)
                                            for level in dungeon.levels), seed)
         if levels > 1 and not writer.plan:  # one volume: the levels stacked, joined by their stairs
-            from .blocks import stack_dungeon
+            from .dungeon import stack_dungeon
 
             blocks = stack_dungeon(dungeon, o["height"], o["floor"], o["roof"])
             return self._save_blocks(blocks, writer, seed, f"{levels} levels", f", seed {seed}")

@@ -18,7 +18,7 @@ _EXPORTS = {
     "MIN_SCALE": "raster", "min_scale": "raster", "rasterize": "raster",
     "rasterize_labels": "raster",
     "level_plans": "stack", "level_tiles": "stack",
-    "stack_levels": "stack", "stack_dungeon": "stack", "stack_plans": "stack",
+    "stack_levels": "stack", "stack_plans": "stack",
     "extrude": "volume", "volume_height": "volume",
 }
 
