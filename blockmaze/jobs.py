@@ -258,7 +258,7 @@ class _Job:
         if writer is not None and self._streams(writer, kind, shape):
             return self._write_streamed(shape, seed, writer)
         if o["animate"] and writer is None and kind != "layered":
-            from .render.replay import carve_frames, play, recorded_maze
+            from .replay import carve_frames, play, recorded_maze
 
             document, order, _ = recorded_maze(shape, kind, o["algorithm"], seed, o["braid"],
                                                o["entrances"], o["mask"], o["weave"])
