@@ -23,19 +23,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-_exported = exports(__name__, _EXPORTS, globals())
-# the blockwise generators moved to blockmaze.blockwise: the old names warn and forward
-_MOVED = ("fit_plan", "fit_strict", "from_runs", "relaxed_layout", "relaxed_plan", "strict_layout",
-          "strict_plan", "strict_volume_3d")
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        import warnings
-
-        from .. import blockwise
-
-        warnings.warn(f"blockmaze.blocks.{name} is now blockmaze.blockwise.{name}",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(blockwise, name)
-    return _exported(name)
+__getattr__ = exports(__name__, _EXPORTS, globals())
