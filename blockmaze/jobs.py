@@ -222,7 +222,7 @@ class _Run:
         if writer is not None and self._streams(writer, kind, shape, wall, passage):
             return self._write_streamed(shape, seed, writer, wall, passage)
         if j.animate and writer is None and kind != "layered":
-            from .render.replay import carve_frames, play, recorded_maze
+            from .replay import carve_frames, play, recorded_maze
 
             document, order, _ = recorded_maze(shape, kind, j.algorithm, seed, j.braid,
                                                j.entrances, mask, j.weave)
@@ -310,7 +310,7 @@ class _Run:
             return self._print("\n\n".join(_plan_text(level.plan, style)
                                            for level in dungeon.levels), seed)
         if levels > 1 and not writer.plan:  # one volume: the levels stacked, joined by their stairs
-            from .blocks import stack_dungeon
+            from .dungeon import stack_dungeon
 
             blocks = stack_dungeon(dungeon, j.height, j.floor, j.roof)
             return self._save_blocks(blocks, writer, seed, f"{levels} levels", f", seed {seed}")

@@ -159,7 +159,7 @@ def load_theme(name_or_path: str | Path | None = None) -> Theme:
         text = (resources.files("blockmaze") / "themes" / f"{name_or_path}.json").read_text("utf-8")
         source = f"theme {name_or_path!r}"
     else:
-        from .readers.base import read_regular
+        from .support.files import read_regular
 
         path = Path(name_or_path)
         if not os.path.lexists(path):

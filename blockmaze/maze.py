@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mazes import analysis
+from . import analysis
 from .errors import BlockmazeError
 from .grids import Grid
 

@@ -19,9 +19,9 @@ import pytest
 
 import blockmaze as bm
 from blockmaze import pipeline
-from blockmaze.blocks.stack import shaft_columns, stack_dungeon
+from blockmaze.blocks.stack import shaft_columns
 from blockmaze.blockwise.strict import strict_volume_layout
-from blockmaze.dungeon import generate_dungeon
+from blockmaze.dungeon import generate_dungeon, stack_dungeon
 from blockmaze.dungeon.styles import STYLES
 from blockmaze.materials import Material, theme_names
 from game import feet_on, walk

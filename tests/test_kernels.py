@@ -94,7 +94,7 @@ def test_compiling_leaves_unused_modules_unimported_and_importable(module, use):
     """numba's import and compiler set-up would import SciPy (for BLAS no kernel uses) and cffi (with
     its C parser): a compiled kernel loads without them, and they import normally afterwards."""
     pytest.importorskip(module)
-    code = ("import sys, numpy as np; from blockmaze.support import kernels; from blockmaze.mazes.analysis import bfs; "
+    code = ("import sys, numpy as np; from blockmaze.support import kernels; from blockmaze.analysis import bfs; "
             "kernels._forced = 'numba'; "
             "d, _ = bfs(np.array([[1], [-1]], np.int32), np.array([[True], [False]]), 0); "
             "assert d.tolist() == [0, 1]; assert 'numba' in sys.modules; "

@@ -1,5 +1,10 @@
-"""The package's layout as the design draws it: the model first, then blocks, outputs, the
-pipeline and the command; imports run that way only, and no module imports itself round a circle."""
+"""The package's floors as the design draws them: every import of the package's modules, at a
+module's top, inside a function or under ``if TYPE_CHECKING``, runs down the table of FLOORS (or
+across one floor), and the imports form no circle. There are no exemptions.
+
+Imports made only for type checking count too, in both checks: they never run, so they cannot
+close a circle while the package loads, but a module that names another's types depends on it all
+the same (moving either breaks it), and today none of them goes up or round."""
 
 import ast
 import importlib
@@ -9,15 +14,26 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "blockmaze"
 
-# the model and what works on a maze: never the blocks, outputs, pipeline or command after them
-MODEL = ("blockmaze.grids", "blockmaze.algorithms", "blockmaze.maze", "blockmaze.mazes",
-         "blockmaze.materials", "blockmaze.errors", "blockmaze.support")
-LATER = ("blockmaze.blocks", "blockmaze.blockwise", "blockmaze.dungeon", "blockmaze.export",
-         "blockmaze.render", "blockmaze.readers", "blockmaze.pipeline", "blockmaze.jobs", "blockmaze.streaming",
-         "blockmaze.cli", "blockmaze.web")
-INPUT_READING = {"blockmaze.readers.base"}  # bounded reading of an input file: documents, masks, themes
-TOP_LEVEL = {"__init__", "__main__", "cli", "cli_options", "commands", "errors", "jobs", "launch", "materials", "maze", "pipeline",
-             "streaming"}
+# The floors, from the ground up (docs/architecture.md draws the same list). A module may import
+# any module on a floor below its own, and one on its own floor where no circle arises; never one
+# above. An entry is a module, or a package with everything in it; "blockmaze" is only the
+# package's own __init__ (its version, and the public names, each imported from its module on
+# first use: an import of one of those names counts as an import of the module it comes from).
+FLOORS = (
+    ("blockmaze", "blockmaze.launch", "blockmaze.support", "blockmaze.errors", "blockmaze.materials"),
+    ("blockmaze.grids",),
+    ("blockmaze.maze", "blockmaze.analysis", "blockmaze.entities"),  # the model
+    ("blockmaze.algorithms",),
+    ("blockmaze.mazes",),
+    ("blockmaze.dungeon", "blockmaze.blocks", "blockmaze.blockwise"),
+    ("blockmaze.export", "blockmaze.readers", "blockmaze.render"),
+    ("blockmaze.pipeline", "blockmaze.streaming"),
+    ("blockmaze.jobs", "blockmaze.commands", "blockmaze.replay"),
+    ("blockmaze.cli", "blockmaze.cli_options", "blockmaze.web"),
+    ("blockmaze.__main__",),
+)
+TOP_LEVEL = {"__init__", "__main__", "analysis", "cli", "cli_options", "commands", "entities", "errors", "jobs", "launch",
+             "materials", "maze", "pipeline", "replay", "streaming"}
 
 
 def _modules() -> dict[str, tuple[Path, list[str]]]:
@@ -45,55 +61,81 @@ def _owner(name: str) -> str:
     return name
 
 
-def imports(module: str, module_level_only: bool) -> set[str]:
-    """The package's modules ``module`` imports (at its top only, or anywhere in it)."""
+def _lazy_exports(package: str) -> dict[str, str]:
+    """A package's ``_EXPORTS`` table (public name -> the module, relative to the package, that
+    defines it), or {}."""
+    path, _ = MODULES[package]
+    if path.name != "__init__.py":
+        return {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "_EXPORTS" for t in node.targets):
+            return ast.literal_eval(node.value)
+    return {}
+
+
+def _source_of(module: str, name: str) -> str:
+    """The module ``from module import name`` takes ``name`` from: the submodule of that name, the
+    module a package's lazy exports import it from, or ``module`` itself."""
+    if f"{module}.{name}" in MODULES:
+        return f"{module}.{name}"
+    table = _lazy_exports(module)
+    if name in table:
+        return _source_of(_owner(f"{module}.{table[name]}"), name)
+    return module
+
+
+def imports(module: str, source: str | None = None) -> set[str]:
+    """The package's modules ``module`` imports anywhere in it: at its top, inside functions and
+    under ``if TYPE_CHECKING`` (``source``: its text, read from its file if None)."""
     path, package = MODULES[module]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    nodes = tree.body if module_level_only else ast.walk(tree)
+    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
     found = set()
-    for node in nodes:
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[: len(package) - node.level + 1] + ([node.module] if node.module else [])
-                source = ".".join(base)
+                origin = ".".join(base)
             else:
-                source = node.module or ""
-            if source.split(".")[0] == "blockmaze":
-                found |= {_owner(f"{source}.{alias.name}") for alias in node.names}
+                origin = node.module or ""
+            if origin.split(".")[0] == "blockmaze":
+                found |= {_source_of(_owner(origin), alias.name) if _owner(origin) == origin
+                          else _owner(f"{origin}.{alias.name}") for alias in node.names}
         elif isinstance(node, ast.Import):
             found |= {_owner(alias.name) for alias in node.names if alias.name.split(".")[0] == "blockmaze"}
     return found - {module}
 
 
-def _within(module: str, prefixes) -> bool:
-    return any(module == p or module.startswith(p + ".") for p in prefixes)
+def _entries(module: str) -> list[tuple[int, str]]:
+    """(floor, entry) of each entry of FLOORS that ``module`` falls under."""
+    return [(index, entry) for index, entries in enumerate(FLOORS) for entry in entries
+            if module == entry or (entry != "blockmaze" and module.startswith(entry + "."))]
 
 
-def test_imports_are_resolved_to_modules_of_the_package():
-    # relative, from a package, of a module by name, and inside a function
-    assert {"blockmaze.maze", "blockmaze.algorithms", "blockmaze.support.randomness"} <= imports(
-        "blockmaze.mazes.generation", True)
-    assert "blockmaze.mazes.analysis" in imports("blockmaze.maze", True)
-    assert "blockmaze.readers.base" in imports("blockmaze.mazes.masks", False) - imports("blockmaze.mazes.masks", True)
+def floor(module: str) -> int:
+    """The index in FLOORS of the entry ``module`` falls under."""
+    found = _entries(module)
+    if not found:
+        raise KeyError(f"{module} is on no floor: add it to FLOORS")
+    return found[0][0]
 
 
-def test_the_model_never_imports_what_comes_after_it():
-    upward = sorted(f"{module} -> {target}" for module in MODULES if _within(module, MODEL)
-                    for target in imports(module, False)
-                    if _within(target, LATER) and target not in INPUT_READING)
-    assert upward == []
+def upward(graph: dict[str, set[str]]) -> list[str]:
+    """Every import in ``graph`` (module -> the modules it imports) that runs up the floors."""
+    return sorted(f"{module} -> {target}" for module, targets in graph.items() for target in targets
+                  if floor(target) > floor(module))
 
 
-def test_module_level_imports_form_no_circle():
-    graph = {module: imports(module, True) for module in MODULES}
+def circles(graph: dict[str, set[str]]) -> list[str]:
+    """A circle through each import in ``graph`` that closes one (none where the imports form no
+    circle)."""
     state: dict[str, int] = {}  # 1: on the current path, 2: done
-    circles = []
+    found = []
 
     def visit(module, path):
         state[module] = 1
         for target in sorted(graph.get(module, ())):
             if state.get(target) == 1:
-                circles.append(" -> ".join(path[path.index(target):] + [target]))
+                found.append(" -> ".join(path[path.index(target):] + [target]))
             elif target not in state:
                 visit(target, path + [target])
         state[module] = 2
@@ -101,7 +143,47 @@ def test_module_level_imports_form_no_circle():
     for module in sorted(graph):
         if module not in state:
             visit(module, [module])
-    assert circles == []
+    return found
+
+
+GRAPH = {module: imports(module) for module in MODULES}
+
+
+def test_imports_are_resolved_to_modules_of_the_package():
+    # relative, from a package, of a module by name, and inside a function
+    assert {"blockmaze.maze", "blockmaze.algorithms", "blockmaze.support.randomness"} <= GRAPH[
+        "blockmaze.mazes.generation"]
+    assert "blockmaze.analysis" in GRAPH["blockmaze.maze"]
+    assert "blockmaze.support.files" in GRAPH["blockmaze.mazes.masks"]
+    # a name of a package's lazy exports: the module it comes from
+    assert "blockmaze.dungeon.stack" in GRAPH["blockmaze.jobs"]
+    assert "blockmaze.pipeline" in imports("blockmaze.mazes.masks", "from blockmaze import build\n")
+
+
+def test_every_module_is_on_one_floor():
+    assert [module for module in sorted(MODULES) if len(_entries(module)) != 1] == []
+    entries = [entry for entries in FLOORS for entry in entries]
+    assert len(entries) == len(set(entries)) and set(entries) <= set(MODULES)
+
+
+def test_imports_only_run_down_the_floors():
+    assert upward(GRAPH) == []
+
+
+def test_imports_form_no_circle():
+    assert circles(GRAPH) == []
+
+
+def test_the_checks_catch_an_upward_import_and_a_circle():
+    source = MODULES["blockmaze.mazes.masks"][0].read_text(encoding="utf-8")
+    added = source + "\n\ndef _late():\n    from ..pipeline import build\n    return build\n"
+    graph = dict(GRAPH, **{"blockmaze.mazes.masks": imports("blockmaze.mazes.masks", added)})
+    assert set(upward(graph)) - set(upward(GRAPH)) == {"blockmaze.mazes.masks -> blockmaze.pipeline"}
+    # across one floor is allowed, round a circle is not
+    across = dict(GRAPH, **{"blockmaze.grids.base": GRAPH["blockmaze.grids.base"] | {"blockmaze.grids.hex"}})
+    assert upward(across) == upward(GRAPH)
+    closed = set(circles(across)) - set(circles(GRAPH))
+    assert closed and all("blockmaze.grids.base -> blockmaze.grids.hex" in circle for circle in closed)
 
 
 def test_the_top_level_holds_only_the_model_and_the_pipeline():
@@ -113,7 +195,6 @@ def test_the_top_level_holds_only_the_model_and_the_pipeline():
     ("blockmaze.render", "maze_text", "square_text"),
     ("blockmaze.render.text", "maze_text", "square_text"),
     ("blockmaze.dungeon.rooms_and_mazes", "generate_dungeon", "rooms_and_mazes_dungeon"),
-    ("blockmaze.blocks", "strict_plan", None),
 ])
 def test_renamed_public_names_warn_and_forward(module, old, new):
     imported = importlib.import_module(module)

@@ -679,8 +679,7 @@ def test_3mf_objects_do_not_overlap(tmp_path, build):
     """Each object holds its own material's solid only (a stair's riser is the stairs' alone):
     every object voxelised on the half-block lattice (tests/meshwalk.py, from its triangles),
     no cell lies in two objects, and together they hold the .glb's volume."""
-    from blockmaze.blocks.stack import stack_dungeon
-    from blockmaze.dungeon import generate_dungeon
+    from blockmaze.dungeon import generate_dungeon, stack_dungeon
     from meshwalk import solid_lattice
 
     if build == "layered":  # the issue's case: 3 levels, spiral stairs

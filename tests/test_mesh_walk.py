@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
-from blockmaze.blocks.stack import stack_dungeon
-from blockmaze.dungeon import generate_dungeon
+from blockmaze.dungeon import generate_dungeon, stack_dungeon
 from blockmaze.grids import layered_grid
 from blockmaze.materials import Material
 from meshwalk import blocks_behind, region_on, regions, solid_lattice

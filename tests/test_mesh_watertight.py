@@ -17,9 +17,8 @@ from hypothesis import strategies as st
 
 import blockmaze as bm
 import readers
-from blockmaze.blocks.stack import stack_dungeon
 from blockmaze.cli import main
-from blockmaze.dungeon import STYLES, generate_dungeon
+from blockmaze.dungeon import STYLES, generate_dungeon, stack_dungeon
 from blockmaze.export.meshes.chunks import seal_edges, touches_by_edge
 from test_mesh_formats import combined, gltf_meshes
 

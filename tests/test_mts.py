@@ -23,8 +23,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import blockmaze as bm
-from blockmaze.blocks import stack_dungeon
-from blockmaze.dungeon import generate_dungeon
+from blockmaze.dungeon import generate_dungeon, stack_dungeon
 from blockmaze.export.minecraft.palette import minecraft_palette
 from blockmaze.export.voxels.mts import luanti_node
 import readers

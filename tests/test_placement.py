@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
-from blockmaze.blocks.stack import stack_dungeon, stack_levels
-from blockmaze.dungeon import generate_dungeon
+from blockmaze.blocks.stack import stack_levels
+from blockmaze.dungeon import generate_dungeon, stack_dungeon
 from blockmaze.export.minecraft.palette import minecraft_palette
 from blockmaze.export.minecraft.placement import placement_hint, player_spot
 from blockmaze.grids import layered_grid

@@ -9,7 +9,7 @@ import pytest
 
 from blockmaze import cli
 from blockmaze.cli import main
-from blockmaze.render.replay import carve_frames, recorded_maze
+from blockmaze.replay import carve_frames, recorded_maze
 
 
 def printed(capsys, args) -> str:

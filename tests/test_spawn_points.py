@@ -314,7 +314,7 @@ def test_streamed_and_tiled_schem_hold_the_same_block_entities(tmp_path):
 def test_stairwells_never_take_a_spawn_point(style):
     """Spawn points keep clear of stairs, so the wells a stacked build cuts by its stairs leave
     every spawn point's floor block in place, even at the closest spacing."""
-    from blockmaze.blocks import stack_dungeon
+    from blockmaze.dungeon import stack_dungeon
     from blockmaze.materials import Material
 
     for seed in range(6):

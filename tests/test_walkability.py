@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
-from blockmaze.blocks.stack import shaft_columns, stack_dungeon, stack_levels
+from blockmaze.blocks.stack import shaft_columns, stack_levels
 from blockmaze.blocks.lights import block_light, place_lights
 from blockmaze.blockwise.strict import strict_volume_layout
-from blockmaze.dungeon import generate_dungeon
+from blockmaze.dungeon import generate_dungeon, stack_dungeon
 from blockmaze.grids import layered_grid
 from blockmaze.materials import Material, theme_names
 from schem_checker import read_schem

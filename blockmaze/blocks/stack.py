@@ -12,7 +12,7 @@ a shaft instead: a column of STAIRS in the cell's block, which Minecraft draws a
 (a ladder before 1.14) and meshes as a solid column a player cannot climb. Nowhere else is the
 floor pierced. (A stair's top takes the place of a solution marker in the upper cell's floor
 there; the marker then shows in the floor beside it.) Multi-level dungeons
-(:func:`stack_dungeon`) are joined the same way.
+(:func:`~blockmaze.dungeon.stack.stack_dungeon`) are joined the same way.
 
 Layout of the volume ``(y, z, x)``: level L's floor is layer ``L * (height + 1)``, its walking
 layer the one above; the roof (if any) is the last layer.
@@ -166,7 +166,7 @@ def level_tiles(maze: Maze, method: str = "convert", wall: Thickness = 1, passag
                 scale: int = 4, endpoints: Endpoints | None = None, solution: bool = False):
     """Each level of a layered maze as a tile map draws it (bottom first): ``(plan, entities)``,
     the plan of :func:`level_plans` with STAIRS where a cell links up or down, and the stairs as
-    :class:`~blockmaze.dungeon.level.Entity` (``direction`` up or down, ``level`` the 1-based
+    :class:`~blockmaze.entities.Entity` (``direction`` up or down, ``level`` the 1-based
     level it leads to, counted from the bottom). Up stairs lie on the cell's north-west block,
     down stairs on its south-east block (one block in one-block cells, which then holds both; a
     start or goal block keeps its mark).
@@ -177,7 +177,7 @@ def level_tiles(maze: Maze, method: str = "convert", wall: Thickness = 1, passag
     >>> [(e.z, e.x, e.properties) for e in below + above]
     [(1, 1, {'direction': 'up', 'level': 2}), (2, 2, {'direction': 'down', 'level': 1})]
     """
-    from ..dungeon.level import Entity
+    from ..entities import Entity
 
     plans = level_plans(maze, method, wall, passage, scale, endpoints, solution)
     per = maze.grid.shape[1] * maze.grid.shape[2]
@@ -248,26 +248,6 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
         for bottom, top, _, _ in runs:
             spiral(volume, *well, bottom, top, phase)
     return volume if floor else volume[1:]
-
-
-def stack_dungeon(dungeon, height: int = 3, floor: bool = True, roof: bool = True) -> np.ndarray:
-    """One volume of a multi-level dungeon: its levels stacked, the first (top) level on top, each
-    level's down stairs a STAIRS shaft to the level below (whose up stairs are at the same block).
-
-    >>> from blockmaze.dungeon import generate_dungeon
-    >>> d = generate_dungeon((6, 8), rng=4, levels=3)
-    >>> v = stack_dungeon(d, height=3)
-    >>> v.shape, int((v == Material.START).sum()), int((v == Material.GOAL).sum())
-    ((13, 13, 17), 1, 1)
-    """
-    levels = list(dungeon.levels)[::-1]  # bottom first
-    plans = []
-    for level in levels:
-        plan = level.marked_plan  # spawn points in the floor
-        plan[plan == Material.STAIRS] = Material.AIR  # the shafts take their place
-        plans.append(plan)
-    shafts = [(index, *levels[index + 1].goal) for index in range(len(levels) - 1)]
-    return stack_plans(plans, shafts, height, floor=floor, roof=roof, carve=True)
 
 
 def _mark_beside(volume, floor_layer, z, x, material) -> None:

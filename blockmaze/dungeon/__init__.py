@@ -16,6 +16,6 @@ from ..support.lazy import exports
 STYLES = ("rooms-and-mazes", "caves", "bsp", "digger", "mixed")  # checked against styles.CARVERS
 
 _EXPORTS = {"Dungeon": "level", "DungeonLevel": "level", "Entity": "level",
-            "generate_dungeon": "styles", "parse_spawns": "styles"}
+            "generate_dungeon": "styles", "parse_spawns": "styles", "stack_dungeon": "stack"}
 __all__ = ["STYLES", *sorted(_EXPORTS)]
 __getattr__ = exports(__name__, _EXPORTS, globals())

@@ -19,7 +19,7 @@ from ..support.kernels import kernel
 import numpy as np
 
 from ..algorithms.common import join, root
-from ..mazes.analysis import breadth_first, label_regions
+from ..analysis import breadth_first, label_regions
 from ..grids.square import square_grid
 from ..materials import Material, SOLID
 
@@ -28,7 +28,7 @@ _AIR = np.uint8(Material.AIR)
 
 def _plan_table(walkable: np.ndarray) -> np.ndarray:
     """The neighbour table of a plan's walkable blocks (each to its walkable side neighbours):
-    a square grid of the blocks masked by ``walkable``, for :mod:`blockmaze.mazes.analysis`'s flood fill."""
+    a square grid of the blocks masked by ``walkable``, for :mod:`blockmaze.analysis`'s flood fill."""
     height, width = walkable.shape
     return square_grid(height, width, walkable).neighbors
 

@@ -1,4 +1,5 @@
-"""The values every level style returns: :class:`Dungeon`, :class:`DungeonLevel`, :class:`Entity`.
+"""The values every level style returns: :class:`Dungeon` and :class:`DungeonLevel` (its things
+on the plan are :class:`~blockmaze.entities.Entity` values).
 
 Example
 -------
@@ -12,22 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-
-
-@dataclass(frozen=True)
-class Entity:
-    """A thing on a level's plan: ``kind`` at block ``(z, x)`` with ``properties``.
-
-    Kinds: ``start``, ``goal``, ``stairs`` (properties ``direction`` ``up``/``down`` and
-    ``level``, the 1-based level it leads to), ``door`` (a locked one has ``locked`` True and
-    ``key``, the key's id), ``key`` (``id``), ``monster``, ``item``, ``treasure`` (``rule``: why it
-    stands there, and ``distance``: walking distance in blocks from the start).
-    """
-
-    kind: str
-    z: int
-    x: int
-    properties: dict = field(default_factory=dict, compare=False)
+from ..entities import Entity
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,7 +49,7 @@ class DungeonLevel:
     start: tuple[int, int]
     goal: tuple[int, int]
     style: str = "rooms-and-mazes"
-    entities: tuple = ()
+    entities: tuple[Entity, ...] = ()
     metrics: dict = field(default_factory=dict)
 
     @property

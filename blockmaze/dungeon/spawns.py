@@ -33,7 +33,7 @@ import numpy as np
 
 from ..materials import Material, SOLID
 from .connect import degrees, distances
-from .level import Entity
+from ..entities import Entity
 
 STAIRS_CLEARANCE = 5  # the stairwell's reach from its stairs (blocks.stairwell.carve_well: 4) + 1
 _PLAIN = np.zeros(256, dtype=bool)

@@ -37,7 +37,8 @@ from ..support.memory import ensure_memory
 from . import bsp, caves, digger, mixed, rooms_and_mazes
 from .checks import cells_shape, room_size_range, whole
 from .connect import finish
-from .level import Dungeon, DungeonLevel, Entity
+from ..entities import Entity
+from .level import Dungeon, DungeonLevel
 from .metrics import level_metrics
 from .spawns import lock_and_key, place_spawns
 

@@ -216,7 +216,7 @@ def load_maze(source: str | Path | object) -> MazeDocument:
                 raise BadFileError(f"{name}: larger than the {MAX_DOCUMENT_BYTES} bytes a maze "
                                    "document may have")
         else:
-            from ..readers.base import read_regular
+            from ..support.files import read_regular
 
             raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)
     except OSError as error:

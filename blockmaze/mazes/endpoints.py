@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import analysis
+from .. import analysis
 from ..errors import BlockmazeError
 from ..grids.geometry import outer_sides
 from ..maze import Maze

@@ -45,7 +45,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .analysis import label_regions
+from ..analysis import label_regions
 from ..errors import BadFileError, BlockmazeError, BlockmazeWarning
 from ..support.wording import article
 from ..grids import GRID_KINDS, Grid, grid_constructor
@@ -211,7 +211,7 @@ def load_mask(path: str | Path, kind: str = "square", shape: Sequence[int] | Non
     ...     load_mask(path).tolist()
     [[False, True], [True, True]]
     """
-    from ..readers.base import read_regular
+    from ..support.files import read_regular
 
     path = Path(path)
     data = read_regular(path, "mask", MAX_MASK_FILE_BYTES)

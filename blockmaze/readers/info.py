@@ -188,7 +188,7 @@ def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
 def _open_regular(path: Path) -> tuple[Opener, BinaryIO]:
     """The file opened once (a regular file, checked on its descriptor) and an opener giving each
     reader a fresh handle on that same open file, from its start (the path is never reopened)."""
-    from .base import open_regular
+    from ..support.files import open_regular
 
     opened = open_regular(path, "file")
 

@@ -40,7 +40,8 @@ from ..errors import BadFileError, BlockmazeError
 from ..export.minecraft.anvil import block_bits
 from ..export.minecraft.packing import unpack_longs
 from ..export.minecraft.versions import RELEASES
-from .base import open_regular, read_regular, zip_member
+from ..support.files import open_regular, read_regular
+from .base import zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
 from .timebound import check_time, time_bound
 

@@ -1,5 +1,6 @@
 """Small helpers every part of the package uses, none of them about mazes:
 
+- ``files``: bounded reads of a regular input file (themes, masks, maze documents, worlds);
 - ``kernels``: ``@kernel``, numba for big jobs and the same source as plain Python for small ones;
 - ``lazy``: registries and exports that import a module on first use;
 - ``memory``: refusing work that cannot fit in memory, before it starts;

@@ -25,7 +25,7 @@ def carve_record(query, limits: Limits, mask: bytes | None, folder: str) -> dict
     from ..grids.geometry import cell_shapes
     from ..pipeline import grid_shape
     from ..support.randomness import draw_seed
-    from ..render.replay import recorded_maze
+    from ..replay import recorded_maze
 
     query = {key: value for key, value in dict(query).items() if key in KEPT}
     job = Job.from_query("generate", {**query, "format": "maze"}, mask)

@@ -161,7 +161,7 @@ def entities(plan: np.ndarray, extra=None) -> list[tuple[str, int, int, dict]]:
     row-major, then the ``extra`` entities.
 
     ``extra`` holds things a plan cannot say (a dungeon level's
-    :class:`~blockmaze.dungeon.Entity` values: anything with ``kind``, ``z``, ``x`` and a
+    :class:`~blockmaze.entities.Entity` values: anything with ``kind``, ``z``, ``x`` and a
     ``properties`` dict): one of the plan's own kind and tile gives that tile its properties
     (stairs: ``direction``, target ``level``; a locked door: ``locked``, ``key``); the others
     (monsters, items, treasure, keys) follow in their order.
@@ -228,7 +228,7 @@ def draw_marks(rows: list[str], marks) -> list[str]:
 def draw_up_stairs(rows: list[str], extra) -> list[str]:
     """``rows`` (glyph strings) with the up stairs of ``extra`` drawn as ``UP_GLYPH``.
 
-    >>> from blockmaze.dungeon import Entity
+    >>> from blockmaze.entities import Entity
     >>> draw_up_stairs([">.>"], [Entity("stairs", 0, 2, {"direction": "up", "level": 1})])
     ['>.<']
     """

@@ -27,8 +27,8 @@ from typing import Iterator, TextIO
 
 import numpy as np
 
-from ..mazes.documents import MazeDocument
-from ..maze import Maze
+from .mazes.documents import MazeDocument
+from .maze import Maze
 
 
 def recorded_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed=None,
@@ -36,9 +36,9 @@ def recorded_maze(shape, kind: str = "square", algorithm: str = "backtracker", s
     """The maze :func:`pipeline.make_maze` makes for these options, its carve order (rows
     ``(cell, direction)``, braiding's passages after the algorithm's) and how many of those
     rows the algorithm carved."""
-    from ..algorithms.common import carve_order
-    from ..mazes.generation import make_grid
-    from ..pipeline import make_maze
+    from .algorithms.common import carve_order
+    from .mazes.generation import make_grid
+    from .pipeline import make_maze
 
     order = carve_order(make_grid(shape, kind), True)
     document = make_maze(shape, kind, algorithm, seed, braid, entrances, mask, weave, order=order)
@@ -55,7 +55,7 @@ def carve_frames(document: MazeDocument, order: np.ndarray, per_frame: int = 1,
                  style: str = "box", plan_style: str = "blocks") -> Iterator[str]:
     """Text frames of the carve: no passage open, then ``per_frame`` more each frame, until the
     whole record is open (no start, goal or solution: the command's own output ends the show)."""
-    from ..pipeline import maze_text
+    from .pipeline import maze_text
 
     grid = document.maze.grid
     links = np.zeros_like(document.maze.links)

@@ -7,7 +7,7 @@ plan's walkable regions and distances go through it too.
 
 from __future__ import annotations
 
-from ..support.kernels import kernel
+from .support.kernels import kernel
 import numpy as np
 
 
