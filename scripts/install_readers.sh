@@ -27,6 +27,7 @@ APT_PACKAGES=(
   minetest-server minetest-data   # a Luanti server and its default game place our .mts (tests/test_mts.py)
   chromium chromium-driver        # the studio's page in a real browser (tests/test_studio_browser.py)
   unzip default-jdk-headless      # Info-ZIP and java.util.zip read our zips (tests/test_mcpack_zip.py)
+  zlib1g-dev g++                  # the test extra's amulet-leveldb (Bedrock worlds) builds against them
 )
 if ((${#APT_PACKAGES[@]})); then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)
@@ -39,6 +40,13 @@ command -v python3.11 >/dev/null || { echo "install_readers: python3.11 is neede
 if ! "$readers/blender/bin/python" -c "import bpy" 2>/dev/null; then
   python3.11 -m venv "$readers/blender"
   "$readers/blender/bin/pip" install -q bpy
+fi
+
+# Amulet's world library reads Bedrock worlds (tests/test_mcworld.py); its parts build from source
+# and it pins numpy 1.26, so it has a venv of its own too
+if ! "$readers/amulet/bin/python" -c "import amulet" 2>/dev/null; then
+  python3.11 -m venv "$readers/amulet"
+  "$readers/amulet/bin/pip" install -q amulet-core
 fi
 
 echo "readers installed in $readers"

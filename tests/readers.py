@@ -69,6 +69,17 @@ def bpy_python() -> str:
     return str(path)
 
 
+def amulet_python() -> str:
+    """An interpreter that imports Amulet's world library (``amulet-core``, a reader of Bedrock
+    worlds): ``$BLOCKMAZE_AMULET_PYTHON``, or the install script's venv (it pins numpy 1.26)."""
+    named = os.environ.get("BLOCKMAZE_AMULET_PYTHON")
+    path = Path(named) if named else DEFAULT / "amulet" / "bin" / "python"
+    if not path.exists():
+        missing("Amulet (amulet-core)", f"BLOCKMAZE_AMULET_PYTHON={named} does not exist" if named
+                else f"BLOCKMAZE_AMULET_PYTHON is not set and {path} does not exist")
+    return str(path)
+
+
 def program(command: str, package: str) -> str:
     """The path of a program on PATH (``package`` names what installs it, e.g. a Debian package)."""
     path = shutil.which(command)

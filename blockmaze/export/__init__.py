@@ -117,6 +117,9 @@ FORMATS: dict[str, Format] = _formats(
      "Luanti (Minetest) schematic, minetest_game nodes (place_schematic, WorldEdit //mtschemplace)"),
     ("mcpack", "export.minecraft.mcpack", (".mcpack",),
      "Bedrock behaviour pack: the .mcstructure and /function blockmaze/build (opens with a tap)"),
+    ("mcworld", "export.minecraft.mcworld", (".mcworld",),
+     "Bedrock world, the maze on flat ground, opens with a tap (Bedrock 1.21.90+; needs the "
+     "bedrock extra)", "bands"),
 )
 
 
@@ -182,11 +185,7 @@ class Writer:
 
 
 # Formats users ask for that blockmaze does not write: name -> (suffix, why and what instead).
-NOT_WRITTEN: dict[str, tuple[str, str]] = {
-    "mcworld": (".mcworld", "blockmaze does not write Bedrock worlds (.mcworld): no maintained "
-                            "library writes one on every platform blockmaze runs on (docs/voxels.md); "
-                            "write a .mcpack and run /function blockmaze/build in any world"),
-}
+NOT_WRITTEN: dict[str, tuple[str, str]] = {}
 
 
 WRITERS: Mapping[str, Writer] = Registry({name: f"blockmaze.{row.module}"

@@ -111,6 +111,53 @@ def translated_palette(blocks: np.ndarray, theme: Theme, seed: int | None, trans
     return indices, palette, [translate(state) for state in palette]
 
 
+def band_palettes(bands, theme: Theme, seed: int | None = None, mc_version: str | None = None):
+    """:func:`minecraft_palette` for each band of a (y, z, x) volume that comes band by band:
+    ``(band, z0, indices, palette)``, the band's first row ``z0`` rows into the volume (see
+    :func:`haloed_palette`).
+
+    >>> from blockmaze.materials import load_theme
+    >>> volume = np.ones((1, 20, 2), np.uint8)
+    >>> [(z0, indices.shape) for _, z0, indices, _ in band_palettes(
+    ...     [volume[:, :16], volume[:, 16:]], load_theme())]
+    [(0, (1, 16, 2)), (16, (1, 4, 2))]
+    """
+    z0, before = 0, None
+    for band, after in with_next_rows(bands):
+        yield band, z0, *haloed_palette(band, before, after, z0, theme, seed, mc_version)
+        z0, before = z0 + band.shape[1], band[:, -1:]
+
+
+def with_next_rows(bands):
+    """Each band of an iterator of (y, z, x) bands, with the next band's first row (None for
+    the last): what :func:`haloed_palette` needs, one band ahead."""
+    band = None
+    for following in bands:
+        following = np.asarray(following)
+        if band is not None:
+            yield band, following[:, :1]
+        band = following
+    if band is not None:
+        yield band, None
+
+
+def haloed_palette(band: np.ndarray, before: np.ndarray | None, after: np.ndarray | None, z0: int,
+                   theme: Theme, seed: int | None = None, mc_version: str | None = None):
+    """:func:`minecraft_palette` of a band whose first row is ``z0`` rows into the volume, the
+    states that depend on neighbours (a door's facing, a stair's shape) resolved with the rows
+    ``before`` and ``after`` it (None at the volume's ends), so a door on a band's edge faces as
+    in the whole volume."""
+    fits = [part is not None and part.ndim == 3 and band.ndim == 3
+            and (part.shape[0], part.shape[2]) == (band.shape[0], band.shape[2])
+            for part in (before, after)]  # (a band of another shape is refused on its own)
+    before, after = (part if fit else None for part, fit in zip((before, after), fits, strict=True))
+    parts = [part for part in (before, band, after) if part is not None]
+    first = 0 if before is None else 1
+    indices, palette = minecraft_palette(np.concatenate(parts, axis=1) if len(parts) > 1 else band,
+                                         theme, seed, mc_version, origin=(0, z0 - first, 0))
+    return indices[:, first:first + band.shape[1]], palette
+
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
 _MIX = ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, 1))  # its finalizer: shift, multiply

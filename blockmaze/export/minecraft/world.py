@@ -62,7 +62,7 @@ from ..zipped import zip_entry
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter, chunk_payload
 from .blockentities import SPAWNS, block_entities
 from .nbt import write_gzipped
-from .palette import minecraft_palette
+from .palette import haloed_palette, with_next_rows
 from .placement import YAW, player_spot
 from .versions import DEFAULT_MC_VERSION, release
 
@@ -263,8 +263,7 @@ def write_world_zip(
     """
     data_version = world_release(mc_version)
     layers = terrain_layers(terrain, y)
-    path = getattr(file, "target", None) or getattr(file, "name", None)
-    name = name or (Path(path).stem if isinstance(path, (str, os.PathLike)) else "blockmaze")
+    name = world_name(file, name)
     with tempfile.TemporaryDirectory(prefix=".blockmaze-world.") as folder:
         _write_folder(bands, Path(folder), theme, mc_version, data_version, terrain, layers, y, seed,
                       mobs, time, name)
@@ -274,6 +273,17 @@ def write_world_zip(
                     info = zip_entry(f"{name}/{member.relative_to(folder).as_posix()}", stored=True)
                     with member.open("rb") as source, archive.open(info, "w", force_zip64=True) as out:
                         shutil.copyfileobj(source, out, 1 << 20)
+
+
+def world_name(file, name: str | None = None) -> str:
+    """The name a world shows in the game's list: ``name``, else the stem of the file it is
+    written to (``Maze.zip``: Maze), else "blockmaze".
+
+    >>> world_name(None), world_name(None, "Labyrinth")
+    ('blockmaze', 'Labyrinth')
+    """
+    path = getattr(file, "target", None) or getattr(file, "name", None)
+    return name or (Path(path).stem if isinstance(path, (str, os.PathLike)) else "blockmaze")
 
 
 def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_version: int,
@@ -288,10 +298,12 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
                            empty_sections=terrain == "void")
     shape = [0, 0, 0]  # height, z-rows made so far, width (by the thread working ahead)
     column: list[np.ndarray] = []  # a chunk column's ids with the maze's rows still air
+    before: list = [None]  # the last row of the band before (doors on a band's edge face right)
 
-    def with_ids(band) -> tuple:
-        """The band (checked), its first z-row, palette and chunk-column ids (y, 16, x)."""
-        band = np.asarray(band)
+    def with_ids(pair) -> tuple:
+        """The band (checked), its first z-row, palette and chunk-column ids (y, 16, x); the
+        band comes with the next band's first row, and the last row before it is kept."""
+        band, after = pair
         if band.ndim != 3 or band.dtype != np.uint8 or band.shape[1] > BAND:
             raise BlockmazeError(f"a band is a uint8 (y, z, x) array of at most {BAND} z-rows, got {band.dtype} {band.shape}")
         height, z0, width = shape
@@ -308,7 +320,8 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
         elif z0 % BAND:
             raise BlockmazeError(f"only the last band may have fewer than {BAND} rows")
         shape[1] += band.shape[1]
-        indices, palette = minecraft_palette(band, theme, seed, origin=(0, z0, 0))
+        indices, palette = haloed_palette(band, before[0], after, z0, theme, seed)
+        before[0] = band[:, -1:]
         states = np.array([builder.id_of(state) for state in palette], dtype=np.uint16)
         ids = np.empty((column[0].size, BAND, -(-width // 16) * 16), dtype=np.uint16)
         ids[:] = column[0][:, None, None]
@@ -327,7 +340,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
     regions: dict[int, tuple[BinaryIO, RegionWriter]] = {}
     # numpy, numba and zlib do the work and release the GIL: bands are made with their ids on one
     # thread and turned into records on a second, ahead of this one, which writes them
-    ahead = worked_ahead(worked_ahead(bands, with_ids, AHEAD), records, AHEAD)
+    ahead = worked_ahead(worked_ahead(with_next_rows(bands), with_ids, AHEAD), records, AHEAD)
     try:
         for band, z0, payloads in ahead:
             spawn.look(band, z0)

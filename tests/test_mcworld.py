@@ -1,0 +1,185 @@
+"""Bedrock worlds (.mcworld) read back by programs that are not ours: Mojang's LevelDB (through
+amulet-leveldb) iterates every key, in the layout docs/minecraft.md §8 gives from the public
+format documentation, and every block equals the .mcstructure of the same maze; Amulet's world
+library (amulet-core, in a venv of its own) loads the world and finds the same blocks."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import struct
+import subprocess
+import zipfile
+from pathlib import Path
+
+import nbtlib
+import numpy as np
+import pytest
+
+import blockmaze as bm
+import readers
+from blockmaze.cli import main
+from test_mcstructure import key, read_mcstructure
+
+leveldb = readers.module("leveldb", "amulet-leveldb")
+TAG_NAMES = {nbtlib.Byte: "byte", nbtlib.Int: "int", nbtlib.String: "string"}
+Y = -60
+
+
+def unpack(path: Path, folder: Path) -> dict[bytes, bytes]:
+    """Every key and value of the world's LevelDB, read by Mojang's LevelDB."""
+    zipfile.ZipFile(path).extractall(folder)
+    db = leveldb.LevelDB(str(folder / "db"))
+    try:
+        return dict(db.items())
+    finally:
+        db.close()
+
+
+def decode_subchunk(value: bytes, cy: int) -> np.ndarray:
+    """A format-9 sub-chunk as (16 y, 16 z, 16 x) block keys (name and typed states)."""
+    assert value[0] == 9 and value[1] == 1 and struct.unpack("b", value[2:3])[0] == cy
+    bits = value[3] >> 1
+    assert value[3] & 1 == 0 and bits in (1, 2, 3, 4, 5, 6, 8, 16)
+    per_word = 32 // bits
+    words = -(-4096 // per_word)
+    packed = np.frombuffer(value[4:4 + 4 * words], "<u4")
+    shifts = np.arange(per_word, dtype=np.uint32) * bits
+    indices = ((packed[:, None] >> shifts) & ((1 << bits) - 1)).ravel()[:4096]
+    count = struct.unpack("<i", value[4 + 4 * words:8 + 4 * words])[0]
+    stream = io.BytesIO(value[8 + 4 * words:])
+    palette = []
+    for _ in range(count):
+        entry = nbtlib.File.parse(stream, byteorder="little")
+        assert int(entry["version"]) == bm.export.minecraft.bedrock.BLOCK_VERSION
+        palette.append(key(str(entry["name"]), {k: (TAG_NAMES[type(v)], str(v) if isinstance(
+            v, nbtlib.String) else int(v)) for k, v in entry["states"].items()}))
+    assert stream.read() == b"" and indices.max() < count
+    return np.array(palette, dtype=object)[indices].reshape(16, 16, 16).transpose(2, 1, 0)
+
+
+def world_blocks(items: dict[bytes, bytes], shape) -> np.ndarray:
+    """The maze's (y, z, x) region of the world, from the sub-chunks of every chunk."""
+    height, length, width = shape
+    top = Y + height
+    blocks = np.full((top - Y, -(-length // 16) * 16, -(-width // 16) * 16), None, dtype=object)
+    for k, value in items.items():
+        if len(k) == 10 and k[8:9] == b"/":
+            cx, cz = struct.unpack("<ii", k[:8])
+            cy = struct.unpack("b", k[9:10])[0]
+            part = decode_subchunk(value, cy)
+            for layer in range(16):
+                world_y = cy * 16 + layer
+                if Y <= world_y < top:
+                    blocks[world_y - Y, cz * 16:cz * 16 + 16, cx * 16:cx * 16 + 16] = part[layer]
+    return blocks[:, :length, :width]
+
+
+def write(args, tmp_path, name):
+    out = tmp_path / name
+    assert main(["-q", *args, "-o", str(out)]) == 0
+    return out
+
+
+@pytest.mark.parametrize("theme", ["stone-bricks", "deepslate-dungeon", "glass", "hedge"])
+def test_every_key_is_the_documented_layout_and_every_block_the_mcstructures(tmp_path, theme):
+    args = ["dungeon", "12x14", "--seed", "5", "--spawns", "3:2:1", "--lock", "--theme", theme,
+            "--height", "2"]
+    world = unpack(write(args, tmp_path, "d.mcworld"), tmp_path / "w")
+    structure = write(args, tmp_path, "d.mcstructure").read_bytes()
+    expected, *_ = read_mcstructure(structure)
+    chunks = {}
+    for k, value in world.items():
+        assert len(k) in (9, 10), k
+        cx, cz = struct.unpack("<ii", k[:8])
+        tag = k[8:9]
+        chunks.setdefault((cx, cz), {})[tag] = value
+        if tag == b"/":
+            assert len(k) == 10 and -4 <= struct.unpack("b", k[9:10])[0] < 20
+        else:
+            assert len(k) == 9 and tag in (b",", b"+", b"1", b"6"), k
+    for (cx, cz), records in chunks.items():
+        assert records[b","] == bytes([40])                         # the chunk version
+        assert records[b"6"] == struct.pack("<i", 2)                # finalized: never regenerated
+        assert len(records[b"+"]) == 512 + 24 * 5                   # heights, then 24 biomes
+        assert b"/" in records
+    assert world_blocks(world, expected.shape).tolist() == expected.tolist()
+    entities = [nbtlib.File.parse(io.BytesIO(v), byteorder="little") for k, v in world.items()
+                if k[8:9] == b"1"]
+    assert entities  # spawners and chests: --spawns 3:2:1
+
+
+def test_level_dat_names_a_flat_world_and_a_spawn(tmp_path):
+    path = write(["generate", "6x7", "--seed", "2", "--entrances"], tmp_path, "m.mcworld")
+    with zipfile.ZipFile(path) as archive:
+        data = archive.read("level.dat")
+        assert archive.read("levelname.txt") == b"m"
+    version, length = struct.unpack("<ii", data[:8])
+    assert version == 10 and length == len(data) - 8
+    level = nbtlib.File.parse(io.BytesIO(data[8:]), byteorder="little")
+    assert int(level["Generator"]) == 2 and str(level["LevelName"]) == "m"
+    layers = json.loads(str(level["FlatWorldLayers"]))["block_layers"]
+    assert [layer["block_name"] for layer in layers] == ["minecraft:bedrock", "minecraft:dirt",
+                                                         "minecraft:grass_block"]
+    assert sum(layer["count"] for layer in layers) == Y + 64    # the ground's top at y - 1
+    assert int(level["doMobSpawning"]) == 0 and int(level["doDaylightCycle"]) == 0
+    assert int(level["SpawnY"]) == Y and not 0 <= int(level["SpawnZ"]) < 13  # outside, on the ground
+
+
+def test_the_same_maze_gives_the_same_world(tmp_path):
+    """Small worlds are the same bytes; every world holds the same keys and values (LevelDB's
+    own background compaction may split a large one's tables differently run to run)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = write(["generate", "20x20", "--seed", "4"], tmp_path / "a", "m.mcworld")
+    second = write(["generate", "20x20", "--seed", "4"], tmp_path / "b", "m.mcworld")
+    assert first.read_bytes() == second.read_bytes()
+    assert unpack(first, tmp_path / "a" / "w") == unpack(second, tmp_path / "b" / "w")
+
+
+def test_without_the_extra_the_refusal_names_it(tmp_path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "leveldb", None)
+    assert main(["generate", "4x4", "-o", str(tmp_path / "m.mcworld")]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'blockmaze[bedrock]'" in err and err.count("\n") == 1
+    assert not list(tmp_path.iterdir())
+
+
+AMULET_SCRIPT = r"""
+import json, sys
+import amulet
+level = amulet.load_level(sys.argv[1])
+x0, y0, z0, width, height, length = map(int, sys.argv[2:8])
+out = []
+for y in range(y0, y0 + height):
+    for z in range(z0, z0 + length):
+        for x in range(x0, x0 + width):
+            block, _ = level.get_version_block(x, y, z, "minecraft:overworld", ("bedrock", (1, 21, 90)))
+            out.append(block.namespaced_name)
+level.close()
+print(json.dumps(out))
+"""
+
+
+def test_amulet_loads_the_world_with_the_mcstructures_blocks(tmp_path):
+    python = readers.amulet_python()
+    args = ["generate", "5x6", "--seed", "3", "--entrances", "--solution", "--theme", "hedge"]
+    path = write(args, tmp_path, "m.mcworld")
+    expected, *_ = read_mcstructure(write(args, tmp_path, "m.mcstructure").read_bytes())
+    folder = tmp_path / "world"
+    zipfile.ZipFile(path).extractall(folder)
+    height, length, width = expected.shape
+    script = tmp_path / "read.py"
+    script.write_text(AMULET_SCRIPT)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    result = subprocess.run([python, str(script), str(folder), "0", str(Y), "0", str(width),
+                             str(height), str(length)], capture_output=True, text=True,
+                            timeout=600, env=env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    names = np.array(json.loads(result.stdout.splitlines()[-1]), dtype=object)
+    wanted = np.vectorize(lambda k: k.split("{")[0], otypes=[object])(expected)
+    mismatches = int((names.reshape(expected.shape) != wanted).sum())
+    assert mismatches == 0, mismatches
