@@ -109,10 +109,6 @@ def test_the_top_level_holds_only_the_model_and_the_pipeline():
 
 
 @pytest.mark.parametrize("module, old, new", [
-    ("blockmaze.export", "volume_bands", "volume_slices"),
-    ("blockmaze.render", "maze_text", "square_text"),
-    ("blockmaze.render.text", "maze_text", "square_text"),
-    ("blockmaze.dungeon.rooms_and_mazes", "generate_dungeon", "rooms_and_mazes_dungeon"),
     ("blockmaze.blocks", "strict_plan", None),
 ])
 def test_renamed_public_names_warn_and_forward(module, old, new):

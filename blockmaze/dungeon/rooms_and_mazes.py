@@ -532,15 +532,3 @@ def rooms_and_mazes_dungeon(
         made.append(DungeonLevel(plan, rooms, doors, loops, _block(start), _block(goal)))
         start = goal
     return Dungeon(tuple(made))
-
-
-def __getattr__(name: str):
-    """``generate_dungeon`` here was renamed :func:`rooms_and_mazes_dungeon` (the any-style one is
-    :func:`blockmaze.dungeon.generate_dungeon`); the old name warns and forwards."""
-    if name == "generate_dungeon":
-        import warnings
-
-        warnings.warn("blockmaze.dungeon.rooms_and_mazes.generate_dungeon is now rooms_and_mazes_dungeon",
-                      DeprecationWarning, stacklevel=2)
-        return rooms_and_mazes_dungeon
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
