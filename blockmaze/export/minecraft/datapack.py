@@ -264,20 +264,6 @@ def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     return text, (np.concatenate(ends) if ends else np.empty(0, np.int64)), used
 
 
-def fill_commands(blocks: np.ndarray, theme: Theme, seed: int | None = None,
-                  keep_terrain: bool = False) -> list[str]:
-    """The ``fill`` commands that build a (y, z, x) volume relative to the executor, lowest first.
-
-    Example
-    -------
-    >>> from blockmaze.materials import load_theme
-    >>> fill_commands(np.array([[[1, 1, 0]]], np.uint8), load_theme("glass"))
-    ['fill ~0 ~0 ~0 ~1 ~0 ~0 minecraft:glass', 'fill ~2 ~0 ~0 ~2 ~0 ~0 minecraft:air']
-    """
-    text, _, _ = fill_text(blocks, theme, seed, keep_terrain)
-    return text.decode("ascii").splitlines()
-
-
 def pack_mcmeta(mc_version: str) -> dict:
     """The ``pack.mcmeta`` document for a release.
 
