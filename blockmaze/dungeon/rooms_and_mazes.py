@@ -60,6 +60,7 @@ from __future__ import annotations
 
 from numbers import Real
 
+from ..support.breadth import FOUR, NO_LABELS, block_breadth_first
 from ..support.kernels import kernel
 import numpy as np
 
@@ -127,45 +128,31 @@ def _label_free(label, first):
     Returns ``(count, boxes)``: ``boxes[i] = (r0, c0, r1, c1, size)`` of region ``first + i``.
     """
     rows, cols = label.shape
-    queue = np.empty(rows * cols, dtype=np.int32)
+    free = label.ravel() == -1
+    seen = np.full(rows * cols, -1, dtype=np.int32)
+    queue = np.empty(rows * cols, dtype=np.int64)
+    shape = np.array([1, rows, cols], dtype=np.int64)
+    no_parents = np.empty(0, dtype=np.int64)
     boxes = np.empty((rows * cols, 5), dtype=np.int32)
     count = 0
     for start in range(rows * cols):
-        sr, sc = start // cols, start % cols
-        if label[sr, sc] != -1:
+        if not free[start] or seen[start] >= 0:
             continue
         mark = first + count
-        label[sr, sc] = mark
         queue[0] = start
-        head, tail = 0, 1
-        r0, c0, r1, c1 = sr, sc, sr, sc
-        while head < tail:
-            cell = queue[head]
-            head += 1
-            r, c = cell // cols, cell % cols
+        seen[start] = 0
+        reached = block_breadth_first(free, shape, FOUR, seen, queue, 1, -1, no_parents, NO_LABELS)
+        r0, c0, r1, c1 = rows, cols, -1, -1
+        for i in range(reached):
+            r, c = queue[i] // cols, queue[i] % cols
+            label[r, c] = mark
             r0, r1 = min(r0, r), max(r1, r)
             c0, c1 = min(c0, c), max(c1, c)
-            if r > 0 and label[r - 1, c] == -1:
-                label[r - 1, c] = mark
-                queue[tail] = cell - cols
-                tail += 1
-            if r < rows - 1 and label[r + 1, c] == -1:
-                label[r + 1, c] = mark
-                queue[tail] = cell + cols
-                tail += 1
-            if c > 0 and label[r, c - 1] == -1:
-                label[r, c - 1] = mark
-                queue[tail] = cell - 1
-                tail += 1
-            if c < cols - 1 and label[r, c + 1] == -1:
-                label[r, c + 1] = mark
-                queue[tail] = cell + 1
-                tail += 1
         boxes[count, 0] = r0
         boxes[count, 1] = c0
         boxes[count, 2] = r1 + 1
         boxes[count, 3] = c1 + 1
-        boxes[count, 4] = tail
+        boxes[count, 4] = reached
         count += 1
     return count, boxes[:count].copy()
 
