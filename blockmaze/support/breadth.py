@@ -83,7 +83,6 @@ def block_breadth_first(passable, shape, steps, distance, queue, sources, limit,
     label (only to a block whose label is the same). ``queue`` has a place per block.
     """
     size_y, size_z, size_x = shape[0], shape[1], shape[2]
-    plane = size_z * size_x
     keep_parents = parents.shape[0] > 0
     within = labels.shape[0] > 0
     head, tail = 0, sources
@@ -93,11 +92,14 @@ def block_breadth_first(passable, shape, steps, distance, queue, sources, limit,
         d = distance[p]
         if d == limit:
             continue
-        y, z, x = p // plane, (p // size_x) % size_z, p % size_x
+        row = p // size_x
+        x = p - row * size_x
+        y = row // size_z
+        z = row - y * size_z
         for s in range(steps.shape[0]):
             ny, nz, nx = y + steps[s, 0], z + steps[s, 1], x + steps[s, 2]
             if 0 <= ny < size_y and 0 <= nz < size_z and 0 <= nx < size_x:
-                q = (ny * size_z + nz) * size_x + nx
+                q = p + (steps[s, 0] * size_z + steps[s, 1]) * size_x + steps[s, 2]
                 if passable[q] and distance[q] < 0 and (not within or labels[q] == labels[p]):
                     distance[q] = d + 1
                     if keep_parents:
