@@ -73,6 +73,7 @@ from ..materials import Material, SOLID
 from ..support.randomness import as_generator
 from ..support.memory import ensure_memory
 from .checks import cells_shape, room_size_range, whole
+from .connect import distances
 from .level import Dungeon, DungeonLevel
 
 _AIR = np.uint8(Material.AIR)
@@ -170,35 +171,6 @@ def _connect(plan, zs, xs, a, b, order, regions, extra, rng):
             plan[zs[i], xs[i]] = door
         elif extra > 0.0 and rng.random() < extra:
             plan[zs[i], xs[i]] = door
-
-
-@kernel
-def _cell_distances(plan, solid, start_z, start_x):
-    """Walking distance in blocks from cell block (start_z, start_x) to every cell (-1 = unreachable).
-
-    Indexed by flat block index ``p = z * width + x`` halved: cells (odd z, odd x, odd width)
-    have even ``p``, so ``p >> 1`` is unique, and a step to a neighbour cell is ``p +- 2`` or
-    ``p +- 2 width`` with no division.
-    """
-    height, width = plan.shape
-    flat = plan.ravel()
-    dist = np.full((height * width) // 2 + 1, -1, dtype=np.int32)
-    queue = np.empty((height // 2) * (width // 2), dtype=np.int64)
-    p = start_z * width + start_x
-    dist[p >> 1] = 0
-    queue[0] = p
-    head, tail = 0, 1
-    while head < tail:
-        p = queue[head]
-        head += 1
-        d = dist[p >> 1] + 2
-        for step in (-width, width, -1, 1):
-            q = p + 2 * step
-            if not solid[flat[p + step]] and dist[q >> 1] < 0:
-                dist[q >> 1] = d
-                queue[tail] = q
-                tail += 1
-    return dist
 
 
 @kernel
@@ -355,9 +327,13 @@ def _connectors(label):
     return zs, xs, a, b
 
 
-def _farthest(dist, candidates, width):
-    """The candidate cell (r, c) with the largest distance (the first of equals)."""
-    values = dist[((2 * candidates[:, 0] + 1) * width + 2 * candidates[:, 1] + 1) >> 1]
+def _farthest(plan, cell, candidates):
+    """The candidate cell (r, c) walking farthest from ``cell`` (the first of equals).
+
+    The walk is in blocks, which here is walking cells: a block between four cells is open only
+    inside a room, where all round it is open too."""
+    dist = distances(~SOLID[plan], *_block(cell))
+    values = dist[2 * candidates[:, 0] + 1, 2 * candidates[:, 1] + 1]
     return tuple(int(v) for v in candidates[int(np.argmax(values))])
 
 
@@ -373,12 +349,12 @@ def _endpoints(plan, centres, all_cells_shape, start):
         pool = centres if len(centres) >= 2 else None
         if pool is None:
             pool = np.argwhere(np.ones((rows, cols), dtype=bool))
-        start = _farthest(_cell_distances(plan, SOLID, *_block(first)), pool, plan.shape[1])
+        start = _farthest(plan, first, pool)
     else:
         pool = centres[np.any(centres != np.array(start), axis=1)] if len(centres) else centres
         if len(pool) == 0:
             pool = np.argwhere(np.ones((rows, cols), dtype=bool))
-    goal = _farthest(_cell_distances(plan, SOLID, *_block(start)), pool, plan.shape[1])
+    goal = _farthest(plan, start, pool)
     return start, goal
 
 
