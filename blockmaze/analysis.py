@@ -1,47 +1,14 @@
 """Walking a maze's passages: BFS distances, shortest paths and the spanning-tree test.
 
-Numba kernels over the neighbour table and the links; ``Maze`` calls them. :func:`breadth_first`
-is the package's one flood fill: mask regions, the cells an algorithm can reach and a dungeon
-plan's walkable regions and distances go through it too.
+Numba kernels over the neighbour table and the links; ``Maze`` calls them. The search itself is
+:func:`blockmaze.support.breadth.breadth_first`, the package's one flood fill over a neighbour table.
 """
 
 from __future__ import annotations
 
+from .support.breadth import breadth_first
 from .support.kernels import kernel
 import numpy as np
-
-
-@kernel(views=True)
-def breadth_first(neighbors, links, start, distance, parents, queue):
-    """The one flood fill: a breadth-first search from ``start`` over the neighbour table; returns
-    how many cells it reached, which are ``queue[:count]`` in the order reached.
-
-    A cell steps to ``neighbors[cell, d]`` where that is a cell (>= 0) and the way is open:
-    ``links[cell, d]``, or every way when ``links`` is empty (shape ``(0, k)``). ``distance`` gets
-    each reached cell's steps from ``start``; a cell already >= 0 there is never entered, so
-    searches from several starts share one array (:func:`label_regions`). ``parents``, unless
-    empty, gets each reached cell's predecessor (``start``: itself). ``queue`` has a place per cell.
-    """
-    k = neighbors.shape[1]
-    every = links.shape[0] == 0
-    keep_parents = parents.shape[0] > 0
-    distance[start] = 0
-    if keep_parents:
-        parents[start] = start
-    queue[0] = start
-    head, tail = 0, 1
-    while head < tail:
-        cell = queue[head]
-        head += 1
-        for d in range(k):
-            nb = neighbors[cell, d]
-            if nb >= 0 and distance[nb] < 0 and (every or links[cell, d]):
-                distance[nb] = distance[cell] + 1
-                if keep_parents:
-                    parents[nb] = cell
-                queue[tail] = nb
-                tail += 1
-    return tail
 
 
 @kernel(views=True)

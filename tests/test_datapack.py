@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import blockmaze as bm
+from blockmaze.blocks.boxes import box_cover
 from blockmaze.export.minecraft import datapack
 from blockmaze.export.minecraft.placement import player_spot
 from mcfunction_checker import (CHAIN_LIMIT, FILL_LIMIT, ChunkTracker, DatapackError, chunks_of,
@@ -451,7 +452,7 @@ def test_random_volumes_build_exactly(shape, seed, keep_terrain):
 def test_box_cover_partitions_exactly(shape, limit, seed, materials):
     """box_cover's boxes are uniform, within the limit and cover each block exactly once."""
     values = np.random.default_rng(seed).integers(0, materials, size=shape).astype(np.int32)
-    boxes = datapack.box_cover(values, -1, limit)
+    boxes = box_cover(values, -1, limit)
     count = np.zeros(shape, np.int32)
     for y0, z0, x0, y1, z1, x1, v in boxes:
         box = values[y0:y1 + 1, z0:z1 + 1, x0:x1 + 1]

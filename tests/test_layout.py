@@ -7,7 +7,7 @@ close a circle while the package loads, but a module that names another's types 
 the same (moving either breaks it), and today none of them goes up or round."""
 
 import ast
-import importlib
+
 from pathlib import Path
 
 import pytest
@@ -188,16 +188,3 @@ def test_the_checks_catch_an_upward_import_and_a_circle():
 
 def test_the_top_level_holds_only_the_model_and_the_pipeline():
     assert {path.stem for path in PACKAGE.glob("*.py")} == TOP_LEVEL
-
-
-@pytest.mark.parametrize("module, old, new", [
-    ("blockmaze.export", "volume_bands", "volume_slices"),
-    ("blockmaze.render", "maze_text", "square_text"),
-    ("blockmaze.render.text", "maze_text", "square_text"),
-    ("blockmaze.dungeon.rooms_and_mazes", "generate_dungeon", "rooms_and_mazes_dungeon"),
-])
-def test_renamed_public_names_warn_and_forward(module, old, new):
-    imported = importlib.import_module(module)
-    with pytest.warns(DeprecationWarning, match=old):
-        value = getattr(imported, old)
-    assert value is (getattr(imported, new) if new else getattr(importlib.import_module("blockmaze.blockwise"), old))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..support.breadth import breadth_first
 from ..support.kernels import kernel
 import numpy as np
 
-from ..analysis import breadth_first
 from ..grids import Grid
 
 NO_PARENT = 255  # a parent direction (uint8) meaning: no parent, the root or an unvisited cell
@@ -125,7 +125,7 @@ def region_kernel(neighbors, start):
     """Mark the cells reachable from ``start`` through the neighbour table; return ``(marks, count)``.
 
     ``marks`` is a uint8 array, 1 for a cell of the region; ``count`` is the region's size
-    (:func:`~blockmaze.analysis.breadth_first`). Aldous-Broder needs the count to know when to
+    (:func:`~blockmaze.support.breadth.breadth_first`). Aldous-Broder needs the count to know when to
     stop, Wilson the marks to know where to start walks.
     """
     n, k = neighbors.shape

@@ -15,6 +15,7 @@ over walls or through glass only adds to this, so the guarantee holds for every 
 
 from __future__ import annotations
 
+from ..support.breadth import FOUR, NO_LABELS, NO_PARENTS, SIX, block_breadth_first
 from ..support.kernels import kernel
 import numpy as np
 
@@ -33,72 +34,42 @@ STANDS_ON[[Material.WALL, Material.FLOOR, Material.ROOF, Material.PATH, Material
 @kernel
 def _place(walkable, floor_is_plain, reach):
     z_size, x_size = walkable.shape
-    lit = np.zeros((z_size, x_size), dtype=np.bool_)
+    passable = walkable.ravel()
+    plain = floor_is_plain.ravel()
+    lit = np.zeros(z_size * x_size, dtype=np.bool_)
     lights = np.zeros((z_size, x_size), dtype=np.bool_)
-    depth = np.full((z_size, x_size), -1, dtype=np.int32)
+    depth = np.full(z_size * x_size, -1, dtype=np.int32)
     queue = np.empty(z_size * x_size, dtype=np.int64)
-    touched = np.empty(z_size * x_size, dtype=np.int64)
-    dz = np.array([-1, 0, 1, 0])
-    dx = np.array([0, 1, 0, -1])
+    shape = np.array([1, z_size, x_size], dtype=np.int64)
+    no_parents = np.empty(0, dtype=np.int64)
     for start in range(z_size * x_size):
-        sz, sx = start // x_size, start % x_size
-        if not walkable[sz, sx] or lit[sz, sx]:
+        if not passable[start] or lit[start]:
             continue
-        # walk up to `reach` steps from the unlit block; choose the farthest unlit plain-floor block
-        head, tail, n_touched = 0, 1, 1
+        # walk up to `reach` steps from the unlit block; choose the farthest unlit plain-floor block,
+        # else the farthest plain-floor block, else the block itself (the first reached on ties)
         queue[0] = start
-        touched[0] = start
-        depth[sz, sx] = 0
-        # the farthest unlit plain-floor block; else the farthest plain-floor block; else itself
-        best, best_depth, plain, plain_depth = -1, -1, start, -1
-        while head < tail:
-            cell = queue[head]
-            head += 1
-            z, x = cell // x_size, cell % x_size
-            d = depth[z, x]
-            if floor_is_plain[z, x]:
-                if not lit[z, x] and d > best_depth:
+        depth[start] = 0
+        count = block_breadth_first(passable, shape, FOUR, depth, queue, 1, reach, no_parents, NO_LABELS)
+        best, best_depth, fallback, fallback_depth = -1, -1, start, -1
+        for i in range(count):
+            cell = queue[i]
+            d = depth[cell]
+            if plain[cell]:
+                if not lit[cell] and d > best_depth:
                     best, best_depth = cell, d
-                if d > plain_depth:
-                    plain, plain_depth = cell, d
-            if d == reach:
-                continue
-            for k in range(4):
-                nz, nx = z + dz[k], x + dx[k]
-                if 0 <= nz < z_size and 0 <= nx < x_size and walkable[nz, nx] and depth[nz, nx] < 0:
-                    depth[nz, nx] = d + 1
-                    queue[tail] = nz * x_size + nx
-                    tail += 1
-                    touched[n_touched] = nz * x_size + nx
-                    n_touched += 1
-        for i in range(n_touched):
-            depth[touched[i] // x_size, touched[i] % x_size] = -1
+                if d > fallback_depth:
+                    fallback, fallback_depth = cell, d
+            depth[cell] = -1
         if best < 0:
-            best = plain
-        bz, bx = best // x_size, best % x_size
-        lights[bz, bx] = True
+            best = fallback
+        lights[best // x_size, best % x_size] = True
         # everything within `reach` of the light is lit
-        head, tail, n_touched = 0, 1, 1
         queue[0] = best
-        touched[0] = best
-        depth[bz, bx] = 0
-        while head < tail:
-            cell = queue[head]
-            head += 1
-            z, x = cell // x_size, cell % x_size
-            lit[z, x] = True
-            if depth[z, x] == reach:
-                continue
-            for k in range(4):
-                nz, nx = z + dz[k], x + dx[k]
-                if 0 <= nz < z_size and 0 <= nx < x_size and walkable[nz, nx] and depth[nz, nx] < 0:
-                    depth[nz, nx] = depth[z, x] + 1
-                    queue[tail] = nz * x_size + nx
-                    tail += 1
-                    touched[n_touched] = nz * x_size + nx
-                    n_touched += 1
-        for i in range(n_touched):
-            depth[touched[i] // x_size, touched[i] % x_size] = -1
+        depth[best] = 0
+        count = block_breadth_first(passable, shape, FOUR, depth, queue, 1, reach, no_parents, NO_LABELS)
+        for i in range(count):
+            lit[queue[i]] = True
+            depth[queue[i]] = -1
     return lights
 
 
@@ -138,35 +109,19 @@ def place_lights(volume: np.ndarray, reach: int = REACH) -> np.ndarray:
     return lit
 
 
-@kernel
 def _light(opaque, sources, level):
-    ys, zs, xs = opaque.shape
-    light = np.zeros(opaque.shape, dtype=np.int8)
-    queue = np.empty((opaque.size, 3), dtype=np.int32)
-    tail = 0
-    for y in range(ys):
-        for z in range(zs):
-            for x in range(xs):
-                if sources[y, z, x]:
-                    light[y, z, x] = level
-                    queue[tail, 0], queue[tail, 1], queue[tail, 2] = y, z, x
-                    tail += 1
-    steps = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]])
-    head = 0
-    while head < tail:  # breadth-first: levels only fall, so each block is set once
-        y, z, x = queue[head, 0], queue[head, 1], queue[head, 2]
-        head += 1
-        next_level = light[y, z, x] - 1
-        if next_level <= 0:
-            continue
-        for s in range(6):
-            ny, nz, nx = y + steps[s, 0], z + steps[s, 1], x + steps[s, 2]
-            if 0 <= ny < ys and 0 <= nz < zs and 0 <= nx < xs and not opaque[ny, nz, nx] \
-                    and light[ny, nz, nx] < next_level:
-                light[ny, nz, nx] = next_level
-                queue[tail, 0], queue[tail, 1], queue[tail, 2] = ny, nz, nx
-                tail += 1
-    return light
+    """Light levels: ``level`` at the sources, one less a step through blocks that are not opaque
+    (breadth-first, so each block gets its highest level first)."""
+    lights = np.flatnonzero(sources)
+    count = lights.size
+    queue = np.empty(opaque.size, dtype=np.int64)
+    queue[:count] = lights
+    distance = np.full(opaque.size, -1, dtype=np.int32)
+    distance[lights] = 0
+    block_breadth_first(~opaque.ravel(), np.array(opaque.shape, np.int64), SIX, distance, queue, count,
+                        max(level - 1, 0), NO_PARENTS, NO_LABELS)
+    light = np.where(distance >= 0, level - distance, 0).astype(np.int8)
+    return light.reshape(opaque.shape)
 
 
 def block_light(volume: np.ndarray, level: int = LIGHT_LEVEL) -> np.ndarray:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..support.breadth import NO_LABELS, block_breadth_first
 from ..support.kernels import kernel
 import numpy as np
 
@@ -52,6 +53,8 @@ OUTSIDE_LABEL = -2  # label of opening blocks (outside every cell) in :func:`ras
 
 # states of a block while building
 _CLOSED, _OPTIONAL, _ESSENTIAL = 0, 1, 2
+# (y, z, x) steps of the searches within a cell, in the order they try them
+_SOUTH_NORTH_EAST_WEST = np.array([[0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -375,29 +378,17 @@ def _inside_path(owner, cell, z0, x0, z1, x1, buffer, start):
     wz0, wx0 = max(min(z0, z1) - r, 0), max(min(x0, x1) - r, 0)
     wz1, wx1 = min(max(z0, z1) + r, nz - 1), min(max(x0, x1) + r, nx - 1)
     hz, hx = wz1 - wz0 + 1, wx1 - wx0 + 1
-    parent = np.full(hz * hx, -2, dtype=np.int64)
+    inside_cell = (owner[wz0:wz1 + 1, wx0:wx1 + 1] == cell).ravel()
+    distance = np.full(hz * hx, -1, dtype=np.int32)
+    parent = np.full(hz * hx, -1, dtype=np.int64)
     queue = np.empty(hz * hx, dtype=np.int64)
     s = (z0 - wz0) * hx + (x0 - wx0)
     goal = (z1 - wz0) * hx + (x1 - wx0)
-    parent[s] = -1
+    distance[s] = 0
     queue[0] = s
-    head, tail = 0, 1
-    while head < tail:
-        q = queue[head]
-        head += 1
-        if q == goal:
-            break
-        qz, qx = q // hx, q % hx
-        for t in range(4):
-            rz = qz + (1 if t == 0 else -1 if t == 1 else 0)
-            rx = qx + (1 if t == 2 else -1 if t == 3 else 0)
-            if 0 <= rz < hz and 0 <= rx < hx:
-                p = rz * hx + rx
-                if parent[p] == -2 and owner[wz0 + rz, wx0 + rx] == cell:
-                    parent[p] = q
-                    queue[tail] = p
-                    tail += 1
-    if parent[goal] == -2:
+    block_breadth_first(inside_cell, np.array([1, hz, hx], dtype=np.int64), _SOUTH_NORTH_EAST_WEST,
+                        distance, queue, 1, -1, parent, NO_LABELS)
+    if distance[goal] < 0:
         return -1
     length = 0
     q = goal
@@ -553,38 +544,30 @@ def _settle(state, label, anchors, neighbors, links, has_opening, outside):
     Returns -1, or the cell of an essential block that breaks a rule."""
     nz, nx = state.shape
     queue = np.empty(nz * nx, dtype=np.int64)
-    seen = np.zeros((nz, nx), dtype=np.bool_)
+    seen = np.empty(nz * nx, dtype=np.int32)  # -1: not reached
+    shape = np.array([1, nz, nx], dtype=np.int64)
+    flat_label = label.ravel()
+    no_parents = np.empty(0, dtype=np.int64)
     while True:
         # 1. reachability from the anchors (and the opening blocks outside), within each label
-        seen[:, :] = False
+        seen[:] = -1
         tail = 0
         for i in range(anchors.shape[0]):
-            if anchors[i, 0] >= 0:
-                seen[anchors[i, 0], anchors[i, 1]] = True
+            if anchors[i, 0] >= 0 and seen[anchors[i, 0] * nx + anchors[i, 1]] < 0:
+                seen[anchors[i, 0] * nx + anchors[i, 1]] = 0
                 queue[tail] = anchors[i, 0] * nx + anchors[i, 1]
                 tail += 1
         for z in range(nz):
             for x in range(nx):
-                if state[z, x] == 2 and label[z, x] == outside and not seen[z, x]:
-                    seen[z, x] = True
+                if state[z, x] == 2 and label[z, x] == outside and seen[z * nx + x] < 0:
+                    seen[z * nx + x] = 0
                     queue[tail] = z * nx + x
                     tail += 1
-        head = 0
-        while head < tail:
-            q = queue[head]
-            head += 1
-            z, x = q // nx, q % nx
-            for t in range(4):
-                rz = z + (1 if t == 0 else -1 if t == 1 else 0)
-                rx = x + (1 if t == 2 else -1 if t == 3 else 0)
-                if 0 <= rz < nz and 0 <= rx < nx and not seen[rz, rx] and state[rz, rx] != 0 \
-                        and label[rz, rx] == label[z, x]:
-                    seen[rz, rx] = True
-                    queue[tail] = rz * nx + rx
-                    tail += 1
+        block_breadth_first((state != 0).ravel(), shape, _SOUTH_NORTH_EAST_WEST, seen, queue, tail, -1,
+                            no_parents, flat_label)
         for z in range(nz):
             for x in range(nx):
-                if state[z, x] != 0 and not seen[z, x]:
+                if state[z, x] != 0 and seen[z * nx + x] < 0:
                     if state[z, x] == 2:
                         return label[z, x]
                     state[z, x] = 0

@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..materials import SOLID, Material
+from ..support.breadth import FOUR, NO_LABELS, NO_PARENTS, block_breadth_first
 
 CORNERS = ((0, 0), (0, 1), (1, 1), (1, 0))  # (dz, dx) round the well, clockwise from north-west
 
@@ -129,24 +130,24 @@ def ways_in(plan: np.ndarray, z: int, x: int) -> list[list[tuple[int, bool]]]:
     z0, z1, x0, x1 = max(0, z - AROUND), min(depth, z + 2 + AROUND), max(0, x - AROUND), min(width, x + 2 + AROUND)
     walk = ~SOLID[plan[z0:z1, x0:x1]]
     walk[z - z0:z - z0 + 2, x - x0:x - x0 + 2] = False  # the well itself
-    group: dict[tuple[int, int], int] = {}
+    passable = walk.ravel()
+    shape = np.array([1, z1 - z0, x1 - x0], dtype=np.int64)
+    reached = np.full(passable.size, -1, dtype=np.int32)
+    queue = np.empty(passable.size, dtype=np.int64)
+    group = np.full(passable.size, -1, dtype=np.int64)
     ways: list[list[tuple[int, bool]]] = []
     for side in SIDES:
         for (dz, dx), corner in side:
             a, b = z + dz, x + dx
             if not (z0 <= a < z1 and x0 <= b < x1 and walk[a - z0, b - x0]):
                 continue
-            if (a, b) not in group:  # a new group: every open block joined to this one
-                group[a, b] = len(ways)
+            block = (a - z0) * (x1 - x0) + (b - x0)
+            if group[block] < 0:  # a new group: every open block joined to this one
+                queue[0], reached[block] = block, 0
+                count = block_breadth_first(passable, shape, FOUR, reached, queue, 1, -1, NO_PARENTS, NO_LABELS)
+                group[queue[:count]] = len(ways)
                 ways.append([])
-                todo = [(a, b)]
-                while todo:
-                    p, q = todo.pop()
-                    for r, t in ((p - 1, q), (p + 1, q), (p, q - 1), (p, q + 1)):
-                        if z0 <= r < z1 and x0 <= t < x1 and walk[r - z0, t - x0] and (r, t) not in group:
-                            group[r, t] = group[a, b]
-                            todo.append((r, t))
-            ways[group[a, b]].append((corner, bool(plan[a, b] == Material.DOOR)))
+            ways[group[block]].append((corner, bool(plan[a, b] == Material.DOOR)))
     return ways
 
 

@@ -15,11 +15,12 @@ Example
 
 from __future__ import annotations
 
+from ..support.breadth import FOUR, NO_LABELS, NO_PARENTS, block_breadth_first
 from ..support.kernels import kernel
 import numpy as np
 
 from ..algorithms.common import join, root
-from ..analysis import breadth_first, label_regions
+from ..analysis import label_regions
 from ..grids.square import square_grid
 from ..materials import Material, SOLID
 
@@ -46,8 +47,11 @@ def distances(walkable, start_z, start_x, blocked_z=-1, blocked_x=-1):
         walkable[blocked_z, blocked_x] = False
     walkable[start_z, start_x] = True  # the walk starts here, whatever stands on it
     dist = np.full(walkable.size, -1, dtype=np.int32)
-    breadth_first(_plan_table(walkable), np.zeros((0, 4), dtype=bool), start_z * walkable.shape[1] + start_x,
-                  dist, np.empty(0, dtype=np.int32), np.empty(walkable.size, dtype=np.int32))
+    queue = np.empty(walkable.size, dtype=np.int64)
+    queue[0] = start_z * walkable.shape[1] + start_x
+    dist[queue[0]] = 0
+    block_breadth_first(walkable.ravel(), np.array((1, *walkable.shape), dtype=np.int64), FOUR, dist, queue, 1, -1,
+                        NO_PARENTS, NO_LABELS)
     return dist.reshape(walkable.shape)
 
 

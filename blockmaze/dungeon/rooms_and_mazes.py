@@ -60,6 +60,7 @@ from __future__ import annotations
 
 from numbers import Real
 
+from ..support.breadth import FOUR, NO_LABELS, block_breadth_first
 from ..support.kernels import kernel
 import numpy as np
 
@@ -72,6 +73,7 @@ from ..materials import Material, SOLID
 from ..support.randomness import as_generator
 from ..support.memory import ensure_memory
 from .checks import cells_shape, room_size_range, whole
+from .connect import distances
 from .level import Dungeon, DungeonLevel
 
 _AIR = np.uint8(Material.AIR)
@@ -127,45 +129,31 @@ def _label_free(label, first):
     Returns ``(count, boxes)``: ``boxes[i] = (r0, c0, r1, c1, size)`` of region ``first + i``.
     """
     rows, cols = label.shape
-    queue = np.empty(rows * cols, dtype=np.int32)
+    free = label.ravel() == -1
+    seen = np.full(rows * cols, -1, dtype=np.int32)
+    queue = np.empty(rows * cols, dtype=np.int64)
+    shape = np.array([1, rows, cols], dtype=np.int64)
+    no_parents = np.empty(0, dtype=np.int64)
     boxes = np.empty((rows * cols, 5), dtype=np.int32)
     count = 0
     for start in range(rows * cols):
-        sr, sc = start // cols, start % cols
-        if label[sr, sc] != -1:
+        if not free[start] or seen[start] >= 0:
             continue
         mark = first + count
-        label[sr, sc] = mark
         queue[0] = start
-        head, tail = 0, 1
-        r0, c0, r1, c1 = sr, sc, sr, sc
-        while head < tail:
-            cell = queue[head]
-            head += 1
-            r, c = cell // cols, cell % cols
+        seen[start] = 0
+        reached = block_breadth_first(free, shape, FOUR, seen, queue, 1, -1, no_parents, NO_LABELS)
+        r0, c0, r1, c1 = rows, cols, -1, -1
+        for i in range(reached):
+            r, c = queue[i] // cols, queue[i] % cols
+            label[r, c] = mark
             r0, r1 = min(r0, r), max(r1, r)
             c0, c1 = min(c0, c), max(c1, c)
-            if r > 0 and label[r - 1, c] == -1:
-                label[r - 1, c] = mark
-                queue[tail] = cell - cols
-                tail += 1
-            if r < rows - 1 and label[r + 1, c] == -1:
-                label[r + 1, c] = mark
-                queue[tail] = cell + cols
-                tail += 1
-            if c > 0 and label[r, c - 1] == -1:
-                label[r, c - 1] = mark
-                queue[tail] = cell - 1
-                tail += 1
-            if c < cols - 1 and label[r, c + 1] == -1:
-                label[r, c + 1] = mark
-                queue[tail] = cell + 1
-                tail += 1
         boxes[count, 0] = r0
         boxes[count, 1] = c0
         boxes[count, 2] = r1 + 1
         boxes[count, 3] = c1 + 1
-        boxes[count, 4] = tail
+        boxes[count, 4] = reached
         count += 1
     return count, boxes[:count].copy()
 
@@ -183,35 +171,6 @@ def _connect(plan, zs, xs, a, b, order, regions, extra, rng):
             plan[zs[i], xs[i]] = door
         elif extra > 0.0 and rng.random() < extra:
             plan[zs[i], xs[i]] = door
-
-
-@kernel
-def _cell_distances(plan, solid, start_z, start_x):
-    """Walking distance in blocks from cell block (start_z, start_x) to every cell (-1 = unreachable).
-
-    Indexed by flat block index ``p = z * width + x`` halved: cells (odd z, odd x, odd width)
-    have even ``p``, so ``p >> 1`` is unique, and a step to a neighbour cell is ``p +- 2`` or
-    ``p +- 2 width`` with no division.
-    """
-    height, width = plan.shape
-    flat = plan.ravel()
-    dist = np.full((height * width) // 2 + 1, -1, dtype=np.int32)
-    queue = np.empty((height // 2) * (width // 2), dtype=np.int64)
-    p = start_z * width + start_x
-    dist[p >> 1] = 0
-    queue[0] = p
-    head, tail = 0, 1
-    while head < tail:
-        p = queue[head]
-        head += 1
-        d = dist[p >> 1] + 2
-        for step in (-width, width, -1, 1):
-            q = p + 2 * step
-            if not solid[flat[p + step]] and dist[q >> 1] < 0:
-                dist[q >> 1] = d
-                queue[tail] = q
-                tail += 1
-    return dist
 
 
 @kernel
@@ -368,9 +327,13 @@ def _connectors(label):
     return zs, xs, a, b
 
 
-def _farthest(dist, candidates, width):
-    """The candidate cell (r, c) with the largest distance (the first of equals)."""
-    values = dist[((2 * candidates[:, 0] + 1) * width + 2 * candidates[:, 1] + 1) >> 1]
+def _farthest(plan, cell, candidates):
+    """The candidate cell (r, c) walking farthest from ``cell`` (the first of equals).
+
+    The walk is in blocks, which here is walking cells: a block between four cells is open only
+    inside a room, where all round it is open too."""
+    dist = distances(~SOLID[plan], *_block(cell))
+    values = dist[2 * candidates[:, 0] + 1, 2 * candidates[:, 1] + 1]
     return tuple(int(v) for v in candidates[int(np.argmax(values))])
 
 
@@ -386,12 +349,12 @@ def _endpoints(plan, centres, all_cells_shape, start):
         pool = centres if len(centres) >= 2 else None
         if pool is None:
             pool = np.argwhere(np.ones((rows, cols), dtype=bool))
-        start = _farthest(_cell_distances(plan, SOLID, *_block(first)), pool, plan.shape[1])
+        start = _farthest(plan, first, pool)
     else:
         pool = centres[np.any(centres != np.array(start), axis=1)] if len(centres) else centres
         if len(pool) == 0:
             pool = np.argwhere(np.ones((rows, cols), dtype=bool))
-    goal = _farthest(_cell_distances(plan, SOLID, *_block(start)), pool, plan.shape[1])
+    goal = _farthest(plan, start, pool)
     return start, goal
 
 
@@ -532,15 +495,3 @@ def rooms_and_mazes_dungeon(
         made.append(DungeonLevel(plan, rooms, doors, loops, _block(start), _block(goal)))
         start = goal
     return Dungeon(tuple(made))
-
-
-def __getattr__(name: str):
-    """``generate_dungeon`` here was renamed :func:`rooms_and_mazes_dungeon` (the any-style one is
-    :func:`blockmaze.dungeon.generate_dungeon`); the old name warns and forwards."""
-    if name == "generate_dungeon":
-        import warnings
-
-        warnings.warn("blockmaze.dungeon.rooms_and_mazes.generate_dungeon is now rooms_and_mazes_dungeon",
-                      DeprecationWarning, stacklevel=2)
-        return rooms_and_mazes_dungeon
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

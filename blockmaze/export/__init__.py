@@ -333,14 +333,3 @@ def volume_slices(volume: np.ndarray, rows: int = 16) -> Iterator[np.ndarray]:
     """
     for z in range(0, volume.shape[1], rows):
         yield volume[:, z:z + rows]
-
-
-def __getattr__(name: str):
-    """``volume_bands`` here was renamed :func:`volume_slices` (a generated maze's bands are
-    :func:`blockmaze.streaming.volume_bands`); the old name warns and forwards."""
-    if name == "volume_bands":
-        import warnings
-
-        warnings.warn("blockmaze.export.volume_bands is now volume_slices", DeprecationWarning, stacklevel=2)
-        return volume_slices
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -141,15 +141,3 @@ def weave_text(maze: Maze, style: str = "box", cell_width: int = 3,
         else:
             lines[row][start + cell_width // 2] = along
     return "\n".join("".join(line) for line in lines)
-
-
-def __getattr__(name: str):
-    """``maze_text`` here was renamed :func:`square_text` (square grids only; any grid:
-    :func:`blockmaze.maze_text`); the old name warns and forwards."""
-    if name == "maze_text":
-        import warnings
-
-        warnings.warn("blockmaze.render.text.maze_text is now square_text (any grid: "
-                      "blockmaze.maze_text)", DeprecationWarning, stacklevel=2)
-        return square_text
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -201,16 +201,3 @@ def ensure_step_memory(kind: str, units: int, what: str) -> None:
     >>> ensure_step_memory("generate", 10, "a small maze")
     """
     ensure_memory(estimate(kind, units), what)
-
-
-def ensure_job_memory(steps: list[tuple[str, int]], what: str) -> None:
-    """Before a whole run (generate, then write): the sum of its steps' measured costs, checked
-    at once, so a run that cannot fit is refused before it starts rather than half-way.
-
-    >>> ensure_job_memory([("generate", 10**6), ("document", 10**6)], "a 1000x1000 maze as .json")
-    >>> ensure_job_memory([("generate", 4 * 10**18)], "a vast maze")
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: a vast maze needs about ...
-    """
-    ensure_memory(sum(estimate(kind, units) for kind, units in steps), what)

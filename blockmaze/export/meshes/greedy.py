@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from ...support.kernels import compiled_pays, kernel
 import numpy as np
 
+from ...blocks.boxes import box_cover
 from ...errors import BlockmazeError
 from ...support.memory import ensure_memory
 from .vectorized import collision_boxes_numpy, greedy_quads_numpy, triangulate_numpy_many
@@ -618,56 +619,11 @@ def culled_face_count(blocks: np.ndarray) -> int:
 # --- collision boxes ---------------------------------------------------------------------------
 
 
-@kernel
 def _boxes(solid):
-    size_y, size_z, size_x = solid.shape
-    used = np.zeros(solid.shape, dtype=np.bool_)
-    out = np.empty((1024, 6), dtype=np.int32)
-    count = 0
-    for y in range(size_y):
-        for z in range(size_z):
-            x = 0
-            while x < size_x:
-                if not solid[y, z, x] or used[y, z, x]:
-                    x += 1
-                    continue
-                w = 1
-                while x + w < size_x and solid[y, z, x + w] and not used[y, z, x + w]:
-                    w += 1
-                d = 1
-                while z + d < size_z:
-                    full = True
-                    for t in range(x, x + w):
-                        if not solid[y, z + d, t] or used[y, z + d, t]:
-                            full = False
-                            break
-                    if not full:
-                        break
-                    d += 1
-                h = 1
-                while y + h < size_y:
-                    full = True
-                    for s in range(z, z + d):
-                        for t in range(x, x + w):
-                            if not solid[y + h, s, t] or used[y + h, s, t]:
-                                full = False
-                                break
-                        if not full:
-                            break
-                    if not full:
-                        break
-                    h += 1
-                used[y:y + h, z:z + d, x:x + w] = True
-                out = _grow(out, count)
-                out[count, 0] = x
-                out[count, 1] = y
-                out[count, 2] = z
-                out[count, 3] = x + w
-                out[count, 4] = y + h
-                out[count, 5] = z + d
-                count += 1
-                x += w
-    return out[:count].copy()
+    """:func:`collision_boxes` by the kernel: the box cover of the solid blocks (no size limit)
+    as ``x0, y0, z0, x1, y1, z1`` rows, ends exclusive."""
+    boxes = box_cover(solid.view(np.uint8), 0, max(solid.size, 1))
+    return np.ascontiguousarray(boxes[:, [2, 0, 1, 5, 3, 4]] + np.array([0, 0, 0, 1, 1, 1], np.int32))
 
 
 def collision_boxes(blocks: np.ndarray) -> np.ndarray:
