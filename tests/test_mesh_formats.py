@@ -291,7 +291,7 @@ def test_gltf_collision_node_of_boxes():
     assert "collision-colonly" not in gltf_meshes(file_bytes(volume, "glb"))
     document = json.loads(file_bytes(volume, "gltf", collision=True))
     (node,) = [n for n in document["nodes"] if n["name"] == "collision-colonly"]
-    assert node["extensions"] == {"KHR_node_visibility": {"visible": False}}  # hidden (Godot, three.js)
+    assert node["extensions"] == {"KHR_node_visibility": {"visible": False}}  # hidden (Godot 4.5+)
     assert "KHR_node_visibility" in document["extensionsUsed"]
     assert "KHR_node_visibility" not in document.get("extensionsRequired", [])  # others show it
 
