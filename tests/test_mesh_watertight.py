@@ -168,3 +168,16 @@ def test_touching_solids_of_one_object_are_separate_shells(tmp_path):
     for name, volume in (("pair", pair), ("bridged", bridged)):
         bm.write(volume, tmp_path / f"{name}.3mf")
         assert_3mf_objects_closed(tmp_path / f"{name}.3mf", name)
+
+
+@settings(max_examples=150, deadline=None)
+@given(cells=st.lists(st.sampled_from([0, 1, 1, 2]), min_size=27, max_size=27))
+def test_any_volume_of_two_materials_makes_closed_3mf_objects(tmp_path_factory, cells):
+    """Any 3x3x3 volume of walls and floors: each object closed and manifold on its own, however
+    the cells of one material touch (along edges, at corners, bridged around both ends)."""
+    volume = np.array(cells, np.uint8).reshape(3, 3, 3)
+    if not volume.any():
+        return
+    path = tmp_path_factory.mktemp("v") / "v.3mf"
+    bm.write(volume, path)
+    assert_3mf_objects_closed(path, str(np.argwhere(volume == 1).tolist()))

@@ -116,11 +116,11 @@ def separate_shells(points: np.ndarray, triangles: np.ndarray) -> tuple[np.ndarr
     specification asks (docs/meshes.md §7). Points in blocks on the (half-)block lattice;
     triangles counter-clockwise seen from outside, axis-aligned.
 
-    Around each vertex of such an edge the triangles fall into fans (joined across the vertex's
-    edges: a plain edge joins its two triangles, a shared one the two of the same solid, the
-    cell beside the edge behind both); every fan but the first gets a new vertex. An edge whose
+    Around each vertex of such an edge the triangles fall into fans, joined across the vertex's
+    edges: a plain edge joins its two triangles, a shared one the two of the same solid (the
+    cell beside the edge behind both). Every fan but the first gets a new vertex. An edge whose
     two solids meet again around both its ends is split at its middle instead, the middle point
-    copied per solid.
+    copied per solid. An object without such edges comes back as it was.
 
     >>> cubes = np.zeros((2, 2, 1), np.uint8); cubes[0, 0, 0] = cubes[1, 1, 0] = 1
     >>> from blockmaze.export.meshes.chunks import chunk_parts
@@ -133,116 +133,111 @@ def separate_shells(points: np.ndarray, triangles: np.ndarray) -> tuple[np.ndarr
     """
     triangles = np.asarray(triangles, np.int64)
     points = np.asarray(points, np.float64)
-    shared = _shared_edges(triangles)
-    if not len(shared):
+    directed, edge, counts = _edge_table(triangles, len(points))
+    if not (counts > 2).any():
         return points, triangles
-    points, triangles = _split_fans(points, triangles, np.unique(shared))
-    left = _shared_edges(triangles)
-    if len(left):
-        points, triangles = _split_middles(points, triangles, left)
+    points, triangles = _split_fans(points, triangles, directed, edge, counts)
+    directed, edge, counts = _edge_table(triangles, len(points))
+    if (counts > 2).any():
+        points, triangles = _split_middles(points, triangles, directed, edge, counts)
     return points, triangles
 
 
-def _edge_table(triangles: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each triangle's directed edges (3 per triangle, ``a -> b``), their undirected ids and
-    how many triangles hold each id."""
+def _edge_table(triangles: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The half-edges of the triangles (``3 t + k`` runs from corner k to corner k + 1 of triangle
+    t), each half-edge's undirected edge id and how many half-edges each edge has."""
     directed = triangles[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
-    _, ids, counts = np.unique(np.sort(directed, axis=1), axis=0, return_inverse=True,
-                               return_counts=True)
-    return directed, ids.reshape(-1), counts
+    keys = directed.min(axis=1) * n + directed.max(axis=1)
+    _, edge, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    return directed, edge.reshape(-1), counts
 
 
-def _shared_edges(triangles: np.ndarray) -> np.ndarray:
-    """The (a, b) vertex pairs of the edges held by more than two triangles."""
-    directed, ids, counts = _edge_table(triangles)
-    return np.unique(np.sort(directed[counts[ids] > 2], axis=1), axis=0)
-
-
-def _behind(points: np.ndarray, triangles: np.ndarray, t: np.ndarray, a: np.ndarray,
-            b: np.ndarray) -> np.ndarray:
-    """int64 (n, 3) keys of the solid cell behind triangle ``t`` at its edge ``a``-``b``: the
+def _behind(points: np.ndarray, triangles: np.ndarray, half: np.ndarray,
+            directed: np.ndarray) -> np.ndarray:
+    """int64 (n, 3) keys of the solid cell behind each half-edge's triangle at that edge: the
     edge's middle, a quarter of a block into the triangle's plane and a quarter behind it (cells
     are half blocks or more, so the key names the cell beside the edge)."""
-    corners = points[triangles[t]]
-    c = corners.sum(axis=1) - points[a] - points[b]  # the third corner
-    along = points[b] - points[a]
-    normal = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    into = c - points[a]
+    a, b = points[directed[half, 0]], points[directed[half, 1]]
+    corners = points[triangles[half // 3]]
+    into = corners.sum(axis=1) - a - b - a  # from the edge's start to the third corner
+    along = b - a
     into -= along * ((into * along).sum(axis=1) / (along * along).sum(axis=1))[:, None]
-    middle = (points[a] + points[b]) * 4  # in quarter blocks
-    return np.rint(middle + np.sign(np.round(into, 9)) - np.sign(np.round(normal, 9))).astype(np.int64)
+    normal = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
+    return np.rint((a + b) * 4 + np.sign(np.round(into, 9)) - np.sign(np.round(normal, 9))).astype(np.int64)
 
 
-def _split_fans(points, triangles, vertices):
-    """Give every fan of triangles around each of ``vertices`` but the first its own copy."""
-    directed, ids, counts = _edge_table(triangles)
-    order = np.argsort(triangles.ravel(), kind="stable")
-    corner_starts = np.searchsorted(triangles.ravel()[order], vertices)
-    corner_stops = np.searchsorted(triangles.ravel()[order], vertices, side="right")
-    new_points = [points]
-    original, triangles = triangles, triangles.copy()
-    next_index = len(points)
-    for vertex, start, stop in zip(vertices.tolist(), corner_starts, corner_stops):
-        corners = order[start:stop]  # flat corner positions t * 3 + k holding the vertex
-        fan = {int(t): int(t) for t in corners // 3}  # union-find: triangle -> a fan-mate
-        by_edge: dict[int, list[int]] = {}
-        for corner in corners.tolist():
-            t, k = divmod(corner, 3)
-            for edge in (3 * t + k, 3 * t + (k + 2) % 3):  # the two edges at this corner
-                by_edge.setdefault(int(ids[edge]), []).append(edge)
-        for edge_id, edges in by_edge.items():
-            if counts[edge_id] == 2:
-                pairs = [edges]
-            else:
-                edges = np.array(edges)
-                keys = _behind(points, original, edges // 3, directed[edges, 0], directed[edges, 1])
-                _, cell = np.unique(keys, axis=0, return_inverse=True)
-                pairs = [edges[cell.reshape(-1) == c].tolist() for c in np.unique(cell)]
-            for pair in pairs:
-                first = _root(fan, pair[0] // 3)
-                for edge in pair[1:]:
-                    fan[_root(fan, edge // 3)] = first
-        fans: dict[int, list[int]] = {}
-        for t in fan:
-            fans.setdefault(_root(fan, t), []).append(t)
-        for extra in sorted(fans)[1:]:
-            members = np.array(fans[extra])
-            triangles[members] = np.where(triangles[members] == vertex, next_index, triangles[members])
-            new_points.append(points[vertex][None])
-            next_index += 1
-    return np.concatenate(new_points), triangles
+def _mates(points, triangles, directed, edge, counts) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of half-edges ``(h1, h2)`` that join two triangles of one solid: the two of a plain
+    edge, and on an edge of four triangles the two with the same cell behind them."""
+    pair = edge.copy()
+    shared = np.flatnonzero(counts[edge] > 2)
+    cells = _behind(points, triangles, shared, directed)
+    _, cell = np.unique(np.column_stack([edge[shared], cells]), axis=0, return_inverse=True)
+    pair[shared] = len(counts) + cell.reshape(-1)
+    order = np.argsort(pair, kind="stable")
+    first, second = order[:-1], order[1:]
+    joined = pair[first] == pair[second]
+    return first[joined], second[joined]
 
 
-def _root(fan: dict[int, int], t: int) -> int:
-    """The representative of triangle ``t``'s fan (path halving)."""
-    while fan[t] != t:
-        fan[t] = fan[fan[t]]
-        t = fan[t]
-    return t
+def _split_fans(points, triangles, directed, edge, counts):
+    """Give every fan of triangles around each vertex of a shared edge but the first its own copy."""
+    h1, h2 = _mates(points, triangles, directed, edge, counts)
+    vertices = np.unique(directed[counts[edge] > 2])
+    corner_vertex = triangles.ravel()
+    # h = 3 t + k runs from corner 3 t + k to corner 3 t + (k + 1) % 3; its mate runs back
+    after1 = h1 - h1 % 3 + (h1 + 1) % 3
+    after2 = h2 - h2 % 3 + (h2 + 1) % 3
+    links = np.concatenate([np.column_stack([h1, after2]), np.column_stack([after1, h2])])
+    links = links[np.isin(corner_vertex[links[:, 0]], vertices)]
+    corners = np.unique(links)
+    label = np.arange(len(corners))
+    ends = np.searchsorted(corners, links)
+    while True:  # the smallest corner of each fan, spread along the links (fans are short cycles)
+        spread = label.copy()
+        np.minimum.at(spread, ends[:, 0], label[ends[:, 1]])
+        np.minimum.at(spread, ends[:, 1], label[ends[:, 0]])
+        spread = spread[spread]
+        if (spread == label).all():
+            break
+        label = spread
+    fans, fan_of = np.unique(np.column_stack([corner_vertex[corners], label]), axis=0,
+                             return_inverse=True)
+    extra = np.r_[False, fans[1:, 0] == fans[:-1, 0]]  # a vertex's later fans get new vertices
+    new_index = np.full(len(fans), -1, np.int64)
+    new_index[extra] = len(points) + np.arange(np.count_nonzero(extra))
+    moved = new_index[fan_of.reshape(-1)]
+    out = corner_vertex.copy()
+    out[corners[moved >= 0]] = moved[moved >= 0]
+    return np.concatenate([points, points[fans[extra, 0]]]), out.reshape(-1, 3)
 
 
-def _split_middles(points, triangles, edges):
-    """Split each of ``edges`` (a, b) at its middle, a middle point per solid behind it."""
-    directed = triangles[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
-    key = np.sort(directed, axis=1)
-    wanted = np.zeros(len(directed), bool)
-    for a, b in edges.tolist():
-        wanted |= (key[:, 0] == a) & (key[:, 1] == b)
-    halves = np.flatnonzero(wanted)
-    t, k = halves // 3, halves % 3
-    a, b = directed[halves, 0], directed[halves, 1]
-    cells = _behind(points, triangles, t, a, b)
-    _, middle = np.unique(np.column_stack([np.sort(directed[halves], axis=1), cells]), axis=0,
-                          return_inverse=True)
-    middle = middle.reshape(-1) + len(points)
-    first = np.unique(middle, return_index=True)[1]
-    new_points = (points[a[first]] + points[b[first]]) / 2
-    keep = np.ones(len(triangles), bool)
-    keep[t] = False
-    c = triangles[t, (k + 2) % 3]
-    split = np.concatenate([np.column_stack([a, middle, c]), np.column_stack([middle, b, c])])
-    return (np.concatenate([points, new_points]),
-            np.concatenate([triangles[keep], split]))
+def _split_middles(points, triangles, directed, edge, counts):
+    """Split shared edges at their middles, a middle point per solid behind each, round by round
+    so that no triangle has two of its edges split at once."""
+    while (counts > 2).any():
+        halves = np.flatnonzero(counts[edge] > 2)
+        chosen, used = set(), set()
+        for e in np.unique(edge[halves]).tolist():
+            owners = set((halves[edge[halves] == e] // 3).tolist())
+            if not owners & used:
+                chosen.add(e)
+                used |= owners
+        halves = halves[np.isin(edge[halves], list(chosen))]
+        t, k = halves // 3, halves % 3
+        a, b = directed[halves, 0], directed[halves, 1]
+        cells = _behind(points, triangles, halves, directed)
+        _, middle = np.unique(np.column_stack([edge[halves], cells]), axis=0, return_inverse=True)
+        middle = middle.reshape(-1) + len(points)
+        first = np.unique(middle, return_index=True)[1]
+        keep = np.ones(len(triangles), bool)
+        keep[t] = False
+        c = triangles[t, (k + 2) % 3]
+        split = np.concatenate([np.column_stack([a, middle, c]), np.column_stack([middle, b, c])])
+        points = np.concatenate([points, (points[a[first]] + points[b[first]]) / 2])
+        triangles = np.concatenate([triangles[keep], split])
+        directed, edge, counts = _edge_table(triangles, len(points))
+    return points, triangles
 
 
 register_writer("3mf", write_3mf, check_size)
