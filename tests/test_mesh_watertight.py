@@ -181,3 +181,23 @@ def test_any_volume_of_two_materials_makes_closed_3mf_objects(tmp_path_factory, 
     path = tmp_path_factory.mktemp("v") / "v.3mf"
     bm.write(volume, path)
     assert_3mf_objects_closed(path, str(np.argwhere(volume == 1).tolist()))
+
+
+@pytest.mark.parametrize("case", list(THREEMF_CASES))
+@settings(max_examples=2, deadline=None)
+@given(seed=SEEDS)
+def test_every_mesh_format_is_closed_as_a_whole(tmp_path_factory, case, seed):
+    """The same mazes as .stl, .obj, .ply and .glb: each file's surface (its groups, parts or
+    nodes together: one material's piece is open where another material takes over) is closed
+    and manifold, merged by position."""
+    folder = tmp_path_factory.mktemp("f")
+    arguments = [*THREEMF_CASES[case], "--seed", str(seed)]
+    for suffix in ("stl", "obj", "ply", "glb"):
+        path = folder / f"out.{suffix}"
+        assert main(["-q", *arguments, "-o", str(path)]) == 0
+        if suffix == "glb":
+            vertices, faces = combined(gltf_meshes(path.read_bytes()).values())
+        else:
+            mesh = trimesh.load(path, force="mesh", process=False)
+            vertices, faces = mesh.vertices, mesh.faces
+        assert_closed(np.asarray(vertices), np.asarray(faces), f"{' '.join(arguments)} .{suffix}")
