@@ -27,6 +27,7 @@ APT_PACKAGES=(
   minetest-server minetest-data   # a Luanti server and its default game place our .mts (tests/test_mts.py)
   chromium chromium-driver        # the studio's page in a real browser (tests/test_studio_browser.py)
   unzip default-jdk-headless      # Info-ZIP and java.util.zip read our zips (tests/test_mcpack_zip.py)
+  godot3-server                   # Godot 3 imports our .glb and .obj headless (tests/test_mesh_godot3.py)
 )
 if ((${#APT_PACKAGES[@]})); then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)
