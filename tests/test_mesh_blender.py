@@ -52,6 +52,7 @@ def test_blender_imports_every_mesh_format(tmp_path):
         "maze.glb": {"block_size": 0.5},
         "chunked.gltf": {"block_size": 0.5, "chunk": 4, "uv": True},
         "floats.glb": {"block_size": 0.5, "quantize": False},
+        "quantized.glb": {"block_size": 0.5, "quantize": True},  # KHR_mesh_quantization
         "maze.obj": {"block_size": 0.5},
         "maze.ply": {"block_size": 0.5},
         "maze.stl": {"block_size": 0.5},
