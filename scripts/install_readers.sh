@@ -28,6 +28,7 @@ APT_PACKAGES=(
   chromium chromium-driver        # the studio's page in a real browser (tests/test_studio_browser.py)
   unzip default-jdk-headless      # Info-ZIP and java.util.zip read our zips (tests/test_mcpack_zip.py)
   zlib1g-dev g++                  # the test extra's amulet-leveldb (Bedrock worlds) builds against them
+  godot3-server                   # Godot 3 imports our .glb and .obj headless (tests/test_mesh_godot3.py)
 )
 if ((${#APT_PACKAGES[@]})); then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)

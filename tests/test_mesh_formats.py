@@ -291,7 +291,7 @@ def test_gltf_collision_node_of_boxes():
     assert "collision-colonly" not in gltf_meshes(file_bytes(volume, "glb"))
     document = json.loads(file_bytes(volume, "gltf", collision=True))
     (node,) = [n for n in document["nodes"] if n["name"] == "collision-colonly"]
-    assert node["extensions"] == {"KHR_node_visibility": {"visible": False}}  # hidden (Godot, three.js)
+    assert node["extensions"] == {"KHR_node_visibility": {"visible": False}}  # hidden (Godot 4.5+)
     assert "KHR_node_visibility" in document["extensionsUsed"]
     assert "KHR_node_visibility" not in document.get("extensionsRequired", [])  # others show it
 
@@ -421,7 +421,7 @@ def test_mtl_names_each_material_present_with_its_colour():
     names = [line.split()[1] for line in text.splitlines() if line.startswith("newmtl")]
     assert names == ["wall", "floor", "path", "start", "goal"]
     kd = [line for line in text.splitlines() if line.startswith("Kd")]
-    expected = [srgb_to_linear(c) for c in srgb(bm.load_theme(), bm.Material.GOAL)]  # linear
+    expected = srgb(bm.load_theme(), bm.Material.GOAL)  # sRGB, as MTLLoader and Godot read Kd
     assert not any(line.startswith("Ka") for line in text.splitlines())  # Godot warns on Ka
     np.testing.assert_allclose([float(v) for v in kd[-1].split()[1:]], expected, atol=1e-6)
 
@@ -436,7 +436,7 @@ def test_theme_colours_reach_glb_ply_and_mtl():
                                [1.0, srgb_to_linear(128 / 255), 0.0, 1.0], atol=1e-6)
     out = io.BytesIO()
     bm.write(volume, out, format="mtl", theme=theme)
-    assert f"Kd 1.000000 {srgb_to_linear(128 / 255):.6f} 0.000000" in out.getvalue().decode()
+    assert f"Kd 1.000000 {128 / 255:.6f} 0.000000" in out.getvalue().decode()
     out = io.BytesIO()
     bm.write(volume, out, format="ply", theme=theme)
     ply = meshio.read(io.BytesIO(out.getvalue()), file_format="ply")

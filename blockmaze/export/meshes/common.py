@@ -60,7 +60,7 @@ def material_alpha(theme: Theme, material: int) -> float:
 
 
 def srgb_to_linear(c: float) -> float:
-    """An sRGB component (0..1) as linear light: glTF colour factors and .mtl ``Kd`` are linear.
+    """An sRGB component (0..1) as linear light: glTF colour factors are linear.
 
     >>> round(srgb_to_linear(0.5), 4)
     0.214

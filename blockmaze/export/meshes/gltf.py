@@ -277,8 +277,9 @@ def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=Fals
             "indices": buffer.accessor(_index_array(box_faces, len(box_vertices)), "SCALAR",
                                        indices=True),
             "mode": 4}]})
-        # hidden where the importer knows KHR_node_visibility (Godot, three.js); Godot's -colonly
-        # import makes it a collision shape either way
+        # hidden where the importer knows KHR_node_visibility (Godot 4.5+; not three.js r187,
+        # Blender 5.0 or assimp 5.2, which show it: docs/meshes.md §4); Godot's -colonly import
+        # makes it a collision shape either way
         extra.append({"name": COLLISION_NODE, "mesh": len(meshes) - 1,
                       "extensions": {"KHR_node_visibility": {"visible": False}}})
     root = {"name": "maze", "children": list(range(1, 1 + len(groups)))

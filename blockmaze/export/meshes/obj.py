@@ -6,9 +6,12 @@ lines at the top and UVs (world-space, in blocks) are ``vt`` per vertex, so face
 ``f v/vt/vn`` with flat shading kept. Pass ``mtllib="maze.mtl"`` to reference a material library;
 written to a file, the OBJ gets its ``.mtl`` beside it (default ``<stem>.mtl``).
 
-The .mtl's ``Kd`` colours are linear (Blender and Godot read them so): the theme's sRGB colours
-converted, so they match the glTF's. See-through blocks get ``d`` below 1. No ``Ka`` lines (Godot
-warns about them).
+The .mtl's ``Kd`` colours are the theme's sRGB colours as they are, since that is how the
+importers read them: three.js's ``MTLLoader`` converts ``Kd`` from sRGB to its linear working
+space, and Godot's OBJ importer makes ``Kd`` a material's albedo, an sRGB colour; so the OBJ shows
+the glTF's colours there (a glTF's colour factors are linear). Blender's importer puts ``Kd``
+into its linear Base Color unconverted, so there the OBJ looks lighter than the glTF. Sources in
+docs/meshes.md §8. See-through blocks get ``d`` below 1. No ``Ka`` lines (Godot warns about them).
 
 Example
 -------
@@ -34,7 +37,6 @@ from ..target import target_path, write_sidecar
 from .chunks import chunk_parts, uv_of
 from .common import (
     check_block_size, check_flag, check_size, material_alpha, material_color, material_name,
-    srgb_to_linear,
 )
 
 __all__ = ["write_obj", "write_mtl"]
@@ -112,14 +114,14 @@ def write_mtl(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
     >>> out = io.BytesIO()
     >>> write_mtl(np.array([[[0, 1]]], np.uint8), out, load_theme())
     >>> out.getvalue().decode().splitlines()[1:3]
-    ['newmtl wall', 'Kd 0.194618 0.194618 0.194618']
+    ['newmtl wall', 'Kd 0.478431 0.478431 0.478431']
     """
     present = np.flatnonzero(np.bincount(np.asarray(blocks).ravel(), minlength=256))
-    lines = ["# blockmaze materials (Kd linear, from the theme's sRGB colours)"]
+    lines = ["# blockmaze materials (Kd: the theme's sRGB colours, as three.js and Godot read them)"]
     for material in present:
         if material == Material.AIR:
             continue
-        r, g, b = (srgb_to_linear(c) for c in material_color(theme, int(material)))
+        r, g, b = material_color(theme, int(material))
         lines += [f"newmtl {material_name(int(material))}", f"Kd {r:.6f} {g:.6f} {b:.6f}",
                   "Ks 0 0 0", f"d {material_alpha(theme, int(material)):g}", "illum 1", ""]
     file.write(("\n".join(lines) + "\n").encode("ascii"))
