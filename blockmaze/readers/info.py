@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 from ..errors import BadFileError, BlockmazeError
-from . import meshes, pictures, tilemaps, voxels
+from . import bedrockworld, meshes, pictures, tilemaps, voxels
 from .base import FileInfo, load_json, read_whole
 
 HEAD = 1024
@@ -88,13 +88,15 @@ READERS: dict[str, Callable[[Opener, str], FileInfo]] = {
     "MagicaVoxel (.vox)": _plain(voxels.read_vox),
     "Luanti schematic (.mts)": _plain(voxels.read_mts),
     "Bedrock pack (.mcpack)": _plain(voxels.read_mcpack),
+    "Bedrock world (.mcworld)": _plain(bedrockworld.read_mcworld),
 }
 _BY_SUFFIX = {".schem": "Minecraft", ".litematic": "Minecraft", ".nbt": "Minecraft",
               ".schematic": "Minecraft", ".mcstructure": "Minecraft", ".zip": "datapack",
               ".json": "JSON", ".tmj": "JSON", ".ldtk": "JSON", ".gltf": "glTF (", ".glb": "glTF binary",
               ".obj": "OBJ", ".mtl": "material", ".ply": "PLY", ".stl": "STL", ".3mf": "3MF",
               ".tmx": "Tiled", ".txt": "text", ".npz": "tcod", ".xp": "REXPaint", ".png": "PNG",
-              ".svg": "SVG", ".vox": "MagicaVoxel", ".mts": "Luanti", ".mcpack": "Bedrock pack"}
+              ".svg": "SVG", ".vox": "MagicaVoxel", ".mts": "Luanti", ".mcpack": "Bedrock pack",
+              ".mcworld": "Bedrock world"}
 
 
 def _suffix(name: str) -> str:
@@ -118,7 +120,7 @@ def candidates(head: bytes, name: str) -> list[str]:
     if head[:2] == b"\x1f\x8b":
         by_magic = ["Minecraft", "REXPaint"]
     elif head[:4] == b"PK\x03\x04":
-        by_magic = ["datapack", "3MF", "tcod", "Bedrock pack"]
+        by_magic = ["datapack", "3MF", "tcod", "Bedrock pack", "Bedrock world"]
     elif head[:8] == pictures.PNG_SIGNATURE:
         by_magic = ["PNG"]
     elif head[:4] == b"VOX ":

@@ -148,7 +148,10 @@ def is_world(path: str | Path) -> bool:
         return (path / "level.dat").is_file()
     if path.is_file() and zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
-            return any(name.endswith("/level.dat") or name == "level.dat" for name in archive.namelist())
+            names = archive.namelist()
+        if "db/CURRENT" in names:  # a Bedrock world (.mcworld): a file format of its own
+            return False
+        return any(name.endswith("/level.dat") or name == "level.dat" for name in names)
     return False
 
 

@@ -1,0 +1,167 @@
+"""``blockmaze info`` for Bedrock worlds (``.mcworld``): the name and spawn from ``level.dat``,
+and, read through Mojang's LevelDB (the bedrock extra), the chunks, the extent of the sub-chunks
+and the blocks counted by their states; bounded as every reader (the db's files unpacked at most
+the inflate limit, every record checked against the time bound).
+
+Example
+-------
+>>> import io
+>>> read_mcworld(io.BytesIO(b"PK\\x05\\x06" + bytes(18)))
+Traceback (most recent call last):
+...
+blockmaze.errors.BadFileError: a zip, but not a Bedrock world: no level.dat at its top
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import struct
+import tempfile
+import zipfile
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from ..errors import BadFileError
+from .base import FileInfo, zip_member
+from .timebound import check_time
+
+LEVEL_DAT_LIMIT = 1 << 20  # a level.dat of our worlds is under 1 KiB
+
+
+def read_mcworld(file: BinaryIO) -> FileInfo:
+    """The summary of a Bedrock world zip (see the module docstring)."""
+    from .nbtread import inflate_limit
+
+    try:
+        archive = zipfile.ZipFile(file)
+        names = archive.namelist()
+        if "level.dat" not in names:
+            raise BadFileError("a zip, but not a Bedrock world: no level.dat at its top")
+        with zip_member(archive, "level.dat", LEVEL_DAT_LIMIT) as member:
+            level = _level(member.read(LEVEL_DAT_LIMIT + 1))
+        members = [info for info in archive.infolist()
+                   if info.filename.startswith("db/") and not info.is_dir()]
+        if sum(info.file_size for info in members) > inflate_limit():
+            raise BadFileError("the world's db/ inflates to more than info reads (set "
+                               "BLOCKMAZE_INFO_LIMIT to raise it)")
+        folder = Path(tempfile.mkdtemp(prefix="blockmaze-info-"))
+        try:
+            (folder / "db").mkdir()
+            for info in members:
+                name = Path(info.filename).name
+                if not name or name in (".", ".."):
+                    continue
+                with zip_member(archive, info) as source, open(folder / "db" / name, "wb") as out:
+                    shutil.copyfileobj(source, out, 1 << 20)
+            details, size, counts = _db_summary(folder / "db")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError,
+            NotImplementedError, RuntimeError, KeyError) as error:
+        raise BadFileError(f"not a readable zip: {error}") from None
+    return FileInfo("Bedrock world (.mcworld)", size, None, counts, {**level, **details})
+
+
+def _level(data: bytes) -> dict:
+    """The world's name, generator and spawn from level.dat (its 8-byte header checked)."""
+    import nbtlib
+
+    if len(data) < 8:
+        raise BadFileError("level.dat is shorter than its 8-byte header")
+    version, length = struct.unpack("<ii", data[:8])
+    if length != len(data) - 8:
+        raise BadFileError(f"level.dat's header says {length} bytes follow, not {len(data) - 8}")
+    try:
+        root = nbtlib.File.parse(io.BytesIO(data[8:]), byteorder="little")
+    except Exception as error:  # nbtlib raises plain exceptions on broken input
+        raise BadFileError(f"level.dat is not little-endian NBT: {error}") from None
+
+    def value(key):
+        tag = root.get(key)
+        if isinstance(tag, nbtlib.String):
+            return str(tag)
+        return str(int(tag)) if isinstance(tag, (nbtlib.Int, nbtlib.Long, nbtlib.Byte)) else None
+
+    spawn = [value(k) for k in ("SpawnX", "SpawnY", "SpawnZ")]
+    return {"name": value("LevelName"), "storage version": version,
+            "generator": {"2": "flat", "1": "infinite", "0": "old"}.get(value("Generator") or "", value("Generator")),
+            "spawn": ", ".join(v or "?" for v in spawn)}
+
+
+def _db_summary(folder: Path) -> tuple[dict, tuple[int, int, int] | None, dict]:
+    """Chunks, sub-chunks and block counts of the world's LevelDB."""
+    try:
+        from leveldb import LevelDB, LevelDBException
+    except ImportError:
+        return {"blocks": "not counted (reading db/ needs pip install 'blockmaze[bedrock]')"}, None, {}
+    try:
+        db = LevelDB(str(folder))
+    except LevelDBException as error:
+        raise BadFileError(f"db/ is not a LevelDB: {error}") from None
+    chunks, ys, counts, palettes = set(), [], Counter(), {}
+    try:
+        for key, value in db.iterate():
+            check_time()
+            if len(key) not in (9, 10):
+                continue
+            cx, cz = struct.unpack("<ii", key[:8])
+            chunks.add((cx, cz))
+            if key[8:9] == b"/" and len(key) == 10:
+                cy = struct.unpack("b", key[9:10])[0]
+                ys.append(cy)
+                counts.update(_subchunk_counts(value, palettes))
+    finally:
+        db.close()
+    counts.pop("minecraft:air", None)
+    if not chunks:
+        return {"chunks": 0}, None, dict(counts)
+    xs, zs = [c[0] for c in chunks], [c[1] for c in chunks]
+    size = (16 * (max(xs) - min(xs) + 1), 16 * (max(ys) - min(ys) + 1) if ys else 0,
+            16 * (max(zs) - min(zs) + 1))
+    return {"chunks": len(chunks), "sub-chunks": len(ys)}, size, dict(counts)
+
+
+def _subchunk_counts(value: bytes, palettes: dict) -> Counter:
+    """The blocks of one sub-chunk (format 8 or 9, first storage layer) counted by name
+    (``palettes``: the names of palettes read already, by their bytes)."""
+    import nbtlib
+
+    if len(value) < 4 or value[0] not in (8, 9):
+        raise BadFileError(f"a sub-chunk of format {value[:1].hex() or 'nothing'}; blockmaze "
+                           "reads formats 8 and 9")
+    at = 3 if value[0] == 9 else 2
+    bits = value[at] >> 1
+    if bits not in (1, 2, 3, 4, 5, 6, 8, 16):
+        raise BadFileError(f"a sub-chunk with {bits}-bit indices")
+    per_word = 32 // bits
+    words = -(-4096 // per_word)
+    start = at + 1
+    if len(value) < start + 4 * words + 4:
+        raise BadFileError("a sub-chunk shorter than its indices")
+    packed = np.frombuffer(value, "<u4", words, start)
+    shifts = np.arange(per_word, dtype=np.uint32) * bits
+    indices = ((packed[:, None] >> shifts) & ((1 << bits) - 1)).ravel()[:4096]
+    count = struct.unpack("<i", value[start + 4 * words:start + 4 * words + 4])[0]
+    if not 0 < count <= 4096 or int(indices.max()) >= count:
+        raise BadFileError(f"a sub-chunk's palette of {count} entries does not cover its indices")
+    raw = value[start + 4 * words + 4:]
+    names = palettes.get(raw)
+    if names is None:
+        stream, names = io.BytesIO(raw), []
+        for _ in range(count):
+            try:
+                entry = nbtlib.File.parse(stream, byteorder="little")
+                names.append(str(entry["name"]))
+            except Exception as error:  # nbtlib raises plain exceptions on broken input
+                raise BadFileError(f"a sub-chunk's palette is not little-endian NBT: {error}") from None
+        palettes[raw] = names
+    tally = np.bincount(indices, minlength=count)
+    found: Counter = Counter()
+    for name, n in zip(names, tally.tolist(), strict=True):
+        found[name] += n
+    return found
