@@ -184,10 +184,6 @@ class Writer:
                                  f"its options are: {', '.join(self.options) or 'none'}")
 
 
-# Formats users ask for that blockmaze does not write: name -> (suffix, why and what instead).
-NOT_WRITTEN: dict[str, tuple[str, str]] = {}
-
-
 WRITERS: Mapping[str, Writer] = Registry({name: f"blockmaze.{row.module}"
                                           for name, row in FORMATS.items()})
 
@@ -230,17 +226,12 @@ def writer_for(path: str | os.PathLike | None = None, format: str | Writer | Non
 
     >>> writer_for("MyMaze/").name
     'world'
-    >>> writer_for("maze.mcworld")
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: blockmaze does not write Bedrock worlds (.mcworld): no maintained library writes one on every platform blockmaze runs on (docs/voxels.md); write a .mcpack and run /function blockmaze/build in any world
+    >>> writer_for("Maze.mcworld").name
+    'mcworld'
     """
     if isinstance(format, Writer):
         return format
     name = Path(path).name.lower() if path is not None else ""
-    for refused, (suffix, why) in NOT_WRITTEN.items():
-        if format == refused or (format is None and name.endswith(suffix)):
-            raise BlockmazeError(why)
     if format is not None:
         try:
             return WRITERS[format]
