@@ -9,7 +9,8 @@
 
 Each run is a fresh process (``blockmaze generate ...``) so its peak memory (ru_maxrss) is its own.
 Targets (issue 19): 5000x5000 world peak <= 1 GiB and time <= 1.5x the .schem's; 20000x20000
-world peak <= 1 GiB; (issue 27) 20000x20000 world <= 10 min on 2 cores. The huge row also gives
+world peak <= 1 GiB; (issue 27) 20000x20000 world <= 10 min on 2 cores; (issue 39) a Bedrock
+.mcworld <= 1.5x the command's .schem, streamed in <= 1 GiB. The huge row also gives
 the CPU seconds (every thread's): on a shared machine wall time says more about the neighbours.
 """
 
@@ -119,6 +120,13 @@ def main() -> None:
         ratio = world["seconds"] / schem["seconds"]
         print(f"| {side}x{side} | world | {world['seconds']:.1f} ({ratio:.2f}x .schem) | "
               f"{world['peak'] / 2**30:.2f} GiB | {world_disk / 1e6:.0f} MB | <= 1 GiB, <= 1.5x |", flush=True)
+        bedrock = run(common + ["-o", str(folder / "m.mcworld")])  # (issue 39: a Bedrock world)
+        bedrock_disk = disk(folder / "m.mcworld")
+        (folder / "m.mcworld").unlink()
+        ratio = bedrock["seconds"] / command["seconds"]
+        print(f"| {side}x{side} | Bedrock .mcworld (streamed) | {bedrock['seconds']:.1f} ({ratio:.2f}x the "
+              f"command's .schem) | {bedrock['peak'] / 2**30:.2f} GiB | {bedrock_disk / 1e6:.0f} MB | "
+              f"<= 1 GiB, <= 1.5x |", flush=True)
         if args.huge:
             big = args.huge
             huge = run(["generate", f"{big}x{big}", "-a", "eller", "-s", "1", "-o", str(folder / "H"),
