@@ -293,8 +293,8 @@ def job_values(case: Case, output: Path, source: Path) -> tuple[str, dict]:
         values["size"] = "5x9x11" if grid == "strict-3d" else "9x11"
         if grid == "relaxed":
             values["mode"] = "relaxed"
-        if v["thickness"] == ON:
-            values.update(wall=1, passage=2)
+        if v["thickness"] == ON:  # 9 = 1 + 2 * (3 + 1) along z, 11 = 1 + 2 * (4 + 1) along x
+            values.update(wall=1, passage="3x4")
         return "blockwise", values
     values.update(size="12x14")
     if v["grid"] != "rooms-and-mazes":
@@ -465,6 +465,9 @@ def check_output(case: Case, outcome, out: Path, warned: list[str], root: Path) 
         except Exception as error:
             raise Failure(f"independent reader rejects {path.name}: "
                           f"{type(error).__name__}: {error}") from None
+    if case.format in ("world", "world-zip"):  # the states the info reader found in the regions
+        for info in infos:
+            _check_states(set(re.findall(r"^\s+(minecraft:\S+)\s+\d+$", info, re.M)), case.format)
     if case.family == "dungeon" and "lock" in case.features and not _warned_of("lock", warned) \
             and "key" not in placed(case):
         raise Failure("--lock placed no lock and key (no door cuts the goal off) and said nothing")
@@ -526,6 +529,30 @@ def _closed(vertices, faces, what: str) -> None:
     if not (counts == 2).all() or not mesh.is_winding_consistent:
         raise Failure(f"{what} is not closed and manifold (edges in "
                       f"{sorted(set(counts.tolist()))} faces)")
+
+
+def _linear(c: float) -> float:
+    c /= 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def _obj_colours(case: Case, path: Path) -> None:
+    """Each material the .obj uses has its theme's colour (linear Kd) in the .mtl beside it."""
+    theme = load_theme(THEME if case.v.get("theme") == ON else DEFAULT_THEME)
+    used = set(re.findall(r"^usemtl\s+(\S+)", path.read_text(), re.M))
+    library = re.search(r"^mtllib\s+(.+)$", path.read_text(), re.M)
+    if not library:
+        raise Failure("obj names no mtllib")
+    colours = dict(re.findall(r"^newmtl\s+(\S+)\s*\nKd\s+([^\n]+)", (path.parent / library[1].strip())
+                              .read_text(), re.M))
+    for name in used:
+        if name not in colours:
+            raise Failure(f"obj uses material {name} the .mtl does not define")
+        if name.upper() in Material.__members__:
+            want = [_linear(c) for c in theme.color(Material[name.upper()])]
+            got = [float(x) for x in colours[name].split()]
+            if max(abs(a - b) for a, b in zip(want, got, strict=True)) > 2e-3:
+                raise Failure(f"obj material {name}: Kd {got} is not the theme's colour {want}")
 
 
 def independent_check(case: Case, path: Path) -> None:
@@ -599,6 +626,7 @@ def independent_check(case: Case, path: Path) -> None:
 
         mesh = trimesh.load(str(path), force="mesh", process=False)
         _closed(mesh.vertices, mesh.faces, "obj groups together")
+        _obj_colours(case, path)
     elif fmt == "3mf":
         import lib3mf
 
