@@ -23,7 +23,7 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
-import matrix  # noqa: E402
+import matrix
 
 QUICK = 800  # cases in a --quick sample: about a minute on two cores
 

@@ -38,11 +38,8 @@ without that feature (a feature that changes nothing was dropped).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import itertools
 import json
-import os
 import random
 import re
 import shutil
@@ -51,9 +48,9 @@ import time
 import traceback
 import warnings
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
@@ -117,10 +114,9 @@ def valid(family: str, values: dict[str, str]) -> bool:
     matrix tests)."""
     if family == "graph" and values.get("bridges") == ON and values.get("grid", "weave") != "weave":
         return False  # --bridges is for weave mazes only
-    if family == "blockwise" and values.get("thickness") == ON \
-            and values.get("grid", "strict") == "relaxed":
-        return False  # --wall and --passage are strict mode's
-    return True
+    # --wall and --passage are strict mode's
+    return not (family == "blockwise" and values.get("thickness") == ON
+                and values.get("grid", "strict") == "relaxed")
 
 
 @dataclass(frozen=True)
@@ -156,7 +152,7 @@ class Case:
             + [name for name in self.features if name != "levels"] + [v["format"]]
         return "-".join(parts)
 
-    def without(self, feature: str) -> "Case":
+    def without(self, feature: str) -> Case:
         return Case(self.family, tuple((n, OFF if n == feature else value)
                                        for n, value in self.values))
 
@@ -377,7 +373,7 @@ def run_case(case: Case, root: Path | None = None) -> Result:
     start = time.perf_counter()
     try:
         result = _classify(case, root)
-    except Exception as error:  # a bug in the checks themselves still names the case
+    except Exception as error:  # noqa: BLE001 (a bug in the checks themselves still names the case)
         result = Result(case, "failed", f"checker crashed: {type(error).__name__}: {error}")
     finally:
         if made:
@@ -395,11 +391,11 @@ def _run(case: Case, root: Path):
         warnings.simplefilter("always")
         try:
             command, values = job_values(case, out / output_name(case.format), source)
-        except BaseException as error:  # the export's generate step
+        except BaseException as error:  # noqa: BLE001 (the export's generate step)
             return ("setup", error), [], out
         try:
             outcome = jobs.run(command, **values)
-        except BaseException as error:
+        except BaseException as error:  # noqa: BLE001 (every error is a result)
             return ("run", error), [str(w.message) for w in caught], out
     return outcome, [str(w.message) for w in caught], out
 
@@ -455,19 +451,19 @@ def check_output(case: Case, outcome, out: Path, warned: list[str], root: Path) 
     for path in paths:
         try:
             infos.append(jobs.run("info", path=str(path)).text)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (every error is a result)
             raise Failure(f"blockmaze info cannot read {path.name}: {error}") from None
     for path in paths:
         try:
             independent_check(case, path)
         except Failure:
             raise
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (every error is a result)
             raise Failure(f"independent reader rejects {path.name}: "
                           f"{type(error).__name__}: {error}") from None
     if case.format in ("world", "world-zip"):  # the states the info reader found in the regions
         for info in infos:
-            _check_states(set(re.findall(r"^\s+(minecraft:\S+)\s+\d+$", info, re.M)), case.format)
+            _check_states(set(re.findall(r"^\s+(minecraft:\S+)\s+\d+$", info, re.MULTILINE)), case.format)
     if case.family == "dungeon" and "lock" in case.features and not _warned_of("lock", warned) \
             and "key" not in placed(case):
         raise Failure("--lock placed no lock and key (no door cuts the goal off) and said nothing")
@@ -480,9 +476,8 @@ def check_output(case: Case, outcome, out: Path, warned: list[str], root: Path) 
         if not evidence.shows(feature, root):
             raise Failure(f"--{feature} silently dropped: not in the {case.format} output and "
                           f"not warned of")
-    if "levels" in case.features and case.format not in ("world",) and FORMATS[case.format].source == "plan":
-        if len(paths) != 2:
-            raise Failure(f"2 levels to a tile map wrote {len(paths)} files")
+    if "levels" in case.features and FORMATS[case.format].source == "plan" and len(paths) != 2:
+        raise Failure(f"2 levels to a tile map wrote {len(paths)} files")
 
 
 # --- the independent readers ----------------------------------------------------------------------
@@ -505,7 +500,7 @@ def _unknown_state(state: str) -> bool:
 
             test_blockdata.mcdata()
             _BLOCKDATA = test_blockdata
-        except BaseException:
+        except BaseException:  # noqa: BLE001 (every error is a result)
             _BLOCKDATA = False
     if not _BLOCKDATA:
         return False
@@ -539,12 +534,12 @@ def _linear(c: float) -> float:
 def _obj_colours(case: Case, path: Path) -> None:
     """Each material the .obj uses has its theme's colour (linear Kd) in the .mtl beside it."""
     theme = load_theme(THEME if case.v.get("theme") == ON else DEFAULT_THEME)
-    used = set(re.findall(r"^usemtl\s+(\S+)", path.read_text(), re.M))
-    library = re.search(r"^mtllib\s+(.+)$", path.read_text(), re.M)
+    used = set(re.findall(r"^usemtl\s+(\S+)", path.read_text(), re.MULTILINE))
+    library = re.search(r"^mtllib\s+(.+)$", path.read_text(), re.MULTILINE)
     if not library:
         raise Failure("obj names no mtllib")
     colours = dict(re.findall(r"^newmtl\s+(\S+)\s*\nKd\s+([^\n]+)", (path.parent / library[1].strip())
-                              .read_text(), re.M))
+                              .read_text(), re.MULTILINE))
     for name in used:
         if name not in colours:
             raise Failure(f"obj uses material {name} the .mtl does not define")
@@ -709,11 +704,11 @@ class Evidence:
             line = next((l for l in info.splitlines() if "materials:" in l), "")
             found |= {w.strip() for w in line.partition("materials:")[2].split(",")}
         if fmt in ("vox", "tmx", "tmj", "npz"):
-            found |= set(re.findall(r"^  ([a-z]+)\s+\d+$", info, re.M))
+            found |= set(re.findall(r"^  ([a-z]+)\s+\d+$", info, re.MULTILINE))
         if fmt == "obj":
-            found |= set(re.findall(r"^usemtl\s+(\S+)", path.read_text(), re.M))
+            found |= set(re.findall(r"^usemtl\s+(\S+)", path.read_text(), re.MULTILINE))
         if fmt in GLYPHS:
-            glyphs = set(re.findall(r"^  '(.)'\s+\d+$", info, re.M))
+            glyphs = set(re.findall(r"^  '(.)'\s+\d+$", info, re.MULTILINE))
             for material in Material:
                 if self.theme.glyph(material) in glyphs:
                     found.add(material.name.lower())
@@ -807,7 +802,7 @@ class Evidence:
         """The output differs from the same case without ``feature``."""
         other = root / f"without-{feature}"
         other.mkdir()
-        outcome, _, out = _run(self.case.without(feature), other)
+        outcome, _, _ = _run(self.case.without(feature), other)
         if isinstance(outcome, tuple):
             return True  # without it the case does not run: the feature changed something
         return _digest(self.paths) != _digest([Path(p) for p in outcome.paths])

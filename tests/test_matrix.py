@@ -8,9 +8,8 @@ Known defects being fixed elsewhere are marked xfail (strict) by case id in KNOW
 
 from __future__ import annotations
 
-import pytest
-
 import matrix
+import pytest
 
 CASES = matrix.pairwise()
 
