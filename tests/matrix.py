@@ -328,11 +328,12 @@ def command_line(case: Case) -> str:
         line = " ".join(pre + ["-o", "/tmp/m/maze.json"]) + " && " + line
     if case.v.get("grid") == "masked":
         line = f"printf '{MASK.encode('unicode_escape').decode()}' > /tmp/m/mask.txt && " + line
-    return line
+    return "mkdir -p /tmp/m && " + line
 
 
 def generation_values_dry(case: Case, folder: Path) -> dict:
-    values = generation_values(Case(case.family, case.values), Path(tempfile.mkdtemp()))
+    with tempfile.TemporaryDirectory() as scratch:
+        values = generation_values(case, Path(scratch))
     if "mask" in values:
         values["mask"] = str(folder / "mask.txt")
     return values
