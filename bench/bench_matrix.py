@@ -5,6 +5,7 @@ each case run as the command runs it and classified works / refused / failed; pr
     python bench/bench_matrix.py --quick       # a seeded sample of about a minute's cases
     python bench/bench_matrix.py --pairwise    # the all-pairs cover the tests run
     python bench/bench_matrix.py --sample 2000 --seed 3 --jobs 2
+    python bench/bench_matrix.py --case dungeon-bsp-lock-schem   # one case: its result and command
 
 Prints: combinations tried, works, refused (each distinct refusal line, numbers blurred, with its
 count), failed (each distinct reason with its count, up to three case ids and a command line
@@ -35,7 +36,22 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=None, help="a seeded sample of N cases")
     parser.add_argument("--seed", type=int, default=2026, help="the sample's seed")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--case", action="append", default=[], metavar="ID",
+                        help="run only the case with this id (repeatable)")
     args = parser.parse_args()
+    if args.case:
+        wanted = set(args.case)
+        for case in matrix.full_product():
+            if case.id in wanted:
+                wanted.discard(case.id)
+                result = matrix.run_case(case)
+                print(f"{case.id}: {result.status} {result.why}".rstrip())
+                for message in result.warned:
+                    print(f"  warned: {message}")
+                print(f"  $ {matrix.command_line(case)}")
+        for name in sorted(wanted):
+            print(f"{name}: no such case")
+        return
 
     full = matrix.full_count()
     cover = matrix.pairwise()
