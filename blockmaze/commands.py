@@ -178,7 +178,8 @@ class Option:
     ``writer``: the writer keyword it sets (it applies to the outputs whose writer takes that
     keyword; ``to_writer`` turns the value into the writer's); ``where``: ``"any"`` (always),
     ``"printed"`` (a maze printed in the terminal), ``"file"`` (any output file), ``"blocks"``
-    (a file of blocks or tiles), ``"volume"`` (blocks stood up: not tile maps); ``not_for``:
+    (a file of blocks or tiles), ``"volume"`` (blocks stood up: not tile maps), ``"tiles"``
+    (tile maps only: what a plan's entities show); ``not_for``:
     format names it never applies to; ``shown``: the default as typed on the command line, where
     it is not the value itself (``auto``); ``grids``, ``modes``: the grid kinds and blockwise modes
     it applies to (None: all). ``process``: it configures the run on this machine (memory), and
@@ -523,7 +524,8 @@ class Dungeon(Output):
     spawn_spacing: int = option(5, "Least distance in blocks between spawn points.", "Maze",
                                 click.IntRange(min=1))
     lock: bool = option(False, "A locked door on the only way to the goal, its key on the near "
-                               "side.", "Maze")
+                               "side (entities: tile maps and text maps show them).", "Maze",
+                        where="tiles")
     seed: int | None = _seed()
 
 

@@ -149,7 +149,7 @@ def _reason(option: Option, writer: Writer | None, kind: str | None,
     if option.modes is not None and mode is not None and mode not in option.modes:
         return f"--mode {mode}"
     if writer is None:
-        printed_only = option.where in ("file", "blocks", "volume") or option.writer is not None
+        printed_only = option.where in ("file", "blocks", "volume", "tiles") or option.writer is not None
         return "a printed maze (give --output FILE)" if printed_only else None
     if option.where == "printed":
         return "a maze written to a file (it is for printed mazes)"
@@ -158,7 +158,8 @@ def _reason(option: Option, writer: Writer | None, kind: str | None,
         return None if option.writer in writer.options else output
     blocks = writer.source != "maze"
     if writer.name in option.not_for or (option.where == "blocks" and not blocks) \
-            or (option.where == "volume" and (not blocks or writer.plan)):
+            or (option.where == "volume" and (not blocks or writer.plan)) \
+            or (option.where == "tiles" and not writer.plan):
         return output
     if option.grids is not None and kind is not None and kind not in option.grids:
         return f"{kind} mazes ({option.grid_note})"
@@ -261,6 +262,10 @@ class _Run:
                                  "document or picture")
         if writer is None and len(size) == 3:
             raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
+        if len(size) == 3:  # the maze is its own volume: nothing to stand up
+            for name in sorted({"height", "floor", "roof"} & j.given):
+                warnings.warn(f"--{name} does not apply to a 3-D blockwise maze (it is a volume "
+                              f"already); ignored", UnusedOptionWarning)
         if writer is not None and len(size) == 3:
             if writer.plan:
                 raise BlockmazeError(f"a 3-D blockwise maze has {size[0]} layers and {writer.name} "
@@ -305,6 +310,11 @@ class _Run:
                                        spacing=j.spawn_spacing, lock=j.lock)
         for number, level in enumerate(dungeon.levels, 1):
             self.say(f"level {number}: {metrics_text(level.metrics)}")
+        if j.lock and not any(e.kind == "key" for level in dungeon.levels for e in level.entities):
+            from .errors import BlockmazeWarning
+
+            warnings.warn("--lock placed no lock: no single door leads to the goal in this "
+                          "dungeon (try another seed or style)", BlockmazeWarning)
         if writer is None:
             style = self._plan_style()
             return self._print("\n\n".join(_plan_text(level.plan, style)
@@ -325,6 +335,8 @@ class _Run:
                 one = self._save_blocks(plan, writer, seed, what, f", seed {seed}", output=str(path),
                                         extra={"entities": level.entities, "metrics": level.metrics})
                 done.paths += one.paths
+                done.companions += one.companions
+                done.volume = one.volume if levels == 1 else None
         return done
 
     def info(self) -> Outcome:

@@ -516,26 +516,23 @@ def _check_states(states, what: str) -> None:
         raise Failure(f"{what}: block states unknown to minecraft-data {_mc_version(None)}: {bad[:3]}")
 
 
-def _closed(vertices, faces, what: str) -> None:
-    """Closed and manifold: every edge (vertices merged by position) in exactly two faces."""
+def _closed(vertices, faces, what: str, merge: bool = True) -> None:
+    """Closed and manifold: every edge in exactly two faces, the vertices merged by position
+    first (``merge``), or as the file indexes them (3MF judges by index: its core spec, §4.1)."""
     import trimesh
 
     if len(faces) == 0:
         return
-    mesh = trimesh.Trimesh(np.asarray(vertices, float), np.asarray(faces), process=True)
+    mesh = trimesh.Trimesh(np.asarray(vertices, float), np.asarray(faces), process=merge)
     _, counts = np.unique(mesh.edges_sorted, axis=0, return_counts=True)
     if not (counts == 2).all() or not mesh.is_winding_consistent:
         raise Failure(f"{what} is not closed and manifold (edges in "
                       f"{sorted(set(counts.tolist()))} faces)")
 
 
-def _linear(c: float) -> float:
-    c /= 255
-    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-
 def _obj_colours(case: Case, path: Path) -> None:
-    """Each material the .obj uses has its theme's colour (linear Kd) in the .mtl beside it."""
+    """Each material the .obj uses has its theme's colour (Kd in sRGB, as three.js and Godot
+    read it) in the .mtl beside it."""
     theme = load_theme(THEME if case.v.get("theme") == ON else DEFAULT_THEME)
     used = set(re.findall(r"^usemtl\s+(\S+)", path.read_text(), re.MULTILINE))
     library = re.search(r"^mtllib\s+(.+)$", path.read_text(), re.MULTILINE)
@@ -547,7 +544,7 @@ def _obj_colours(case: Case, path: Path) -> None:
         if name not in colours:
             raise Failure(f"obj uses material {name} the .mtl does not define")
         if name.upper() in Material.__members__:
-            want = [_linear(c) for c in theme.color(Material[name.upper()])]
+            want = [c / 255 for c in theme.color(Material[name.upper()])]
             got = [float(x) for x in colours[name].split()]
             if max(abs(a - b) for a, b in zip(want, got, strict=True)) > 2e-3:
                 raise Failure(f"obj material {name}: Kd {got} is not the theme's colour {want}")
@@ -584,6 +581,19 @@ def independent_check(case: Case, path: Path) -> None:
         import nbtlib
 
         nbtlib.load(str(path), byteorder="little")
+    elif fmt == "mcworld":  # Mojang's LevelDB reads every record
+        import tempfile
+
+        import leveldb
+
+        with tempfile.TemporaryDirectory() as folder:
+            zipfile.ZipFile(path).extractall(folder)
+            db = leveldb.LevelDB(str(Path(folder) / "db"))
+            try:
+                if not sum(1 for _ in db.iterate()):
+                    raise Failure(f"{path.name}: the world's LevelDB holds no record")
+            finally:
+                db.close()
     elif fmt in ("mcpack", "world-zip", "npz"):
         with zipfile.ZipFile(path) as archive:
             bad = archive.testzip()
@@ -642,7 +652,7 @@ def independent_check(case: Case, path: Path) -> None:
             mesh = objects.GetCurrentMeshObject()
             vertices = [tuple(v.Coordinates) for v in mesh.GetVertices()]
             faces = [tuple(t.Indices) for t in mesh.GetTriangleIndices()]
-            _closed(vertices, faces, f"3mf object {mesh.GetName()!r}")
+            _closed(vertices, faces, f"3mf object {mesh.GetName()!r}", merge=False)
     elif fmt == "tmx":
         import pytmx
 
@@ -673,7 +683,7 @@ def independent_check(case: Case, path: Path) -> None:
 SPAWN_KINDS = ("monster", "item", "treasure")
 COMPANION = re.compile(r"(-tiles\.png|\.mtl|\.tsx|\.tsj)$")
 JAVA = ("schem", "litematic", "structure", "world", "world-zip", "mcstructure", "mcpack",
-        "datapack")
+        "datapack", "mcworld")
 NAMED = ("glb", "gltf", "vox", "tmx", "tmj", "npz", "obj")  # name their materials
 GLYPHS = ("ascii", "xp", "tilemap")
 ENTITY_TEXT = ("tmx", "tmj", "ldtk", "tilemap", "ascii")  # name entity kinds in their text
@@ -746,7 +756,7 @@ class Evidence:
         from blockmaze.export.minecraft.bedrock import bedrock_state
 
         found = set()
-        bedrock = self.case.format in ("mcstructure", "mcpack")
+        bedrock = self.case.format in ("mcstructure", "mcpack", "mcworld")
         for material in Material:
             if material == Material.AIR:
                 continue

@@ -3,8 +3,7 @@ of command x grid x features x format runs as the command runs it and is refused
 before any file exists, or works: its files read back by ``blockmaze info`` and an independent
 reader, its meshes closed, its block states valid, every feature asked for in the output or
 warned of. ``bench/bench_matrix.py`` runs the full product.
-
-Known defects being fixed elsewhere are marked xfail (strict) by case id in KNOWN."""
+"""
 
 from __future__ import annotations
 
@@ -13,16 +12,9 @@ import pytest
 
 CASES = matrix.pairwise()
 
-# 3MF: an object per material is not closed where an entrance or a weave crossing's stairs meet it
-_3MF = "3MF object not closed and manifold at entrances or weave stairs (known, being fixed)"
-KNOWN = {
-    "export-weave-solution-braid-lights-roof-bridges-3mf": _3MF,
-}
-
 
 def _param(case: matrix.Case):
-    marks = [pytest.mark.xfail(strict=True, reason=KNOWN[case.id])] if case.id in KNOWN else []
-    return pytest.param(case, id=case.id, marks=marks)
+    return pytest.param(case, id=case.id)
 
 
 def test_the_cover_is_deterministic_and_covers_every_pair():

@@ -32,10 +32,11 @@ STANDS_ON[[Material.WALL, Material.FLOOR, Material.ROOF, Material.PATH, Material
 
 
 @kernel
-def _place(walkable, floor_is_plain, reach):
+def _place(walkable, floor_is_plain, floor_is_end, reach):
     z_size, x_size = walkable.shape
     passable = walkable.ravel()
     plain = floor_is_plain.ravel()
+    end = floor_is_end.ravel()
     lit = np.zeros(z_size * x_size, dtype=np.bool_)
     lights = np.zeros((z_size, x_size), dtype=np.bool_)
     depth = np.full(z_size * x_size, -1, dtype=np.int32)
@@ -46,11 +47,13 @@ def _place(walkable, floor_is_plain, reach):
         if not passable[start] or lit[start]:
             continue
         # walk up to `reach` steps from the unlit block; choose the farthest unlit plain-floor block,
-        # else the farthest plain-floor block, else the block itself (the first reached on ties)
+        # else the farthest plain-floor block, else the farthest marker that is not START or GOAL
+        # (a path block), else the block itself (the first reached on ties)
         queue[0] = start
         depth[start] = 0
         count = block_breadth_first(passable, shape, FOUR, depth, queue, 1, reach, no_parents, NO_LABELS)
-        best, best_depth, fallback, fallback_depth = -1, -1, start, -1
+        best, best_depth, fallback, fallback_depth = -1, -1, -1, -1
+        marker, marker_depth = start, -1
         for i in range(count):
             cell = queue[i]
             d = depth[cell]
@@ -59,9 +62,11 @@ def _place(walkable, floor_is_plain, reach):
                     best, best_depth = cell, d
                 if d > fallback_depth:
                     fallback, fallback_depth = cell, d
+            elif not end[cell] and d > marker_depth:
+                marker, marker_depth = cell, d
             depth[cell] = -1
         if best < 0:
-            best = fallback
+            best = fallback if fallback >= 0 else marker
         lights[best // x_size, best % x_size] = True
         # everything within `reach` of the light is lit
         queue[0] = best
@@ -81,7 +86,7 @@ def place_lights(volume: np.ndarray, reach: int = REACH) -> np.ndarray:
     layer of a 3-D blockwise maze. Each layer is lit on its own (light that also reaches other
     layers only adds). Lights replace plain FLOOR blocks, so the marked solution stays visible;
     only where no plain floor is within reach (a tiny maze that is all solution) does a light
-    replace a marker.
+    replace a marker: a path block, and START or GOAL only where nothing else is in reach.
 
     Example
     -------
@@ -102,7 +107,8 @@ def place_lights(volume: np.ndarray, reach: int = REACH) -> np.ndarray:
         if not walkable.any():
             continue
         found = True
-        lights = _place(walkable, below == Material.FLOOR, int(reach))
+        ends = (below == Material.START) | (below == Material.GOAL)
+        lights = _place(walkable, below == Material.FLOOR, ends, int(reach))
         lit[y - 1][lights] = Material.LIGHT
     if not found:
         raise BlockmazeError("lights go into the floor: the volume needs a floor under its open blocks")

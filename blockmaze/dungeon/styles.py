@@ -122,7 +122,7 @@ def _furnish(level: DungeonLevel, index: int, levels: int, style: str, rng, coun
             door, key = found
             plan[door] = Material.DOOR
             entities.append(Entity("door", *door, {"locked": True, "key": 1}))
-            entities.append(Entity("key", *key, {"id": 1}))
+            entities.append(Entity("key", *key, {"key": 1}))  # (Tiled reserves "id")
             taken += [door, key]
     if counts is not None:
         stairs = [(e.z, e.x) for e in entities if e.kind == "stairs"]

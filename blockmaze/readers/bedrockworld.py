@@ -1,6 +1,6 @@
 """``blockmaze info`` for Bedrock worlds (``.mcworld``): the name and spawn from ``level.dat``,
-and, read through Mojang's LevelDB (the bedrock extra), the chunks, the extent of the sub-chunks
-and the blocks counted by their states; bounded as every reader (the db's files unpacked at most
+and, read through Mojang's LevelDB (the bedrock extra), the chunks, their extent (whole chunks
+across, the highest column from the world's floor up) and the blocks counted by their states; bounded as every reader (the db's files unpacked at most
 the inflate limit, every record checked against the time bound).
 
 Example
@@ -103,7 +103,7 @@ def _db_summary(folder: Path) -> tuple[dict, tuple[int, int, int] | None, dict]:
         db = LevelDB(str(folder))
     except LevelDBException as error:
         raise BadFileError(f"db/ is not a LevelDB: {error}") from None
-    chunks, ys, counts, palettes = set(), [], Counter(), {}
+    chunks, ys, counts, palettes, top = set(), [], Counter(), {}, 0
     try:
         for key, value in db.iterate():
             check_time()
@@ -111,6 +111,8 @@ def _db_summary(folder: Path) -> tuple[dict, tuple[int, int, int] | None, dict]:
                 continue
             cx, cz = struct.unpack("<ii", key[:8])
             chunks.add((cx, cz))
+            if key[8:9] == b"+" and len(value) >= 512:  # heights above the world's floor
+                top = max(top, int(np.frombuffer(value, "<i2", 256).max()))
             if key[8:9] == b"/" and len(key) == 10:
                 cy = struct.unpack("b", key[9:10])[0]
                 ys.append(cy)
@@ -121,8 +123,7 @@ def _db_summary(folder: Path) -> tuple[dict, tuple[int, int, int] | None, dict]:
     if not chunks:
         return {"chunks": 0}, None, dict(counts)
     xs, zs = [c[0] for c in chunks], [c[1] for c in chunks]
-    size = (16 * (max(xs) - min(xs) + 1), 16 * (max(ys) - min(ys) + 1) if ys else 0,
-            16 * (max(zs) - min(zs) + 1))
+    size = (16 * (max(xs) - min(xs) + 1), top, 16 * (max(zs) - min(zs) + 1))
     return {"chunks": len(chunks), "sub-chunks": len(ys)}, size, dict(counts)
 
 

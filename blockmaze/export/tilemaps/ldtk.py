@@ -41,7 +41,7 @@ ENTITY_FIELDS = {
     "start": (), "goal": (),
     "door": (("locked", "Bool"), ("key", "Int")),
     "stairs": (("direction", "String"), ("level", "Int")),
-    "key": (("id", "Int"),),
+    "key": (("key", "Int"),),  # the id of the lock it opens (the door's "key")
     "monster": (("rule", "String"), ("distance", "Int")),
     "item": (("rule", "String"), ("distance", "Int")),
     "treasure": (("rule", "String"), ("distance", "Int")),

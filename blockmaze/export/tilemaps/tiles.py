@@ -197,7 +197,7 @@ def entity_marks(theme: Theme, extra) -> list[tuple[int, int, str, str]]:
 
     >>> from blockmaze.dungeon import Entity
     >>> from blockmaze.materials import load_theme
-    >>> entity_marks(load_theme(), [Entity("monster", 1, 2), Entity("key", 0, 0, {"id": 1})])
+    >>> entity_marks(load_theme(), [Entity("monster", 1, 2), Entity("key", 0, 0, {"key": 1})])
     [(2, 1, 'M', 'monster walkable transparent'), (0, 0, 'k', 'key walkable transparent')]
     """
     marks = []
