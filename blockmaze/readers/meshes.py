@@ -21,7 +21,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import BadFileError
-from .base import FileInfo, file_size, load_json, need, text_limit, zip_member
+from .base import FileInfo, file_size, load_json, need, open_zip, text_limit, zip_member
 from .timebound import check_time
 
 PIECE = 1 << 20
@@ -298,7 +298,7 @@ _3MF_VERTEX = re.compile(rb'<vertex x="([^"]*)" y="([^"]*)" z="([^"]*)"')
 def read_3mf(file: BinaryIO) -> FileInfo:
     """A 3MF package: vertices and triangles of 3D/3dmodel.model, counted in pieces."""
     try:
-        archive = zipfile.ZipFile(file)
+        archive = open_zip(file)
         vertices = triangles = objects = 0
         bounds = _Bounds()
         with zip_member(archive, "3D/3dmodel.model") as model:

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import BadFileError
 from ..materials import Material
-from .base import FileInfo, load_json, need, read_whole, text_limit, zip_member
+from .base import FileInfo, load_json, need, open_zip, read_whole, text_limit, zip_member
 
 FIRST_GID = 1
 _XP_CELL = np.dtype([("glyph", "<i4"), ("colours", "u1", 6)])  # 10 bytes a cell
@@ -188,7 +188,7 @@ def ldtk_summary(document: dict) -> FileInfo:
 def read_npz(file: BinaryIO) -> FileInfo:
     """A tcod .npz: the ``material`` array's shape and values, read in pieces."""
     try:
-        archive = zipfile.ZipFile(file)
+        archive = open_zip(file)
         with zip_member(archive, "material.npy") as member:
             version = np.lib.format.read_magic(member)
             if version not in ((1, 0), (2, 0), (3, 0)):
@@ -207,6 +207,8 @@ def read_npz(file: BinaryIO) -> FileInfo:
                     raise BadFileError("material.npy is truncated")
                 counts += np.bincount(np.frombuffer(piece, np.uint8), minlength=256)
                 left -= len(piece)
+    except BadFileError:
+        raise
     except KeyError:
         raise BadFileError("a zip without material.npy: not a blockmaze .npz") from None
     except (zipfile.BadZipFile, EOFError, zlib.error, OSError, NotImplementedError, RuntimeError,

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import BadFileError
 from ..materials import Material
-from .base import FileInfo, file_size, load_json
+from .base import FileInfo, file_size, load_json, open_zip, zip_member
 from .timebound import check_time
 
 
@@ -196,19 +196,17 @@ def read_mcpack(file: BinaryIO) -> FileInfo:
     from .minecraft import read_nbt_info
 
     try:
-        archive = zipfile.ZipFile(file)
+        archive = open_zip(file)
         names = archive.namelist()
         if "manifest.json" not in names:
             raise BadFileError("a zip, but not a Bedrock pack: no manifest.json at its top")
-        with archive.open("manifest.json") as member:
+        with zip_member(archive, "manifest.json", 1 << 20) as member:
             document = load_json(member.read(1 << 20), "manifest.json")
         structures = [m for m in archive.infolist() if m.filename.startswith("structures/")
                       and m.filename.endswith(".mcstructure")]
         if not structures:
             raise BadFileError("a Bedrock pack without a structure")
-        if structures[0].file_size > inflate_limit():
-            raise BadFileError("the structure is larger than info inflates (set BLOCKMAZE_INFO_LIMIT to raise it)")
-        with archive.open(structures[0]) as member:
+        with zip_member(archive, structures[0]) as member:
             data = member.read(inflate_limit() + 1)
         functions = sorted(n for n in names if n.startswith("functions/") and n.endswith(".mcfunction"))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError,

@@ -41,7 +41,7 @@ from ..export.minecraft.anvil import block_bits
 from ..export.minecraft.packing import unpack_longs
 from ..export.minecraft.versions import RELEASES
 from ..support.files import open_regular, read_regular
-from .base import zip_member
+from .base import open_zip, zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
 from .timebound import check_time, time_bound
 
@@ -56,7 +56,7 @@ def _files(path: Path) -> dict[str, bytes | Path]:
         found = {"level.dat": path / "level.dat"}  # each opened once, as a regular file, by _read
         found.update({f"region/{p.name}": p for p in (path / "region").glob("r.*.mca")})
         return found
-    with open_regular(path, "world zip") as opened, zipfile.ZipFile(opened) as archive:
+    with open_regular(path, "world zip") as opened, open_zip(opened) as archive:
         names = [n for n in archive.namelist() if n.endswith("level.dat")]
         if not names:
             raise BlockmazeError(f"{path}: no level.dat in the zip")
@@ -147,8 +147,11 @@ def is_world(path: str | Path) -> bool:
     if path.is_dir():
         return (path / "level.dat").is_file()
     if path.is_file() and zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            return any(name.endswith("/level.dat") or name == "level.dat" for name in archive.namelist())
+        try:
+            with open_regular(path, "world zip") as opened, open_zip(opened) as archive:
+                return any(name.endswith("/level.dat") or name == "level.dat" for name in archive.namelist())
+        except (BlockmazeError, zipfile.BadZipFile, OSError, EOFError, ValueError):
+            return False  # not a world; the file readers say what it is not
     return False
 
 
