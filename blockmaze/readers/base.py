@@ -114,10 +114,10 @@ def zip_directory(file: BinaryIO) -> tuple[int, int]:
     most the last 64 KiB; leaves ``file`` at its start.
 
     >>> import io
-    >>> zip_directory(io.BytesIO(b"PK\\x05\\x06" + struct.pack("<4H2LH", 0, 0, 1, 1_000_000, 46_000_000, 0, 0)))
+    >>> zip_directory(io.BytesIO(b"PK\\x05\\x06" + struct.pack("<4H2LH", 0, 0, 1, 40_000, 46_000_000, 0, 0)))
     Traceback (most recent call last):
     ...
-    blockmaze.errors.BadFileError: the zip's directory lists 1000000 members in 46000000 bytes; info reads at most 65536 members in 8388608 bytes
+    blockmaze.errors.BadFileError: the zip's directory lists 40000 members in 46000000 bytes; info reads at most 65536 members in 8388608 bytes
     """
     size = file.seek(0, 2)
     start = max(size - 22 - 0xFFFF, 0)
