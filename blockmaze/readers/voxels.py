@@ -130,16 +130,24 @@ def _extent(sizes, bounds, translations, shapes):
     if not sizes:
         raise BadFileError("a .vox without a model")
     parent = {child: node for node, (child, _) in translations.items()}
+    moved: dict[int, tuple[int, ...]] = {}  # a transform's offset: its own and those above it
     placed = {}
     for node, model in shapes.items():
-        offset, up = np.zeros(3, np.int64), parent.get(node)
-        for _ in range(len(translations) + 1):
-            if up is None:
-                break
-            offset += translations[up][1]
+        check_time()
+        chain, seen, up = [], set(), parent.get(node)
+        while up is not None and up not in moved:  # each transform walked once: linear
+            if up in seen:
+                raise BadFileError("the scene's transforms form a cycle")
+            seen.add(up)
+            chain.append(up)
             up = parent.get(up)
+        total = moved[up] if up is not None else (0, 0, 0)
+        for step in reversed(chain):
+            total = tuple(a + b for a, b in zip(total, translations[step][1]))
+            moved[step] = total
+        offset = moved[parent[node]] if node in parent else (0, 0, 0)
         if 0 <= model < len(sizes):
-            placed[model] = offset
+            placed[model] = np.array(offset, np.int64)
     lows, highs = [], []
     for k, (size, box) in enumerate(zip(sizes, bounds)):
         if box is not None:
