@@ -183,6 +183,7 @@ _BLOCK_SIZE = re.compile(rb"block_size ([0-9.eE+-]+)")
 def _lines_in_pieces(file: BinaryIO):
     carry = b""
     while True:
+        check_time()
         piece = file.read(PIECE)
         text = carry + piece
         cut = text.rfind(b"\n") + 1 if piece else len(text)

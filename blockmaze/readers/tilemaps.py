@@ -87,27 +87,39 @@ def _decode_data(text: bytes | str, encoding: str | None, compression: str | Non
         raise BadFileError(f"tile data cannot be decoded: {error}") from None
 
 
-_MAP = re.compile(rb"<map\b([^>]*)>")
-_ATTR = re.compile(rb'([a-z]+)="([^"]*)"')
-_DATA = re.compile(rb"<data\b([^>]*)>([^<]*)</data>")
+_ATTR = re.compile(rb'(?<![a-z])([a-z]++)="([^"]*+)"')  # possessive, from a word's start: linear
+
+
+def _element(text: bytes, tag: bytes, start: int) -> tuple[bytes, int] | None:
+    """The attribute text of the first ``<tag`` element at or after ``start`` and where its start
+    tag ends, found without backtracking (each byte looked at a bounded number of times)."""
+    at = start
+    while (at := text.find(b"<" + tag, at)) >= 0:
+        after = text[at + 1 + len(tag):at + 2 + len(tag)]
+        if after in (b">", b"/") or after.isspace():
+            end = text.find(b">", at)
+            return (text[at + 1 + len(tag):end], end + 1) if end >= 0 else None
+        at += 1 + len(tag)
+    return None
 
 
 def read_tmx(file: BinaryIO) -> FileInfo:
     """A Tiled .tmx map: the first tile layer's data counted by tile kind."""
     text = read_whole(file, "a TMX map")
-    found = _MAP.search(text)
+    found = _element(text, b"map", 0)
     if not found:
         raise BadFileError("no <map> element: not a TMX map")
-    attrs = dict(_ATTR.findall(found.group(1)))
-    data = _DATA.search(text, found.end())
-    if data is None:
+    attrs = dict(_ATTR.findall(found[0]))
+    data = _element(text, b"data", found[1])
+    close = text.find(b"<", data[1]) if data else -1
+    if data is None or text[close:close + 7] != b"</data>":
         raise BadFileError("no <data> in a tile layer")
     try:
         width, height = int(attrs[b"width"]), int(attrs[b"height"])
     except (KeyError, ValueError):
         raise BadFileError("the <map> element needs whole-number width and height") from None
-    how = {k.decode(): v.decode() for k, v in _ATTR.findall(data.group(1))}
-    gids = _decode_data(data.group(2), how.get("encoding"), how.get("compression"), width * height)
+    how = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(data[0])}
+    gids = _decode_data(text[data[1]:close], how.get("encoding"), how.get("compression"), width * height)
     return _tile_info("Tiled map (.tmx)", width, height, _gid_counts(gids, width, height))
 
 
