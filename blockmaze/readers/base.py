@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import zipfile
 from dataclasses import dataclass, field
@@ -21,6 +22,21 @@ TEXT_SHARE = 32  # whole-file reads (JSON, XML, text maps) get the info limit / 
 MAX_ZIP_ENTRIES = 1 << 16  # members a zip's directory may list (a world of 65,536 regions)
 MAX_ZIP_DIRECTORY = 1 << 23  # bytes of a zip's central directory (8 MiB)
 _ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: object) -> str:
+    r"""``text`` with every control character escaped (C0, DEL, C1, the line and paragraph
+    separators, the bidi embeddings, overrides and isolates): what a file says is shown, never
+    obeyed by a terminal. Everything ``info`` prints, lines and errors, passes through here.
+
+    >>> print(printable("a\x1b]0;title\x07b\u202ec\nd"))
+    a\x1b]0;title\x07b\u202ec\x0ad
+    """
+    return _UNPRINTABLE.sub(lambda found: (f"\\x{ord(found[0]):02x}" if ord(found[0]) < 256
+                                           else f"\\u{ord(found[0]):04x}"), str(text))
 
 
 @dataclass
@@ -35,7 +51,7 @@ class FileInfo:
     unit: str = "blocks"
 
     def lines(self) -> list[str]:
-        """The summary as text lines."""
+        """The summary as text lines, each :func:`printable`."""
         out = [f"format: {self.format}"]
         if self.data_version is not None:
             from ..export.minecraft.versions import RELEASES
@@ -47,10 +63,11 @@ class FileInfo:
         out.extend(f"{key}: {value}" for key, value in self.details.items())
         if self.counts:
             out.append(f"palette: {len(self.counts)} {'block states' if self.unit == 'blocks' else 'kinds'}")
-            width = max(len(name) for name in self.counts)
-            for name, count in sorted(self.counts.items(), key=lambda item: (-item[1], item[0])):
+            counts = [(printable(name), count) for name, count in self.counts.items()]
+            width = max(len(name) for name, _ in counts)
+            for name, count in sorted(counts, key=lambda item: (-item[1], item[0])):
                 out.append(f"  {name:<{width}}  {count}")
-        return out
+        return [printable(line) for line in out]
 
 
 def text_limit() -> int:

@@ -18,7 +18,7 @@ from typing import BinaryIO, Callable
 
 from ..errors import BadFileError, BlockmazeError
 from . import meshes, pictures, tilemaps, voxels
-from .base import FileInfo, load_json, read_whole
+from .base import FileInfo, load_json, printable, read_whole
 
 HEAD = 1024
 Opener = Callable[[], BinaryIO]
@@ -157,7 +157,7 @@ def _inspect(opener: Opener, name: str) -> FileInfo:
         head = file.read(HEAD)
     tried = candidates(head, name)
     if not tried:
-        raise BadFileError(f"{name}: not a file blockmaze writes; its first bytes and its name match "
+        raise BadFileError(f"{printable(name)}: not a file blockmaze writes; its first bytes and its name match "
                            f"none of: {', '.join(READERS)}")
     problems = []
     for label in tried:
@@ -173,7 +173,7 @@ def _inspect(opener: Opener, name: str) -> FileInfo:
         except MemoryError:
             problems.append("needs more memory than is available")
     also = f" (also tried {', '.join(tried[1:])}: {'; '.join(problems[1:])})" if len(tried) > 1 else ""
-    raise BadFileError(" ".join(f"{name}: read as {tried[0]}: {problems[0]}{also}".split()))
+    raise BadFileError(printable(" ".join(f"{name}: read as {tried[0]}: {problems[0]}{also}".split())))
 
 
 def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
@@ -217,7 +217,7 @@ def inspect_file(path: str | Path) -> FileInfo:
         with opened, time_bound(None):  # (_inspect's messages name the file)
             return _inspect(opener, path.name)
     except OSError as error:
-        raise BadFileError(f"cannot read {path}: {error.strerror or error}") from None
+        raise BadFileError(printable(f"cannot read {path}: {error.strerror or error}")) from None
 
 
 __all__ = ["FileInfo", "candidates", "inspect_bytes", "inspect_file"]

@@ -41,7 +41,7 @@ from ..export.minecraft.anvil import block_bits
 from ..export.minecraft.packing import unpack_longs
 from ..export.minecraft.versions import RELEASES
 from ..support.files import open_regular, read_regular
-from .base import open_zip, zip_member
+from .base import open_zip, printable, zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
 from .timebound import check_time, time_bound
 
@@ -160,13 +160,13 @@ def summarize_world(path: str | Path) -> list[str]:
     path = Path(path)
     try:
         with time_bound(None):  # the errors below name the world
-            return _summary(path)
+            return [printable(line) for line in _summary(path)]
     except BlockmazeError as error:
-        raise BadFileError(f"{path}: {error}") from None
+        raise BadFileError(printable(f"{path}: {error}")) from None
     except (KeyError, TypeError, ValueError, IndexError, OSError, zipfile.BadZipFile) as error:
-        raise BadFileError(f"{path}: not a readable world ({type(error).__name__}: {error})") from None
+        raise BadFileError(printable(f"{path}: not a readable world ({type(error).__name__}: {error})")) from None
     except MemoryError:
-        raise BadFileError(f"{path}: the world needs more memory than is available") from None
+        raise BadFileError(printable(f"{path}: the world needs more memory than is available")) from None
 
 
 def _summary(path: Path) -> list[str]:
