@@ -182,6 +182,9 @@ def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
     >>> inspect_bytes(b"; blockmaze ascii map 3x1\\n; legend: glyph at column 2\\n#.#\\n", "m.txt").details["size"]
     '3 x 1 tiles (width x height)'
     """
+    from .timebound import check_settings
+
+    check_settings()
     return _inspect(lambda: io.BytesIO(data), name)
 
 
@@ -209,8 +212,9 @@ def inspect_file(path: str | Path) -> FileInfo:
     >>> inspect_file(os.path.join(folder, "m.schem")).size
     (7, 4, 5)
     """
-    from .timebound import time_bound
+    from .timebound import check_settings, time_bound
 
+    check_settings()
     path = Path(path)
     opener, opened = _open_regular(path)
     try:

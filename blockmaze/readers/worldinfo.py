@@ -43,7 +43,7 @@ from ..export.minecraft.versions import RELEASES
 from ..support.files import open_regular, read_regular
 from .base import open_zip, printable, zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
-from .timebound import check_time, time_bound
+from .timebound import check_settings, check_time, time_bound
 
 _REGION = re.compile(r"^r\.(-?\d+)\.(-?\d+)\.mca$")
 MAX_CHUNK = 1 << 26
@@ -157,6 +157,7 @@ def is_world(path: str | Path) -> bool:
 
 def summarize_world(path: str | Path) -> list[str]:
     """Text lines describing a world folder or a .zip of one (see the module example)."""
+    check_settings()  # (a bad setting is a usage error, not the world's)
     path = Path(path)
     try:
         with time_bound(None):  # the errors below name the world
