@@ -166,7 +166,7 @@ def _inspect(opener: Opener, name: str) -> FileInfo:
         except BlockmazeError as error:
             problems.append(str(error))
         except (KeyError, TypeError, ValueError, IndexError, OverflowError, struct.error,
-                UnicodeDecodeError, EOFError) as error:
+                UnicodeDecodeError, EOFError, AttributeError) as error:
             problems.append(f"malformed ({type(error).__name__}: {error})")
         except RecursionError:
             problems.append("nested too deeply")

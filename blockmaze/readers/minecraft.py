@@ -110,10 +110,15 @@ def _list_ints(value: object, where: str) -> tuple[int, ...]:
 
 
 def _state_name(entry: dict) -> str:
+    """``name[key=value,...]`` of a palette entry, every part checked to be a String (a block
+    state of another NBT type is refused, never an internal error)."""
     name = need(entry, "Name", str, "palette entry ")
-    props = entry.get("Properties") or {}
+    props = entry.get("Properties")
+    props = {} if props is None else props
     if not isinstance(props, dict):
         raise BadFileError("palette entry Properties must be a Compound")
+    if not all(isinstance(value, str) for value in props.values()):
+        raise BadFileError("palette entry Properties must hold Strings")
     if props:
         name += "[" + ",".join(f"{k}={v}" for k, v in sorted(props.items())) + "]"
     return name

@@ -132,9 +132,9 @@ def section_counts(section: dict) -> Counter:
 
 
 def _state(entry: dict) -> str:
-    properties = entry.get("Properties") or {}
-    inside = ",".join(f"{k}={v}" for k, v in properties.items())
-    return entry["Name"] + (f"[{inside}]" if inside else "")
+    from .minecraft import _state_name
+
+    return _state_name(entry)
 
 
 def is_world(path: str | Path) -> bool:
@@ -164,7 +164,8 @@ def summarize_world(path: str | Path) -> list[str]:
             return [printable(line) for line in _summary(path)]
     except BlockmazeError as error:
         raise BadFileError(printable(f"{path}: {error}")) from None
-    except (KeyError, TypeError, ValueError, IndexError, OSError, zipfile.BadZipFile) as error:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, OSError,
+            zipfile.BadZipFile) as error:
         raise BadFileError(printable(f"{path}: not a readable world ({type(error).__name__}: {error})")) from None
     except MemoryError:
         raise BadFileError(printable(f"{path}: the world needs more memory than is available")) from None
