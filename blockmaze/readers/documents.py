@@ -19,7 +19,12 @@ CHECK_CELLS = 1 << 20
 
 def maze_document_summary(document: object) -> FileInfo:
     """Summarise parsed JSON that says it is a maze document; BadFileError if it is not one."""
-    from ..mazes.documents import DOCUMENT_TYPE, check_links_cover, parse_maze, shape_cells
+    from ..mazes.documents import (
+        DOCUMENT_TYPE,
+        check_links_cover,
+        parse_maze,
+        shape_cells,
+    )
 
     if not isinstance(document, dict) or document.get("type") != DOCUMENT_TYPE:
         raise BadFileError(f"JSON, but not a maze document: its 'type' must be {DOCUMENT_TYPE!r}")
