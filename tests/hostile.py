@@ -135,7 +135,8 @@ def families() -> dict[str, tuple[str, bytes, str]]:
     found["document-all-disabled"] = ("h.json", (b'{"type": "blockmaze-maze", "version": 1, "grid": {"kind": '
                                                  b'"square", "shape": [3, 3], "disabled": [0, 1, 2, 3, 4, 5, 6, 7, 8]}, '
                                                  b'"links": "000000000"}'), "no enabled cell")
-    found["3mf-encrypted-member"] = ("h.3mf", patched_zip({"3D/3dmodel.model": b"<model/>"}, flag=1), "encrypted")
+    found["3mf-encrypted-member"] = ("h.3mf", patched_zip({"3D/3dmodel.model": b"<model/>"}, flag=1),
+                                     "info reads no encrypted member")
     found["mcpack-compression-99"] = ("h.mcpack", patched_zip({"manifest.json": b"{}"}, method=99),
                                       "compression method 99")
     return found

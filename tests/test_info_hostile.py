@@ -69,7 +69,8 @@ def test_3mf_lines_are_read_within_the_time_bound(tmp_path):
 
 # --- worlds: zips with members zipfile cannot open, palettes of the wrong NBT types ------------
 
-@pytest.mark.parametrize("flag, method, says", [(1, None, "is encrypted"), (0, 99, "compression method 99")])
+@pytest.mark.parametrize("flag, method, says", [(1, None, "info reads no encrypted member"),
+                                               (0, 99, "compression method 99")])
 def test_a_world_zip_member_info_cannot_open_is_refused(tmp_path, flag, method, says):
     path = tmp_path / "World.zip"
     path.write_bytes(patched_zip({"World/level.dat": b"\x0a\x00\x00\x00"}, flag=flag, method=method))
@@ -170,10 +171,14 @@ def test_a_world_name_and_palette_are_printed_escaped(tmp_path):
 
 
 def test_refusals_quoting_a_file_escape_it(tmp_path):
-    path = tmp_path / "m.3mf"
-    path.write_bytes(patched_zip({"3D/3dmodel.model": b"<model/>", f"3D/{SPOOF}": b""}, flag=1))
-    line = refused(path, "is encrypted")
-    assert "\x1b" not in line and "\u202e" not in line
+    import zipfile
+
+    path = tmp_path / "World.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("World/level.dat", b"\x0a\x00\x00\x00")
+        archive.writestr(f"World/region/{SPOOF}.mca", bytes(1 << 16))
+    line = refused(path, "inflates to", BLOCKMAZE_INFO_LIMIT="4K")
+    assert _clean(line) and "\\x1b]0;owned\\x07" in line, line
 
 
 # --- bad settings are usage errors of their own -----------------------------------------------
