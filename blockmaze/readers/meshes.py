@@ -208,7 +208,9 @@ def read_obj(file: BinaryIO) -> FileInfo:
         rows = _OBJ_VERTEX.findall(text)
         if rows:
             try:
-                coords = np.array([row.split()[:3] for row in rows], dtype=np.float64)
+                words = b" ".join(rows).split()  # x y z a line, as blockmaze writes: one parse
+                coords = np.array(words if len(words) == 3 * len(rows) else
+                                  [row.split()[:3] for row in rows], dtype=np.float64)
             except ValueError:
                 raise BadFileError("a vertex line of the OBJ does not hold three numbers") from None
             vertices += len(rows)
