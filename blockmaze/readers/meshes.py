@@ -262,6 +262,7 @@ def read_ply(file: BinaryIO) -> FileInfo:
     file.seek(end + 11)
     left = total
     while left:
+        check_time()
         take = min(left, PIECE // dtype.itemsize)
         raw = file.read(take * dtype.itemsize)
         if len(raw) < take * dtype.itemsize:
@@ -286,6 +287,7 @@ def read_stl(file: BinaryIO) -> FileInfo:
         raise BadFileError(f"a binary STL of {count} triangles is {84 + 50 * count} bytes; this one is {size}")
     bounds, left = _Bounds(), count
     while left:
+        check_time()
         take = min(left, PIECE // 50)
         raw = file.read(take * 50)
         if len(raw) < take * 50:

@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import BadFileError
 from ..materials import Material
 from .base import FileInfo, load_json, need, open_zip, read_whole, text_limit, zip_member
+from .timebound import check_time
 
 FIRST_GID = 1
 _XP_CELL = np.dtype([("glyph", "<i4"), ("colours", "u1", 6)])  # 10 bytes a cell
@@ -49,6 +50,7 @@ def _gid_counts(gids: np.ndarray, width: int, height: int) -> dict[str, int]:
         raise BadFileError(f"{gids.size} tiles for a {width}x{height} map")
     counts = np.zeros(1 << 16, np.int64)
     for start in range(0, gids.size, 1 << 20):  # in slices: no int64 copy of a whole big map
+        check_time()
         piece = gids[start:start + (1 << 20)]
         if piece.min() < FIRST_GID or piece.max() >= 1 << 16:
             raise BadFileError(f"a GID outside {FIRST_GID}..65535 (0 is no tile; blockmaze writes a tile everywhere)")
@@ -214,6 +216,7 @@ def read_npz(file: BinaryIO) -> FileInfo:
                 raise BadFileError(f"material.npy claims {shape[0]}x{shape[1]} values, more "
                                    "than it holds")
             while left:
+                check_time()
                 piece = member.read(min(left, 1 << 20))
                 if not piece:
                     raise BadFileError("material.npy is truncated")
@@ -247,6 +250,7 @@ def read_xp(file: BinaryIO) -> FileInfo:
                                "(set BLOCKMAZE_INFO_LIMIT to raise it)")
         glyphs, carry = Counter(), b""
         for piece in source.pieces(width * height * 10):
+            check_time()
             piece = carry + bytes(piece)
             cut = len(piece) - len(piece) % 10
             carry = piece[cut:]
