@@ -23,7 +23,15 @@ import numpy as np
 
 from ..errors import BadFileError
 from ..materials import Material
-from .base import FileInfo, load_json, need, open_zip, read_whole, text_limit, zip_member
+from .base import (
+    FileInfo,
+    load_json,
+    need,
+    open_zip,
+    read_whole,
+    text_limit,
+    zip_member,
+)
 from .timebound import check_time
 
 FIRST_GID = 1
