@@ -107,7 +107,88 @@ def corpus() -> dict[str, tuple[str, bytes]]:
     files["png-huge-header"] = ("h.png", b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", 2**31 - 1, 2**31 - 1, 8, 3, 0, 0, 0)))
     files["tmx-bomb"] = ("h.tmx", b'<map width="100000" height="100000"><data encoding="base64" compression="zlib">'
                          + __import__("base64").b64encode(zlib.compress(bytes(64 * MIB), 9)) + b"</data></map>")
+    files.update({name: (file_name, data) for name, (file_name, data, _) in families().items()})
     return files
+
+
+# --- issue 37: one crafted file per reader family, with what its refusal says ------------------
+
+def families() -> dict[str, tuple[str, bytes, str]]:
+    """name -> (file name, bytes, a phrase of the one-line refusal): each hung, ran for minutes,
+    took gigabytes or crashed before issue 37."""
+    found: dict[str, tuple[str, bytes, str]] = {}
+    directory = "the zip's directory lists"
+    for name, members in {"dp.zip": {"pack.mcmeta": b'{"pack": {"pack_format": 48}}'},
+                          "m.3mf": {"3D/3dmodel.model": b"<model/>"},
+                          "m.npz": {"material.npy": b"x"},
+                          "m.mcpack": {"manifest.json": b"{}"},
+                          "world.zip": {"World/level.dat": b"\x0a\x00\x00\x00"}}.items():
+        found[f"zip-200000-members-{name}"] = (name, many_members_zip(members, 200_000), directory)
+    found["vox-transform-cycle"] = ("h.vox", vox_cycle(20_000), "transforms form a cycle")
+    found["tmx-open-map-tags"] = ("h.tmx", b"<map " * 48_000, "no <map> element")
+    found["tmx-open-data-tags"] = ("h.tmx", b'<map width="3" height="1"><data>' + b"<data " * 40_000,
+                                   "no <data>")
+    found["tmx-long-attribute-name"] = ("h.tmx", b"<map " + b"a" * 240_000 + b">", "no <data>")
+    found["document-polar-rings"] = ("h.json", (b'{"type": "blockmaze-maze", "version": 1, "grid": {"kind": '
+                                                b'"polar", "shape": [5000]}, "links": "0000"}'),
+                                     "more cells than its links")
+    found["document-all-disabled"] = ("h.json", (b'{"type": "blockmaze-maze", "version": 1, "grid": {"kind": '
+                                                 b'"square", "shape": [3, 3], "disabled": [0, 1, 2, 3, 4, 5, 6, 7, 8]}, '
+                                                 b'"links": "000000000"}'), "no enabled cell")
+    found["3mf-encrypted-member"] = ("h.3mf", patched_zip({"3D/3dmodel.model": b"<model/>"}, flag=1),
+                                     "info reads no encrypted member")
+    found["mcpack-compression-99"] = ("h.mcpack", patched_zip({"manifest.json": b"{}"}, method=99),
+                                      "compression method 99")
+    return found
+
+
+def many_members_zip(members: dict[str, bytes], count: int) -> bytes:
+    """A zip of ``members`` whose directory repeats the first one's entry up to ``count`` entries
+    (all naming one local header; a million cost 57 bytes each and no time to make)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    raw = out.getvalue()
+    end = raw.rfind(b"PK\x05\x06")
+    _, _, _, listed, _, size, offset, _ = struct.unpack_from("<4s4H2LH", raw, end)
+    directory = raw[offset:offset + size]
+    first = directory[:46 + struct.unpack_from("<H", directory, 28)[0]]
+    extra, total = count - listed, min(count, 0xFFFF)
+    return (raw[:offset] + directory + first * extra
+            + struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, total, total, size + len(first) * extra, offset, 0))
+
+
+def patched_zip(members: dict[str, bytes], flag: int = 0, method: int | None = None) -> bytes:
+    """A stored zip of ``members`` with ``flag`` set (1: encrypted) and its compression method
+    replaced, in every local and central header."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    raw = bytearray(out.getvalue())
+    for signature, flag_at, method_at in ((b"PK\x03\x04", 6, 8), (b"PK\x01\x02", 8, 10)):
+        at = raw.find(signature)
+        while at >= 0:
+            raw[at + flag_at] |= flag
+            if method is not None:
+                struct.pack_into("<H", raw, at + method_at, method)
+            at = raw.find(signature, at + 4)
+    return bytes(raw)
+
+
+def _vox_chunk(name: bytes, data: bytes) -> bytes:
+    return name + struct.pack("<ii", len(data), 0) + data
+
+
+def vox_cycle(count: int) -> bytes:
+    """A .vox whose ``count`` transforms form a ring, each shape sharing a transform's id (each
+    shape's walk up the scene went round the whole ring)."""
+    body = b"".join([_vox_chunk(b"SIZE", struct.pack("<3i", 2, 2, 2)),
+                     _vox_chunk(b"XYZI", struct.pack("<i4B", 1, 0, 0, 0, 1))]
+                    + [_vox_chunk(b"nTRN", struct.pack("<6i", i + 1, 0, (i + 1) % count + 1, -1, 0, 0))
+                       + _vox_chunk(b"nSHP", struct.pack("<4i", i + 1, 0, 1, 0)) for i in range(count)])
+    return b"VOX " + struct.pack("<i", 150) + b"MAIN" + struct.pack("<ii", 0, len(body)) + body
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:

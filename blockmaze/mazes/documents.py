@@ -168,18 +168,41 @@ def _with_crossings(grid, data):
         raise BlockmazeError(f"maze document: grid.crossings: {error}") from None
 
 
-def check_links_cover(shape: list[int], links_text: object) -> None:
-    """Refuse a shape of more cells than the links string can describe (every cell takes at
-    least one hex digit), before anything of that size is allocated.
+def shape_cells(kind: str, shape: list[int]) -> int:
+    """The cells of a ``kind`` grid of ``shape``, from the shape alone (no grid is built): a
+    polar grid's shape is its ring count, not its cells.
+
+    >>> shape_cells("square", [3, 4]), shape_cells("polar", [3])
+    (12, 20)
+    """
+    if kind == "polar" and len(shape) == 1:
+        from ..grids.polar import polar_cell_count
+
+        return polar_cell_count(min(int(shape[0]), 100_001))  # (more rings are refused anyway)
+    return math.prod(shape)
+
+
+def check_links_cover(shape: list[int], links_text: object, kind: str = "square") -> None:
+    """Refuse a shape of other cells than the links string can describe (every cell takes one
+    or two hex digits), by sizes alone, before anything of that size is allocated.
 
     >>> check_links_cover([20000, 20000], "6ac3852a9")
     Traceback (most recent call last):
     ...
     blockmaze.errors.BlockmazeError: maze document: grid.shape [20000, 20000] has more cells than its links (9 hex digits) describe
+    >>> check_links_cover([5000], "0000", "polar")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: maze document: grid.shape [5000] has more cells than its links (4 hex digits) describe
     """
-    if isinstance(links_text, str) and math.prod(shape) > max(len(links_text), 1 << 16):
+    length = len(links_text) if isinstance(links_text, str) else 0
+    cells = shape_cells(kind, shape)
+    if cells > max(length, 1 << 16):
         raise BlockmazeError(f"maze document: grid.shape {shown(shape)} has more cells than its "
-                             f"links ({len(links_text)} hex digits) describe")
+                             f"links ({length} hex digits) describe")
+    if cells > 1 << 16 and length not in (cells, 2 * cells):  # smaller: decode_links says exactly
+        raise BlockmazeError(f"maze document: links must be one or two hex digits for each of the "
+                             f"{cells} cells of grid.shape {shown(shape)}, got {length}")
 
 
 MAX_DOCUMENT_BYTES = 1 << 28  # 256 MiB: 2 hex digits a cell, a 100-million-cell maze
@@ -264,7 +287,7 @@ def parse_maze(data: object) -> MazeDocument:
     shape = _field(grid_data, "shape", list, "grid.")
     if not shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape):
         raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {shown(shape)}")
-    check_links_cover(shape, data.get("links"))
+    check_links_cover(shape, data.get("links"), kind)
     try:
         grid = make_grid(shape, kind)
     except (TypeError, ValueError, IndexError, OverflowError) as error:
@@ -277,6 +300,8 @@ def parse_maze(data: object) -> MazeDocument:
     if disabled:
         mask = np.ones(grid.size, bool)
         mask[disabled] = False
+        if not mask.any():
+            raise BlockmazeError("maze document: no enabled cell (grid.disabled lists every cell)")
         grid = GRID_KINDS[kind](*shape, mask=mask.reshape(mask_shape(kind, shape)))
     if kind == "weave":
         grid = _with_crossings(grid, grid_data.get("crossings"))

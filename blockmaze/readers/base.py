@@ -10,12 +10,33 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import struct
+import zipfile
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..errors import BadFileError
 
 TEXT_SHARE = 32  # whole-file reads (JSON, XML, text maps) get the info limit / TEXT_SHARE bytes
+MAX_ZIP_ENTRIES = 1 << 16  # members a zip's directory may list (a world of 65,536 regions)
+MAX_ZIP_DIRECTORY = 1 << 23  # bytes of a zip's central directory (8 MiB)
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: object) -> str:
+    r"""``text`` with every control character escaped (C0, DEL, C1, the line and paragraph
+    separators, the bidi embeddings, overrides and isolates): what a file says is shown, never
+    obeyed by a terminal. Everything ``info`` prints, lines and errors, passes through here.
+
+    >>> print(printable("a\x1b]0;title\x07b\u202ec\nd"))
+    a\x1b]0;title\x07b\u202ec\x0ad
+    """
+    return _UNPRINTABLE.sub(lambda found: (f"\\x{ord(found[0]):02x}" if ord(found[0]) < 256
+                                           else f"\\u{ord(found[0]):04x}"), str(text))
 
 
 @dataclass
@@ -30,7 +51,7 @@ class FileInfo:
     unit: str = "blocks"
 
     def lines(self) -> list[str]:
-        """The summary as text lines."""
+        """The summary as text lines, each :func:`printable`."""
         out = [f"format: {self.format}"]
         if self.data_version is not None:
             from ..export.minecraft.versions import RELEASES
@@ -42,10 +63,11 @@ class FileInfo:
         out.extend(f"{key}: {value}" for key, value in self.details.items())
         if self.counts:
             out.append(f"palette: {len(self.counts)} {'block states' if self.unit == 'blocks' else 'kinds'}")
-            width = max(len(name) for name in self.counts)
-            for name, count in sorted(self.counts.items(), key=lambda item: (-item[1], item[0])):
+            counts = [(printable(name), count) for name, count in self.counts.items()]
+            width = max(len(name) for name, _ in counts)
+            for name, count in sorted(counts, key=lambda item: (-item[1], item[0])):
                 out.append(f"  {name:<{width}}  {count}")
-        return out
+        return [printable(line) for line in out]
 
 
 def text_limit() -> int:
@@ -102,6 +124,55 @@ def file_size(file: BinaryIO) -> int | None:
             return None
 
 
+def zip_directory(file: BinaryIO) -> tuple[int, int]:
+    """The member count and central-directory size a zip's end record declares (the zip64 one
+    when there is one), refused (BadFileError) past :data:`MAX_ZIP_ENTRIES` or
+    :data:`MAX_ZIP_DIRECTORY` before zipfile parses, and holds, the whole directory. Reads at
+    most the last 64 KiB; leaves ``file`` at its start.
+
+    >>> import io
+    >>> zip_directory(io.BytesIO(b"PK\\x05\\x06" + struct.pack("<4H2LH", 0, 0, 1, 40_000, 46_000_000, 0, 0)))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BadFileError: the zip's directory lists 40000 members in 46000000 bytes; info reads at most 65536 members in 8388608 bytes
+    """
+    size = file.seek(0, 2)
+    start = max(size - 22 - 0xFFFF, 0)
+    file.seek(start)
+    tail = file.read(size - start)
+    file.seek(0)
+    at = len(tail) - 22 if tail[-22:-18] == b"PK\x05\x06" and tail[-2:] == b"\0\0" else tail.rfind(b"PK\x05\x06")
+    if at < 0 or at + 22 > len(tail):
+        raise BadFileError("not a zip: no end-of-central-directory record")
+    _, _, _, here, entries, directory = struct.unpack_from("<4s4HL", tail, at)
+    entries = max(here, entries)
+    if at >= 20 and tail[at - 20:at - 16] == b"PK\x06\x07":  # zip64: its record sits before the locator
+        record = start + at - 20 - 56
+        if record >= 0:
+            file.seek(record)
+            zip64 = file.read(56)
+            file.seek(0)
+            if len(zip64) == 56 and zip64[:4] == b"PK\x06\x06":
+                here, total, directory = struct.unpack_from("<3Q", zip64, 24)
+                entries = max(here, total)
+    if entries > MAX_ZIP_ENTRIES or directory > MAX_ZIP_DIRECTORY:
+        raise BadFileError(f"the zip's directory lists {entries} members in {directory} bytes; info reads "
+                           f"at most {MAX_ZIP_ENTRIES} members in {MAX_ZIP_DIRECTORY} bytes")
+    return entries, directory
+
+
+def open_zip(file: BinaryIO) -> zipfile.ZipFile:
+    """``file`` opened as a zip once :func:`zip_directory` has found its directory small enough
+    (every zip ``info`` reads is opened here). zipfile's own errors pass through."""
+    from .timebound import check_time
+
+    check_time()
+    zip_directory(file)
+    archive = zipfile.ZipFile(file)
+    check_time()
+    return archive
+
+
 def zip_member(archive, name, limit: int | None = None):
     """A zip member opened for reading, refused (BadFileError) when it inflates to more than
     ``limit`` bytes (the inflate limit by default): zipfile never yields more than the size a
@@ -124,4 +195,12 @@ def zip_member(archive, name, limit: int | None = None):
     if info.file_size > limit:
         raise BadFileError(f"{info.filename} inflates to {info.file_size} bytes, more than the "
                            f"{limit} read (set BLOCKMAZE_INFO_LIMIT to raise it)")
-    return archive.open(info)
+    if info.flag_bits & 0x1:
+        raise BadFileError(f"{info.filename} is encrypted; info reads no encrypted member")
+    if info.compress_type not in _ZIP_METHODS:
+        raise BadFileError(f"{info.filename} is packed with compression method {info.compress_type}, "
+                           "which info does not read (stored, deflate, bzip2 or LZMA)")
+    try:
+        return archive.open(info)
+    except (NotImplementedError, RuntimeError, zipfile.BadZipFile, EOFError, OSError) as error:
+        raise BadFileError(f"{info.filename} cannot be read: {error}") from None

@@ -11,8 +11,6 @@ Example
 
 from __future__ import annotations
 
-import math
-
 from ..errors import BadFileError, BlockmazeError
 from .base import FileInfo, need
 
@@ -21,7 +19,12 @@ CHECK_CELLS = 1 << 20
 
 def maze_document_summary(document: object) -> FileInfo:
     """Summarise parsed JSON that says it is a maze document; BadFileError if it is not one."""
-    from ..mazes.documents import DOCUMENT_TYPE, check_links_cover, parse_maze
+    from ..mazes.documents import (
+        DOCUMENT_TYPE,
+        check_links_cover,
+        parse_maze,
+        shape_cells,
+    )
 
     if not isinstance(document, dict) or document.get("type") != DOCUMENT_TYPE:
         raise BadFileError(f"JSON, but not a maze document: its 'type' must be {DOCUMENT_TYPE!r}")
@@ -32,12 +35,12 @@ def maze_document_summary(document: object) -> FileInfo:
                                               for v in shape):
         raise BadFileError(f"grid.shape must be one to three whole numbers >= 1, got {str(shape)[:80]}")
     try:
-        check_links_cover(shape, document.get("links"))
+        check_links_cover(shape, document.get("links"), kind)
     except BlockmazeError as error:
         raise BadFileError(str(error)) from None
     details = {"grid": f"{kind} {'x'.join(map(str, shape))}",
                "algorithm": document.get("algorithm"), "seed": document.get("seed")}
-    if math.prod(shape) * (6 if kind == "polar" else 1) <= CHECK_CELLS:
+    if shape_cells(kind, shape) <= CHECK_CELLS:
         try:
             parsed = parse_maze(document)
         except BlockmazeError as error:

@@ -18,7 +18,7 @@ from typing import BinaryIO, Callable
 
 from ..errors import BadFileError, BlockmazeError
 from . import bedrockworld, meshes, pictures, tilemaps, voxels
-from .base import FileInfo, load_json, read_whole
+from .base import FileInfo, load_json, printable, read_whole
 
 HEAD = 1024
 Opener = Callable[[], BinaryIO]
@@ -159,7 +159,7 @@ def _inspect(opener: Opener, name: str) -> FileInfo:
         head = file.read(HEAD)
     tried = candidates(head, name)
     if not tried:
-        raise BadFileError(f"{name}: not a file blockmaze writes; its first bytes and its name match "
+        raise BadFileError(f"{printable(name)}: not a file blockmaze writes; its first bytes and its name match "
                            f"none of: {', '.join(READERS)}")
     problems = []
     for label in tried:
@@ -168,14 +168,14 @@ def _inspect(opener: Opener, name: str) -> FileInfo:
         except BlockmazeError as error:
             problems.append(str(error))
         except (KeyError, TypeError, ValueError, IndexError, OverflowError, struct.error,
-                UnicodeDecodeError, EOFError) as error:
+                UnicodeDecodeError, EOFError, AttributeError) as error:
             problems.append(f"malformed ({type(error).__name__}: {error})")
         except RecursionError:
             problems.append("nested too deeply")
         except MemoryError:
             problems.append("needs more memory than is available")
     also = f" (also tried {', '.join(tried[1:])}: {'; '.join(problems[1:])})" if len(tried) > 1 else ""
-    raise BadFileError(" ".join(f"{name}: read as {tried[0]}: {problems[0]}{also}".split()))
+    raise BadFileError(printable(" ".join(f"{name}: read as {tried[0]}: {problems[0]}{also}".split())))
 
 
 def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
@@ -184,6 +184,9 @@ def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
     >>> inspect_bytes(b"; blockmaze ascii map 3x1\\n; legend: glyph at column 2\\n#.#\\n", "m.txt").details["size"]
     '3 x 1 tiles (width x height)'
     """
+    from .timebound import check_settings
+
+    check_settings()
     return _inspect(lambda: io.BytesIO(data), name)
 
 
@@ -211,15 +214,16 @@ def inspect_file(path: str | Path) -> FileInfo:
     >>> inspect_file(os.path.join(folder, "m.schem")).size
     (7, 4, 5)
     """
-    from .timebound import time_bound
+    from .timebound import check_settings, time_bound
 
+    check_settings()
     path = Path(path)
     opener, opened = _open_regular(path)
     try:
         with opened, time_bound(None):  # (_inspect's messages name the file)
             return _inspect(opener, path.name)
     except OSError as error:
-        raise BadFileError(f"cannot read {path}: {error.strerror or error}") from None
+        raise BadFileError(printable(f"cannot read {path}: {error.strerror or error}")) from None
 
 
 __all__ = ["FileInfo", "candidates", "inspect_bytes", "inspect_file"]

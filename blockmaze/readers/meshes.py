@@ -21,7 +21,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import BadFileError
-from .base import FileInfo, file_size, load_json, need, text_limit, zip_member
+from .base import FileInfo, file_size, load_json, need, open_zip, text_limit, zip_member
 from .timebound import check_time
 
 PIECE = 1 << 20
@@ -183,6 +183,7 @@ _BLOCK_SIZE = re.compile(rb"block_size ([0-9.eE+-]+)")
 def _lines_in_pieces(file: BinaryIO):
     carry = b""
     while True:
+        check_time()
         piece = file.read(PIECE)
         text = carry + piece
         cut = text.rfind(b"\n") + 1 if piece else len(text)
@@ -207,7 +208,9 @@ def read_obj(file: BinaryIO) -> FileInfo:
         rows = _OBJ_VERTEX.findall(text)
         if rows:
             try:
-                coords = np.array([row.split()[:3] for row in rows], dtype=np.float64)
+                words = b" ".join(rows).split()  # x y z a line, as blockmaze writes: one parse
+                coords = np.array(words if len(words) == 3 * len(rows) else
+                                  [row.split()[:3] for row in rows], dtype=np.float64)
             except ValueError:
                 raise BadFileError("a vertex line of the OBJ does not hold three numbers") from None
             vertices += len(rows)
@@ -259,6 +262,7 @@ def read_ply(file: BinaryIO) -> FileInfo:
     file.seek(end + 11)
     left = total
     while left:
+        check_time()
         take = min(left, PIECE // dtype.itemsize)
         raw = file.read(take * dtype.itemsize)
         if len(raw) < take * dtype.itemsize:
@@ -283,6 +287,7 @@ def read_stl(file: BinaryIO) -> FileInfo:
         raise BadFileError(f"a binary STL of {count} triangles is {84 + 50 * count} bytes; this one is {size}")
     bounds, left = _Bounds(), count
     while left:
+        check_time()
         take = min(left, PIECE // 50)
         raw = file.read(take * 50)
         if len(raw) < take * 50:
@@ -298,7 +303,7 @@ _3MF_VERTEX = re.compile(rb'<vertex x="([^"]*)" y="([^"]*)" z="([^"]*)"')
 def read_3mf(file: BinaryIO) -> FileInfo:
     """A 3MF package: vertices and triangles of 3D/3dmodel.model, counted in pieces."""
     try:
-        archive = zipfile.ZipFile(file)
+        archive = open_zip(file)
         vertices = triangles = objects = 0
         bounds = _Bounds()
         with zip_member(archive, "3D/3dmodel.model") as model:

@@ -28,7 +28,8 @@ import numpy as np
 from ..errors import BadFileError
 from .nbtread import (GZIP_MAGIC, NbtError, Skipped, Tally, inflate_limit,
                                         read_nbt_stream)
-from .base import FileInfo, load_json, need, zip_member
+from .base import FileInfo, load_json, need, open_zip, zip_member
+from .timebound import check_time
 
 Opener = Callable[[], BinaryIO]
 MAX_LINE = 1 << 15  # a datapack line longer than this is refused (ours are < 200 bytes)
@@ -109,10 +110,15 @@ def _list_ints(value: object, where: str) -> tuple[int, ...]:
 
 
 def _state_name(entry: dict) -> str:
+    """``name[key=value,...]`` of a palette entry, every part checked to be a String (a block
+    state of another NBT type is refused, never an internal error)."""
     name = need(entry, "Name", str, "palette entry ")
-    props = entry.get("Properties") or {}
+    props = entry.get("Properties")
+    props = {} if props is None else props
     if not isinstance(props, dict):
         raise BadFileError("palette entry Properties must be a Compound")
+    if not all(isinstance(value, str) for value in props.values()):
+        raise BadFileError("palette entry Properties must hold Strings")
     if props:
         name += "[" + ",".join(f"{k}={v}" for k, v in sorted(props.items())) + "]"
     return name
@@ -250,6 +256,7 @@ def _commands(member: BinaryIO, commands: Counter, budget: list[int]) -> None:
     """Count the first word of each command line of an open .mcfunction, piece by piece."""
     carry, lines = b"", [0]
     while True:
+        check_time()
         try:
             piece = member.read(1 << 20)
         except (zipfile.BadZipFile, EOFError, zlib.error, OSError, NotImplementedError) as error:
@@ -276,7 +283,7 @@ def _commands(member: BinaryIO, commands: Counter, budget: list[int]) -> None:
 def read_datapack_info(file: BinaryIO) -> FileInfo:
     """Summarise a datapack (a zip with pack.mcmeta and .mcfunction files)."""
     try:
-        archive = zipfile.ZipFile(file)
+        archive = open_zip(file)
         members = archive.infolist()
         names = [m.filename for m in members]
         if "pack.mcmeta" not in names:
@@ -287,7 +294,8 @@ def read_datapack_info(file: BinaryIO) -> FileInfo:
         commands: Counter = Counter()
         budget = [inflate_limit()]
         for member in functions:
-            with archive.open(member) as opened:
+            check_time()
+            with zip_member(archive, member) as opened:
                 _commands(opened, commands, budget)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError,
             NotImplementedError, RuntimeError, KeyError) as error:

@@ -23,7 +23,16 @@ import numpy as np
 
 from ..errors import BadFileError
 from ..materials import Material
-from .base import FileInfo, load_json, need, read_whole, text_limit, zip_member
+from .base import (
+    FileInfo,
+    load_json,
+    need,
+    open_zip,
+    read_whole,
+    text_limit,
+    zip_member,
+)
+from .timebound import check_time
 
 FIRST_GID = 1
 _XP_CELL = np.dtype([("glyph", "<i4"), ("colours", "u1", 6)])  # 10 bytes a cell
@@ -49,6 +58,7 @@ def _gid_counts(gids: np.ndarray, width: int, height: int) -> dict[str, int]:
         raise BadFileError(f"{gids.size} tiles for a {width}x{height} map")
     counts = np.zeros(1 << 16, np.int64)
     for start in range(0, gids.size, 1 << 20):  # in slices: no int64 copy of a whole big map
+        check_time()
         piece = gids[start:start + (1 << 20)]
         if piece.min() < FIRST_GID or piece.max() >= 1 << 16:
             raise BadFileError(f"a GID outside {FIRST_GID}..65535 (0 is no tile; blockmaze writes a tile everywhere)")
@@ -87,27 +97,39 @@ def _decode_data(text: bytes | str, encoding: str | None, compression: str | Non
         raise BadFileError(f"tile data cannot be decoded: {error}") from None
 
 
-_MAP = re.compile(rb"<map\b([^>]*)>")
-_ATTR = re.compile(rb'([a-z]+)="([^"]*)"')
-_DATA = re.compile(rb"<data\b([^>]*)>([^<]*)</data>")
+_ATTR = re.compile(rb'(?<![a-z])([a-z]++)="([^"]*+)"')  # possessive, from a word's start: linear
+
+
+def _element(text: bytes, tag: bytes, start: int) -> tuple[bytes, int] | None:
+    """The attribute text of the first ``<tag`` element at or after ``start`` and where its start
+    tag ends, found without backtracking (each byte looked at a bounded number of times)."""
+    at = start
+    while (at := text.find(b"<" + tag, at)) >= 0:
+        after = text[at + 1 + len(tag):at + 2 + len(tag)]
+        if after in (b">", b"/") or after.isspace():
+            end = text.find(b">", at)
+            return (text[at + 1 + len(tag):end], end + 1) if end >= 0 else None
+        at += 1 + len(tag)
+    return None
 
 
 def read_tmx(file: BinaryIO) -> FileInfo:
     """A Tiled .tmx map: the first tile layer's data counted by tile kind."""
     text = read_whole(file, "a TMX map")
-    found = _MAP.search(text)
+    found = _element(text, b"map", 0)
     if not found:
         raise BadFileError("no <map> element: not a TMX map")
-    attrs = dict(_ATTR.findall(found.group(1)))
-    data = _DATA.search(text, found.end())
-    if data is None:
+    attrs = dict(_ATTR.findall(found[0]))
+    data = _element(text, b"data", found[1])
+    close = text.find(b"<", data[1]) if data else -1
+    if data is None or text[close:close + 7] != b"</data>":
         raise BadFileError("no <data> in a tile layer")
     try:
         width, height = int(attrs[b"width"]), int(attrs[b"height"])
     except (KeyError, ValueError):
         raise BadFileError("the <map> element needs whole-number width and height") from None
-    how = {k.decode(): v.decode() for k, v in _ATTR.findall(data.group(1))}
-    gids = _decode_data(data.group(2), how.get("encoding"), how.get("compression"), width * height)
+    how = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(data[0])}
+    gids = _decode_data(text[data[1]:close], how.get("encoding"), how.get("compression"), width * height)
     return _tile_info("Tiled map (.tmx)", width, height, _gid_counts(gids, width, height))
 
 
@@ -188,7 +210,7 @@ def ldtk_summary(document: dict) -> FileInfo:
 def read_npz(file: BinaryIO) -> FileInfo:
     """A tcod .npz: the ``material`` array's shape and values, read in pieces."""
     try:
-        archive = zipfile.ZipFile(file)
+        archive = open_zip(file)
         with zip_member(archive, "material.npy") as member:
             version = np.lib.format.read_magic(member)
             if version not in ((1, 0), (2, 0), (3, 0)):
@@ -202,11 +224,14 @@ def read_npz(file: BinaryIO) -> FileInfo:
                 raise BadFileError(f"material.npy claims {shape[0]}x{shape[1]} values, more "
                                    "than it holds")
             while left:
+                check_time()
                 piece = member.read(min(left, 1 << 20))
                 if not piece:
                     raise BadFileError("material.npy is truncated")
                 counts += np.bincount(np.frombuffer(piece, np.uint8), minlength=256)
                 left -= len(piece)
+    except BadFileError:
+        raise
     except KeyError:
         raise BadFileError("a zip without material.npy: not a blockmaze .npz") from None
     except (zipfile.BadZipFile, EOFError, zlib.error, OSError, NotImplementedError, RuntimeError,
@@ -233,6 +258,7 @@ def read_xp(file: BinaryIO) -> FileInfo:
                                "(set BLOCKMAZE_INFO_LIMIT to raise it)")
         glyphs, carry = Counter(), b""
         for piece in source.pieces(width * height * 10):
+            check_time()
             piece = carry + bytes(piece)
             cut = len(piece) - len(piece) % 10
             carry = piece[cut:]

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import BadFileError
 from ..materials import Material
-from .base import FileInfo, file_size, load_json
+from .base import FileInfo, file_size, load_json, open_zip, zip_member
 from .timebound import check_time
 
 
@@ -130,16 +130,24 @@ def _extent(sizes, bounds, translations, shapes):
     if not sizes:
         raise BadFileError("a .vox without a model")
     parent = {child: node for node, (child, _) in translations.items()}
+    moved: dict[int, tuple[int, ...]] = {}  # a transform's offset: its own and those above it
     placed = {}
     for node, model in shapes.items():
-        offset, up = np.zeros(3, np.int64), parent.get(node)
-        for _ in range(len(translations) + 1):
-            if up is None:
-                break
-            offset += translations[up][1]
+        check_time()
+        chain, seen, up = [], set(), parent.get(node)
+        while up is not None and up not in moved:  # each transform walked once: linear
+            if up in seen:
+                raise BadFileError("the scene's transforms form a cycle")
+            seen.add(up)
+            chain.append(up)
             up = parent.get(up)
+        total = moved[up] if up is not None else (0, 0, 0)
+        for step in reversed(chain):
+            total = tuple(a + b for a, b in zip(total, translations[step][1]))
+            moved[step] = total
+        offset = moved[parent[node]] if node in parent else (0, 0, 0)
         if 0 <= model < len(sizes):
-            placed[model] = offset
+            placed[model] = np.array(offset, np.int64)
     lows, highs = [], []
     for k, (size, box) in enumerate(zip(sizes, bounds)):
         if box is not None:
@@ -196,19 +204,17 @@ def read_mcpack(file: BinaryIO) -> FileInfo:
     from .minecraft import read_nbt_info
 
     try:
-        archive = zipfile.ZipFile(file)
+        archive = open_zip(file)
         names = archive.namelist()
         if "manifest.json" not in names:
             raise BadFileError("a zip, but not a Bedrock pack: no manifest.json at its top")
-        with archive.open("manifest.json") as member:
+        with zip_member(archive, "manifest.json", 1 << 20) as member:
             document = load_json(member.read(1 << 20), "manifest.json")
         structures = [m for m in archive.infolist() if m.filename.startswith("structures/")
                       and m.filename.endswith(".mcstructure")]
         if not structures:
             raise BadFileError("a Bedrock pack without a structure")
-        if structures[0].file_size > inflate_limit():
-            raise BadFileError("the structure is larger than info inflates (set BLOCKMAZE_INFO_LIMIT to raise it)")
-        with archive.open(structures[0]) as member:
+        with zip_member(archive, structures[0]) as member:
             data = member.read(inflate_limit() + 1)
         functions = sorted(n for n in names if n.startswith("functions/") and n.endswith(".mcfunction"))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError,

@@ -41,9 +41,9 @@ from ..export.minecraft.anvil import block_bits
 from ..export.minecraft.packing import unpack_longs
 from ..export.minecraft.versions import RELEASES
 from ..support.files import open_regular, read_regular
-from .base import zip_member
+from .base import open_zip, printable, zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
-from .timebound import check_time, time_bound
+from .timebound import check_settings, check_time, time_bound
 
 _REGION = re.compile(r"^r\.(-?\d+)\.(-?\d+)\.mca$")
 MAX_CHUNK = 1 << 26
@@ -56,7 +56,7 @@ def _files(path: Path) -> dict[str, bytes | Path]:
         found = {"level.dat": path / "level.dat"}  # each opened once, as a regular file, by _read
         found.update({f"region/{p.name}": p for p in (path / "region").glob("r.*.mca")})
         return found
-    with open_regular(path, "world zip") as opened, zipfile.ZipFile(opened) as archive:
+    with open_regular(path, "world zip") as opened, open_zip(opened) as archive:
         names = [n for n in archive.namelist() if n.endswith("level.dat")]
         if not names:
             raise BlockmazeError(f"{path}: no level.dat in the zip")
@@ -132,9 +132,9 @@ def section_counts(section: dict) -> Counter:
 
 
 def _state(entry: dict) -> str:
-    properties = entry.get("Properties") or {}
-    inside = ",".join(f"{k}={v}" for k, v in properties.items())
-    return entry["Name"] + (f"[{inside}]" if inside else "")
+    from .minecraft import _state_name
+
+    return _state_name(entry)
 
 
 def is_world(path: str | Path) -> bool:
@@ -147,8 +147,11 @@ def is_world(path: str | Path) -> bool:
     if path.is_dir():
         return (path / "level.dat").is_file()
     if path.is_file() and zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
+        try:
+            with open_regular(path, "world zip") as opened, open_zip(opened) as archive:
+                names = archive.namelist()
+        except (BlockmazeError, zipfile.BadZipFile, OSError, EOFError, ValueError):
+            return False  # not a world; the file readers say what it is not
         if "db/CURRENT" in names:  # a Bedrock world (.mcworld): a file format of its own
             return False
         return any(name.endswith("/level.dat") or name == "level.dat" for name in names)
@@ -157,16 +160,18 @@ def is_world(path: str | Path) -> bool:
 
 def summarize_world(path: str | Path) -> list[str]:
     """Text lines describing a world folder or a .zip of one (see the module example)."""
+    check_settings()  # (a bad setting is a usage error, not the world's)
     path = Path(path)
     try:
         with time_bound(None):  # the errors below name the world
-            return _summary(path)
+            return [printable(line) for line in _summary(path)]
     except BlockmazeError as error:
-        raise BadFileError(f"{path}: {error}") from None
-    except (KeyError, TypeError, ValueError, IndexError, OSError, zipfile.BadZipFile) as error:
-        raise BadFileError(f"{path}: not a readable world ({type(error).__name__}: {error})") from None
+        raise BadFileError(printable(f"{path}: {error}")) from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, OSError,
+            zipfile.BadZipFile) as error:
+        raise BadFileError(printable(f"{path}: not a readable world ({type(error).__name__}: {error})")) from None
     except MemoryError:
-        raise BadFileError(f"{path}: the world needs more memory than is available") from None
+        raise BadFileError(printable(f"{path}: the world needs more memory than is available")) from None
 
 
 def _summary(path: Path) -> list[str]:
