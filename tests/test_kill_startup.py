@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from blockmaze import launch
+from blockmaze.support import stops
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ["generate", "10x100x100", "-g", "layered", "--seed", "1", "-o", "m.schem"]
@@ -104,36 +104,34 @@ def test_only_the_command_holds_the_stop_signals(monkeypatch):
     """``import blockmaze`` in a program of one's own leaves its signals alone."""
     monkeypatch.setattr(sys, "argv", ["-m"])
     monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "blockmaze", "info"], raising=False)
-    assert launch.is_command()
+    assert stops.is_command()
     monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "blockmaze.cli"], raising=False)
-    assert not launch.is_command()
+    assert not stops.is_command()
     monkeypatch.setattr(sys, "orig_argv", ["python", "-Im", "blockmaze"], raising=False)
-    assert launch.is_command()
+    assert stops.is_command()
     script = str(Path(sys.executable).parent / "blockmaze")
     monkeypatch.setattr(sys, "argv", [script, "info"])
     monkeypatch.setitem(sys.modules, "__main__", type(sys)("__main__"))
     sys.modules["__main__"].__file__ = script
-    assert launch.is_command()
+    assert stops.is_command()
     elsewhere = "/tmp/not-the-environment/blockmaze"
     monkeypatch.setattr(sys, "argv", [elsewhere])
     sys.modules["__main__"].__file__ = elsewhere
-    assert not launch.is_command()
+    assert not stops.is_command()
     monkeypatch.setattr(sys, "argv", ["my_script.py"])
-    assert not launch.is_command()
+    assert not stops.is_command()
 
 
 @pytest.fixture
 def a_stop_was_seen(monkeypatch):
     """As if the stop watcher had seen Ctrl-C arrive, while numba's compiler swallowed it."""
-    from blockmaze import cli
-
-    monkeypatch.setattr(cli, "stop_seen", lambda: signal.SIGINT)
+    monkeypatch.setattr(stops, "stop_seen", lambda: signal.SIGINT)
 
 
 def test_the_stop_watcher_records_a_signal_the_run_did_not_raise():
-    from blockmaze.export.target import stop_seen, stop_within
+    from blockmaze.support.stops import _watched, stop_seen
 
-    with stop_within(5):
+    with _watched(5):
         before = signal.signal(signal.SIGINT, lambda *_: None)  # swallowed, as numba's finalizers do
         try:
             os.kill(os.getpid(), signal.SIGINT)
@@ -141,7 +139,7 @@ def test_the_stop_watcher_records_a_signal_the_run_did_not_raise():
         finally:
             signal.signal(signal.SIGINT, before)
     assert stop_seen() == signal.SIGINT
-    with stop_within():
+    with _watched():
         pass
     assert stop_seen() is None  # the next run starts clean
 
@@ -172,18 +170,15 @@ def test_finalizers_a_stop_cut_short_fail_quietly(monkeypatch, capsys):
     compile) prints no "Exception ignored" below the one line; with no stop, it is printed."""
     from types import SimpleNamespace
 
-    from blockmaze import __main__ as entry
-    from blockmaze.export import target
-
     failure = SimpleNamespace(exc_type=AttributeError, exc_value=AttributeError("_as_parameter_"),
                               exc_traceback=None, err_msg="Exception ignored in", object=None)
     shown = []
     monkeypatch.setattr(sys, "__unraisablehook__", shown.append)
-    monkeypatch.setattr(target, "_stops_seen", [signal.SIGINT])
-    entry._stop_not_swallowed(failure)
+    monkeypatch.setattr(stops, "_seen", [signal.SIGINT])
+    stops._stop_not_swallowed(failure)
     assert shown == []
-    monkeypatch.setattr(target, "_stops_seen", [])
-    entry._stop_not_swallowed(failure)
+    monkeypatch.setattr(stops, "_seen", [])
+    stops._stop_not_swallowed(failure)
     assert shown == [failure]
 
 
@@ -191,9 +186,6 @@ def test_a_stop_as_the_run_hands_back_its_code_is_one_line(capfd):
     """A signal landing after the command's own handling (as ``main()`` returns) ends the run
     with one line and 128 + the signal, not a traceback; once ``main()`` has answered, the stop
     signals are ignored: the answer stands."""
-    from blockmaze import __main__ as entry
-    from blockmaze.export.target import Interrupted
-
     before = {stop: signal.getsignal(stop) for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         def stopped_by(error):
@@ -201,13 +193,13 @@ def test_a_stop_as_the_run_hands_back_its_code_is_one_line(capfd):
                 raise error
             return main
 
-        assert entry._to_the_end(stopped_by(KeyboardInterrupt())) == 130
-        assert entry._to_the_end(stopped_by(Interrupted(signal.SIGTERM))) == 143
+        assert stops._to_the_end(stopped_by(KeyboardInterrupt())) == 130
+        assert stops._to_the_end(stopped_by(stops.Interrupted(signal.SIGTERM))) == 143
         lines = capfd.readouterr().err.splitlines()
         assert lines == [
             "Error: interrupted as the run ended; its files are all written or all as they were",
             "Error: stopped by signal 15 as the run ended; its files are all written or all as they were"]
-        assert entry._to_the_end(lambda: 0) == 0
+        assert stops._to_the_end(lambda: 0) == 0
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         for stop, handler in before.items():

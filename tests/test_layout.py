@@ -16,7 +16,7 @@ LATER = ("blockmaze.blocks", "blockmaze.blockwise", "blockmaze.dungeon", "blockm
          "blockmaze.render", "blockmaze.readers", "blockmaze.pipeline", "blockmaze.jobs", "blockmaze.streaming",
          "blockmaze.cli", "blockmaze.web")
 INPUT_READING = {"blockmaze.readers.base"}  # bounded reading of an input file: documents, masks, themes
-TOP_LEVEL = {"__init__", "__main__", "cli", "cli_options", "errors", "jobs", "launch", "materials", "maze", "pipeline",
+TOP_LEVEL = {"__init__", "__main__", "cli", "cli_options", "errors", "jobs", "materials", "maze", "pipeline",
              "streaming"}
 
 
