@@ -46,7 +46,7 @@ _SIGINT = _signal.SIGINT
 
 # BLOCKMAZE_STOPS_MARKS=FOLDER: a file named after each phase is made in FOLDER as the phase
 # begins (held, work, compile, deferred, answered), for tests that wait on the phase, not a clock
-_MARKS = os.environ.get("BLOCKMAZE_STOPS_MARKS") or None
+MARKS = "BLOCKMAZE_STOPS_MARKS"
 
 
 # --- wording and exit codes -----------------------------------------------------------------
@@ -499,7 +499,9 @@ def _in_main_thread() -> bool:
 
 
 def _mark(phase: str) -> None:
-    """Make the file named ``phase`` in BLOCKMAZE_STOPS_MARKS's folder (tests wait on it)."""
-    if _MARKS is not None:
+    """Make the file named ``phase`` in the folder :data:`MARKS` names, if it does (tests wait
+    on it)."""
+    folder = os.environ.get(MARKS)
+    if folder:
         with contextlib.suppress(OSError):
-            os.close(os.open(os.path.join(_MARKS, phase), os.O_CREAT | os.O_WRONLY, 0o644))
+            os.close(os.open(os.path.join(folder, phase), os.O_CREAT | os.O_WRONLY, 0o644))
