@@ -17,9 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from xml.etree import ElementTree
 from collections import defaultdict
 from pathlib import Path
+from xml.etree import ElementTree
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = [

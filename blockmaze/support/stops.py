@@ -20,8 +20,8 @@ One line says what happened (:func:`answer`) and the exit code is 128 + the sign
 A program that imports blockmaze keeps its own signal handling: only :func:`noted` and
 :func:`deferred` apply to it (and only in its main thread).
 
-Only built-in modules are imported at the top, and ``_signal`` rather than ``signal`` (which
-imports enum): the package's first line imports this module.
+The package's first line imports this module: little is imported at its top (``_signal``
+rather than ``signal``, which builds enums; ``threading`` only where a function needs it).
 
 >>> stop_cause(2), stop_cause(15)
 ('interrupted', 'stopped by signal 15')
@@ -449,17 +449,14 @@ def deferred() -> Iterator[list]:
     ...     written.append("m.schem")
     """
     done: list = []
-    if not _in_main_thread():
-        with _held():
-            yield done
-        return
     taken: list[int] = []
     previous: dict = {}
-    _deferring.append(1)
+    _deferring.append(1)  # (the watcher waits for every thread's)
     try:
-        _recording(taken, previous)
-        with _held():
+        if _in_main_thread():
+            _recording(taken, previous)
             _mark("deferred")
+        with _held():
             yield done
     finally:  # signals held until now reach the recorder first, then handlers come back
         _restore(previous)
