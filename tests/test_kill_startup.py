@@ -145,7 +145,9 @@ def test_the_stop_watcher_records_a_signal_the_run_did_not_raise():
         before = signal.signal(signal.SIGINT, lambda *_: None)  # swallowed, as numba's finalizers do
         try:
             os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.2)
+            deadline = time.monotonic() + HANG
+            while stop_seen() is None and time.monotonic() < deadline:  # the watcher reads it
+                time.sleep(0.001)
         finally:
             signal.signal(signal.SIGINT, before)
     assert stop_seen() == signal.SIGINT
