@@ -27,6 +27,7 @@ TESTS = [
     "tests/test_kill_startup.py",
     "tests/test_kernels.py::test_a_stop_during_a_compile_is_raised_once_the_compile_is_over",
     "tests/test_all_or_nothing.py::test_a_signal_during_the_renames_lets_them_finish_and_says_so",
+    "tests/test_all_or_nothing.py::test_a_signal_while_a_temporary_is_made_stops_the_run_once_it_is_noted",
     "tests/test_cli_trust.py::test_a_stopped_run_is_one_line_and_changes_nothing",
 ]
 

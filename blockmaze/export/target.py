@@ -196,16 +196,20 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
                 raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
             return
         _sweep(run, path.parent)
+        handle = -1
         try:
             with stops.deferred():  # made and noted as one step
                 handle, temporary = tempfile.mkstemp(prefix=staged_prefix(), suffix=".part",
                                                      dir=path.parent)
                 run.temporaries.append(temporary)
-                file = os.fdopen(handle, "wb")
         except OSError as error:
             raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+        except KeyboardInterrupt:  # a stop deferred while it was made (the run removes it)
+            if handle >= 0:
+                os.close(handle)
+            raise
         try:
-            with file:
+            with os.fdopen(handle, "wb") as file:
                 file.target = path
                 yield file
                 file.flush()
