@@ -18,15 +18,14 @@ fast and loads numba only when a job is big enough to need it.
 
 from __future__ import annotations
 
-import _signal  # first of all: Ctrl-C while the command starts is the command's to answer
+import _signal  # first of all, before any other import: the stop signals held (support/stops.py)
 
 _held = _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP}) \
     if hasattr(_signal, "pthread_sigmask") else None
 
-from . import launch  # noqa: E402
+from .support.stops import keep_held_if_command  # noqa: E402
 
-if _held is not None and not launch.is_command():  # a program importing blockmaze: as it was
-    _signal.pthread_sigmask(_signal.SIG_SETMASK, _held)
+keep_held_if_command(_held)  # the command's to answer; a program importing blockmaze: as it was
 
 from .support.lazy import exports  # noqa: E402
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sys
 import traceback
 import warnings
@@ -17,10 +16,8 @@ from .support import progress
 from .algorithms import ALGORITHMS
 from .cli_options import SectionedCommand, SuggestingGroup, described_params, given_options
 from .commands import COMMANDS, options_of
-from .errors import BadFileError, BlockmazeError, OutputError, stop_message
-from .export.target import (Interrupted, block_signals_in_new_threads, restore_signals,
-                            signals_raise, stop_seen, stop_within, take_signals_here)
-from .support.memory import MEMORY_LIMIT
+from .errors import BadFileError, BlockmazeError, OutputError
+from .support import stops
 
 EXAMPLES = """
 \b
@@ -164,24 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     2 for bad usage, 1 for a bad input file or an output that could not be written, 130 (or
     128 + the signal) when stopped, 0 otherwise."""
     _settings.update(verbose=False, quiet=False)
-    # numpy's BLAS threads start at its import: they inherit a mask holding the stop signals,
-    # so only the main thread takes them (and a run's renames can defer them)
-    before = block_signals_in_new_threads()
     with contextlib.suppress(AttributeError, ValueError):  # messages never fail on a file name
         sys.stderr.reconfigure(errors="backslashreplace")
-    limit = os.environ.get(MEMORY_LIMIT)  # --memory-limit is for this run only, even one refused
-    try:
-        with warnings.catch_warnings(), signals_raise(), stop_within():
-            warnings.showwarning = _show_warning
-            code = _run(argv, before)
-    finally:
-        restore_signals(before)
-        if limit is None:
-            os.environ.pop(MEMORY_LIMIT, None)
-        else:
-            os.environ[MEMORY_LIMIT] = limit
-    if code == 0 and stop_seen():  # a Ctrl-C numba's compiler swallowed, seen as the run ended
-        code = _fail("interrupted as the run ended; its files were written", 128 + stop_seen())
+    with warnings.catch_warnings(), stops.command_stops() as take_stops:
+        warnings.showwarning = _show_warning
+        code = _run(argv, take_stops)
+    if code == 0 and stops.stop_seen():  # a Ctrl-C numba's compiler swallowed, seen as the run ended
+        code = _stopped(None)
     try:
         sys.stdout.flush()
     except OSError as error:
@@ -191,12 +177,12 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _run(argv, before=None) -> int:
+def _run(argv, take_stops=lambda: None) -> int:
     try:
         args = sys.argv[1:] if argv is None else list(argv)
         if args and not {"--help", "-h", "--version"} & set(args):  # help stays fast
             import numpy  # noqa: F401 (its threads start here, with the stop signals held)
-        take_signals_here(before)
+        take_stops()  # in this thread only
         result = cli.main(args=argv, prog_name="blockmaze", standalone_mode=False)
         sys.stdout.flush()
         return result if isinstance(result, int) else 0
@@ -205,14 +191,8 @@ def _run(argv, before=None) -> int:
     except click.exceptions.NoArgsIsHelpError as error:  # no arguments: the help, as --help
         click.echo(error.ctx.get_help())
         return 0
-    except (KeyboardInterrupt, click.exceptions.Abort) as stop:
-        stop = stop.__cause__ or stop  # click turns Ctrl-C into Abort
-        if isinstance(stop, Interrupted) and stop.written:
-            names = ", ".join(str(path) for path in stop.written[:3])
-            more = f" and {len(stop.written) - 3} more" if len(stop.written) > 3 else ""
-            return _fail(f"stopped by signal {stop.signum} after the renames finished: wrote "
-                         f"{names}{more}", 128 + stop.signum)
-        return _stopped(stop.signum if isinstance(stop, Interrupted) else signal.SIGINT)
+    except (KeyboardInterrupt, click.exceptions.Abort) as stop:  # click turns Ctrl-C into Abort
+        return _stopped(stop)
     except (BadFileError, OutputError) as error:
         return _fail(str(error), 1)
     except UnicodeEncodeError as error:  # a maze's box drawing to a latin-1 standard output
@@ -231,27 +211,18 @@ def _run(argv, before=None) -> int:
     except RecursionError:
         return _fail("the input is nested too deeply", 1)
     except Exception as error:  # a bug: still one line, and the traceback under -v
-        if _caused_by_ctrl_c(error) or stop_seen():  # a stop inside a kernel or numba's compiler
-            return _stopped(stop_seen() or signal.SIGINT)
+        if stops.is_stop(error):  # a stop inside a kernel or numba's compiler
+            return _stopped(error)
         if _settings["verbose"]:
             traceback.print_exc()
         return _fail(f"internal error ({type(error).__name__}: {error}); please report it "
                      "with the command line (-v shows the traceback)", 1)
 
 
-def _stopped(signum: int) -> int:
-    """One line for a run a signal stopped before any file changed; returns 128 + the signal."""
-    return _fail(stop_message(signum), 128 + signum)
-
-
-def _caused_by_ctrl_c(error: BaseException) -> bool:
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
+def _stopped(error: BaseException | None) -> int:
+    """One line for a run a stop signal ended (``error``: what ended it, None if it returned);
+    returns 128 + the signal. The wording is ``support.stops``'s."""
+    return _fail(*stops.answer(error))
 
 
 def _fail(message: str, code: int) -> int:

@@ -1,7 +1,5 @@
 """The exceptions blockmaze raises for input it cannot use."""
 
-import signal
-
 
 class BlockmazeError(ValueError):
     """Bad input, with a message that says what was wrong and what is allowed.
@@ -26,29 +24,6 @@ class BadFileError(BlockmazeError):
     ...
     blockmaze.errors.BadFileError: maze.json: not valid JSON: Expecting value: line 1 column 1 (char 0)
     """
-
-
-# signals that stop a run; held while files are renamed into place
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
-                     if hasattr(signal, name))
-
-
-def stop_cause(signum: int) -> str:
-    """How a message names the signal that stopped a run.
-
-    >>> stop_cause(2), stop_cause(15)
-    ('interrupted', 'stopped by signal 15')
-    """
-    return "interrupted" if signum == signal.SIGINT else f"stopped by signal {signum}"
-
-
-def stop_message(signum: int) -> str:
-    """What a run stopped by a signal before it changed any file says (after ``Error:``).
-
-    >>> stop_message(2), stop_message(15)
-    ('interrupted; no file was changed', 'stopped by signal 15; no file was changed')
-    """
-    return f"{stop_cause(signum)}; no file was changed"
 
 
 def shown(value: object, limit: int = 60) -> str:

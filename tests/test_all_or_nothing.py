@@ -75,6 +75,22 @@ def test_a_signal_during_the_renames_lets_them_finish_and_says_so(tmp_path, caps
     assert len(calls) > 1 and len(names) == len(calls) and not any(n.endswith(".part") for n in names)
 
 
+def test_a_signal_while_a_temporary_is_made_stops_the_run_once_it_is_noted(tmp_path, capsys,
+                                                                         monkeypatch):
+    """Not dropped, not raised half way (a temporary nobody would remove): the run stops as the
+    step ends, and its temporary goes."""
+    make = target_module.tempfile.mkstemp
+
+    def signal_and_make(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGHUP)
+        return make(*args, **kwargs)
+
+    monkeypatch.setattr(target_module.tempfile, "mkstemp", signal_and_make)
+    code, err = run(["generate", "5x5", "-o", str(tmp_path / "m.schem")], capsys)
+    assert (code, err) == (128 + signal.SIGHUP, ["Error: stopped by signal 1; no file was changed"])
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_leftovers_of_killed_runs_are_removed_by_the_next_run(tmp_path, capsys):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()

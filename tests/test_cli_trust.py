@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from blockmaze.cli import main
-from blockmaze.export.target import Interrupted
+from blockmaze.support.stops import Interrupted
 
 
 def run(capsys, *args):

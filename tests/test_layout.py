@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "blockmaze"
 # package's own __init__ (its version, and the public names, each imported from its module on
 # first use: an import of one of those names counts as an import of the module it comes from).
 FLOORS = (
-    ("blockmaze", "blockmaze.launch", "blockmaze.support", "blockmaze.errors", "blockmaze.materials"),
+    ("blockmaze", "blockmaze.support", "blockmaze.errors", "blockmaze.materials"),
     ("blockmaze.grids",),
     ("blockmaze.maze", "blockmaze.analysis", "blockmaze.entities"),  # the model
     ("blockmaze.algorithms",),
@@ -32,7 +32,7 @@ FLOORS = (
     ("blockmaze.cli", "blockmaze.cli_options", "blockmaze.web"),
     ("blockmaze.__main__",),
 )
-TOP_LEVEL = {"__init__", "__main__", "analysis", "cli", "cli_options", "commands", "entities", "errors", "jobs", "launch",
+TOP_LEVEL = {"__init__", "__main__", "analysis", "cli", "cli_options", "commands", "entities", "errors", "jobs",
              "materials", "maze", "pipeline", "replay", "streaming"}
 
 

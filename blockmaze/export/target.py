@@ -3,10 +3,10 @@
 A *transaction* collects every file a run writes (a map and its tile set, an OBJ and its MTL,
 the levels of a dungeon, ``--split`` tiles): each is written to a temporary
 ``.blockmaze-PID-xxxxxxxx.part`` file beside its target (short, so a 245-character target name
-still has room) and renamed into place only when all of them are written. A failure (or SIGTERM,
-SIGHUP, Ctrl-C under :func:`signals_raise`) removes the temporaries and leaves the previous files
-as they were. A signal arriving during the renames is deferred: the renames finish and
-:class:`Interrupted` then names the files written, so a run stops with the old set or the new.
+still has room) and renamed into place only when all of them are written. A failure (or a stop
+signal) removes the temporaries and leaves the previous files as they were. A stop signal
+arriving during the renames waits for them to finish (:mod:`blockmaze.support.stops` says what
+each signal does when), so a run stops with the old set or the new.
 The first file staged in a folder removes what killed runs left there: files and folders with
 the staged naming whose process is gone and that are older than this run. One run never writes
 one path twice: a companion file (an ``.mtl``, a tile set) that would land on another output of
@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import signal
 import stat
 import sys
 import re
@@ -52,7 +51,8 @@ import time
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from ..errors import STOP_SIGNALS, BlockmazeError, OutputError, stop_message
+from ..errors import BlockmazeError, OutputError
+from ..support import stops
 
 
 class _StandardOutput:
@@ -72,17 +72,6 @@ Target = str | os.PathLike | BinaryIO
 STAGED_PREFIX = ".blockmaze-"
 _STAGED = re.compile(r"^\.blockmaze-(\d+)-[A-Za-z0-9_]+\.part$")
 RUN_STARTED = time.time()
-
-
-class Interrupted(KeyboardInterrupt):
-    """A run stopped by a signal (SIGTERM, SIGHUP; SIGINT too when it arrives during the renames)
-    under :func:`signals_raise`. ``written`` lists the files renamed into place before it was
-    taken (empty: no file was changed)."""
-
-    def __init__(self, signum: int, written: tuple = ()):
-        super().__init__(f"stopped by signal {signum}")
-        self.signum = signum
-        self.written = tuple(written)
 
 
 class Transaction:
@@ -106,31 +95,22 @@ class Transaction:
         self.targets.add(key)
 
     def commit(self) -> None:
-        """Rename every staged file into place (signals deferred), then send standard output.
-
-        A signal taken during the renames lets them finish, then raises :class:`Interrupted`
-        naming the files written."""
-        with _signals_deferred() as taken:
-            written = []
-            _committing.set()
-            try:
-                for temporary, final in self.staged:
-                    os.replace(temporary, final)
-                    written.append(final)
-                self.staged.clear()
-                self.temporaries.clear()
-            finally:
-                _committing.clear()
-        if taken:
-            self.stdout_data = None
-            raise Interrupted(taken[0], written)
+        """Rename every staged file into place (stop signals deferred: one taken during the
+        renames lets them finish, then raises ``stops.Interrupted`` naming the files written),
+        then send standard output."""
+        with stops.deferred() as written:
+            for temporary, final in self.staged:
+                os.replace(temporary, final)
+                written.append(final)
+            self.staged.clear()
+            self.temporaries.clear()
         if self.stdout_data is not None:
             data, self.stdout_data = self.stdout_data, None
             _send_to_stdout(data)
 
     def abort(self) -> None:
         """Remove every temporary file written; targets keep their previous contents."""
-        with _signals_deferred():
+        with stops.deferred():
             for temporary in self.temporaries:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
@@ -140,8 +120,17 @@ class Transaction:
 
 
 _state = threading.local()
-_open_runs: set[Transaction] = set()  # every thread's, for the stop watcher (see stop_within)
-_committing = threading.Event()  # renames under way: the stop watcher waits for them
+_open_runs: set[Transaction] = set()  # every thread's, removed if a stop ends the process by force
+
+
+def _remove_open_temporaries() -> None:
+    for run in list(_open_runs):
+        for temporary in list(run.temporaries):
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
+stops.at_forced_exit(_remove_open_temporaries)
 
 
 def current_transaction() -> Transaction | None:
@@ -207,13 +196,18 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
                 raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
             return
         _sweep(run, path.parent)
+        handle = -1
         try:
-            with _signals_deferred():
+            with stops.deferred():  # made and noted as one step
                 handle, temporary = tempfile.mkstemp(prefix=staged_prefix(), suffix=".part",
                                                      dir=path.parent)
                 run.temporaries.append(temporary)
         except OSError as error:
             raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+        except KeyboardInterrupt:  # a stop deferred while it was made (the run removes it)
+            if handle >= 0:
+                os.close(handle)
+            raise
         try:
             with os.fdopen(handle, "wb") as file:
                 file.target = path
@@ -406,166 +400,6 @@ def _is_text(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return not any(ord(c) < 32 and c not in "\t\n\r" or c == "\x7f" for c in text)
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP in this thread (delivered at the end of the block)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-@contextlib.contextmanager
-def _signals_deferred() -> Iterator[list[int]]:
-    """Take SIGINT, SIGTERM and SIGHUP without stopping the block: the list yielded holds those
-    that arrived (any thread may be the one the system hands a signal to; Python runs the handler
-    in the main thread, so a mask alone is not enough). Outside the main thread: held only."""
-    taken: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        with _signals_held():
-            yield taken
-        return
-    previous = {}
-    try:
-        for signum in STOP_SIGNALS:
-            if signal.getsignal(signum) not in (signal.SIG_IGN, None):
-                previous[signum] = signal.signal(signum, lambda number, frame: taken.append(number))
-        with _signals_held():
-            yield taken
-    finally:  # signals held until now reach the recorder first, then handlers come back
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-@contextlib.contextmanager
-def signals_raise() -> Iterator[None]:
-    """Inside the block SIGTERM and SIGHUP raise :class:`Interrupted` (SIGINT raises
-    KeyboardInterrupt as usual), so a stopped run removes its temporary files. Signals that are
-    ignored (``nohup``) stay ignored; outside the main thread nothing changes.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {}
-    for signum in STOP_SIGNALS:
-        if signum != signal.SIGINT and signal.getsignal(signum) == signal.SIG_DFL:
-            previous[signum] = signal.signal(signum, _raise_interrupted)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-def _raise_interrupted(signum, frame):
-    raise Interrupted(signum)
-
-
-def block_signals_in_new_threads() -> tuple:
-    """Hold SIGINT, SIGTERM and SIGHUP in the calling thread and so in every thread it starts
-    from now on (numpy's BLAS workers among them); return the mask to restore. Call before any
-    thread starts, then :func:`take_signals_here` in the main thread alone.
-
-    >>> before = block_signals_in_new_threads(); take_signals_here(before); restore_signals(before)
-    """
-    if not hasattr(signal, "pthread_sigmask"):
-        return None
-    return tuple(signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS))
-
-
-def take_signals_here(before: tuple | None) -> None:
-    """Let the calling thread (only) take the stop signals again (see above)."""
-    if before is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, set(before) - set(STOP_SIGNALS))
-
-
-def restore_signals(before: tuple | None) -> None:
-    """Put back the mask :func:`block_signals_in_new_threads` returned."""
-    if before is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-@contextlib.contextmanager
-def stop_within(seconds: float = 0.15) -> Iterator[None]:
-    """Make a stop signal end the process within ``seconds`` even while the main thread is inside
-    a compiled kernel (where Python cannot run its handler): a watcher thread learns of each
-    signal through the wakeup file descriptor and, if the main thread has not finished by then,
-    waits for renames under way, removes the temporaries of open runs, prints the one line and
-    exits with 128 + the signal. Main thread only; elsewhere nothing changes.
-
-    >>> with stop_within():
-    ...     pass
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    _stops_seen.clear()  # this run's signals only (a program may run several)
-    read_end, write_end = os.pipe()
-    os.set_blocking(write_end, False)
-    try:
-        previous = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
-    except (ValueError, OSError):  # pragma: no cover - no wakeup fd here
-        os.close(read_end)
-        os.close(write_end)
-        yield
-        return
-    done = threading.Event()
-    watcher = threading.Thread(target=_watch, args=(read_end, done, seconds), daemon=True,
-                               name="blockmaze-stop-watcher")
-    watcher.start()
-    try:
-        yield
-    finally:
-        done.set()
-        signal.set_wakeup_fd(previous)
-        os.close(write_end)  # the watcher reads end-of-file and returns
-        watcher.join(1)
-        os.close(read_end)
-
-
-_stops_seen: list[int] = []  # the stop signals the watcher has seen arrive, in order
-
-
-def stop_seen() -> int | None:
-    """The first stop signal that arrived while the last :func:`stop_within` watched, or None:
-    an error that follows one (numba's compiler cut short, say) is the stop's doing, not a bug.
-
-    >>> stop_seen() is None
-    True
-    """
-    return _stops_seen[0] if _stops_seen else None
-
-
-def _watch(read_end: int, done: threading.Event, seconds: float) -> None:
-    while True:
-        try:
-            data = os.read(read_end, 1)
-        except OSError:
-            return
-        if data and data[0] in STOP_SIGNALS:  # seen even as the run ends (cli.main asks)
-            _stops_seen.append(data[0])
-        if not data or done.is_set():
-            return
-        signum = data[0]
-        if signum not in STOP_SIGNALS or done.wait(seconds):
-            continue
-        while _committing.is_set():  # let the renames finish: the old set or the new
-            time.sleep(0.005)
-        if done.wait(0.05):
-            continue
-        for run in list(_open_runs):
-            for temporary in list(run.temporaries):
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-        with contextlib.suppress(OSError):
-            os.write(2, f"\nError: {stop_message(signum)}\n".encode())
-        os._exit(128 + signum)
 
 
 def target_path(file: BinaryIO) -> Path | None:

@@ -184,7 +184,7 @@ def inspect_bytes(data: bytes, name: str = "file") -> FileInfo:
     >>> inspect_bytes(b"; blockmaze ascii map 3x1\\n; legend: glyph at column 2\\n#.#\\n", "m.txt").details["size"]
     '3 x 1 tiles (width x height)'
     """
-    from .timebound import check_settings
+    from .nbtread import check_settings
 
     check_settings()
     return _inspect(lambda: io.BytesIO(data), name)
@@ -214,7 +214,8 @@ def inspect_file(path: str | Path) -> FileInfo:
     >>> inspect_file(os.path.join(folder, "m.schem")).size
     (7, 4, 5)
     """
-    from .timebound import check_settings, time_bound
+    from .nbtread import check_settings
+    from .timebound import time_bound
 
     check_settings()
     path = Path(path)

@@ -60,6 +60,24 @@ def inflate_limit() -> int:
     return DEFAULT_LIMIT if raw is None else parse_bytes(raw, "BLOCKMAZE_INFO_LIMIT")
 
 
+def check_settings() -> None:
+    """The info settings (``BLOCKMAZE_INFO_SECONDS``, ``BLOCKMAZE_INFO_LIMIT``) read once, before
+    any file: a bad one is a usage error (BlockmazeError, exit 2) of its own, never blamed on the
+    file being read.
+
+    >>> os.environ["BLOCKMAZE_INFO_LIMIT"] = "lots"
+    >>> check_settings()
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: BLOCKMAZE_INFO_LIMIT must be a whole number of bytes >= 1, optionally with K, M, G or T (e.g. 512M, 8G); got 'lots'
+    >>> del os.environ["BLOCKMAZE_INFO_LIMIT"]
+    """
+    from .timebound import info_seconds
+
+    info_seconds()
+    inflate_limit()
+
+
 @dataclass
 class Tally:
     """How often each value occurs in a long array or list that was counted, not kept.

@@ -45,24 +45,6 @@ def info_seconds() -> float:
     return seconds
 
 
-def check_settings() -> None:
-    """The info settings (``BLOCKMAZE_INFO_SECONDS``, ``BLOCKMAZE_INFO_LIMIT``) read once, before
-    any file: a bad one is a usage error (BlockmazeError, exit 2) of its own, never blamed on the
-    file being read.
-
-    >>> os.environ["BLOCKMAZE_INFO_LIMIT"] = "lots"
-    >>> check_settings()
-    Traceback (most recent call last):
-    ...
-    blockmaze.errors.BlockmazeError: BLOCKMAZE_INFO_LIMIT must be a whole number of bytes >= 1, optionally with K, M, G or T (e.g. 512M, 8G); got 'lots'
-    >>> del os.environ["BLOCKMAZE_INFO_LIMIT"]
-    """
-    from .nbtread import inflate_limit
-
-    info_seconds()
-    inflate_limit()
-
-
 @contextlib.contextmanager
 def time_bound(name: str | None, seconds: float | None = None) -> Iterator[None]:
     """Reading ``name`` inside the block may take at most ``seconds`` (:func:`info_seconds`);

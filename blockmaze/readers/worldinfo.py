@@ -43,7 +43,8 @@ from ..export.minecraft.versions import RELEASES
 from ..support.files import open_regular, read_regular
 from .base import open_zip, printable, zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
-from .timebound import check_settings, check_time, time_bound
+from .nbtread import check_settings
+from .timebound import check_time, time_bound
 
 _REGION = re.compile(r"^r\.(-?\d+)\.(-?\d+)\.mca$")
 MAX_CHUNK = 1 << 26

@@ -43,7 +43,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import signal
 import sys
 import threading
 import types
@@ -52,7 +51,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ..errors import STOP_SIGNALS
+from . import stops
 from .progress import phase
 
 # Measured (bench/bench_startup.py, 2-core machine): importing numba and loading cached kernels
@@ -103,7 +102,7 @@ class Kernel:
                 _inside.python = False
         if not self._warm:  # the first compiled call compiles (or loads numba's cache)
             with phase(f"compiling {self.py_func.__name__.lstrip('_')} (once, then cached)"), \
-                    _without_unused_modules(), _stops_noted():
+                    _without_unused_modules(), stops.noted():
                 result = self.compiled(*args)
             self._warm = True
             return result
@@ -210,30 +209,6 @@ def _without_unused_modules() -> Iterator[None]:
         for name in hidden:
             if name in sys.modules and sys.modules[name] is None:
                 del sys.modules[name]
-
-
-@contextlib.contextmanager
-def _stops_noted() -> Iterator[None]:
-    """While numba imports and compiles, a stop signal is noted, not raised: a KeyboardInterrupt
-    cut through numba's compiler leaves llvmlite objects half built, and freeing them can crash
-    the process (SIGSEGV). The command's stop watcher (``export.target.stop_within``) ends the
-    run within a moment; elsewhere the signal is raised again once the compile is over. Main
-    thread only (only it takes signals)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    noted: list[int] = []
-    previous = {}
-    for signum in STOP_SIGNALS:
-        if signal.getsignal(signum) not in (signal.SIG_IGN, None):  # None: a handler set in C
-            previous[signum] = signal.signal(signum, lambda number, frame: noted.append(number))
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        if noted:
-            signal.raise_signal(noted[0])
 
 
 def _jit(function: Callable, options: dict):
