@@ -57,7 +57,7 @@ def runs(row_east_links):
     """The runs of a row as (first, last) column pairs: maximal stretches joined by east links."""
     cols = len(row_east_links)
     ends = [c for c in range(cols) if c == cols - 1 or not row_east_links[c]]
-    return [(start, end) for start, end in zip([0] + [e + 1 for e in ends[:-1]], ends)]
+    return [(start, end) for start, end in zip([0] + [e + 1 for e in ends[:-1]], ends, strict=True)]
 
 
 @given(rows=st.integers(1, 30), cols=st.integers(1, 30), seed=seeds)

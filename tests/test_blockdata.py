@@ -152,7 +152,7 @@ def legacy_pairs(data: bytes) -> set[tuple[int, int]]:
         high = np.stack([add & 0x0F, add >> 4], axis=1).ravel()[:ids.size]
         ids = ids | (high.astype(np.int64) << 8)
     values = np.frombuffer(bytes(root["Data"].value), np.uint8)
-    return set(zip(ids.tolist(), values.tolist()))
+    return set(zip(ids.tolist(), values.tolist(), strict=True))
 
 
 def legacy_unknown(pair: tuple[int, int]) -> bool:

@@ -143,7 +143,7 @@ def test_no_sparseness_keeps_every_cell_and_more_sparseness_only_fills(size, see
     plans = [generate_dungeon(size, seed, room_size=room_size, room_attempts=rows * cols // 6,
                               sparseness=s).plan for s in (0.0, 0.4, 0.8, 1.0)]
     assert (~SOLID[plans[0][1::2, 1::2]]).all()
-    for denser, sparser in zip(plans, plans[1:]):
+    for denser, sparser in zip(plans, plans[1:], strict=False):
         assert not (~SOLID[sparser] & SOLID[denser]).any(), "more sparseness opened a block"
 
 
@@ -219,7 +219,7 @@ def test_same_seed_same_bytes(size, seed):
     options = dict(extra_doors=0.1, sparseness=0.5, min_shortcut=8, levels=2, loop_chance=0.7)
     a, b = generate_dungeon(size, seed, **options), generate_dungeon(size, seed, **options)
     assert a.plans.tobytes() == b.plans.tobytes()
-    for la, lb in zip(a.levels, b.levels):
+    for la, lb in zip(a.levels, b.levels, strict=True):
         for field in ("rooms", "doors", "loops"):
             assert np.array_equal(getattr(la, field), getattr(lb, field))
         assert (la.start, la.goal) == (lb.start, lb.goal)

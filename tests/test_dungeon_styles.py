@@ -91,7 +91,7 @@ def test_every_style_is_connected_exact_and_locks_soundly(style, size, seed, lev
         check_lock(level)
         assert int(level.plan[level.start]) == (Material.START if index == 0 else Material.STAIRS)
         assert int(level.plan[level.goal]) == (Material.GOAL if index == levels - 1 else Material.STAIRS)
-    for upper, lower in zip(d.levels, d.levels[1:]):
+    for upper, lower in zip(d.levels, d.levels[1:], strict=False):
         assert upper.goal == lower.start
 
 
@@ -154,7 +154,7 @@ def test_spawns_are_spaced_reachable_and_follow_their_rules(style, seed, spacing
                                          if e.kind in ("door", "key", "stairs")]
     dist = distances(level.plan, level.start)
     walkable = ~SOLID[level.plan]
-    for kind, count in zip(("monster", "item", "treasure"), counts):
+    for kind, count in zip(("monster", "item", "treasure"), counts, strict=True):
         assert sum(e.kind == kind for e in spawns) <= count
     points = [(e.z, e.x) for e in spawns]
     for i, e in enumerate(spawns):

@@ -49,7 +49,7 @@ def every_format(tmp_path_factory):
 
 def test_every_format_we_write_is_summarised(every_format):
     height, length, width = VOLUME.shape
-    materials = {Material(v).name.lower(): int(c) for v, c in zip(*np.unique(PLAN, return_counts=True))}
+    materials = {Material(v).name.lower(): int(c) for v, c in zip(*np.unique(PLAN, return_counts=True), strict=True)}
     for name, path in every_format.items():
         info = inspect_file(path)
         text = "\n".join(info.lines())
@@ -63,7 +63,7 @@ def test_every_format_we_write_is_summarised(every_format):
         elif name == "ldtk":  # IntGrid values are materials + 1
             assert info.details["size"].startswith(f"{width} x {length} tiles"), name
             assert info.counts == {f"value {m + 1}": c for m, c in
-                                   zip(*np.unique(PLAN, return_counts=True))}
+                                   zip(*np.unique(PLAN, return_counts=True), strict=True)}
         elif name in ("ascii", "tilemap", "xp"):
             assert info.details["size"].startswith(f"{width} x {length} tiles"), name
             assert sum(info.counts.values()) == width * length

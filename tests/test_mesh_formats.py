@@ -175,7 +175,7 @@ def gltf_meshes(data: bytes):
         offsets = np.cumsum([0] + [len(p[0]) for p in parts])
         cat = (lambda k: None if parts[0][k] is None else np.concatenate([p[k] for p in parts]))
         joined[name] = (cat(0), cat(1), cat(2),
-                        np.concatenate([p[3] + o for p, o in zip(parts, offsets)]), parts[0][4])
+                        np.concatenate([p[3] + o for p, o in zip(parts, offsets, strict=False)]), parts[0][4])
     return joined
 
 
@@ -301,7 +301,7 @@ def test_glb_and_gltf_hold_the_same_scene():
     glb, gltf = gltf_meshes(file_bytes(volume, "glb")), gltf_meshes(file_bytes(volume, "gltf"))
     assert list(glb) == list(gltf)
     for name in glb:
-        for a, b in zip(glb[name][:4], gltf[name][:4]):
+        for a, b in zip(glb[name][:4], gltf[name][:4], strict=True):
             np.testing.assert_array_equal(a, b)
     document = json.loads(file_bytes(volume, "gltf"))
     uri = document["buffers"][0]["uri"]

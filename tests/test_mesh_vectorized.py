@@ -27,7 +27,7 @@ def assert_same_mesh(blocks, box=None, cuts=(False,) * 6):
     quads = greedy.greedy_quads(blocks, box, numpy_form=True)
     assert quads.shape == expected.shape
     np.testing.assert_array_equal(quads.data, expected.data)
-    for watertight, want in zip((True, False), surfaces):
+    for watertight, want in zip((True, False), surfaces, strict=True):
         got = greedy.triangulate(quads, watertight, cuts, numpy_form=True)
         for name in ("vertices", "normals", "uv", "faces"):
             np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
@@ -44,7 +44,7 @@ def volumes(draw):
     box = None
     if draw(st.booleans()):
         low = [draw(st.integers(0, n - 1)) for n in shape]
-        high = [draw(st.integers(lo + 1, n)) for lo, n in zip(low, shape)]
+        high = [draw(st.integers(lo + 1, n)) for lo, n in zip(low, shape, strict=True)]
         box = tuple(low + high)
     cuts = tuple(draw(st.booleans()) for _ in range(6)) if box else (False,) * 6
     return blocks, box, cuts
@@ -79,7 +79,7 @@ def test_every_chunk_at_once_gives_each_chunks_parts(seed, density, chunk, water
         got = list(chunk_parts(blocks, chunk, watertight, only=only))
     assert [(p.material, p.chunk, p.origin, p.scale) for p in got] == \
         [(p.material, p.chunk, p.origin, p.scale) for p in expected]
-    for mine, theirs in zip(got, expected):
+    for mine, theirs in zip(got, expected, strict=True):
         for name in ("positions", "normals", "faces"):
             np.testing.assert_array_equal(getattr(mine, name), getattr(theirs, name))
 

@@ -29,7 +29,7 @@ def inside_polygon(px, py, poly):
     """Centres (px, py) in the closed polygon (even-odd rule, with points on the boundary in)."""
     inside = np.zeros(px.shape, dtype=bool)
     near = np.zeros(px.shape, dtype=bool)
-    for (x0, y0), (x1, y1) in zip(poly, np.roll(poly, -1, axis=0)):
+    for (x0, y0), (x1, y1) in zip(poly, np.roll(poly, -1, axis=0), strict=True):
         crosses = (y0 > py) != (y1 > py)
         with np.errstate(divide="ignore", invalid="ignore"):
             at = x0 + (x1 - x0) * (py - y0) / (y1 - y0)
@@ -61,7 +61,7 @@ def components(mask, same):
 def link_pairs(maze):
     g = maze.grid
     i, d = np.nonzero(maze.links)
-    return {frozenset((int(a), int(b))) for a, b in zip(i, g.neighbors[i, d])}
+    return {frozenset((int(a), int(b))) for a, b in zip(i, g.neighbors[i, d], strict=True)}
 
 
 def plan_pairs(labels):
@@ -70,7 +70,7 @@ def plan_pairs(labels):
     for a, b in ((np.s_[:, :-1], np.s_[:, 1:]), (np.s_[:-1, :], np.s_[1:, :])):
         la, lb = labels[a], labels[b]
         touch = (la != -1) & (lb != -1) & (la != lb)
-        pairs |= {frozenset((int(x), int(y))) for x, y in zip(la[touch], lb[touch])}
+        pairs |= {frozenset((int(x), int(y))) for x, y in zip(la[touch], lb[touch], strict=True)}
     return pairs
 
 

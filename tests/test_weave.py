@@ -176,13 +176,13 @@ def cell_graph(volume, maze, wall, passage, falls):
     node = owners(volume, maze, wall, passage)
     n = maze.grid.size
     a, b = node[pairs[:, 0]], node[pairs[:, 1]]
-    touching = {(int(min(u, v)), int(max(u, v))) for u, v in zip(a, b) if u != v and u < n and v < n}
+    touching = {(int(min(u, v)), int(max(u, v))) for u, v in zip(a, b, strict=True) if u != v and u < n and v < n}
     between = (a >= n) & (b >= n)  # moves among the ways between cells
     graph = coo_matrix((np.ones(between.sum()), (pairs[between, 0], pairs[between, 1])),
                        shape=(stand.size, stand.size))
     _, way = connected_components(graph, directed=False)
     cells_of = {}
-    for u, v, p, q in zip(a.tolist(), b.tolist(), pairs[:, 0].tolist(), pairs[:, 1].tolist()):
+    for u, v, p, q in zip(a.tolist(), b.tolist(), pairs[:, 0].tolist(), pairs[:, 1].tolist(), strict=True):
         if (u < n) != (v < n):
             cells_of.setdefault(int(way[q if u < n else p]), set()).add(u if u < n else v)
     for cells in cells_of.values():
@@ -194,7 +194,7 @@ def cell_graph(volume, maze, wall, passage, falls):
 def maze_pairs(maze):
     cells, dirs = np.nonzero(maze.links)
     other = maze.grid.neighbors[cells, dirs]
-    return {(int(min(p, q)), int(max(p, q))) for p, q in zip(cells, other)}
+    return {(int(min(p, q)), int(max(p, q))) for p, q in zip(cells, other, strict=True)}
 
 
 @pytest.mark.parametrize("wall, passage, height, roof, lights, bridges", [
@@ -268,7 +268,7 @@ def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path, bridges):
     blocks = read_schem(tmp_path / "w.schem").blocks
     steps = {"north": (-1, 0), "east": (0, 1), "south": (1, 0), "west": (0, -1)}
     stairs = [(y, z, x) for y, z, x in zip(*np.nonzero(
-        np.vectorize(lambda s: name(s).endswith("_stairs"))(blocks)))]
+        np.vectorize(lambda s: name(s).endswith("_stairs"))(blocks)), strict=True)]
     used = len(document.maze.grid.used_crossings(document.maze.links))
     assert (len(stairs) <= 6 * used if bridges else len(stairs) == 6 * used) and stairs
     for y, z, x in stairs:

@@ -382,5 +382,5 @@ def test_sections_encode_the_same_with_numpy_and_compiled(states):
         slow = anvil.encode_sections(ids, 0)
     with forced("numba"):
         fast = anvil.encode_sections(ids, 0)
-    for mine, theirs in zip(slow, fast):
+    for mine, theirs in zip(slow, fast, strict=True):
         assert mine.dtype == theirs.dtype and (mine == theirs).all()

@@ -402,7 +402,7 @@ class _Builder:
         if self.solution:
             for piece in self.solution_pieces():
                 colour[piece] = SOLUTION
-                step_pairs.update(zip(piece[:-1].tolist(), piece[1:].tolist()))
+                step_pairs.update(zip(piece[:-1].tolist(), piece[1:].tolist(), strict=True))
             colour[int(self.endpoints.start)] = START
             colour[int(self.endpoints.goal)] = GOAL
         # the wall colour over the whole grid, masked cells blank again
@@ -415,7 +415,7 @@ class _Builder:
         lines, cell, j = self.chains(self.own & self.linked & (self.across > index), by_side=True)
         other = self.across[cell, j]
         polys = []
-        for line, a, b in zip(lines, self.centroids[cell], self.centroids[other]):
+        for line, a, b in zip(lines, self.centroids[cell], self.centroids[other], strict=True):
             near, far = a + (line - a) * FLOOR_SCALE, b + (line - b) * FLOOR_SCALE
             polys.append(np.concatenate([near, far[::-1]]))
         passage_colour = np.full(cell.size, BACKGROUND, dtype=np.int64)
@@ -424,11 +424,11 @@ class _Builder:
             passage_colour = np.where(level >= 0, self.ramp_base + level, BACKGROUND)
         if self.solution:
             step = np.array([(a, b) in step_pairs or (b, a) in step_pairs
-                             for a, b in zip(cell.tolist(), other.tolist())], dtype=bool)
+                             for a, b in zip(cell.tolist(), other.tolist(), strict=True)], dtype=bool)
             passage_colour[step] = SOLUTION
         # openings: from the floor out through the outer wall
         lines_out, oc, _ = self.chains(self.opened, by_side=True)
-        for line, a in zip(lines_out, self.centroids[oc]):
+        for line, a in zip(lines_out, self.centroids[oc], strict=True):
             polys.append(np.concatenate([a + (line - a) * FLOOR_SCALE, line[::-1]]))
         passage_colour = np.concatenate(
             [passage_colour, np.full(oc.size, SOLUTION if self.solution else BACKGROUND)])
@@ -520,7 +520,7 @@ def _segments(image, starts: np.ndarray, ends: np.ndarray, width: int, colour: i
     other = ~(((a[:, 1] == b[:, 1]) & (a[:, 0] != b[:, 0])) | ((a[:, 0] == b[:, 0]) & (a[:, 1] != b[:, 1])))
     if other.any():
         draw = ImageDraw.Draw(image)
-        for p, q in zip(a[other].tolist(), b[other].tolist()):
+        for p, q in zip(a[other].tolist(), b[other].tolist(), strict=True):
             draw.line(p + q, fill=colour, width=width)
     canvas = np.asarray(image).copy()
     _axis_lines(canvas, a[~other], b[~other], width, colour)

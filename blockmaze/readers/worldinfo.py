@@ -125,7 +125,7 @@ def section_counts(section: dict) -> Counter:
         raise BlockmazeError("a section's block index is outside its palette")
     counts = np.bincount(indices, minlength=len(names))
     out = Counter()
-    for name, count in zip(names, counts):
+    for name, count in zip(names, counts, strict=True):
         out[name] += int(count)
     return out
 

@@ -147,7 +147,7 @@ def write_schematic(
         root["AddBlocks"] = byte_array(padded[0::2] | (padded[1::2] << 4))
     for axis in "XYZ":
         root[f"WEOrigin{axis}"] = Int(0)
-    for axis, offset in zip("XYZ", player_spot(blocks).offset):
+    for axis, offset in zip("XYZ", player_spot(blocks).offset, strict=True):
         root[f"WEOffset{axis}"] = Int(offset)
     root["TileEntities"] = List[Compound]([
         Compound({**e.tag(), "x": Int(e.position[2]), "y": Int(e.position[0]), "z": Int(e.position[1])})

@@ -159,7 +159,7 @@ def write_indexed(
         stream.write(count.to_bytes(4, "big"))
         for chunk in _block_elements(flat, (length, width), states, listed, with_nbt):
             stream.write(memoryview(chunk.view(np.uint8)))
-        for entity, at in zip(entities, with_nbt):
+        for entity, at in zip(entities, with_nbt, strict=True):
             y, z, x = entity.position
             element = Compound({"pos": List[Int]([Int(x), Int(y), Int(z)]),
                                 "state": Int(states[flat[at]]), "nbt": entity.tag()})
