@@ -33,7 +33,7 @@ PILLARS = np.ones((19, 23), bool)  # a mask that keeps the cells connected: a pi
 PILLARS[1::2, 1::2] = False
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def texture(spec):
     """Dead-end share, mean straight-run length and east-west share of passages, over SEEDS.
 

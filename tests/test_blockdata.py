@@ -13,10 +13,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import os
 import re
 import zipfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -53,7 +52,7 @@ def datapack_releases() -> list[str]:
 # --- minecraft-data itself ------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def mcdata() -> Path:
     data = readers.node_package("minecraft-data", "MINECRAFT_DATA") / "node_modules" / "minecraft-data"
     data = data / "minecraft-data" / "data"
@@ -66,7 +65,7 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-@lru_cache(maxsize=None)
+@cache
 def mcdata_json(relative: str):
     return json.loads((mcdata() / relative).read_text())
 
@@ -81,7 +80,7 @@ def mcdata_path(edition: str, version: str, kind: str) -> str:
     return paths[version][kind]
 
 
-@lru_cache(maxsize=None)
+@cache
 def java_blocks(mc_version: str) -> dict[str, dict[str, tuple[str, ...] | int]]:
     """name -> {property: allowed values (or just a count where minecraft-data lists none)}."""
     out = {}
@@ -179,7 +178,7 @@ def bedrock_states(data: bytes) -> set[tuple]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def bedrock_palette() -> set[tuple]:
     """Every complete block state of Bedrock 1.21.90 as minecraft-data has it (from the game)."""
     states = mcdata_json(mcdata_path("bedrock", BEDROCK_VERSION, "blockStates") + "/blockStates.json")

@@ -15,7 +15,6 @@ import zipfile
 from pathlib import Path
 
 import jsonschema
-import numpy as np
 import pytest
 
 import blockmaze as bm

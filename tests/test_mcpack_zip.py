@@ -10,7 +10,6 @@ import zipfile
 import zlib
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -173,7 +173,10 @@ def gltf_meshes(data: bytes):
     joined = {}
     for name, parts in out.items():
         offsets = np.cumsum([0] + [len(p[0]) for p in parts])
-        cat = (lambda k: None if parts[0][k] is None else np.concatenate([p[k] for p in parts]))
+
+        def cat(k, parts=parts):
+            return None if parts[0][k] is None else np.concatenate([p[k] for p in parts])
+
         joined[name] = (cat(0), cat(1), cat(2),
                         np.concatenate([p[3] + o for p, o in zip(parts, offsets, strict=False)]), parts[0][4])
     return joined
@@ -562,8 +565,11 @@ def edge_only_contacts(volume) -> int:
     count = 0
     for axis in range(3):  # the edge's direction
         a, b = [k for k in range(3) if k != axis]
-        cut = lambda da, db: solid[tuple(slice(d, solid.shape[k] - 1 + d) if k in (a, b) else slice(None)
-                                         for k, d in ((k, {a: da, b: db}.get(k, 0)) for k in range(3)))]
+
+        def cut(da, db, a=a, b=b):
+            return solid[tuple(slice(d, solid.shape[k] - 1 + d) if k in (a, b) else slice(None)
+                               for k, d in ((k, {a: da, b: db}.get(k, 0)) for k in range(3)))]
+
         s00, s01, s10, s11 = cut(0, 0), cut(0, 1), cut(1, 0), cut(1, 1)
         count += 2 * int(((s00 & s11 & ~s01 & ~s10) | (s01 & s10 & ~s00 & ~s11)).sum())
     return count
@@ -691,7 +697,7 @@ def test_3mf_objects_do_not_overlap(tmp_path, build):
     bm.write(volume, tmp_path / "m.3mf", block_size=2.0)
     height, depth, width = volume.shape
     owners = np.zeros((2 * height, 2 * depth, 2 * width), np.int64)
-    for name, mesh, vertices, triangles, _ in read_3mf(tmp_path / "m.3mf"):
+    for _name, _mesh, vertices, triangles, _ in read_3mf(tmp_path / "m.3mf"):
         y_up = np.column_stack([vertices[:, 0], vertices[:, 2], depth * 2.0 - vertices[:, 1]]) / 2.0
         cells = solid_lattice(y_up, triangles)
         owners[:cells.shape[0], :cells.shape[1], :cells.shape[2]] += cells

@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 
 import nbtlib
-import numpy as np
 import pytest
 from nbt import nbt
 
 from blockmaze.cli import main
 from blockmaze.dungeon import generate_dungeon
 from blockmaze.export.minecraft.blockentities import MOBS
-from blockmaze.export.minecraft.placement import player_spot
 from schem_checker import read_schem
 from structure_checker import read_structure
 

@@ -31,7 +31,7 @@ def test_every_algorithm_weaves_a_perfect_maze(spec, rows, cols, seed, chance):
     assert maze.is_perfect()
     grid = maze.grid
     used = grid.used_crossings(maze.links)
-    for cell, before, after in used:  # the passage on top of a used crossing runs straight
+    for cell, _before, _after in used:  # the passage on top of a used crossing runs straight
         over = (1, 3) if grid.crossings[cell] == OVER_EAST_WEST else (0, 2)
         assert maze.links[cell, list(over)].any() and not maze.links[cell].sum() > 2
 
@@ -57,7 +57,10 @@ def test_crossings_keep_the_grid_connected_and_symmetric(rows, cols, seed):
 def test_kruskal_weave_lays_most_crossings():
     plain = make_maze((40, 40), "weave", "kruskal", seed=2, weave=1.0).maze
     woven = make_maze((40, 40), "weave", "kruskal:weave", seed=2, weave=1.0).maze
-    count = lambda m: len(m.grid.used_crossings(m.links))
+
+    def count(m):
+        return len(m.grid.used_crossings(m.links))
+
     assert woven.is_perfect()
     assert count(woven) > 0.9 * (woven.grid.crossings > 0).sum() > count(plain)
 

@@ -3,7 +3,6 @@ compared block for block with the .schem of the same maze; streamed mazes; level
 
 from __future__ import annotations
 
-import io
 import zipfile
 from pathlib import Path
 
@@ -136,7 +135,7 @@ def test_level_dat_spawn_rules_and_terrain(tmp_path):
     assert level["GameRules"]["doMobSpawning"] == "false" and level["GameRules"]["doDaylightCycle"] == "false"
     assert int(level["DayTime"]) == 1000 and int(level["initialized"]) == 1
     layers = level["WorldGenSettings"]["dimensions"]["minecraft:overworld"]["generator"]["settings"]["layers"]
-    assert [(str(l["block"]), int(l["height"])) for l in layers] == [
+    assert [(str(layer["block"]), int(layer["height"])) for layer in layers] == [
         ("minecraft:bedrock", 1), ("minecraft:dirt", 82), ("minecraft:grass_block", 1)]
     chunk = anvil().Region.from_file(str(tmp_path / "W/region/r.0.0.mca")).get_chunk(0, 0)
     assert chunk.get_block(3, 19, 3).name() == "minecraft:grass_block"  # the generator's top layer

@@ -18,16 +18,20 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
-
+from typing import TYPE_CHECKING
 
 from ..errors import BlockmazeError
 from ..support.lazy import Registry
 from ..support.memory import ensure_step_memory
 from .target import Target, open_target
+
+if TYPE_CHECKING:  # annotations only: looking up a format imports neither
+    import numpy as np
+
+    from ..materials import Theme
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ so the imports run one way: pictures -> pngbands -> picture_scene.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -115,7 +115,7 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
            theme: Theme | str | None = None, background: Colour | None = None,
            wall: Colour | None = None, path: Colour | None = None,
            solution_color: Colour | None = None) -> dict:
-    """Check the options (the same for every format): what :class:`_Builder` takes.""" 
+    """Check the options (the same for every format): what :class:`_Builder` takes."""
     if not isinstance(maze, Maze):
         raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
     if style not in STYLES:

@@ -13,8 +13,8 @@ Grid(square, 2x3)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from ..support.lazy import Registry
 

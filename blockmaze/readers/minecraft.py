@@ -21,7 +21,8 @@ import re
 import zipfile
 import zlib
 from collections import Counter
-from typing import BinaryIO, Callable
+from collections.abc import Callable
+from typing import BinaryIO
 
 import numpy as np
 
@@ -153,7 +154,7 @@ def _litematic(root: dict, opener: Opener) -> FileInfo:
             packed = PackedCounter(bits, volume, len(palette))
             carry = [b""]
 
-            def feed(piece) -> None:
+            def feed(piece, carry=carry, packed=packed) -> None:  # this entry's own
                 piece = carry[0] + bytes(piece)
                 cut = len(piece) - len(piece) % 8
                 carry[0] = piece[cut:]

@@ -21,8 +21,9 @@ import io
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 import numpy as np
 
@@ -72,7 +73,7 @@ class Tally:
     counts: dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, values: np.ndarray) -> "Tally":
+    def of(cls, values: np.ndarray) -> Tally:
         found, counts = np.unique(np.asarray(values), return_counts=True)
         return cls(int(np.asarray(values).size), dict(zip(found.tolist(), counts.tolist(), strict=True)))
 

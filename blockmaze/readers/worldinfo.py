@@ -180,7 +180,7 @@ def _summary(path: Path) -> list[str]:
         match = _REGION.match(member.rpartition("/")[2])
         if not match:
             continue
-        for slot, chunk in region_chunks(_read(item), member, budget):
+        for _slot, chunk in region_chunks(_read(item), member, budget):
             chunks.append((int(chunk["xPos"]), int(chunk["zPos"])))
             for section in chunk["sections"]:
                 counts.update(section_counts(section))

@@ -12,8 +12,8 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 
 def exports(package: str, names: dict[str, str], namespace: dict) -> Callable[[str], Any]:

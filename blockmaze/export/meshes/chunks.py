@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator
 
 from ...support.kernels import kernel
 import numpy as np
@@ -446,7 +446,7 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
     if numpy_form:  # a small job: every box's rectangles in one sweep, triangles in one zip
         _local.watertight, _local.vectorized = bool(watertight), True
         volumes = [_box_volume(blocks, facing, scale, box, only) for box in boxes]
-        quads = [Quads(data, tuple(h - l for l, h in zip(inner[:3], inner[3:], strict=True)))
+        quads = [Quads(data, tuple(h - lo for lo, h in zip(inner[:3], inner[3:], strict=True)))
                  for (_, inner), data in zip(volumes, greedy_quads_numpy_many(volumes), strict=True)]
         surfaces = triangulate_together(quads, watertight,
                                         [_cuts(box, blocks.shape, chunk) for box in boxes])

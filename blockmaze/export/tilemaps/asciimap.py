@@ -95,7 +95,7 @@ def write_ascii(
             lines.append(f"{entry.glyph} {names} {'walkable' if entry.walkable else 'blocked'} "
                          f"{'transparent' if entry.transparent else 'opaque'}")
         file.write("".join(f"{comment} {line}\n" for line in lines).encode("utf-8"))
-        file.write(f"{comment}\n".encode("utf-8"))
+        file.write(f"{comment}\n".encode())
     if up_stairs(entities):
         rows = draw_up_stairs(glyph_rows(plan, theme).decode("utf-8").split("\n")[:-1], entities)
         file.write("".join(row + "\n" for row in rows).encode("utf-8"))
