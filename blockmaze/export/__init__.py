@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -165,8 +165,8 @@ NOT_WRITTEN: dict[str, tuple[str, str]] = {
 }
 
 
-WRITERS: Mapping[str, Writer] = Registry({name: f"blockmaze.{row.module}"
-                                          for name, row in FORMATS.items()})
+WRITERS: Registry[Writer] = Registry({name: f"blockmaze.{row.module}"
+                                     for name, row in FORMATS.items()})
 
 
 def size_limits(what: str, max_side: int | None = None, max_blocks: int | None = None):
@@ -280,7 +280,8 @@ def write(
         blocks = blocks[np.newaxis]
     if blocks.ndim != 3 or blocks.dtype != np.uint8:
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
-    writer.check_size(blocks.shape)
+    if writer.check_size is not None:  # None for maze outputs only, refused above
+        writer.check_size(blocks.shape)
     height, length, width = blocks.shape
     ensure_step_memory(writer.name, blocks.size, f"writing a {width}x{height}x{length}-block {writer.name} file")
     theme = theme if isinstance(theme, Theme) else load_theme(theme)
