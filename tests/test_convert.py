@@ -41,7 +41,8 @@ def adjacency_by_geometry(plan, rows, cols, wall, passage):
 
 def maze_adjacency(maze):
     cells, dirs = np.nonzero(maze.links)
-    return {frozenset((int(a), int(maze.grid.neighbors[a, d]))) for a, d in zip(cells, dirs, strict=True)}
+    return {frozenset((int(a), int(maze.grid.neighbors[a, d])))
+            for a, d in zip(cells, dirs, strict=True)}
 
 
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 10**9), thickness, thickness)

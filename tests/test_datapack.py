@@ -112,11 +112,13 @@ class World:
     def _execute(self, pack, command, position, counter, depth) -> None:
         kind, args = command.kind, command.args
         if kind == "fill":
-            corners = [int(np.floor(p)) + int(v or 0) for p, v in zip(position * 2, args[:6], strict=True)]
+            corners = [int(np.floor(p)) + int(v or 0)
+                       for p, v in zip(position * 2, args[:6], strict=True)]
             (x1, y1, z1), (x2, y2, z2) = corners[:3], corners[3:]
             low = (min(y1, y2), min(z1, z2), min(x1, x2))
             high = (max(y1, y2), max(z1, z2), max(x1, x2))
-            assert all(0 <= lo and hi < n for lo, hi, n in zip(low, high, self.blocks.shape, strict=True)), \
+            assert all(0 <= lo and hi < n
+                       for lo, hi, n in zip(low, high, self.blocks.shape, strict=True)), \
                 f"{command.text} leaves the loaded world"
             box = tuple(slice(lo, hi + 1) for lo, hi in zip(low, high, strict=True))
             assert self.blocks[box].size <= FILL_LIMIT
@@ -127,7 +129,8 @@ class World:
             self.writes[box] += 1
             self.fills += 1
         elif kind == "data":  # a block entity's fields, merged into the block just filled
-            x, y, z = (int(np.floor(p)) + int(v or 0) for p, v in zip(position, args[:3], strict=True))
+            x, y, z = (int(np.floor(p)) + int(v or 0)
+                       for p, v in zip(position, args[:3], strict=True))
             block = self.blocks[y, z, x]
             assert block.startswith(("minecraft:chest", "minecraft:spawner")), \
                 f"{command.text} merges into {block}, which has no block entity"

@@ -137,7 +137,8 @@ def test_tcod_arrays_list_entities_in_both_orders():
         kinds = arrays["entity_kind"].tolist()
         positions = arrays["entity_position"].tolist()
         assert len(kinds) == len(positions) == len(arrays["entity_level"])
-        for kind, (a, b), target in zip(kinds, positions, arrays["entity_level"].tolist(), strict=True):
+        for kind, (a, b), target in zip(kinds, positions, arrays["entity_level"].tolist(),
+                                        strict=True):
             z, x = (a, b) if order == "C" else (b, a)
             assert arrays["walkable"][a, b]
             base = kind.split("-")[0]

@@ -57,7 +57,7 @@ def build_cases(folder):
     walk.js takes them (relative to the volume's min corner; start None: where the player who
     pastes stands)."""
     cases = []
-    for seed, theme in zip((1, 2), THEMES, strict=False):
+    for seed, theme in zip((1, 2), THEMES, strict=False):  # the first themes, one a seed
         document = pipeline.make_maze((8, 10), "square", seed=seed, entrances=True)
         path = folder / f"square-{seed}.schem"
         volume = pipeline.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
@@ -124,7 +124,8 @@ def model_walks(path, volume, goal, start) -> bool:
 
 
 CASE_NAMES = ([f"square {s} {t}" for s, t in zip((1, 2), THEMES, strict=False)]
-              + [f"layered {s} {t}" for s, t in zip((1, 2, 3, 4), THEMES, strict=False)] + ["blockwise 3-D"]
+              + [f"layered {s} {t}" for s, t in zip((1, 2, 3, 4), THEMES, strict=False)]
+              + ["blockwise 3-D"]
               + ["weave tunnels", "weave bridges"]
               + [f"dungeon {style} {THEMES[n % len(THEMES)]}" for n, style in enumerate(STYLES)])
 

@@ -286,7 +286,8 @@ def test_polygon_adjacency_agrees_with_topology(kind, data):
     planar = np.unique(sides)
     cell, d = np.nonzero(grid.neighbors >= 0)
     in_plane = np.isin(d, planar)
-    topological = set(zip(cell[in_plane].tolist(), grid.neighbors[cell, d][in_plane].tolist(), strict=True))
+    topological = set(zip(cell[in_plane].tolist(), grid.neighbors[cell, d][in_plane].tolist(),
+                          strict=True))
     assert geometric == topological
     # and each edge's side names the right neighbour: the one across it, or -1 on the outer wall
     assert np.array_equal(grid.neighbors[cells[e], sides[e]], cells[f])

@@ -69,7 +69,8 @@ def joined_cells(volume, cell_of):
     n = cells.size
     a, b = moves[:, 0], moves[:, 1]
     ca, cb = cells[a], cells[b]
-    direct = {frozenset((int(x), int(y))) for x, y in zip(ca, cb, strict=True) if x >= 0 and y >= 0 and x != y}
+    direct = {frozenset((int(x), int(y)))
+              for x, y in zip(ca, cb, strict=True) if x >= 0 and y >= 0 and x != y}
     free = (ca < 0) & (cb < 0)
     graph = coo_matrix((np.ones(int(free.sum())), (a[free], b[free])), shape=(n, n))
     _, comp = connected_components(graph, directed=False)

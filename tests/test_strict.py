@@ -150,7 +150,8 @@ def test_volume_with_thickness_is_the_unit_volume_stretched():
     unit = strict_volume_3d(5, 7, 9, rng=3)
     wall, passage = (1, 1, 2), (3, 2, 2)
     cells = (2, 3, 4)
-    height, length, width = ((c + 1) * w + c * p for c, w, p in zip(cells, wall, passage, strict=True))
+    height, length, width = ((c + 1) * w + c * p
+                             for c, w, p in zip(cells, wall, passage, strict=True))
     thick = strict_volume_3d(height, length, width, rng=3, wall=wall, passage=passage)
     runs = [np.array([w if i % 2 == 0 else p for i in range(n)])
             for w, p, n in zip(wall, passage, unit.shape, strict=True)]

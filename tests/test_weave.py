@@ -185,7 +185,8 @@ def cell_graph(volume, maze, wall, passage, falls):
                        shape=(stand.size, stand.size))
     _, way = connected_components(graph, directed=False)
     cells_of = {}
-    for u, v, p, q in zip(a.tolist(), b.tolist(), pairs[:, 0].tolist(), pairs[:, 1].tolist(), strict=True):
+    for u, v, p, q in zip(a.tolist(), b.tolist(), pairs[:, 0].tolist(), pairs[:, 1].tolist(),
+                          strict=True):
         if (u < n) != (v < n):
             cells_of.setdefault(int(way[q if u < n else p]), set()).add(u if u < n else v)
     for cells in cells_of.values():

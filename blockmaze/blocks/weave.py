@@ -133,7 +133,8 @@ def weave_volume(maze: Maze, wall: Thickness = TUNNEL_WALL, passage: Thickness =
     above = extrude(plan, height=height, floor=True, roof=roof)
     rock = np.full((GROUND,) + plan.shape, Material.WALL, dtype=np.uint8)
     volume = np.concatenate([rock, above])
-    for (cell, _, _), ew, marked in zip(used.tolist(), over_ew.tolist(), under.tolist(), strict=True):
+    for (cell, _, _), ew, marked in zip(used.tolist(), over_ew.tolist(), under.tolist(),
+                                        strict=True):
         r, c = divmod(cell, cols)
         if ew:  # the tunnel runs north-south, along z
             _dig(volume, r, wz, pz, (c + 1) * wx + c * px, px, marked)

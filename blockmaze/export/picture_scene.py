@@ -424,7 +424,8 @@ class _Builder:
             passage_colour = np.where(level >= 0, self.ramp_base + level, BACKGROUND)
         if self.solution:
             step = np.array([(a, b) in step_pairs or (b, a) in step_pairs
-                             for a, b in zip(cell.tolist(), other.tolist(), strict=True)], dtype=bool)
+                             for a, b in zip(cell.tolist(), other.tolist(), strict=True)],
+                            dtype=bool)
             passage_colour[step] = SOLUTION
         # openings: from the floor out through the outer wall
         lines_out, oc, _ = self.chains(self.opened, by_side=True)

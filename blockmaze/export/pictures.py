@@ -226,7 +226,8 @@ def _svg_plan(layer: _Layer, scene: _Scene) -> list[str]:
             continue
         pick = values == value
         left, top, right = _numbers(xs[x0[pick]]), _numbers(ys[z[pick]]), _numbers(xs[x1[pick]])
-        d = "".join(f"M{a} {b}H{c}v{block_h}H{a}Z" for a, b, c in zip(left, top, right, strict=True))
+        d = "".join(f"M{a} {b}H{c}v{block_h}H{a}Z"
+                    for a, b, c in zip(left, top, right, strict=True))
         out.append(f'<path class="blocks" fill="{_hex(scene.palette[value])}" d="{d}"/>')
     return out
 

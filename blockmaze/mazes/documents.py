@@ -218,7 +218,8 @@ def load_maze(source: str | Path | object) -> MazeDocument:
         else:
             from ..readers.base import read_regular
 
-            raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)  # type: ignore[arg-type]  # a path
+            # not a file: a path
+            raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)  # type: ignore[arg-type]
     except OSError as error:
         raise BadFileError(f"cannot read maze document {name}: {error.strerror or error}") from None
     try:

@@ -75,7 +75,8 @@ class Tally:
     @classmethod
     def of(cls, values: np.ndarray) -> Tally:
         found, counts = np.unique(np.asarray(values), return_counts=True)
-        return cls(int(np.asarray(values).size), dict(zip(found.tolist(), counts.tolist(), strict=True)))
+        return cls(int(np.asarray(values).size),
+                   dict(zip(found.tolist(), counts.tolist(), strict=True)))
 
     def add(self, values: np.ndarray) -> None:
         self.length += int(values.size)

@@ -447,7 +447,8 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
         _local.watertight, _local.vectorized = bool(watertight), True
         volumes = [_box_volume(blocks, facing, scale, box, only) for box in boxes]
         quads = [Quads(data, tuple(h - lo for lo, h in zip(inner[:3], inner[3:], strict=True)))
-                 for (_, inner), data in zip(volumes, greedy_quads_numpy_many(volumes), strict=True)]
+                 for (_, inner), data in zip(volumes, greedy_quads_numpy_many(volumes),
+                                             strict=True)]
         surfaces = triangulate_together(quads, watertight,
                                         [_cuts(box, blocks.shape, chunk) for box in boxes])
         for box, box_quads, surface in zip(boxes, quads, surfaces, strict=True):

@@ -226,7 +226,8 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
         _variant_bits(seed, origin[0] + y, zs, xs, cells, shifted)
         for where, moves, thresholds in found:
             delta.fill(0)
-            for threshold, size in zip(thresholds, moves, strict=True):  # each threshold passed: one variant on
+            # each threshold passed: one variant on
+            for threshold, size in zip(thresholds, moves, strict=True):
                 np.greater_equal(cells, threshold, out=above)
                 np.multiply(above, size, out=move)
                 delta += move
