@@ -183,6 +183,7 @@ def late_cells(grid):
     return cells[((nbs < 0) | (nbs > cells[:, None])).all(axis=1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["hunt-and-kill", "aldous-broder", "wilson"])
 @pytest.mark.parametrize("mask", [serpentine_mask(15, 31), serpentine_mask(16, 33, width=2),
                                   spiral_mask(21)], ids=["serpentine", "serpentine-2", "spiral"])
@@ -227,6 +228,7 @@ def test_uniform_trees_have_the_known_share_of_dead_ends(algorithm):
     assert dead_end_share("backtracker") < 0.13
 
 
+@pytest.mark.slow
 def test_aldous_broder_and_wilson_agree_on_path_lengths():
     # same distribution: the mean corner-to-corner distance agrees to a few percent over 40 mazes
     def mean_corner_distance(algorithm):

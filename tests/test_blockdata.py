@@ -189,6 +189,8 @@ def bedrock_palette() -> set[tuple]:
 # --- target 1: every built-in theme x every release x every Minecraft format --------------------------
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 @pytest.mark.parametrize("fmt", JAVA_FORMATS)
 @pytest.mark.parametrize("theme", THEMES)
 def test_every_release_gets_only_states_it_has(theme, fmt):
@@ -203,6 +205,8 @@ def test_every_release_gets_only_states_it_has(theme, fmt):
     assert unknown == []
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 def test_the_minecraft_data_checks_can_fail():
     """The helpers above refuse what minecraft-data lacks (so the target tests can fail)."""
     mcdata()
@@ -215,6 +219,7 @@ def test_the_minecraft_data_checks_can_fail():
     assert ("minecraft:scaffolding", (), 18168865) not in bedrock_palette()
 
 
+@pytest.mark.reader
 @pytest.mark.parametrize("theme", THEMES)
 def test_schematic_holds_only_1_12_blocks(theme):
     """Target 1 (.schematic): every (id, data) exists in minecraft-data's 1.12 table."""
@@ -224,6 +229,7 @@ def test_schematic_holds_only_1_12_blocks(theme):
     assert [p for p in sorted(pairs) if legacy_unknown(p)] == []
 
 
+@pytest.mark.reader
 @pytest.mark.parametrize("theme", THEMES)
 def test_mcstructure_holds_only_bedrock_states(theme):
     """Target 1 (.mcstructure): every palette entry is a complete Bedrock 1.21.90 state, types
@@ -234,6 +240,7 @@ def test_mcstructure_holds_only_bedrock_states(theme):
     assert [e for e in sorted(entries) if e not in bedrock_palette()] == []
 
 
+@pytest.mark.reader
 def test_bedrock_palette_version_is_the_games():
     """Bedrock's own palette carries version 18168865 (block states 1.21.60.33) on every state
     of 1.21.90 (minecraft-data bedrock/1.21.80/blockStates.json, which 1.21.90 uses): the writer's."""
@@ -241,6 +248,7 @@ def test_bedrock_palette_version_is_the_games():
     assert {version for _, _, version in bedrock_palette()} == {bedrock.BLOCK_VERSION} == {18168865}
 
 
+@pytest.mark.reader
 @pytest.mark.parametrize("mc_version", [
     "1.13", "1.14.2", "1.16.5", "1.17", "1.19.1", "1.20.4", "1.21.5", "1.21.11", "26.1", "26.2"])
 def test_compact_table_matches_minecraft_data(mc_version):
@@ -362,6 +370,7 @@ def test_valid_states_are_accepted(case):
     blockdata.check_state(_state(name, pairs), release)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(valid_states(), st.from_regex(r"[a-z_]{1,12}", fullmatch=True))
 def test_unknown_property_is_refused(case, key):
@@ -387,6 +396,7 @@ def test_unknown_value_is_refused(case, value):
         blockdata.check_state(_state(name, mutated), release)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)  # each refusal looks for the nearest name (difflib)
 @given(valid_states(), st.sampled_from(["s", "_block", "x"]), st.booleans())
 def test_misspelt_block_is_refused(case, extra, drop):
@@ -409,6 +419,7 @@ def custom_theme(tmp_path, wall: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [
     ".schem", ".litematic", ".nbt", ".zip", ".schematic", ".mcstructure", ".tmx", ".glb"])
 @pytest.mark.parametrize("wall, message", [

@@ -45,6 +45,7 @@ def maze_adjacency(maze):
             for a, d in zip(cells, dirs, strict=True)}
 
 
+@pytest.mark.slow
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 10**9), thickness, thickness)
 def test_size_topology_and_round_trip(rows, cols, seed, wall, passage):
     maze = bm.generate((rows, cols), rng=seed)

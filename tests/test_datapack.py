@@ -274,6 +274,7 @@ def test_all_air_with_keep_terrain_writes_no_fill():
     assert not [name for name in pack.functions if "part" in name]
 
 
+@pytest.mark.slow
 def test_high_entropy_volume_splits_into_parts():
     """A random volume needing over PART_COMMANDS boxes runs as several scheduled chains."""
     volume = random_volume((6, 64, 128), seed=5)
@@ -290,6 +291,7 @@ def test_high_entropy_volume_splits_into_parts():
     assert world.tick == datapack.LOAD_TICKS + len(parts) - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(3, 100, 200), (1, 1, 40000), (40, 40, 40)],
                          ids=["slab", "long-row", "cube"])
 def test_big_uniform_boxes_are_split_under_the_fill_limit(shape):
@@ -448,6 +450,7 @@ def test_random_volumes_build_exactly(shape, seed, keep_terrain):
     assert_built(volume, pack_bytes(volume, keep_terrain=keep_terrain), keep_terrain=keep_terrain)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(shape=st.tuples(st.integers(1, 40), st.integers(1, 40), st.integers(1, 40)),
        limit=st.integers(1, 64), seed=st.integers(0, 2**32 - 1), materials=st.integers(1, 3))
@@ -532,6 +535,7 @@ def good_pack(mc_version: str) -> bytes:
     return pack_bytes(random_volume((6, 64, 128), seed=5), mc_version=mc_version)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mc_version, edit, message", BROKEN)
 def test_checker_rejects_broken_pack(mc_version, edit, message):
     """Each deliberately broken pack fails the checker with a message naming the rule."""
@@ -561,6 +565,7 @@ def test_untampered_rezip_passes():
 # --- big mazes: columns, forceloads, waiting for chunks -----------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mc_version", ["1.18.2", "1.21.4"])
 @pytest.mark.parametrize("origin", [(3, 2, 5), (14, 1, 9)], ids=["aligned-3-5", "aligned-14-9"])
 def test_a_maze_of_several_columns_builds_in_forceloaded_chunks(mc_version, origin):

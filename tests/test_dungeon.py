@@ -89,6 +89,7 @@ def check_level(level, rows, cols):
     return rooms
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(sizes, seeds, room_sizes, shares, st.sampled_from([0.0, 0.1]), st.sampled_from([None, 4, 12]))
 def test_dungeon_invariants(size, seed, room_size, sparseness, extra, shortcut):
@@ -103,6 +104,7 @@ def test_dungeon_invariants(size, seed, room_size, sparseness, extra, shortcut):
         assert len(level.loops) == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(sizes, seeds, room_sizes, shares)
 def test_region_graph_is_a_tree_without_extra_doors_or_loops(size, seed, room_size, sparseness):
@@ -120,6 +122,7 @@ def test_region_graph_is_a_tree_without_extra_doors_or_loops(size, seed, room_si
     assert edges == corridor_cells + len(level.rooms) - 1
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(sizes, seeds, room_sizes, st.sampled_from([0.0, 0.2]), st.sampled_from([None, 6]), st.integers(1, 2))
 def test_total_sparseness_leaves_no_dead_end(size, seed, room_size, extra, shortcut, levels):
@@ -136,6 +139,7 @@ def test_total_sparseness_leaves_no_dead_end(size, seed, room_size, extra, short
                 assert corridor_degree(level.plan, z, x) >= 2, f"dead end at {(z, x)}"
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(sizes, seeds, room_sizes)
 def test_no_sparseness_keeps_every_cell_and_more_sparseness_only_fills(size, seed, room_size):
@@ -147,6 +151,7 @@ def test_no_sparseness_keeps_every_cell_and_more_sparseness_only_fills(size, see
         assert not (~SOLID[sparser] & SOLID[denser]).any(), "more sparseness opened a block"
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(sizes, seeds, room_sizes, st.integers(1, 30), st.sampled_from([0.0, 0.5, 1.0]))
 def test_every_loop_shortens_a_walk_by_at_least_min_shortcut(size, seed, room_size, shortcut, sparseness):
@@ -164,6 +169,7 @@ def test_every_loop_shortens_a_walk_by_at_least_min_shortcut(size, seed, room_si
         assert distance < 0 or distance >= shortcut
 
 
+@pytest.mark.slow
 def test_loops_exist_and_respect_the_rule_on_a_larger_dungeon():
     level = generate_dungeon((40, 60), 11, min_shortcut=24, sparseness=0.3).levels[0]
     assert len(level.loops) > 10
@@ -176,6 +182,7 @@ def test_loops_exist_and_respect_the_rule_on_a_larger_dungeon():
         assert block_distances(closed, a)[b] >= 24
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(sizes, seeds, st.integers(2, 4), st.sampled_from([None, 10]))
 def test_levels_line_up_with_stairs(size, seed, levels, shortcut):
@@ -213,6 +220,7 @@ def test_without_rooms_it_is_a_maze_path_from_start_to_goal():
     assert int((~SOLID[full]).sum()) == 2 * 225 - 1   # a perfect maze: cells + (cells - 1) passages
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(sizes, seeds)
 def test_same_seed_same_bytes(size, seed):

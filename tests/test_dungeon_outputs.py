@@ -158,6 +158,7 @@ def test_ascii_map_draws_stairs_up():
     assert rows[z][x] == "<" and sum(row.count("<") for row in rows) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(n for n, f in FORMATS.items() if f.source != "maze"))
 def test_a_cave_level_goes_to_every_output(name, tmp_path):
     level = generate_dungeon((6, 8), 2, style="caves").levels[0]

@@ -80,6 +80,7 @@ def check_level(level, rows, cols):
     assert level.doors.tolist() == np.argwhere(plan == Material.DOOR).tolist()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", STYLES)
 @settings(max_examples=500, deadline=None)
 @given(size=small, seed=seeds, levels=st.integers(1, 2))
@@ -95,6 +96,7 @@ def test_every_style_is_connected_exact_and_locks_soundly(style, size, seed, lev
         assert upper.goal == lower.start
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", STYLES)
 def test_larger_levels_are_connected_and_usually_locked(style):
     locked = 0
@@ -143,6 +145,7 @@ def test_stairs_say_where_they_lead():
             assert level.plan[block] == Material.STAIRS
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(style=st.sampled_from(STYLES), seed=seeds, spacing=st.integers(1, 6),
        counts=st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6)))

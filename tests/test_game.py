@@ -130,6 +130,8 @@ CASE_NAMES = ([f"square {s} {t}" for s, t in zip((1, 2), THEMES, strict=False)]
               + [f"dungeon {style} {THEMES[n % len(THEMES)]}" for n, style in enumerate(STYLES)])
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=False))
                                   if n in KNOWN else n for n in CASE_NAMES])
 def test_the_bot_walks_it_and_the_model_agrees(schem_walks, name):
@@ -161,6 +163,8 @@ def shifted(points, y):
     return [[x, py + y, z, *rest] for x, py, z, *rest in points]
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 @pytest.mark.parametrize("kind", ["square", "layered"])
 def test_the_bot_walks_a_world_save_from_where_the_game_puts_the_player(tmp_path, kind):
     """A world save opened as the server's world: the single player (level.dat's Player record)

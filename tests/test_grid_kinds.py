@@ -138,6 +138,7 @@ def random_mask(kind, shape, seed, keep=0.7):
     return np.random.default_rng(seed).random(mask_shape(kind, shape)) < keep
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @given(data=st.data(), seed=seeds, masked=st.booleans())
 def test_opposite_rule_and_symmetry(kind, data, seed, masked):
@@ -307,6 +308,7 @@ def inside(points, poly):
     return crosses.sum(axis=1) % 2 == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=15)
 @given(data=st.data(), seed=seeds)
@@ -350,6 +352,7 @@ def test_there_are_algorithms_for_any_kind():
     assert {"backtracker", "wilson"} <= set(ANY_KIND_SPECS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ANY_KIND_SPECS)
 @pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=15)

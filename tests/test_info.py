@@ -83,6 +83,7 @@ def regzip(raw: bytes) -> bytes:
     return gzip.compress(raw, mtime=0)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.integers(0, 3 + sum(f in bm.WRITERS for f in NAMED_FORMATS)), st.data())
 def test_damaged_files_give_clear_errors(which, data):

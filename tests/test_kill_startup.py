@@ -69,6 +69,7 @@ def test_a_signal_waiting_at_start_gets_one_line(tmp_path, signum, code, line):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_start_up_is_one_line_never_a_package_traceback(tmp_path):
     for moment in (0.02, 0.06, 0.1, 0.15, 0.2, 0.3):
         process = blockmaze(BUILD, tmp_path, env=dict(os.environ, BLOCKMAZE_KERNELS="python"))
@@ -82,6 +83,7 @@ def test_ctrl_c_during_start_up_is_one_line_never_a_package_traceback(tmp_path):
         assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_first_compile_stops_with_one_line(tmp_path):
     """Each run compiles anew (an empty numba cache): the signal lands in numba's import or in
     the compiling; never a traceback of llvmlite, never a run that goes on to exit 0."""

@@ -215,6 +215,7 @@ def test_axis_order_single_block():
     assert flat.index(98) == 1 * 7 * 5 + 2 * 7 + 4  # y*W*L + z*W + x
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", ["stone-bricks", "glass", "hedge"])
 def test_every_1_12_theme_state_has_its_real_id(theme):
     """Each state the theme draws (variants included, via a seed) gets its real 1.12 id:data."""

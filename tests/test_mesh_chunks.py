@@ -293,6 +293,7 @@ def test_threads_do_not_change_the_bytes(monkeypatch):
     assert glb() == threaded
 
 
+@pytest.mark.slow
 def test_quantized_chunks_must_fit_16_bits():
     bar = np.ones((1, 1, 40000), np.uint8)
     with pytest.raises(bm.BlockmazeError, match="smaller chunk or no quantization"):

@@ -213,6 +213,7 @@ GLTF_CASES = ([("glb", size, options) for size in (1.0, 0.25, 2.5) for options i
               + [("gltf", size, {}) for size in (0.25, 2.5)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, block_size, options", GLTF_CASES)
 def test_gltf_scene_has_a_node_per_material_and_the_exact_volume(fmt, block_size, options):
     volume = maze_volume(5, 6, 3, solution=True)
@@ -536,6 +537,7 @@ def test_material_names():
     assert [material_name(m) for m in (1, 2, 4, 5, 6)] == ["wall", "floor", "path", "start", "goal"]
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(shape=st.tuples(st.integers(1, 5), st.integers(1, 5), st.integers(1, 5)),
        seed=st.integers(0, 2**32 - 1), block_size=st.sampled_from([1.0, 0.5, 3.0]))
@@ -593,6 +595,7 @@ const validator = require('gltf-validator'); const fs = require('fs');
 """
 
 
+@pytest.mark.reader
 def test_khronos_validator_finds_no_error_or_warning(tmp_path):
     """The Khronos validator (npm gltf-validator; GLTF_VALIDATOR names its folder).
 

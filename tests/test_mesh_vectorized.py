@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,6 +51,7 @@ def volumes(draw):
     return blocks, box, cuts
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(volumes())
 def test_random_volumes_mesh_alike(case):
@@ -62,6 +64,7 @@ def test_maze_meshes_alike():
     assert_same_mesh(np.asarray(maze, np.uint8), box=(0, 3, 5, 4, 15, 19), cuts=(True,) * 6)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.3, 0.7]), st.integers(1, 5), st.booleans(),
        st.sampled_from([0, 1, 3]), st.tuples(st.integers(1, 5), st.integers(1, 9), st.integers(1, 9)))
@@ -109,6 +112,7 @@ def test_switch():
         assert not greedy.vectorized(10)
 
 
+@pytest.mark.slow
 def test_medium_mesh_does_not_import_numba(tmp_path):
     """A 100x100 maze to .glb with collision boxes, in a fresh process: no numba imported."""
     script = ("import sys, blockmaze as bm; "
@@ -118,6 +122,7 @@ def test_medium_mesh_does_not_import_numba(tmp_path):
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.3, 0.7, 0.95, 1.0]),
        st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6)))

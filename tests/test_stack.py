@@ -113,6 +113,7 @@ layouts = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(levels=st.integers(1, 4), rows=st.integers(1, 5), cols=st.integers(1, 5),
        seed=st.integers(0, 10_000), height=st.integers(2, 4), layout=layouts, braid=st.booleans())
@@ -149,6 +150,7 @@ def test_player_meets_exactly_the_links(levels, rows, cols, seed, height, layout
     assert np.array_equal(stairs, expected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["convert", "raster"])
 def test_solution_marks_connect_start_to_goal(method):
     for seed in range(5):

@@ -48,6 +48,7 @@ def open_blocks_form_a_tree(open_):
     return count >= 1 and components == 1 and edges == count - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", square_specs())
 @given(rows=st.integers(1, 10), cols=st.integers(1, 10), seed=seeds, wall=thickness, passage=thickness)
 def test_strict_equals_the_converter_and_round_trips(spec, rows, cols, seed, wall, passage):
@@ -117,6 +118,7 @@ def test_layered_grid_topology():
     assert n[(1 * 2 + 1) * 4 + 2].tolist() == [10, 15, -1, 13, 22, 6]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", any_grid_specs())
 @given(levels=st.integers(1, 4), rows=st.integers(1, 5), cols=st.integers(1, 5), seed=seeds)
 def test_volume_is_a_tree_of_cells_with_stair_shafts(spec, levels, rows, cols, seed):

@@ -21,6 +21,7 @@ ANY_GRID = [spec for spec in algorithm_specs()
             if ALGORITHMS[spec.partition(":")[0]].grid_kinds is None]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ANY_GRID)
 @settings(max_examples=12, deadline=None)
 @given(rows=st.integers(1, 14), cols=st.integers(1, 14), seed=st.integers(0, 2**32),
@@ -54,6 +55,7 @@ def test_crossings_keep_the_grid_connected_and_symmetric(rows, cols, seed):
     assert region_kernel(n, 0)[1] == grid.size
 
 
+@pytest.mark.slow
 def test_kruskal_weave_lays_most_crossings():
     plain = make_maze((40, 40), "weave", "kruskal", seed=2, weave=1.0).maze
     woven = make_maze((40, 40), "weave", "kruskal:weave", seed=2, weave=1.0).maze

@@ -75,6 +75,7 @@ def test_world_equals_schem_of_the_same_maze_block_for_block(tmp_path):
     assert chunk.get_block(0, 10 + volume.shape[0], 0).name() == "minecraft:air"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["eller", "sidewinder", "binary-tree"])
 def test_streamed_world_equals_in_memory_schem(algorithm, tmp_path):
     """A streamed maze is the in-memory maze of the same seed: its world equals that .schem."""
@@ -97,6 +98,7 @@ def test_variants_are_drawn_from_the_theme(tmp_path):
         assert set(found[volume == material]) <= states
 
 
+@pytest.mark.slow
 def test_strict_checker_passes_worlds_spanning_regions(tmp_path):
     """Region files across x and z (a 513-block-wide maze, then a 513-block-long one)."""
     write_streamed(tmp_path / "wide", 3, 256, "binary-tree", seed=1, mc_version="1.18")
@@ -150,6 +152,7 @@ def test_same_seed_same_bytes(tmp_path):
         assert sorted(archive.namelist()) == ["m/level.dat", "m/region/r.0.0.mca"]
 
 
+@pytest.mark.slow
 def test_threads_change_no_byte(tmp_path, monkeypatch):
     """Bands made and turned into chunk records on a thread ahead of the writer: the same files,
     byte for byte, as all in the writing thread (a world over two region rows and columns)."""
@@ -283,6 +286,7 @@ def test_split_is_for_schematics_only(tmp_path, capsys):
     assert "--split cuts .schem files" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @settings(max_examples=10)
 @given(st.tuples(st.integers(1, 4), st.integers(1, 40), st.integers(1, 40)), st.integers(0, 2**32),
        st.sampled_from(["void", "flat", "grass"]), st.integers(-62, 300))
