@@ -66,10 +66,10 @@ def main() -> None:
     header = ("generator", "time", "Mblocks/s", "target", "notes")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     print(f"Blockwise generation, {size} x {size} blocks (numpy {np.__version__})\n")
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
-        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) + " |")
 
 
 if __name__ == "__main__":

@@ -116,7 +116,7 @@ def main() -> None:
         for cells, options, label, target in rows:
             r = measure(cells, options, 1 if cells > 1000 else args.repeats, path)
             checks = [(f"<= {limit} {unit}", value <= limit) for limit, unit, value in
-                      zip(target, ("MB", "s", "MiB peak"), (r["bytes"] / 1e6, r["seconds"], r["peak_mib"]))
+                      zip(target, ("MB", "s", "MiB peak"), (r["bytes"] / 1e6, r["seconds"], r["peak_mib"]), strict=True)
                       if limit is not None]
             missed += [f"{cells} {label} {text}" for text, ok in checks if not ok]
             shown = ", ".join(f"{text}: {'met' if ok else 'MISSED'}" for text, ok in checks)

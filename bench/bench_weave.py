@@ -28,7 +28,7 @@ def best_of(jobs) -> list[float]:
     machine falls on all of them alike)."""
     times = [[] for _ in jobs]
     for _ in range(RUNS):
-        for job, spent in zip(jobs, times):
+        for job, spent in zip(jobs, times, strict=True):
             start = time.perf_counter()
             job()
             spent.append(time.perf_counter() - start)

@@ -61,13 +61,13 @@ MAX_THEME_BYTES = 1 << 20  # a theme file is a few kB; more is refused unread
 
 # What a material looks like where a theme does not say: a tile glyph (roguelike convention) and
 # an sRGB colour (pictures, meshes, tile sets).
-DEFAULT_GLYPHS = {
+DEFAULT_GLYPHS: dict[int, str] = {
     Material.AIR: ".", Material.WALL: "#", Material.FLOOR: ".", Material.ROOF: "^",
     Material.PATH: "*", Material.START: "S", Material.GOAL: "G", Material.DOOR: "+",
     Material.STAIRS: ">", Material.LIGHT: "!", Material.MONSTER: "M", Material.ITEM: "?",
     Material.TREASURE: "$",
 }
-DEFAULT_COLORS = {
+DEFAULT_COLORS: dict[int, str] = {
     Material.AIR: "#1a1a1a", Material.WALL: "#7f7f7f", Material.FLOOR: "#c8c3b4",
     Material.ROOF: "#5a4a3a", Material.PATH: "#e6b422", Material.START: "#2e9e4f",
     Material.GOAL: "#c0392b", Material.DOOR: "#8b5a2b", Material.STAIRS: "#4f86c6",
@@ -101,10 +101,11 @@ class Theme:
 
     name: str
     description: str
-    minecraft: dict[Material, str]
-    variants: dict[Material, tuple[tuple[str, float], ...]] = field(default_factory=dict)
-    colors: dict[Material, str] = field(default_factory=dict)
-    glyphs: dict[Material, str] = field(default_factory=dict)
+    # keyed by Material members, looked up by any int (a volume's values)
+    minecraft: dict[int, str]
+    variants: dict[int, tuple[tuple[str, float], ...]] = field(default_factory=dict)
+    colors: dict[int, str] = field(default_factory=dict)
+    glyphs: dict[int, str] = field(default_factory=dict)
 
     def color(self, material: int) -> tuple[int, int, int]:
         """The material's colour as (r, g, b) 0..255: the theme's, else the default.
@@ -113,7 +114,8 @@ class Theme:
         ((122, 122, 122), (139, 90, 43))
         """
         text = self.colors.get(material, DEFAULT_COLORS.get(material, "#ff00ff"))
-        return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+        red, green, blue = (int(text[i:i + 2], 16) for i in (1, 3, 5))
+        return red, green, blue
 
     def glyph(self, material: int) -> str:
         """The material's one-character tile glyph: the theme's, else the default.
@@ -204,7 +206,10 @@ def parse_theme(document: object, source: str = "theme") -> Theme:
     if not isinstance(materials, dict):
         raise BlockmazeError(f"{source}: 'materials' must be an object keyed by material name")
     known = {m.name.lower(): m for m in Material}
-    minecraft, variants, colors, glyphs = {}, {}, {}, {}
+    minecraft: dict[int, str] = {}
+    variants: dict[int, tuple[tuple[str, float], ...]] = {}
+    colors: dict[int, str] = {}
+    glyphs: dict[int, str] = {}
     for key, entry in materials.items():
         if key not in known:
             raise BlockmazeError(

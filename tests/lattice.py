@@ -25,9 +25,9 @@ def lattice_grid(shape, offsets, wrap=False, enabled=None, kind="lattice"):
     neighbors = np.full((len(points), len(offsets)), -1, dtype=np.int32)
     for i, p in enumerate(points):
         for d, o in enumerate(offsets):
-            q = tuple(a + b for a, b in zip(p, o))
+            q = tuple(a + b for a, b in zip(p, o, strict=True))
             if wrap:
-                q = tuple(a % s for a, s in zip(q, shape))
+                q = tuple(a % s for a, s in zip(q, shape, strict=True))
             if q in index and q != p:
                 neighbors[i, d] = index[q]
     enabled = np.ones(len(points), bool) if enabled is None else np.asarray(enabled, bool).ravel()

@@ -131,7 +131,7 @@ def parse_command(line: str, where: str) -> Command:
         low = [int(v or 0) for v in args[:3]]
         high = [int(v or 0) for v in args[3:6]]
         volume = 1
-        for a, b in zip(low, high):
+        for a, b in zip(low, high, strict=True):
             volume *= abs(b - a) + 1
         if volume > FILL_LIMIT:
             raise DatapackError(f"{where}: fill covers {volume} blocks; the limit is {FILL_LIMIT}")
@@ -178,7 +178,7 @@ def loaded_points(position, conditions) -> set[tuple[int, int]]:
     point's three tokens."""
     tokens = re.findall(r"~-?\d*", conditions) if isinstance(conditions, str) else list(conditions)
     chunks = set()
-    for x, _, z in zip(tokens[0::3], tokens[1::3], tokens[2::3]):
+    for x, _, z in zip(tokens[0::3], tokens[1::3], tokens[2::3], strict=True):
         point = (_relative(x), _relative(z))
         chunks |= chunks_of(position, point, point)
     return chunks

@@ -56,7 +56,7 @@ def solid_lattice(vertices: np.ndarray, faces: np.ndarray, per_block: int = 2) -
         d2 = (px - cx) * (bz - cz) - (bx - cx) * (pz - cz)
         d3 = (px - ax) * (cz - az) - (cx - ax) * (pz - az)
         inside = ~(((d1 < 0) | (d2 < 0) | (d3 < 0)) & ((d1 > 0) | (d2 > 0) | (d3 > 0)))
-        for z, x in zip(*np.nonzero(inside)):
+        for z, x in zip(*np.nonzero(inside), strict=True):
             crossings[z0 + z][x0 + x].append(ay)
     solid = np.zeros((height, depth, width), dtype=bool)
     centres = np.arange(height) + 0.5
@@ -76,7 +76,7 @@ def blocks_behind(vertices: np.ndarray, faces: np.ndarray, shape, per_block: int
     tri = np.asarray(vertices, dtype=np.float64)[np.asarray(faces)]
     normals = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
     normals /= np.linalg.norm(normals, axis=1, keepdims=True)
-    for corners, normal in zip(tri, normals):
+    for corners, normal in zip(tri, normals, strict=True):
         inside = corners.mean(axis=0) - 0.25 * normal  # in blocks
         x, z = (int(np.floor(inside[i])) * per_block for i in (0, 2))
         if abs(normal[1]) > 0.5:  # a horizontal face: the half block behind it

@@ -325,7 +325,7 @@ def _check_block_entity(entry: nbt.TAG_Compound, path: str, size: tuple[int, int
     """A block entity: ``Id`` String and a ``Pos`` Int_Array[3] inside the schematic."""
     _tag(entry, "Id", nbt.TAG_STRING, f"{path}.Id")
     pos = _tag(entry, "Pos", nbt.TAG_INT_ARRAY, f"{path}.Pos").value
-    if len(pos) != 3 or not all(0 <= p < s for p, s in zip(pos, size)):
+    if len(pos) != 3 or not all(0 <= p < s for p, s in zip(pos, size, strict=True)):
         raise SchemError(f"{path}.Pos {pos} is not a position inside the schematic")
 
 

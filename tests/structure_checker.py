@@ -215,7 +215,7 @@ def read_structure(source: bytes | str | os.PathLike, data_version: int | None =
         if not 0 <= state < len(palette):
             raise StructureError(f"{path}.state {state} is outside the palette (0..{len(palette) - 1})")
         pos = [tag.value for tag in _STRICT.list(entry, "pos", nbt.TAG_INT, f"{path}.pos")]
-        if len(pos) != 3 or not all(0 <= p < s for p, s in zip(pos, size)):
+        if len(pos) != 3 or not all(0 <= p < s for p, s in zip(pos, size, strict=True)):
             raise StructureError(f"{path}.pos {pos} is not a position inside size {size}")
         for child in entry.tags:
             if child.name not in ("state", "pos", "nbt"):

@@ -17,6 +17,7 @@ def specs(where=lambda algorithm: True):
     return [s for s in algorithm_specs() if where(ALGORITHMS[s.partition(":")[0]])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", specs())
 @given(rows=st.integers(1, 40), cols=st.integers(1, 40), seed=seeds)
 def test_square_mazes_are_perfect(spec, rows, cols, seed):
@@ -37,6 +38,7 @@ TOPOLOGIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", specs(lambda a: a.grid_kinds is None))
 @pytest.mark.parametrize("topology", sorted(TOPOLOGIES))
 @given(a=st.integers(1, 12), b=st.integers(1, 12), seed=seeds)
@@ -45,6 +47,7 @@ def test_any_topology_gives_a_spanning_tree(spec, topology, a, b, seed):
     assert_spanning_tree(bm.generate(grid, algorithm=spec, rng=seed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", specs(lambda a: not a.needs_unmasked))
 @given(rows=st.integers(2, 25), cols=st.integers(2, 25), seed=seeds)
 def test_masked_cells_are_skipped(spec, rows, cols, seed):

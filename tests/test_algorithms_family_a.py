@@ -33,7 +33,7 @@ PILLARS = np.ones((19, 23), bool)  # a mask that keeps the cells connected: a pi
 PILLARS[1::2, 1::2] = False
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def texture(spec):
     """Dead-end share, mean straight-run length and east-west share of passages, over SEEDS.
 
@@ -70,7 +70,7 @@ def test_dead_end_share_is_the_algorithms_own(spec, low, high):
 
 def test_more_newest_picks_give_fewer_dead_ends():
     shares = [texture(f"growing-tree:{r}")[0] for r in ("1", "0.75", "0.5", "0.25")]
-    assert all(a < b for a, b in zip(shares, shares[1:])), shares
+    assert all(a < b for a, b in zip(shares, shares[1:], strict=False)), shares
 
 
 def test_oldest_rule_grows_long_straight_corridors():
@@ -165,7 +165,7 @@ def test_true_prim_is_the_minimum_spanning_tree_of_its_weights(grid, seed):
     assert (w >= 0).all()  # every edge of the (connected) region got a weight...
     assert np.array_equal(weights[grid.neighbors[cells, dirs], grid.opposite[dirs]], w)  # ...one
     assert np.unique(w).size == w.size  # distinct weights: the MST is unique
-    tree = {(int(c), int(d)) for c, d in zip(cells, dirs) if maze.links[c, d]}
+    tree = {(int(c), int(d)) for c, d in zip(cells, dirs, strict=True) if maze.links[c, d]}
     assert tree == minimum_spanning_tree(grid, weights)
 
 

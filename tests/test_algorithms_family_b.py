@@ -57,7 +57,7 @@ def runs(row_east_links):
     """The runs of a row as (first, last) column pairs: maximal stretches joined by east links."""
     cols = len(row_east_links)
     ends = [c for c in range(cols) if c == cols - 1 or not row_east_links[c]]
-    return [(start, end) for start, end in zip([0] + [e + 1 for e in ends[:-1]], ends)]
+    return [(start, end) for start, end in zip([0] + [e + 1 for e in ends[:-1]], ends, strict=True)]
 
 
 @given(rows=st.integers(1, 30), cols=st.integers(1, 30), seed=seeds)
@@ -183,6 +183,7 @@ def late_cells(grid):
     return cells[((nbs < 0) | (nbs > cells[:, None])).all(axis=1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["hunt-and-kill", "aldous-broder", "wilson"])
 @pytest.mark.parametrize("mask", [serpentine_mask(15, 31), serpentine_mask(16, 33, width=2),
                                   spiral_mask(21)], ids=["serpentine", "serpentine-2", "spiral"])
@@ -227,6 +228,7 @@ def test_uniform_trees_have_the_known_share_of_dead_ends(algorithm):
     assert dead_end_share("backtracker") < 0.13
 
 
+@pytest.mark.slow
 def test_aldous_broder_and_wilson_agree_on_path_lengths():
     # same distribution: the mean corner-to-corner distance agrees to a few percent over 40 mazes
     def mean_corner_distance(algorithm):

@@ -42,6 +42,7 @@ def test_derived_names_are_refused_for_devices_and_standard_output(tmp_path, cap
     assert set(os.listdir("/dev")) == before and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["-o", "m.mtl", "--format", "obj"], ["-o", "m.mtl"]])
 def test_a_companion_never_replaces_the_main_output(tmp_path, capsys, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
@@ -127,6 +128,7 @@ def _limit_file_size():
     resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("unbuffered", ["1", ""])
 def test_a_short_write_to_standard_output_fails_loudly(tmp_path, unbuffered):
     out = tmp_path / "out.txt"
@@ -142,6 +144,7 @@ def test_a_short_write_to_standard_output_fails_loudly(tmp_path, unbuffered):
     assert out.stat().st_size <= 20_000
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_fails_loudly():
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
     process = subprocess.Popen([sys.executable, "-m", "blockmaze", "generate", "300x300", "--seed",

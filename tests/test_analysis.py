@@ -33,6 +33,7 @@ def test_dead_ends_are_cells_with_one_passage():
     assert maze.dead_ends.tolist() == by_hand
 
 
+@pytest.mark.slow
 @given(st.integers(2, 12), st.integers(2, 12), seeds)
 def test_entrances_are_on_the_border_and_farthest_apart(rows, cols, seed):
     maze = bm.generate((rows, cols), rng=seed)
@@ -63,6 +64,7 @@ def test_unknown_endpoint_mode():
         place_endpoints(bm.generate((2, 2), rng=0), "middle")
 
 
+@pytest.mark.slow
 @given(st.integers(2, 14), st.integers(2, 14), seeds, st.floats(0, 1))
 def test_braid_keeps_connection_and_removes_dead_ends(rows, cols, seed, p):
     maze = bm.generate((rows, cols), rng=seed)
@@ -75,6 +77,7 @@ def test_braid_keeps_connection_and_removes_dead_ends(rows, cols, seed, p):
         assert braided == maze
 
 
+@pytest.mark.slow
 def test_braid_one_removes_every_dead_end_and_half_removes_about_half():
     maze = bm.generate((60, 60), rng=3)
     assert len(braid(maze, 1.0, rng=1).dead_ends) == 0

@@ -48,6 +48,7 @@ def mutate(data: st.DataObject, value):
     return data.draw(JSON_VALUES)
 
 
+@pytest.mark.slow
 @settings(**SETTINGS)
 @given(st.data())
 def test_mutated_maze_documents(tmp_path, data):
@@ -91,6 +92,7 @@ def test_unusable_json_documents_are_refused(tmp_path, text):
     one_clear_line(caught.value, "doc.json")
 
 
+@pytest.mark.slow
 @settings(**SETTINGS)
 @given(st.data())
 def test_mutated_themes(tmp_path, data):
@@ -121,6 +123,7 @@ def test_a_decompression_bomb_mask_is_refused(tmp_path):
     one_clear_line(caught.value, "bomb.png")
 
 
+@pytest.mark.slow
 @settings(**SETTINGS)
 @given(st.data())
 def test_mutated_mask_images(tmp_path, data):
@@ -174,6 +177,7 @@ def special_file(tmp_path, kind: str, name: str):
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
 @pytest.mark.parametrize("option, name", [("--mask", "mask.txt"), ("--mask", "mask.png"),
                                           ("--theme", "theme.json")])
@@ -184,6 +188,7 @@ def test_masks_and_themes_that_are_not_files_are_refused(tmp_path, kind, option,
     assert not (tmp_path / "m.schem").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
 def test_documents_that_are_not_files_are_refused(tmp_path, kind):
     path = special_file(tmp_path, kind, "maze.json")
@@ -191,6 +196,7 @@ def test_documents_that_are_not_files_are_refused(tmp_path, kind):
     assert code == 1 and len(err) == 1 and "not a regular file" in err[0], err
 
 
+@pytest.mark.slow
 def test_a_small_document_claiming_a_huge_grid_is_refused_before_allocating(tmp_path):
     data = document_json()
     data["grid"]["shape"] = [20000, 20000]
@@ -201,6 +207,7 @@ def test_a_small_document_claiming_a_huge_grid_is_refused_before_allocating(tmp_
     assert code == 1 and len(err) == 1 and "more cells than its links" in err[0], err
 
 
+@pytest.mark.slow
 def test_a_mask_template_wider_than_a_mask_may_be_is_refused(tmp_path):
     path = tmp_path / "mask.txt"
     path.write_text("." * 70_000 + "\n" + ".\n" * 1_000)
@@ -208,6 +215,7 @@ def test_a_mask_template_wider_than_a_mask_may_be_is_refused(tmp_path):
     assert code in (1, 2) and len(err) == 1 and "cells a mask may have" in err[0], err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", ["--mask", "--theme", "document"])
 def test_a_missing_input_file_exits_1(tmp_path, option):
     missing = tmp_path / "none.json"

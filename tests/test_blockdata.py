@@ -13,10 +13,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import os
 import re
 import zipfile
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -53,7 +52,7 @@ def datapack_releases() -> list[str]:
 # --- minecraft-data itself ------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def mcdata() -> Path:
     data = readers.node_package("minecraft-data", "MINECRAFT_DATA") / "node_modules" / "minecraft-data"
     data = data / "minecraft-data" / "data"
@@ -66,7 +65,7 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-@lru_cache(maxsize=None)
+@cache
 def mcdata_json(relative: str):
     return json.loads((mcdata() / relative).read_text())
 
@@ -81,7 +80,7 @@ def mcdata_path(edition: str, version: str, kind: str) -> str:
     return paths[version][kind]
 
 
-@lru_cache(maxsize=None)
+@cache
 def java_blocks(mc_version: str) -> dict[str, dict[str, tuple[str, ...] | int]]:
     """name -> {property: allowed values (or just a count where minecraft-data lists none)}."""
     out = {}
@@ -152,7 +151,7 @@ def legacy_pairs(data: bytes) -> set[tuple[int, int]]:
         high = np.stack([add & 0x0F, add >> 4], axis=1).ravel()[:ids.size]
         ids = ids | (high.astype(np.int64) << 8)
     values = np.frombuffer(bytes(root["Data"].value), np.uint8)
-    return set(zip(ids.tolist(), values.tolist()))
+    return set(zip(ids.tolist(), values.tolist(), strict=True))
 
 
 def legacy_unknown(pair: tuple[int, int]) -> bool:
@@ -179,7 +178,7 @@ def bedrock_states(data: bytes) -> set[tuple]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def bedrock_palette() -> set[tuple]:
     """Every complete block state of Bedrock 1.21.90 as minecraft-data has it (from the game)."""
     states = mcdata_json(mcdata_path("bedrock", BEDROCK_VERSION, "blockStates") + "/blockStates.json")
@@ -190,6 +189,8 @@ def bedrock_palette() -> set[tuple]:
 # --- target 1: every built-in theme x every release x every Minecraft format --------------------------
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 @pytest.mark.parametrize("fmt", JAVA_FORMATS)
 @pytest.mark.parametrize("theme", THEMES)
 def test_every_release_gets_only_states_it_has(theme, fmt):
@@ -204,6 +205,8 @@ def test_every_release_gets_only_states_it_has(theme, fmt):
     assert unknown == []
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 def test_the_minecraft_data_checks_can_fail():
     """The helpers above refuse what minecraft-data lacks (so the target tests can fail)."""
     mcdata()
@@ -216,6 +219,7 @@ def test_the_minecraft_data_checks_can_fail():
     assert ("minecraft:scaffolding", (), 18168865) not in bedrock_palette()
 
 
+@pytest.mark.reader
 @pytest.mark.parametrize("theme", THEMES)
 def test_schematic_holds_only_1_12_blocks(theme):
     """Target 1 (.schematic): every (id, data) exists in minecraft-data's 1.12 table."""
@@ -225,6 +229,7 @@ def test_schematic_holds_only_1_12_blocks(theme):
     assert [p for p in sorted(pairs) if legacy_unknown(p)] == []
 
 
+@pytest.mark.reader
 @pytest.mark.parametrize("theme", THEMES)
 def test_mcstructure_holds_only_bedrock_states(theme):
     """Target 1 (.mcstructure): every palette entry is a complete Bedrock 1.21.90 state, types
@@ -235,6 +240,7 @@ def test_mcstructure_holds_only_bedrock_states(theme):
     assert [e for e in sorted(entries) if e not in bedrock_palette()] == []
 
 
+@pytest.mark.reader
 def test_bedrock_palette_version_is_the_games():
     """Bedrock's own palette carries version 18168865 (block states 1.21.60.33) on every state
     of 1.21.90 (minecraft-data bedrock/1.21.80/blockStates.json, which 1.21.90 uses): the writer's."""
@@ -242,6 +248,7 @@ def test_bedrock_palette_version_is_the_games():
     assert {version for _, _, version in bedrock_palette()} == {bedrock.BLOCK_VERSION} == {18168865}
 
 
+@pytest.mark.reader
 @pytest.mark.parametrize("mc_version", [
     "1.13", "1.14.2", "1.16.5", "1.17", "1.19.1", "1.20.4", "1.21.5", "1.21.11", "26.1", "26.2"])
 def test_compact_table_matches_minecraft_data(mc_version):
@@ -363,6 +370,7 @@ def test_valid_states_are_accepted(case):
     blockdata.check_state(_state(name, pairs), release)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(valid_states(), st.from_regex(r"[a-z_]{1,12}", fullmatch=True))
 def test_unknown_property_is_refused(case, key):
@@ -388,6 +396,7 @@ def test_unknown_value_is_refused(case, value):
         blockdata.check_state(_state(name, mutated), release)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)  # each refusal looks for the nearest name (difflib)
 @given(valid_states(), st.sampled_from(["s", "_block", "x"]), st.booleans())
 def test_misspelt_block_is_refused(case, extra, drop):
@@ -410,6 +419,7 @@ def custom_theme(tmp_path, wall: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [
     ".schem", ".litematic", ".nbt", ".zip", ".schematic", ".mcstructure", ".tmx", ".glb"])
 @pytest.mark.parametrize("wall, message", [

@@ -14,6 +14,7 @@ def run(capsys, *args):
     return code, out, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, size", [  # size: (width x, height y, length z)
     (["30x40"], (40, 4, 30)),
     (["31x41", "--wall", "1", "--passage", "1"], (41, 4, 31)),
@@ -72,6 +73,7 @@ def test_errors(tmp_path, capsys, args, message):
     assert code == 2 and message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_dungeon_command(tmp_path, capsys):
     code, out, _ = run(capsys, "dungeon", "12x20", "--seed", "3", "--min-shortcut", "10")
     assert code == 0 and "+" in out and "S" in out and "G" in out

@@ -165,6 +165,7 @@ def _check(capsys, args):
     return code, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS + ("--",))
 def test_random_argument_lists_get_one_line_and_an_exit_code(command, files, capsys,
                                                              monkeypatch):

@@ -103,6 +103,7 @@ def _blockmaze(*args, **kwargs):
                             stderr=subprocess.PIPE, text=True, **kwargs)
 
 
+@pytest.mark.slow
 def test_a_full_standard_output_is_one_line_exit_1():
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full on this system")
@@ -113,6 +114,7 @@ def test_a_full_standard_output_is_one_line_exit_1():
     assert "Traceback" not in err and "Exception ignored" not in err and err.count("Error") == 1
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_is_never_a_traceback():
     """Python may or may not see the closed pipe (it did not on the machine this was written
     on); either way no traceback, and a failure is one line with exit code 1."""

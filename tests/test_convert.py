@@ -41,9 +41,11 @@ def adjacency_by_geometry(plan, rows, cols, wall, passage):
 
 def maze_adjacency(maze):
     cells, dirs = np.nonzero(maze.links)
-    return {frozenset((int(a), int(maze.grid.neighbors[a, d]))) for a, d in zip(cells, dirs)}
+    return {frozenset((int(a), int(maze.grid.neighbors[a, d])))
+            for a, d in zip(cells, dirs, strict=True)}
 
 
+@pytest.mark.slow
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 10**9), thickness, thickness)
 def test_size_topology_and_round_trip(rows, cols, seed, wall, passage):
     maze = bm.generate((rows, cols), rng=seed)

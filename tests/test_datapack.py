@@ -113,13 +113,15 @@ class World:
     def _execute(self, pack, command, position, counter, depth) -> None:
         kind, args = command.kind, command.args
         if kind == "fill":
-            corners = [int(np.floor(p)) + int(v or 0) for p, v in zip(position * 2, args[:6])]
+            corners = [int(np.floor(p)) + int(v or 0)
+                       for p, v in zip(position * 2, args[:6], strict=True)]
             (x1, y1, z1), (x2, y2, z2) = corners[:3], corners[3:]
             low = (min(y1, y2), min(z1, z2), min(x1, x2))
             high = (max(y1, y2), max(z1, z2), max(x1, x2))
-            assert all(0 <= lo and hi < n for lo, hi, n in zip(low, high, self.blocks.shape)), \
+            assert all(0 <= lo and hi < n
+                       for lo, hi, n in zip(low, high, self.blocks.shape, strict=True)), \
                 f"{command.text} leaves the loaded world"
-            box = tuple(slice(lo, hi + 1) for lo, hi in zip(low, high))
+            box = tuple(slice(lo, hi + 1) for lo, hi in zip(low, high, strict=True))
             assert self.blocks[box].size <= FILL_LIMIT
             origin = (0.0, 0.0, 0.0)  # whole coordinates: chunks_of takes offsets from the origin
             if not self.chunks.loaded(chunks_of(origin, (low[2], low[1]), (high[2], high[1])), self.tick):
@@ -128,7 +130,8 @@ class World:
             self.writes[box] += 1
             self.fills += 1
         elif kind == "data":  # a block entity's fields, merged into the block just filled
-            x, y, z = (int(np.floor(p)) + int(v or 0) for p, v in zip(position, args[:3]))
+            x, y, z = (int(np.floor(p)) + int(v or 0)
+                       for p, v in zip(position, args[:3], strict=True))
             block = self.blocks[y, z, x]
             assert block.startswith(("minecraft:chest", "minecraft:spawner")), \
                 f"{command.text} merges into {block}, which has no block entity"
@@ -272,6 +275,7 @@ def test_all_air_with_keep_terrain_writes_no_fill():
     assert not [name for name in pack.functions if "part" in name]
 
 
+@pytest.mark.slow
 def test_high_entropy_volume_splits_into_parts():
     """A random volume needing over PART_COMMANDS boxes runs as several scheduled chains."""
     volume = random_volume((6, 64, 128), seed=5)
@@ -288,6 +292,7 @@ def test_high_entropy_volume_splits_into_parts():
     assert world.tick == datapack.LOAD_TICKS + len(parts) - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(3, 100, 200), (1, 1, 40000), (40, 40, 40)],
                          ids=["slab", "long-row", "cube"])
 def test_big_uniform_boxes_are_split_under_the_fill_limit(shape):
@@ -446,6 +451,7 @@ def test_random_volumes_build_exactly(shape, seed, keep_terrain):
     assert_built(volume, pack_bytes(volume, keep_terrain=keep_terrain), keep_terrain=keep_terrain)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(shape=st.tuples(st.integers(1, 40), st.integers(1, 40), st.integers(1, 40)),
        limit=st.integers(1, 64), seed=st.integers(0, 2**32 - 1), materials=st.integers(1, 3))
@@ -530,6 +536,7 @@ def good_pack(mc_version: str) -> bytes:
     return pack_bytes(random_volume((6, 64, 128), seed=5), mc_version=mc_version)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mc_version, edit, message", BROKEN)
 def test_checker_rejects_broken_pack(mc_version, edit, message):
     """Each deliberately broken pack fails the checker with a message naming the rule."""
@@ -559,6 +566,7 @@ def test_untampered_rezip_passes():
 # --- big mazes: columns, forceloads, waiting for chunks -----------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mc_version", ["1.18.2", "1.21.4"])
 @pytest.mark.parametrize("origin", [(3, 2, 5), (14, 1, 9)], ids=["aligned-3-5", "aligned-14-9"])
 def test_a_maze_of_several_columns_builds_in_forceloaded_chunks(mc_version, origin):

@@ -25,6 +25,7 @@ def saved(document) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.slow
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1), st.booleans(), st.floats(0, 1))
 def test_round_trip_and_schema(rows, cols, seed, entrances, p):
     mask = np.random.default_rng(seed).random((rows, cols)) < 0.9
@@ -38,6 +39,7 @@ def test_round_trip_and_schema(rows, cols, seed, entrances, p):
     assert load_maze(io.BytesIO(data)) == document
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.booleans(), min_size=6, max_size=6), min_size=1, max_size=20))
 def test_link_encoding_round_trips_any_degree(rows):
     links = np.array(rows, bool)

@@ -89,6 +89,7 @@ def check_level(level, rows, cols):
     return rooms
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(sizes, seeds, room_sizes, shares, st.sampled_from([0.0, 0.1]), st.sampled_from([None, 4, 12]))
 def test_dungeon_invariants(size, seed, room_size, sparseness, extra, shortcut):
@@ -103,6 +104,7 @@ def test_dungeon_invariants(size, seed, room_size, sparseness, extra, shortcut):
         assert len(level.loops) == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(sizes, seeds, room_sizes, shares)
 def test_region_graph_is_a_tree_without_extra_doors_or_loops(size, seed, room_size, sparseness):
@@ -120,6 +122,7 @@ def test_region_graph_is_a_tree_without_extra_doors_or_loops(size, seed, room_si
     assert edges == corridor_cells + len(level.rooms) - 1
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(sizes, seeds, room_sizes, st.sampled_from([0.0, 0.2]), st.sampled_from([None, 6]), st.integers(1, 2))
 def test_total_sparseness_leaves_no_dead_end(size, seed, room_size, extra, shortcut, levels):
@@ -136,6 +139,7 @@ def test_total_sparseness_leaves_no_dead_end(size, seed, room_size, extra, short
                 assert corridor_degree(level.plan, z, x) >= 2, f"dead end at {(z, x)}"
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(sizes, seeds, room_sizes)
 def test_no_sparseness_keeps_every_cell_and_more_sparseness_only_fills(size, seed, room_size):
@@ -143,10 +147,11 @@ def test_no_sparseness_keeps_every_cell_and_more_sparseness_only_fills(size, see
     plans = [generate_dungeon(size, seed, room_size=room_size, room_attempts=rows * cols // 6,
                               sparseness=s).plan for s in (0.0, 0.4, 0.8, 1.0)]
     assert (~SOLID[plans[0][1::2, 1::2]]).all()
-    for denser, sparser in zip(plans, plans[1:]):
+    for denser, sparser in zip(plans, plans[1:], strict=False):
         assert not (~SOLID[sparser] & SOLID[denser]).any(), "more sparseness opened a block"
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(sizes, seeds, room_sizes, st.integers(1, 30), st.sampled_from([0.0, 0.5, 1.0]))
 def test_every_loop_shortens_a_walk_by_at_least_min_shortcut(size, seed, room_size, shortcut, sparseness):
@@ -164,6 +169,7 @@ def test_every_loop_shortens_a_walk_by_at_least_min_shortcut(size, seed, room_si
         assert distance < 0 or distance >= shortcut
 
 
+@pytest.mark.slow
 def test_loops_exist_and_respect_the_rule_on_a_larger_dungeon():
     level = generate_dungeon((40, 60), 11, min_shortcut=24, sparseness=0.3).levels[0]
     assert len(level.loops) > 10
@@ -176,6 +182,7 @@ def test_loops_exist_and_respect_the_rule_on_a_larger_dungeon():
         assert block_distances(closed, a)[b] >= 24
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(sizes, seeds, st.integers(2, 4), st.sampled_from([None, 10]))
 def test_levels_line_up_with_stairs(size, seed, levels, shortcut):
@@ -213,13 +220,14 @@ def test_without_rooms_it_is_a_maze_path_from_start_to_goal():
     assert int((~SOLID[full]).sum()) == 2 * 225 - 1   # a perfect maze: cells + (cells - 1) passages
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(sizes, seeds)
 def test_same_seed_same_bytes(size, seed):
     options = dict(extra_doors=0.1, sparseness=0.5, min_shortcut=8, levels=2, loop_chance=0.7)
     a, b = generate_dungeon(size, seed, **options), generate_dungeon(size, seed, **options)
     assert a.plans.tobytes() == b.plans.tobytes()
-    for la, lb in zip(a.levels, b.levels):
+    for la, lb in zip(a.levels, b.levels, strict=True):
         for field in ("rooms", "doors", "loops"):
             assert np.array_equal(getattr(la, field), getattr(lb, field))
         assert (la.start, la.goal) == (lb.start, lb.goal)

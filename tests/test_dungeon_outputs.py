@@ -137,7 +137,8 @@ def test_tcod_arrays_list_entities_in_both_orders():
         kinds = arrays["entity_kind"].tolist()
         positions = arrays["entity_position"].tolist()
         assert len(kinds) == len(positions) == len(arrays["entity_level"])
-        for kind, (a, b), target in zip(kinds, positions, arrays["entity_level"].tolist()):
+        for kind, (a, b), target in zip(kinds, positions, arrays["entity_level"].tolist(),
+                                        strict=True):
             z, x = (a, b) if order == "C" else (b, a)
             assert arrays["walkable"][a, b]
             base = kind.split("-")[0]
@@ -157,6 +158,7 @@ def test_ascii_map_draws_stairs_up():
     assert rows[z][x] == "<" and sum(row.count("<") for row in rows) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(n for n, f in FORMATS.items() if f.source != "maze"))
 def test_a_cave_level_goes_to_every_output(name, tmp_path):
     level = generate_dungeon((6, 8), 2, style="caves").levels[0]

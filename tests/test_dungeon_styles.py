@@ -80,6 +80,7 @@ def check_level(level, rows, cols):
     assert level.doors.tolist() == np.argwhere(plan == Material.DOOR).tolist()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", STYLES)
 @settings(max_examples=500, deadline=None)
 @given(size=small, seed=seeds, levels=st.integers(1, 2))
@@ -91,10 +92,11 @@ def test_every_style_is_connected_exact_and_locks_soundly(style, size, seed, lev
         check_lock(level)
         assert int(level.plan[level.start]) == (Material.START if index == 0 else Material.STAIRS)
         assert int(level.plan[level.goal]) == (Material.GOAL if index == levels - 1 else Material.STAIRS)
-    for upper, lower in zip(d.levels, d.levels[1:]):
+    for upper, lower in zip(d.levels, d.levels[1:], strict=False):
         assert upper.goal == lower.start
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", STYLES)
 def test_larger_levels_are_connected_and_usually_locked(style):
     locked = 0
@@ -143,6 +145,7 @@ def test_stairs_say_where_they_lead():
             assert level.plan[block] == Material.STAIRS
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(style=st.sampled_from(STYLES), seed=seeds, spacing=st.integers(1, 6),
        counts=st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6)))
@@ -154,7 +157,7 @@ def test_spawns_are_spaced_reachable_and_follow_their_rules(style, seed, spacing
                                          if e.kind in ("door", "key", "stairs")]
     dist = distances(level.plan, level.start)
     walkable = ~SOLID[level.plan]
-    for kind, count in zip(("monster", "item", "treasure"), counts):
+    for kind, count in zip(("monster", "item", "treasure"), counts, strict=True):
         assert sum(e.kind == kind for e in spawns) <= count
     points = [(e.z, e.x) for e in spawns]
     for i, e in enumerate(spawns):

@@ -57,12 +57,12 @@ def build_cases(folder):
     walk.js takes them (relative to the volume's min corner; start None: where the player who
     pastes stands)."""
     cases = []
-    for seed, theme in zip((1, 2), THEMES):
+    for seed, theme in zip((1, 2), THEMES, strict=False):  # the first themes, one a seed
         document = pipeline.make_maze((8, 10), "square", seed=seed, entrances=True)
         path = folder / f"square-{seed}.schem"
         volume = pipeline.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
         cases.append((f"square {seed} {theme}", path, volume, list(feet_on(volume, Material.GOAL)), None, []))
-    for seed, theme in zip((1, 2, 3, 4), THEMES):
+    for seed, theme in zip((1, 2, 3, 4), THEMES, strict=False):
         document = pipeline.make_maze((3, 5, 5), "layered", seed=seed, entrances=True)
         path = folder / f"layered-{seed}.schem"
         volume = pipeline.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
@@ -103,7 +103,7 @@ def schem_walks(tmp_path_factory):
     cases = build_cases(tmp_path_factory.mktemp("game"))
     results = walk([{"name": name, "file": path, "goal": goal, "start": start, "route": route}
                     for name, path, _, goal, start, route in cases], timeout=120, bots=BOTS)
-    return {case[0]: (case, result) for case, result in zip(cases, results)}
+    return {case[0]: (case, result) for case, result in zip(cases, results, strict=True)}
 
 
 def model_walks(path, volume, goal, start) -> bool:
@@ -123,12 +123,15 @@ def model_walks(path, volume, goal, start) -> bool:
     return start_region != 0 and start_region in near
 
 
-CASE_NAMES = ([f"square {s} {t}" for s, t in zip((1, 2), THEMES)]
-              + [f"layered {s} {t}" for s, t in zip((1, 2, 3, 4), THEMES)] + ["blockwise 3-D"]
+CASE_NAMES = ([f"square {s} {t}" for s, t in zip((1, 2), THEMES, strict=False)]
+              + [f"layered {s} {t}" for s, t in zip((1, 2, 3, 4), THEMES, strict=False)]
+              + ["blockwise 3-D"]
               + ["weave tunnels", "weave bridges"]
               + [f"dungeon {style} {THEMES[n % len(THEMES)]}" for n, style in enumerate(STYLES)])
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=False))
                                   if n in KNOWN else n for n in CASE_NAMES])
 def test_the_bot_walks_it_and_the_model_agrees(schem_walks, name):
@@ -160,6 +163,8 @@ def shifted(points, y):
     return [[x, py + y, z, *rest] for x, py, z, *rest in points]
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 @pytest.mark.parametrize("kind", ["square", "layered"])
 def test_the_bot_walks_a_world_save_from_where_the_game_puts_the_player(tmp_path, kind):
     """A world save opened as the server's world: the single player (level.dat's Player record)

@@ -138,6 +138,7 @@ def random_mask(kind, shape, seed, keep=0.7):
     return np.random.default_rng(seed).random(mask_shape(kind, shape)) < keep
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @given(data=st.data(), seed=seeds, masked=st.booleans())
 def test_opposite_rule_and_symmetry(kind, data, seed, masked):
@@ -151,7 +152,7 @@ def test_opposite_rule_and_symmetry(kind, data, seed, masked):
     nb = grid.neighbors[cell, d]
     assert np.array_equal(grid.neighbors[nb, grid.opposite[d]], cell)  # the opposite rule
     assert (nb != cell).all()
-    pairs = set(zip(cell.tolist(), nb.tolist()))
+    pairs = set(zip(cell.tolist(), nb.tolist(), strict=True))
     assert pairs == {(b, a) for a, b in pairs}  # symmetric
     # no two directions of a cell lead to the same neighbour
     for i in np.unique(cell):
@@ -282,18 +283,19 @@ def test_polygon_adjacency_agrees_with_topology(kind, data):
     shared = lengths > 1e-6
     # two cells are neighbours in the plane iff their polygons share an edge of positive length
     e, f = np.nonzero(shared)
-    geometric = set(zip(cells[e].tolist(), cells[f].tolist()))
+    geometric = set(zip(cells[e].tolist(), cells[f].tolist(), strict=True))
     planar = np.unique(sides)
     cell, d = np.nonzero(grid.neighbors >= 0)
     in_plane = np.isin(d, planar)
-    topological = set(zip(cell[in_plane].tolist(), grid.neighbors[cell, d][in_plane].tolist()))
+    topological = set(zip(cell[in_plane].tolist(), grid.neighbors[cell, d][in_plane].tolist(),
+                          strict=True))
     assert geometric == topological
     # and each edge's side names the right neighbour: the one across it, or -1 on the outer wall
     assert np.array_equal(grid.neighbors[cells[e], sides[e]], cells[f])
     alone = ~shared.any(axis=1)
     assert (grid.neighbors[cells[alone], sides[alone]] == -1).all()
     # every direction a cell has a neighbour in, in the plane, is one of its sides
-    for i, dd in zip(cell[in_plane].tolist(), d[in_plane].tolist()):
+    for i, dd in zip(cell[in_plane].tolist(), d[in_plane].tolist(), strict=True):
         assert dd in shapes.sides[i]
 
 
@@ -306,6 +308,7 @@ def inside(points, poly):
     return crosses.sum(axis=1) % 2 == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=15)
 @given(data=st.data(), seed=seeds)
@@ -349,6 +352,7 @@ def test_there_are_algorithms_for_any_kind():
     assert {"backtracker", "wilson"} <= set(ANY_KIND_SPECS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ANY_KIND_SPECS)
 @pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=15)

@@ -110,6 +110,7 @@ def info_cli(path: Path) -> tuple[int, list[str]]:
     return result.returncode, result.stderr.strip().splitlines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["world", "vox", "nbt"])
 def test_a_slow_file_is_refused_at_the_time_bound(family, request, monkeypatch):
     path = request.getfixturevalue(family)

@@ -52,7 +52,7 @@ def test_every_minecraft_format_is_summarised_block_for_block(fmt):
     assert info.size == (15, 4, 11)
     theme = bm.load_theme()
     expected = {}
-    for material, count in zip(*np.unique(VOLUME, return_counts=True)):
+    for material, count in zip(*np.unique(VOLUME, return_counts=True), strict=True):
         state = theme.minecraft[material]
         name = state.split("[")[0] if fmt == "mcstructure" else state
         expected[name] = expected.get(name, 0) + int(count)
@@ -83,6 +83,7 @@ def regzip(raw: bytes) -> bytes:
     return gzip.compress(raw, mtime=0)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.integers(0, 3 + sum(f in bm.WRITERS for f in NAMED_FORMATS)), st.data())
 def test_damaged_files_give_clear_errors(which, data):

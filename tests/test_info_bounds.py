@@ -49,7 +49,7 @@ def every_format(tmp_path_factory):
 
 def test_every_format_we_write_is_summarised(every_format):
     height, length, width = VOLUME.shape
-    materials = {Material(v).name.lower(): int(c) for v, c in zip(*np.unique(PLAN, return_counts=True))}
+    materials = {Material(v).name.lower(): int(c) for v, c in zip(*np.unique(PLAN, return_counts=True), strict=True)}
     for name, path in every_format.items():
         info = inspect_file(path)
         text = "\n".join(info.lines())
@@ -63,7 +63,7 @@ def test_every_format_we_write_is_summarised(every_format):
         elif name == "ldtk":  # IntGrid values are materials + 1
             assert info.details["size"].startswith(f"{width} x {length} tiles"), name
             assert info.counts == {f"value {m + 1}": c for m, c in
-                                   zip(*np.unique(PLAN, return_counts=True))}
+                                   zip(*np.unique(PLAN, return_counts=True), strict=True)}
         elif name in ("ascii", "tilemap", "xp"):
             assert info.details["size"].startswith(f"{width} x {length} tiles"), name
             assert sum(info.counts.values()) == width * length
@@ -120,6 +120,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_hostile_files_are_refused_in_bounded_memory(tmp_path):
     paths = []
     for name, (file_name, data) in hostile_corpus().items():
@@ -186,6 +187,7 @@ def test_streamed_block_data_counts_like_kept_data(monkeypatch):
     assert inspect_bytes(data, "m.litematic").counts == expected.counts
 
 
+@pytest.mark.slow
 def test_long_structure_block_lists_are_scanned_by_the_kernel():
     import io
 
@@ -293,6 +295,7 @@ def copy_world(world: Path, where: Path) -> Path:
     return Path(shutil.copytree(world, where / "World"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
 def test_a_world_whose_region_is_not_a_file_is_refused(world, tmp_path, special):
     copy = copy_world(world, tmp_path)
@@ -326,6 +329,7 @@ def test_a_world_zip_bomb_is_refused(tmp_path, monkeypatch):
     refused(path, "inflates to")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix, member", [(".3mf", "3D/3dmodel.model"), (".npz", "material.npy")])
 def test_zip_bombs_in_3mf_and_npz_are_refused(tmp_path, monkeypatch, suffix, member):
     import zipfile
@@ -343,6 +347,7 @@ def test_any_text_file_is_not_a_tile_map(tmp_path):
     refused(path, "not a blockmaze text map")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
 def test_info_refuses_fifos_and_devices_without_blocking(tmp_path, special):
     path = tmp_path / "pipe.schem"

@@ -34,6 +34,7 @@ CASES = [(kind, spec, shape) for kind in SHAPES for shape in around_threshold(ki
          if ALGORITHMS[spec.split(":")[0]].grid_kinds in (None, frozenset({kind}))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, spec, shape", CASES, ids=[f"{k}-{s}-{'x'.join(map(str, sh))}"
                                                           for k, s, sh in CASES])
 def test_python_and_numba_carve_the_same_maze(kind, spec, shape):
@@ -61,6 +62,7 @@ def test_a_small_maze_never_imports_numba():
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["m.schem", "m.litematic", "m.glb", "m.tmx", "m.png", "w/"])
 def test_a_medium_job_never_imports_numba(tmp_path, name):
     """A 100x100 maze, to each output the start-up targets name (and a world): numba's import
@@ -85,6 +87,7 @@ def test_help_imports_no_writer_numpy_or_numba():
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module, use", [
     ("scipy", "import scipy.linalg; assert scipy.linalg.norm([3.0, 4.0]) == 5.0"),
     ("cffi", "assert cffi.FFI().sizeof('int') == 4"),
@@ -181,6 +184,7 @@ def replay(grid, order) -> np.ndarray:
 RECORD_CASES = [(kind, spec, shape) for kind, spec, shape in CASES]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["python", "numba"])
 @pytest.mark.parametrize("kind, spec, shape", RECORD_CASES,
                          ids=[f"{k}-{s}-{'x'.join(map(str, sh))}" for k, s, sh in RECORD_CASES])

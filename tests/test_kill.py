@@ -23,6 +23,8 @@ import pytest
 from blockmaze.__main__ import run
 from blockmaze.support import kernels, stops
 
+pytestmark = pytest.mark.slow
+
 KILLS = int(os.environ.get("BLOCKMAZE_KILLS", "15"))
 SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 # scenario -> (old run, new run): the same files, different contents

@@ -76,6 +76,7 @@ def test_a_signal_waiting_at_start_gets_one_line(tmp_path, signum, code, line):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("phase", ["held", "work"])
 def test_ctrl_c_during_start_up_is_one_line(tmp_path, phase):
     """``held``: the package's first line has held the signals, the command is still importing;
@@ -91,6 +92,7 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path, phase):
     assert list(out.iterdir()) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("after", [0.0, 0.3, 1.0])
 def test_ctrl_c_during_a_first_compile_stops_with_one_line(tmp_path, after):
     """Each run compiles anew (an empty numba cache); the signal comes ``after`` seconds into the

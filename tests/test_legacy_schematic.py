@@ -197,7 +197,7 @@ def test_checker_reads_volume(kind):
     volume = VOLUMES[kind]()
     schematic = assert_matches(volume, schematic_bytes(volume))
     # WorldEdit pastes the min corner at player + WEOffset: the player stands outside (placement)
-    offset = dict(zip("XYZ", player_spot(volume).offset))
+    offset = dict(zip("XYZ", player_spot(volume).offset, strict=True))
     assert schematic.we == {f"WE{k}{a}": 0 if k == "Origin" else offset[a]
                             for k in ("Origin", "Offset") for a in "XYZ"}
     assert not schematic.has_add_blocks
@@ -215,6 +215,7 @@ def test_axis_order_single_block():
     assert flat.index(98) == 1 * 7 * 5 + 2 * 7 + 4  # y*W*L + z*W + x
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", ["stone-bricks", "glass", "hedge"])
 def test_every_1_12_theme_state_has_its_real_id(theme):
     """Each state the theme draws (variants included, via a seed) gets its real 1.12 id:data."""
@@ -227,7 +228,7 @@ def test_every_1_12_theme_state_has_its_real_id(theme):
     volume[:-1][(volume[1:] == bm.Material.PATH) & (volume[:-1] == bm.Material.AIR)] = bm.Material.WALL
     assert_matches(volume, schematic_bytes(volume, theme), theme)
     seeded = read_legacy(schematic_bytes(maze_volume(9, 9), theme, seed=5))
-    found = set(zip(seeded.ids.ravel().tolist(), seeded.data.ravel().tolist()))
+    found = set(zip(seeded.ids.ravel().tolist(), seeded.data.ravel().tolist(), strict=True))
     assert found <= set(IDS_1_12.values())
 
 

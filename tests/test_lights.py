@@ -47,6 +47,7 @@ def within_reach(volume, z, x):
     return near
 
 
+@pytest.mark.slow
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 10**6), st.integers(1, 3), st.integers(1, 3))
 def test_every_walkable_block_is_lit(rows, cols, seed, wall, passage):
     maze = bm.generate((rows, cols), rng=seed)

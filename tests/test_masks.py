@@ -135,6 +135,7 @@ def reference_components(grid):
     return count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.2, 0.9))
 def test_components_and_regions(kind, seed, keep):

@@ -44,7 +44,7 @@ def test_distances_and_paths_match_reference(rows, cols, seed, loops):
     assert maze.distances(start).tolist() == reference
     path = maze.shortest_path(start, goal)
     assert path[0] == start and path[-1] == goal and len(path) == reference[goal] + 1
-    for a, b in zip(path[:-1], path[1:]):
+    for a, b in zip(path[:-1], path[1:], strict=True):
         assert b in maze.grid.neighbors[a][maze.links[a]]
 
 

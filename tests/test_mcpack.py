@@ -15,7 +15,6 @@ import zipfile
 from pathlib import Path
 
 import jsonschema
-import numpy as np
 import pytest
 
 import blockmaze as bm
@@ -79,6 +78,7 @@ def test_the_schema_refuses_what_bedrock_refuses():
             jsonschema.Draft202012Validator(SCHEMA).validate(broken)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["-o", "maze.mcworld"], ["-o", "MAZE.McWorld"],
                                   ["--format", "mcworld", "-o", "maze.bin"]])
 def test_a_bedrock_world_is_refused_in_one_line_pointing_to_the_pack(args, tmp_path):

@@ -59,6 +59,7 @@ FILES = {"data/x.bin": [b"1" * 10, Repeat(b"ab", 700000), b"2"], "\u00e9.txt": b
          "pack.mcmeta": b"{}", "empty": b""}
 
 
+@pytest.mark.reader
 def test_unzip_tests_an_archive(tmp_path):
     unzip = readers.program("unzip", "Debian package unzip")
     path = tmp_path / "x.zip"
@@ -68,6 +69,8 @@ def test_unzip_tests_an_archive(tmp_path):
     assert result.returncode == 0 and "No errors detected" in result.stdout, result.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 def test_java_reads_every_entry_by_both_directories(tmp_path):
     java = readers.program("java", "Debian package default-jdk-headless")
     path = tmp_path / "x.zip"
@@ -82,6 +85,7 @@ def test_java_reads_every_entry_by_both_directories(tmp_path):
         assert sorted(found) == sorted(want) and [f.split("\t")[0] for f in found] == sorted(FILES)
 
 
+@pytest.mark.slow
 def test_more_than_65535_files_use_the_zip64_end_record():
     out = io.BytesIO()
     write_zip(out, {f"{i:05}": b"" for i in range(70000)}, level=1)
@@ -90,6 +94,7 @@ def test_more_than_65535_files_use_the_zip64_end_record():
     assert len(names) == 70000 and names[-1] == "69999"
 
 
+@pytest.mark.slow
 def test_a_file_over_4_gib_uses_zip64_sizes():
     size = (1 << 32) + (1 << 20)
     out = io.BytesIO()

@@ -24,7 +24,7 @@ import blockmaze as bm
 from blockmaze.export.minecraft import bedrock
 
 THEME = bm.load_theme()
-B, I, S = "byte", "int", "string"
+B, I, S = "byte", "int", "string"  # noqa: E741 - the NBT tag letters
 GATE_OPEN_NORTH = {"in_wall_bit": (B, 0), "minecraft:cardinal_direction": (S, "north"), "open_bit": (B, 1)}
 PERSISTENT = {"persistent_bit": (B, 1), "update_bit": (B, 0)}
 # Java state -> (Bedrock name, {state: (type, value)}), for every state of the shipped themes.

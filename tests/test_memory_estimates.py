@@ -34,6 +34,7 @@ def test_every_output_and_generation_has_a_measured_cost():
         assert unit in ("block", "tile", "cell", "pixel") and per_unit > 0 and fixed >= 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_estimate_is_within_a_quarter_of_the_real_peak(kind):
     for n in sizes(kind)[1:]:
@@ -57,6 +58,7 @@ def test_over_the_limit_the_message_says_how_much_and_which_option(monkeypatch):
         ensure_memory(1 << 70, "a huge maze")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ["generate", "300x300", "-o", "out.schem"],
     ["generate", "100x100", "-g", "hex", "-o", "out.glb"],

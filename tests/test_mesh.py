@@ -325,7 +325,7 @@ def test_two_threads_give_the_same_mesh(monkeypatch):
     volume = maze_volume(9, 7, 4, roof=True)
     expected = [mesh_blocks(volume, watertight) for watertight in (True, False)]
     monkeypatch.setattr(greedy, "_PARALLEL_BLOCKS", 0)
-    for watertight, surface in zip((True, False), expected):
+    for watertight, surface in zip((True, False), expected, strict=True):
         threaded = mesh_blocks(volume, watertight)
         for name in ("vertices", "normals", "uv", "faces"):
             np.testing.assert_array_equal(getattr(threaded, name), getattr(surface, name))

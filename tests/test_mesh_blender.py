@@ -27,6 +27,8 @@ import readers
 from blockmaze.export.meshes import greedy_quads
 from blockmaze.export.meshes.common import material_color, srgb_to_linear
 
+pytestmark = [pytest.mark.reader, pytest.mark.slow]
+
 
 def blender(paths) -> dict:
     probe = Path(__file__).parent / "blender" / "probe.bpy.txt"  # Python for bpy, not collected

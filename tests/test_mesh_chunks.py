@@ -228,7 +228,7 @@ def test_welding_by_sorting_gives_the_table_s_result(monkeypatch):
     monkeypatch.setattr(chunks, "_TABLE_LIMIT", 0)
     by_sorting = list(chunk_parts(volume, chunk=0))
     assert len(by_table) == len(by_sorting)
-    for a, b in zip(by_table, by_sorting):
+    for a, b in zip(by_table, by_sorting, strict=True):
         for name in ("positions", "normals", "faces"):
             np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
 
@@ -247,7 +247,7 @@ def test_every_format_draws_stairs_as_steps(fmt, tmp_path):
         meshes = gltf_meshes(path.read_bytes())
         vertices = np.concatenate([m[0] for m in meshes.values()])
         offsets = np.cumsum([0] + [len(m[0]) for m in meshes.values()])
-        faces = np.concatenate([m[3] + o for m, o in zip(meshes.values(), offsets)])
+        faces = np.concatenate([m[3] + o for m, o in zip(meshes.values(), offsets, strict=False)])
         assert signed_volume(vertices, faces) == pytest.approx(expected)
     elif fmt == "stl":
         assert stl_mesh.Mesh.from_file(str(path)).get_mass_properties()[0] == pytest.approx(expected)
@@ -294,6 +294,7 @@ def test_threads_do_not_change_the_bytes(monkeypatch):
     assert glb() == threaded
 
 
+@pytest.mark.slow
 def test_quantized_chunks_must_fit_16_bits():
     bar = np.ones((1, 1, 40000), np.uint8)
     with pytest.raises(bm.BlockmazeError, match="smaller chunk or no quantization"):

@@ -173,9 +173,12 @@ def gltf_meshes(data: bytes):
     joined = {}
     for name, parts in out.items():
         offsets = np.cumsum([0] + [len(p[0]) for p in parts])
-        cat = (lambda k: None if parts[0][k] is None else np.concatenate([p[k] for p in parts]))
+
+        def cat(k, parts=parts):
+            return None if parts[0][k] is None else np.concatenate([p[k] for p in parts])
+
         joined[name] = (cat(0), cat(1), cat(2),
-                        np.concatenate([p[3] + o for p, o in zip(parts, offsets)]), parts[0][4])
+                        np.concatenate([p[3] + o for p, o in zip(parts, offsets, strict=False)]), parts[0][4])
     return joined
 
 
@@ -210,6 +213,7 @@ GLTF_CASES = ([("glb", size, options) for size in (1.0, 0.25, 2.5) for options i
               + [("gltf", size, {}) for size in (0.25, 2.5)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, block_size, options", GLTF_CASES)
 def test_gltf_scene_has_a_node_per_material_and_the_exact_volume(fmt, block_size, options):
     volume = maze_volume(5, 6, 3, solution=True)
@@ -301,7 +305,7 @@ def test_glb_and_gltf_hold_the_same_scene():
     glb, gltf = gltf_meshes(file_bytes(volume, "glb")), gltf_meshes(file_bytes(volume, "gltf"))
     assert list(glb) == list(gltf)
     for name in glb:
-        for a, b in zip(glb[name][:4], gltf[name][:4]):
+        for a, b in zip(glb[name][:4], gltf[name][:4], strict=True):
             np.testing.assert_array_equal(a, b)
     document = json.loads(file_bytes(volume, "gltf"))
     uri = document["buffers"][0]["uri"]
@@ -533,6 +537,7 @@ def test_material_names():
     assert [material_name(m) for m in (1, 2, 4, 5, 6)] == ["wall", "floor", "path", "start", "goal"]
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(shape=st.tuples(st.integers(1, 5), st.integers(1, 5), st.integers(1, 5)),
        seed=st.integers(0, 2**32 - 1), block_size=st.sampled_from([1.0, 0.5, 3.0]))
@@ -562,8 +567,11 @@ def edge_only_contacts(volume) -> int:
     count = 0
     for axis in range(3):  # the edge's direction
         a, b = [k for k in range(3) if k != axis]
-        cut = lambda da, db: solid[tuple(slice(d, solid.shape[k] - 1 + d) if k in (a, b) else slice(None)
-                                         for k, d in ((k, {a: da, b: db}.get(k, 0)) for k in range(3)))]
+
+        def cut(da, db, a=a, b=b):
+            return solid[tuple(slice(d, solid.shape[k] - 1 + d) if k in (a, b) else slice(None)
+                               for k, d in ((k, {a: da, b: db}.get(k, 0)) for k in range(3)))]
+
         s00, s01, s10, s11 = cut(0, 0), cut(0, 1), cut(1, 0), cut(1, 1)
         count += 2 * int(((s00 & s11 & ~s01 & ~s10) | (s01 & s10 & ~s00 & ~s11)).sum())
     return count
@@ -587,6 +595,7 @@ const validator = require('gltf-validator'); const fs = require('fs');
 """
 
 
+@pytest.mark.reader
 def test_khronos_validator_finds_no_error_or_warning(tmp_path):
     """The Khronos validator (npm gltf-validator; GLTF_VALIDATOR names its folder).
 
@@ -690,7 +699,7 @@ def test_3mf_objects_do_not_overlap(tmp_path, build):
     bm.write(volume, tmp_path / "m.3mf", block_size=2.0)
     height, depth, width = volume.shape
     owners = np.zeros((2 * height, 2 * depth, 2 * width), np.int64)
-    for name, mesh, vertices, triangles, _ in read_3mf(tmp_path / "m.3mf"):
+    for _name, _mesh, vertices, triangles, _ in read_3mf(tmp_path / "m.3mf"):
         y_up = np.column_stack([vertices[:, 0], vertices[:, 2], depth * 2.0 - vertices[:, 1]]) / 2.0
         cells = solid_lattice(y_up, triangles)
         owners[:cells.shape[0], :cells.shape[1], :cells.shape[2]] += cells

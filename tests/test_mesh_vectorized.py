@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ def assert_same_mesh(blocks, box=None, cuts=(False,) * 6):
     quads = greedy.greedy_quads(blocks, box, numpy_form=True)
     assert quads.shape == expected.shape
     np.testing.assert_array_equal(quads.data, expected.data)
-    for watertight, want in zip((True, False), surfaces):
+    for watertight, want in zip((True, False), surfaces, strict=True):
         got = greedy.triangulate(quads, watertight, cuts, numpy_form=True)
         for name in ("vertices", "normals", "uv", "faces"):
             np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
@@ -44,12 +45,13 @@ def volumes(draw):
     box = None
     if draw(st.booleans()):
         low = [draw(st.integers(0, n - 1)) for n in shape]
-        high = [draw(st.integers(lo + 1, n)) for lo, n in zip(low, shape)]
+        high = [draw(st.integers(lo + 1, n)) for lo, n in zip(low, shape, strict=True)]
         box = tuple(low + high)
     cuts = tuple(draw(st.booleans()) for _ in range(6)) if box else (False,) * 6
     return blocks, box, cuts
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(volumes())
 def test_random_volumes_mesh_alike(case):
@@ -62,6 +64,7 @@ def test_maze_meshes_alike():
     assert_same_mesh(np.asarray(maze, np.uint8), box=(0, 3, 5, 4, 15, 19), cuts=(True,) * 6)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.3, 0.7]), st.integers(1, 5), st.booleans(),
        st.sampled_from([0, 1, 3]), st.tuples(st.integers(1, 5), st.integers(1, 9), st.integers(1, 9)))
@@ -79,7 +82,7 @@ def test_every_chunk_at_once_gives_each_chunks_parts(seed, density, chunk, water
         got = list(chunk_parts(blocks, chunk, watertight, only=only))
     assert [(p.material, p.chunk, p.origin, p.scale) for p in got] == \
         [(p.material, p.chunk, p.origin, p.scale) for p in expected]
-    for mine, theirs in zip(got, expected):
+    for mine, theirs in zip(got, expected, strict=True):
         for name in ("positions", "normals", "faces"):
             np.testing.assert_array_equal(getattr(mine, name), getattr(theirs, name))
 
@@ -109,6 +112,7 @@ def test_switch():
         assert not greedy.vectorized(10)
 
 
+@pytest.mark.slow
 def test_medium_mesh_does_not_import_numba(tmp_path):
     """A 100x100 maze to .glb with collision boxes, in a fresh process: no numba imported."""
     script = ("import sys, blockmaze as bm; "
@@ -118,6 +122,7 @@ def test_medium_mesh_does_not_import_numba(tmp_path):
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([0.3, 0.7, 0.95, 1.0]),
        st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(1, 6)))

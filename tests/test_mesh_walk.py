@@ -66,6 +66,7 @@ def test_shafts_are_not_walked_in_a_mesh():
     assert marked(labels, volume, Material.START) and not one_walk(labels, volume)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [2, 6])
 @pytest.mark.parametrize("style", ["rooms-and-mazes", "caves", "bsp", "digger", "mixed"])
 def test_three_level_dungeon_glb_is_one_walk(style, seed):

@@ -46,6 +46,7 @@ def stl_closed(tmp_path, *arguments: str) -> None:
     assert_closed(mesh.vertices, mesh.faces, " ".join(arguments))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("levels", [1, 2, 3])
 @pytest.mark.parametrize("style", STYLES)
 @settings(max_examples=4)
@@ -68,6 +69,7 @@ def test_strict_3d_blockwise_mazes_are_watertight(tmp_path_factory, seed):
     stl_closed(tmp_path_factory.mktemp("b"), "blockwise", "9x21x25", "--seed", str(seed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, size", [("square", "6x7"), ("hex", "5x6"), ("upsilon", "5x6"),
                                         ("triangle", "5x8"), ("polar", "4")])
 @settings(max_examples=3)
@@ -77,6 +79,7 @@ def test_every_grid_kind_is_watertight(tmp_path_factory, kind, size, seed):
                "--roof", "--seed", str(seed))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style, levels, seed", [("caves", 3, 4), ("bsp", 3, 12), ("mixed", 1, 8)])
 def test_chunks_meshed_apart_close_the_same_way(style, levels, seed):
     """Seams between chunks are sealed alike on both sides: a chunked .glb, merged by position,
@@ -89,6 +92,7 @@ def test_chunks_meshed_apart_close_the_same_way(style, levels, seed):
         assert_closed(vertices, faces, f"{style} seed {seed} chunk {chunk}")
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(cells=st.lists(st.booleans(), min_size=27, max_size=27))
 def test_sealing_leaves_no_edge_only_contact(cells):

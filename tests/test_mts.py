@@ -98,6 +98,8 @@ def check(blocks: np.ndarray, tmp_path, theme="stone-bricks", seed=None, keep_te
     return want
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 def test_a_maze_is_placed_node_for_node(tmp_path):
     blocks = save(make_maze((5, 6), seed=2), io.BytesIO(), format="mts", solution=True, lights=True)
     want = check(blocks, tmp_path, seed=2)
@@ -105,6 +107,8 @@ def test_a_maze_is_placed_node_for_node(tmp_path):
     assert {"default:stonebrick", "default:meselamp", "air"} <= names
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 def test_a_layered_maze_with_its_stairs_is_placed_node_for_node(tmp_path):
     blocks = save(make_maze((2, 4, 4), kind="layered", seed=1), io.BytesIO(), format="mts")
     want = check(blocks, tmp_path, theme="hedge")
@@ -112,6 +116,7 @@ def test_a_layered_maze_with_its_stairs_is_placed_node_for_node(tmp_path):
     assert stairs and len(set(stairs)) > 1   # flights facing different ways
 
 
+@pytest.mark.reader
 def test_a_dungeon_with_doors_is_placed_node_for_node(tmp_path):
     blocks = stack_dungeon(generate_dungeon((8, 12), 4, levels=2, lock=True), 3, True, False)
     assert (blocks == Material.DOOR).any()
@@ -120,6 +125,7 @@ def test_a_dungeon_with_doors_is_placed_node_for_node(tmp_path):
     assert {"doors:door_wood_a", "doors:hidden"} <= names
 
 
+@pytest.mark.reader
 def test_outside_a_round_maze_the_ground_stays(tmp_path):
     blocks = save(make_maze((4,), kind="polar", seed=3), io.BytesIO(), format="mts", floor=False)
     assert (~blocks.any(axis=0)).any()    # corners outside the circle (no floor under them)
@@ -127,6 +133,7 @@ def test_outside_a_round_maze_the_ground_stays(tmp_path):
     assert f"{MARKER} 0" in set(want.ravel())
 
 
+@pytest.mark.reader
 def test_keep_terrain_leaves_the_ground_wherever_the_maze_is_open(tmp_path):
     blocks = save(make_maze((4, 4), seed=5), io.BytesIO(), format="mts")
     want = check(blocks, tmp_path, keep_terrain=True)

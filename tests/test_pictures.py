@@ -80,7 +80,7 @@ def test_path_pixels_join_linked_centroids(kind):
     plane = Plane(maze)
     centroids = plane.shapes.centroids()
     seen = set()
-    for i, d, nb, _, _, wall in edges(maze):
+    for i, _d, nb, _, _, wall in edges(maze):
         if nb > i:
             colour = image.getpixel(plane.px((centroids[i] + centroids[nb]) / 2))
             assert colour == (WHITE if wall else RED), (i, nb)
@@ -120,7 +120,7 @@ def test_openings_leave_the_outer_wall_open(kind):
     plane = Plane(maze)
     opened = set(ends.openings)
     outer = 0
-    for i, d, nb, p0, p1, wall in edges(maze):
+    for i, d, nb, p0, p1, _wall in edges(maze):
         if nb < 0:
             colour = image.getpixel(plane.px((p0 + p1) / 2))
             assert colour == (WHITE if (i, d) in opened else BLACK)
@@ -180,7 +180,7 @@ def test_blocks_fill_floors_and_leave_walls_solid(kind):
     for cell in range(maze.grid.size):
         assert image.getpixel(plane.px(centroids[cell])) == WHITE
     sides = {}  # (cell, direction) -> the points along that side (polar sides are several edges)
-    for i, d, nb, p0, p1, wall in edges(maze):
+    for i, d, _nb, p0, p1, wall in edges(maze):
         sides.setdefault((i, d, wall), [p0]).append(p1)
     for (i, d, wall), points in sides.items():
         mid = (points[(len(points) - 1) // 2] + points[len(points) // 2]) / 2  # middle of the side
@@ -321,7 +321,7 @@ def draw_svg(text: str) -> Image.Image:
             x, y, r = (float(e.get(k)) for k in ("cx", "cy", "r"))
             draw.ellipse((x - r, y - r, x + r, y + r), fill=e.get("fill"))
         else:
-            for points, closed in subpaths(e.get("d")):
+            for points, _closed in subpaths(e.get("d")):
                 xy = [round(v) for p in points for v in p]
                 if e.get("fill") != "none":
                     draw.polygon(xy, fill=e.get("fill"))

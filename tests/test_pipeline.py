@@ -19,6 +19,7 @@ CASES = [  # (grid kind, size typed, constructor shape, command options, the sam
 FORMATS = ["schem", "litematic", "glb", "tmx", "png", "json"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, size, shape, flags, options", CASES, ids=[c[0] for c in CASES])
 @pytest.mark.parametrize("suffix", FORMATS)
 def test_api_writes_the_commands_bytes(kind, size, shape, flags, options, suffix, tmp_path):

@@ -6,6 +6,7 @@ import sys
 import textwrap
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -53,6 +54,7 @@ def test_banded_png_is_deterministic_and_chosen_for_big_pictures():
     assert (np.asarray(Image.open(first)) == np.asarray(render_image(maze, cell_size=12))).all()
 
 
+@pytest.mark.slow
 def test_a_big_picture_stays_in_bounded_memory(tmp_path):
     probe = textwrap.dedent("""
         import sys, blockmaze as bm

@@ -29,7 +29,7 @@ def inside_polygon(px, py, poly):
     """Centres (px, py) in the closed polygon (even-odd rule, with points on the boundary in)."""
     inside = np.zeros(px.shape, dtype=bool)
     near = np.zeros(px.shape, dtype=bool)
-    for (x0, y0), (x1, y1) in zip(poly, np.roll(poly, -1, axis=0)):
+    for (x0, y0), (x1, y1) in zip(poly, np.roll(poly, -1, axis=0), strict=True):
         crosses = (y0 > py) != (y1 > py)
         with np.errstate(divide="ignore", invalid="ignore"):
             at = x0 + (x1 - x0) * (py - y0) / (y1 - y0)
@@ -61,7 +61,7 @@ def components(mask, same):
 def link_pairs(maze):
     g = maze.grid
     i, d = np.nonzero(maze.links)
-    return {frozenset((int(a), int(b))) for a, b in zip(i, g.neighbors[i, d])}
+    return {frozenset((int(a), int(b))) for a, b in zip(i, g.neighbors[i, d], strict=True)}
 
 
 def plan_pairs(labels):
@@ -70,7 +70,7 @@ def plan_pairs(labels):
     for a, b in ((np.s_[:, :-1], np.s_[:, 1:]), (np.s_[:-1, :], np.s_[1:, :])):
         la, lb = labels[a], labels[b]
         touch = (la != -1) & (lb != -1) & (la != lb)
-        pairs |= {frozenset((int(x), int(y))) for x, y in zip(la[touch], lb[touch])}
+        pairs |= {frozenset((int(x), int(y))) for x, y in zip(la[touch], lb[touch], strict=True)}
     return pairs
 
 
@@ -137,6 +137,7 @@ def check_raster(maze, r, endpoints=None, solution=False):
         assert labels[sz, sx] == endpoints.start and labels[gz, gx] == endpoints.goal
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(kind=st.sampled_from(KINDS), size=st.integers(1, 6), seed=st.integers(0, 10_000),
        extra=st.integers(0, 5), ends=st.booleans())
@@ -152,6 +153,7 @@ def test_topology_equals_links(kind, size, seed, extra, ends):
     check_raster(maze, r, endpoints, solution=ends)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_kind_at_its_minimum_scale(kind):
     for seed in range(6):
@@ -160,6 +162,7 @@ def test_every_kind_at_its_minimum_scale(kind):
         check_raster(maze, raster(maze, MIN_SCALE[kind], endpoints, solution=True), endpoints, True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_wider_corridors(kind):
     maze = make_maze(kind, 5, 3)
@@ -182,6 +185,7 @@ def test_masked_cells_stay_solid(kind):
     assert not np.isin(r.labels, np.flatnonzero(~enabled)).any()
 
 
+@pytest.mark.slow
 @given(size=st.integers(1, 7), seed=st.integers(0, 1000), scale=st.integers(3, 7))
 def test_square_topology_equals_converter(size, seed, scale):
     maze = make_maze("square", size, seed)

@@ -148,6 +148,7 @@ def _prerequisite(line: str, folder: Path) -> None:
         assert main(["-q", *shlex.split(maker)[1:], "-o", str(folder / document)]) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", [*API, *MORE])
 def test_the_library_writes_what_the_command_writes(line, tmp_path, monkeypatch, capsysbinary):
     command, options = {**API, **MORE}[line]

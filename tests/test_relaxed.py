@@ -61,6 +61,7 @@ def check_relaxed(layout, width, length, border):
     assert 0.0 <= layout.dead_share <= 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ordering", ORDERINGS)
 @given(width=st.integers(1, 24), length=st.integers(1, 24), border=st.booleans(), seed=seeds)
 def test_passages_form_one_tree_under_the_rule(ordering, width, length, border, seed):

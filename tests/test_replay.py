@@ -22,6 +22,7 @@ def test_not_a_terminal_prints_the_plain_maze(capsys):
     assert printed(capsys, ["generate", "6x9", "--seed", "4", "--animate"]) == plain
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["6x9", "--seed", "4"],
                                   ["5", "-g", "hex", "--seed", "2", "-a", "wilson"],
                                   ["6x6", "--seed", "1", "--braid", "0.5", "--solution"]])

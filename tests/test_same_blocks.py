@@ -117,6 +117,7 @@ def test_datapack(case):
     assert_same(canonical(world.blocks[region]), reference, "datapack")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("streamed", [False, True], ids=["volume", "bands"])
 def test_world_save(case, tmp_path, streamed):
     from test_world import anvil_blocks
@@ -131,6 +132,7 @@ def test_world_save(case, tmp_path, streamed):
         assert_same(canonical(anvil_blocks(tmp_path / "B", volume.shape, 10)), reference, "world from bands")
 
 
+@pytest.mark.slow
 def test_legacy_schematic(case):
     from test_legacy_schematic import read_legacy
 

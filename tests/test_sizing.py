@@ -100,8 +100,8 @@ def test_strict_plans_of_any_size_are_exact_and_read_back(width, length, seed, w
     unit = bm.to_blocks(maze)
     z_edges, x_edges = np.cumsum(fz.runs), np.cumsum(fx.runs)
     solid = SOLID[plan]
-    for i, (z0, z1) in enumerate(zip(z_edges - fz.runs, z_edges)):
-        for j, (x0, x1) in enumerate(zip(x_edges - fx.runs, x_edges)):
+    for i, (z0, z1) in enumerate(zip(z_edges - fz.runs, z_edges, strict=True)):
+        for j, (x0, x1) in enumerate(zip(x_edges - fx.runs, x_edges, strict=True)):
             block = solid[z0:z1, x0:x1]
             assert block.all() if SOLID[unit[i, j]] else not block.any()
     if layout.uniform:

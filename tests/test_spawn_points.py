@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 
 import nbtlib
-import numpy as np
 import pytest
 from nbt import nbt
 
 from blockmaze.cli import main
 from blockmaze.dungeon import generate_dungeon
 from blockmaze.export.minecraft.blockentities import MOBS
-from blockmaze.export.minecraft.placement import player_spot
 from schem_checker import read_schem
 from structure_checker import read_structure
 
@@ -129,6 +126,7 @@ def case(request, tmp_path_factory):
     return folder, points, mobs, reference.blocks.shape
 
 
+@pytest.mark.slow
 def test_schem_v3(case):
     folder, points, mobs, _ = case
     schem = read_schem((folder / "v3.schem").read_bytes(), 3)
@@ -153,6 +151,7 @@ def test_schem_v2_read_by_mcschematic(case):
                  ".schem v2 (mcschematic)") == mobs
 
 
+@pytest.mark.slow
 def test_structure_nbt(case):
     folder, points, mobs, _ = case
     structure = read_structure((folder / "d.nbt").read_bytes())
@@ -310,6 +309,7 @@ def test_streamed_and_tiled_schem_hold_the_same_block_entities(tmp_path):
     assert tiled == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", ["rooms-and-mazes", "caves", "bsp", "digger", "mixed"])
 def test_stairwells_never_take_a_spawn_point(style):
     """Spawn points keep clear of stairs, so the wells a stacked build cuts by its stairs leave

@@ -69,14 +69,15 @@ def joined_cells(volume, cell_of):
     n = cells.size
     a, b = moves[:, 0], moves[:, 1]
     ca, cb = cells[a], cells[b]
-    direct = {frozenset((int(x), int(y))) for x, y in zip(ca, cb) if x >= 0 and y >= 0 and x != y}
+    direct = {frozenset((int(x), int(y)))
+              for x, y in zip(ca, cb, strict=True) if x >= 0 and y >= 0 and x != y}
     free = (ca < 0) & (cb < 0)
     graph = coo_matrix((np.ones(int(free.sum())), (a[free], b[free])), shape=(n, n))
     _, comp = connected_components(graph, directed=False)
     touching = {}
     for x, y in ((a, b), (b, a)):
         sel = (cells[x] >= 0) & (cells[y] < 0)
-        for cell, c in zip(cells[x][sel], comp[y][sel]):
+        for cell, c in zip(cells[x][sel], comp[y][sel], strict=True):
             touching.setdefault(int(c), set()).add(int(cell))
     via = {frozenset((p, q)) for group in touching.values() for p in group for q in group if p != q}
     return direct | via
@@ -84,7 +85,7 @@ def joined_cells(volume, cell_of):
 
 def link_pairs(maze):
     i, d = np.nonzero(maze.links)
-    return {frozenset((int(a), int(b))) for a, b in zip(i, maze.grid.neighbors[i, d])}
+    return {frozenset((int(a), int(b))) for a, b in zip(i, maze.grid.neighbors[i, d], strict=True)}
 
 
 def cell_labels(maze, volume, height, method, wall, passage, scale):
@@ -112,6 +113,7 @@ layouts = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(levels=st.integers(1, 4), rows=st.integers(1, 5), cols=st.integers(1, 5),
        seed=st.integers(0, 10_000), height=st.integers(2, 4), layout=layouts, braid=st.booleans())
@@ -139,7 +141,7 @@ def test_player_meets_exactly_the_links(levels, rows, cols, seed, height, layout
             well = stairs[bottom:top + 1, z:z + 2, x:x + 2]
             corners = [CORNERS.index(tuple(int(v) for v in np.argwhere(layer)[0])) for layer in well]
             assert well.sum(axis=(1, 2)).tolist() == [1] * (height + 1)
-            assert all((b - a) % 4 == 1 for a, b in zip(corners, corners[1:]))
+            assert all((b - a) % 4 == 1 for a, b in zip(corners, corners[1:], strict=False))
             expected[bottom:top + 1, z:z + 2, x:x + 2] = well
         elif method == "convert":
             expected[bottom:top + 1, z, x] = True
@@ -148,6 +150,7 @@ def test_player_meets_exactly_the_links(levels, rows, cols, seed, height, layout
     assert np.array_equal(stairs, expected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["convert", "raster"])
 def test_solution_marks_connect_start_to_goal(method):
     for seed in range(5):

@@ -71,6 +71,7 @@ def test_the_install_is_really_read_only(read_only_install):
     assert "refused" in probe.stdout and not (site / "blockmaze" / "x").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cache_dir", [False, True], ids=["no cache dir", "NUMBA_CACHE_DIR read-only"])
 def test_a_compiling_run_works_without_a_writable_cache(read_only_install, cache_dir):
     site, out, env, cache = read_only_install
@@ -89,6 +90,7 @@ def test_a_compiling_run_works_without_a_writable_cache(read_only_install, cache
         assert result.returncode == 0 and "numba cannot cache" in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["--help"], ["-V"], ["--version"], ["generate", "--help"], []])
 def test_help_and_version_never_load_numba(read_only_install, args):
     site, out, env, _ = read_only_install

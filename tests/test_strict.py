@@ -48,6 +48,7 @@ def open_blocks_form_a_tree(open_):
     return count >= 1 and components == 1 and edges == count - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", square_specs())
 @given(rows=st.integers(1, 10), cols=st.integers(1, 10), seed=seeds, wall=thickness, passage=thickness)
 def test_strict_equals_the_converter_and_round_trips(spec, rows, cols, seed, wall, passage):
@@ -117,6 +118,7 @@ def test_layered_grid_topology():
     assert n[(1 * 2 + 1) * 4 + 2].tolist() == [10, 15, -1, 13, 22, 6]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", any_grid_specs())
 @given(levels=st.integers(1, 4), rows=st.integers(1, 5), cols=st.integers(1, 5), seed=seeds)
 def test_volume_is_a_tree_of_cells_with_stair_shafts(spec, levels, rows, cols, seed):
@@ -150,10 +152,11 @@ def test_volume_with_thickness_is_the_unit_volume_stretched():
     unit = strict_volume_3d(5, 7, 9, rng=3)
     wall, passage = (1, 1, 2), (3, 2, 2)
     cells = (2, 3, 4)
-    height, length, width = ((c + 1) * w + c * p for c, w, p in zip(cells, wall, passage))
+    height, length, width = ((c + 1) * w + c * p
+                             for c, w, p in zip(cells, wall, passage, strict=True))
     thick = strict_volume_3d(height, length, width, rng=3, wall=wall, passage=passage)
     runs = [np.array([w if i % 2 == 0 else p for i in range(n)])
-            for w, p, n in zip(wall, passage, unit.shape)]
+            for w, p, n in zip(wall, passage, unit.shape, strict=True)]
     stretched = unit
     for axis, r in enumerate(runs):
         stretched = np.repeat(stretched, r, axis=axis)

@@ -125,6 +125,7 @@ def test_limits_are_settings():
     assert client.get("/api/generate?size=4x4&format=maze").status_code == 413
 
 
+@pytest.mark.slow
 def test_twenty_concurrent_300x300_requests_all_succeed(tmp_path):
     import httpx
 
@@ -155,6 +156,7 @@ def test_serve_without_the_extra_names_it(monkeypatch, capsys):
     assert "pip install 'blockmaze[web]'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_serve_binds_localhost_and_prints_its_url():
     import socket
     import subprocess

@@ -48,6 +48,8 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from blockmaze.cli import main  # noqa: E402
 from studio_server import running_studio  # noqa: E402
 
+pytestmark = [pytest.mark.reader, pytest.mark.slow]
+
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 

@@ -109,6 +109,7 @@ def test_bad_variants(variants, match):
         parse_theme(document)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["numpy", "kernel compiled", "kernel as Python"])
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.floats(0.01, 100), min_size=2, max_size=5), st.integers(0, 2**63),

@@ -130,6 +130,7 @@ def write_tiled(plan, tmp_path, format: str, **options) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ENCODINGS)
 @pytest.mark.parametrize("format", TILED)
 @pytest.mark.parametrize("kind", PLANS)

@@ -89,12 +89,14 @@ def test_known_spanning_tree_counts():
     }
 
 
+@pytest.mark.slow
 def test_critical_values_match_scipy_when_available():
     stats = readers.module("scipy.stats", "scipy")
     for df, value in CRITICAL_0999.items():
         assert stats.chi2.ppf(0.999, df) == pytest.approx(value, abs=1e-3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", sorted(CASES))
 @pytest.mark.parametrize("algorithm", ["aldous-broder", "wilson"])
 def test_uniform_spanning_trees(algorithm, shape):
@@ -102,6 +104,7 @@ def test_uniform_spanning_trees(algorithm, shape):
     assert uniform, f"{distinct} distinct trees of {CASES[shape][0]}, chi-square {statistic:.1f}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sampler", [generated("backtracker"), generated("hunt-and-kill"), greedy_walk],
                          ids=["backtracker", "hunt-and-kill", "greedy-walk"])
 def test_the_check_rejects_biased_samplers(sampler):

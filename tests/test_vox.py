@@ -62,6 +62,7 @@ def maze_volume(rows, cols, seed=1, height=3):
     return bm.extrude(bm.to_blocks(bm.generate((rows, cols), rng=seed)), height=height)
 
 
+@pytest.mark.reader
 def test_a_small_maze_reads_back_voxel_for_voxel_with_theme_colours(tmp_path):
     blocks = maze_volume(5, 7)
     blocks[1, 1, 1], blocks[1, -2, -2], blocks[1, 1, 2] = 5, 6, 4   # start, goal, path
@@ -74,6 +75,8 @@ def test_a_small_maze_reads_back_voxel_for_voxel_with_theme_colours(tmp_path):
         assert tuple(packed >> shift & 0xFF for shift in (0, 8, 16)) == theme.color(int(value))
 
 
+@pytest.mark.slow
+@pytest.mark.reader
 def test_a_300x300_maze_opens_as_several_models_with_every_block(tmp_path):
     blocks = maze_volume(150, 150, seed=3)       # 301 x 301 blocks: over one 256-voxel model
     voxels, info = read_scene(vox_bytes(blocks), tmp_path)

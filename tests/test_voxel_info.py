@@ -7,7 +7,6 @@ import io
 import numpy as np
 import pytest
 
-import blockmaze as bm
 from blockmaze.errors import BadFileError
 from blockmaze.readers.info import inspect_bytes
 from blockmaze.pipeline import make_maze, save

@@ -164,6 +164,7 @@ def datapack_states(volume, theme):
     return world.blocks[region]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", theme_names())
 def test_three_levels_are_one_walk_when_built_from_the_datapack(theme):
     """The issue's target: a 3-level layered maze and a 3-level dungeon, built by their datapack,
@@ -203,6 +204,7 @@ def test_any_layered_maze_is_one_walk(levels, rows, cols, seed, theme, roof, pas
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style, more", [("rooms-and-mazes", [86]), ("caves", []), ("bsp", []), ("digger", []),
                                          ("mixed", [1788])])
 def test_three_level_dungeons_of_twenty_seeds_are_one_walk(style, more):

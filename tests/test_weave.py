@@ -21,6 +21,7 @@ ANY_GRID = [spec for spec in algorithm_specs()
             if ALGORITHMS[spec.partition(":")[0]].grid_kinds is None]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ANY_GRID)
 @settings(max_examples=12, deadline=None)
 @given(rows=st.integers(1, 14), cols=st.integers(1, 14), seed=st.integers(0, 2**32),
@@ -31,7 +32,7 @@ def test_every_algorithm_weaves_a_perfect_maze(spec, rows, cols, seed, chance):
     assert maze.is_perfect()
     grid = maze.grid
     used = grid.used_crossings(maze.links)
-    for cell, before, after in used:  # the passage on top of a used crossing runs straight
+    for cell, _before, _after in used:  # the passage on top of a used crossing runs straight
         over = (1, 3) if grid.crossings[cell] == OVER_EAST_WEST else (0, 2)
         assert maze.links[cell, list(over)].any() and not maze.links[cell].sum() > 2
 
@@ -54,10 +55,14 @@ def test_crossings_keep_the_grid_connected_and_symmetric(rows, cols, seed):
     assert region_kernel(n, 0)[1] == grid.size
 
 
+@pytest.mark.slow
 def test_kruskal_weave_lays_most_crossings():
     plain = make_maze((40, 40), "weave", "kruskal", seed=2, weave=1.0).maze
     woven = make_maze((40, 40), "weave", "kruskal:weave", seed=2, weave=1.0).maze
-    count = lambda m: len(m.grid.used_crossings(m.links))
+
+    def count(m):
+        return len(m.grid.used_crossings(m.links))
+
     assert woven.is_perfect()
     assert count(woven) > 0.9 * (woven.grid.crossings > 0).sum() > count(plain)
 
@@ -176,13 +181,14 @@ def cell_graph(volume, maze, wall, passage, falls):
     node = owners(volume, maze, wall, passage)
     n = maze.grid.size
     a, b = node[pairs[:, 0]], node[pairs[:, 1]]
-    touching = {(int(min(u, v)), int(max(u, v))) for u, v in zip(a, b) if u != v and u < n and v < n}
+    touching = {(int(min(u, v)), int(max(u, v))) for u, v in zip(a, b, strict=True) if u != v and u < n and v < n}
     between = (a >= n) & (b >= n)  # moves among the ways between cells
     graph = coo_matrix((np.ones(between.sum()), (pairs[between, 0], pairs[between, 1])),
                        shape=(stand.size, stand.size))
     _, way = connected_components(graph, directed=False)
     cells_of = {}
-    for u, v, p, q in zip(a.tolist(), b.tolist(), pairs[:, 0].tolist(), pairs[:, 1].tolist()):
+    for u, v, p, q in zip(a.tolist(), b.tolist(), pairs[:, 0].tolist(), pairs[:, 1].tolist(),
+                          strict=True):
         if (u < n) != (v < n):
             cells_of.setdefault(int(way[q if u < n else p]), set()).add(u if u < n else v)
     for cells in cells_of.values():
@@ -194,7 +200,7 @@ def cell_graph(volume, maze, wall, passage, falls):
 def maze_pairs(maze):
     cells, dirs = np.nonzero(maze.links)
     other = maze.grid.neighbors[cells, dirs]
-    return {(int(min(p, q)), int(max(p, q))) for p, q in zip(cells, other)}
+    return {(int(min(p, q)), int(max(p, q))) for p, q in zip(cells, other, strict=True)}
 
 
 @pytest.mark.parametrize("wall, passage, height, roof, lights, bridges", [
@@ -268,7 +274,7 @@ def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path, bridges):
     blocks = read_schem(tmp_path / "w.schem").blocks
     steps = {"north": (-1, 0), "east": (0, 1), "south": (1, 0), "west": (0, -1)}
     stairs = [(y, z, x) for y, z, x in zip(*np.nonzero(
-        np.vectorize(lambda s: name(s).endswith("_stairs"))(blocks)))]
+        np.vectorize(lambda s: name(s).endswith("_stairs"))(blocks)), strict=True)]
     used = len(document.maze.grid.used_crossings(document.maze.links))
     assert (len(stairs) <= 6 * used if bridges else len(stairs) == 6 * used) and stairs
     for y, z, x in stairs:

@@ -3,7 +3,6 @@ compared block for block with the .schem of the same maze; streamed mazes; level
 
 from __future__ import annotations
 
-import io
 import zipfile
 from pathlib import Path
 
@@ -76,6 +75,7 @@ def test_world_equals_schem_of_the_same_maze_block_for_block(tmp_path):
     assert chunk.get_block(0, 10 + volume.shape[0], 0).name() == "minecraft:air"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["eller", "sidewinder", "binary-tree"])
 def test_streamed_world_equals_in_memory_schem(algorithm, tmp_path):
     """A streamed maze is the in-memory maze of the same seed: its world equals that .schem."""
@@ -98,6 +98,7 @@ def test_variants_are_drawn_from_the_theme(tmp_path):
         assert set(found[volume == material]) <= states
 
 
+@pytest.mark.slow
 def test_strict_checker_passes_worlds_spanning_regions(tmp_path):
     """Region files across x and z (a 513-block-wide maze, then a 513-block-long one)."""
     write_streamed(tmp_path / "wide", 3, 256, "binary-tree", seed=1, mc_version="1.18")
@@ -137,7 +138,7 @@ def test_level_dat_spawn_rules_and_terrain(tmp_path):
     assert level["GameRules"]["doMobSpawning"] == "false" and level["GameRules"]["doDaylightCycle"] == "false"
     assert int(level["DayTime"]) == 1000 and int(level["initialized"]) == 1
     layers = level["WorldGenSettings"]["dimensions"]["minecraft:overworld"]["generator"]["settings"]["layers"]
-    assert [(str(l["block"]), int(l["height"])) for l in layers] == [
+    assert [(str(layer["block"]), int(layer["height"])) for layer in layers] == [
         ("minecraft:bedrock", 1), ("minecraft:dirt", 82), ("minecraft:grass_block", 1)]
     chunk = anvil().Region.from_file(str(tmp_path / "W/region/r.0.0.mca")).get_chunk(0, 0)
     assert chunk.get_block(3, 19, 3).name() == "minecraft:grass_block"  # the generator's top layer
@@ -152,6 +153,7 @@ def test_same_seed_same_bytes(tmp_path):
         assert sorted(archive.namelist()) == ["m/level.dat", "m/region/r.0.0.mca"]
 
 
+@pytest.mark.slow
 def test_threads_change_no_byte(tmp_path, monkeypatch):
     """Bands made and turned into chunk records on a thread ahead of the writer: the same files,
     byte for byte, as all in the writing thread (a world over two region rows and columns)."""
@@ -285,6 +287,7 @@ def test_split_is_for_schematics_only(tmp_path, capsys):
     assert "--split cuts .schem files" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @settings(max_examples=10)
 @given(st.tuples(st.integers(1, 4), st.integers(1, 40), st.integers(1, 40)), st.integers(0, 2**32),
        st.sampled_from(["void", "flat", "grass"]), st.integers(-62, 300))
@@ -383,5 +386,5 @@ def test_sections_encode_the_same_with_numpy_and_compiled(states):
         slow = anvil.encode_sections(ids, 0)
     with forced("numba"):
         fast = anvil.encode_sections(ids, 0)
-    for mine, theirs in zip(slow, fast):
+    for mine, theirs in zip(slow, fast, strict=True):
         assert mine.dtype == theirs.dtype and (mine == theirs).all()

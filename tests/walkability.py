@@ -122,7 +122,7 @@ def label_walks(stand: np.ndarray, climbable: np.ndarray | None = None,
     height, depth, width = stand.shape
     labels = np.zeros(stand.shape, dtype=np.int32)
     count = 0
-    for start in zip(*np.nonzero(stand)):
+    for start in zip(*np.nonzero(stand), strict=True):
         if labels[start]:
             continue
         count += 1
@@ -158,7 +158,7 @@ def unsupported(blocks: np.ndarray) -> list[tuple[int, int, int, str]]:
     """(y, z, x, state) of every block that would fall or pop off (see the module docstring)."""
     passable, _, _ = classify(blocks)
     found = []
-    for y, z, x in zip(*np.nonzero(np.ones(blocks.shape, dtype=bool))):
+    for y, z, x in zip(*np.nonzero(np.ones(blocks.shape, dtype=bool)), strict=True):
         state = blocks[y, z, x]
         n = name(state)
         if y == 0 or not (GRAVITY.match(n) or NEEDS_FLOOR.match(n) or n.endswith("_door")):

@@ -19,8 +19,9 @@ True
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..errors import BlockmazeError
 
@@ -115,7 +116,7 @@ def register(name: str):
     return add
 
 
-def get_algorithm(spec: str, grid: "Grid | None" = None) -> tuple[Algorithm, str | None]:
+def get_algorithm(spec: str, grid: Grid | None = None) -> tuple[Algorithm, str | None]:
     """The algorithm and option named by ``spec`` (``NAME`` or ``NAME:OPTION``), checked against ``grid``.
 
     >>> get_algorithm("nope")

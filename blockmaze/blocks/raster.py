@@ -228,7 +228,7 @@ def _mark_solution(plan, maze, endpoints, owner, anchors, mid, normal, neighbors
     path = maze.shortest_path(endpoints.start, endpoints.goal)
     buffer = np.empty((4 * (plan.shape[0] + plan.shape[1]) + 16, 2), dtype=np.int64)
     marks = []
-    for a, b in zip(path[:-1].tolist(), path[1:].tolist()):
+    for a, b in zip(path[:-1].tolist(), path[1:].tolist(), strict=True):
         a, b = min(a, b), max(a, b)  # the corridor as carved: from the lower cell's side
         d = int(np.flatnonzero((neighbors[a] == b) & links[a])[0])
         length = _link_path(owner, a, b, anchors[a], anchors[b], mid[a, d], buffer)

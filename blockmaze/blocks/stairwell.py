@@ -186,9 +186,9 @@ def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int, flight=None
     """
     depth, width = lower.shape
     found = well_at(lower, upper, z, x)
-    near = sorted(((max(abs(z0 - z), abs(x0 - x), abs(z0 + 1 - z), abs(x0 + 1 - x)), z0, x0)
+    near = sorted((max(abs(z0 - z), abs(x0 - x), abs(z0 + 1 - z), abs(x0 + 1 - x)), z0, x0)
                    for z0 in range(max(1, z - reach), min(depth - 2, z + reach))
-                   for x0 in range(max(1, x - reach), min(width - 2, x + reach))))
+                   for x0 in range(max(1, x - reach), min(width - 2, x + reach)))
     clean = [(z0, x0) for _, z0, x0 in near
              if _open_in_both(lower, upper, z0, x0).any() and (
                  _open_in_both(lower, upper, z0, x0).all()

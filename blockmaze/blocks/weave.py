@@ -133,7 +133,8 @@ def weave_volume(maze: Maze, wall: Thickness = TUNNEL_WALL, passage: Thickness =
     above = extrude(plan, height=height, floor=True, roof=roof)
     rock = np.full((GROUND,) + plan.shape, Material.WALL, dtype=np.uint8)
     volume = np.concatenate([rock, above])
-    for (cell, _, _), ew, marked in zip(used.tolist(), over_ew.tolist(), under.tolist()):
+    for (cell, _, _), ew, marked in zip(used.tolist(), over_ew.tolist(), under.tolist(),
+                                        strict=True):
         r, c = divmod(cell, cols)
         if ew:  # the tunnel runs north-south, along z
             _dig(volume, r, wz, pz, (c + 1) * wx + c * px, px, marked)
@@ -180,7 +181,7 @@ def _bridged(unit, used, over_ew, under, runs_z, runs_x, height, roof) -> np.nda
     top = volume.shape[0] - bool(roof)
     feet = 1
     for k, (zc, xc, ew, mark) in enumerate(zip(z.tolist(), x.tolist(), over_ew.tolist(),
-                                               deck.tolist())):
+                                               deck.tolist(), strict=True)):
         view, zc, xc = (volume, zc, xc) if ew else (volume.swapaxes(1, 2), xc, zc)
         sz, sx = (starts_z, starts_x) if ew else (starts_x, starts_z)
         rz, rx = (runs_z, runs_x) if ew else (runs_x, runs_z)

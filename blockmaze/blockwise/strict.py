@@ -161,7 +161,7 @@ def strict_volume_layout(height_blocks: int, length_blocks: int, width_blocks: i
     counts = _pair(cells, "cells", 3)
     fits = []
     for axis, size, w, p, c in zip("yzx", (height_blocks, length_blocks, width_blocks),
-                                   walls, passages, counts):
+                                   walls, passages, counts, strict=True):
         try:
             fits.append(fit_strict(size, w, p, c))
         except BlockmazeError as error:
@@ -190,7 +190,8 @@ def _spiral_wide_shafts(volume, maze, runs_y, runs_z, runs_x) -> None:
         level, rest = divmod(cell, rows * cols)
         r, c = divmod(rest, cols)
         (y0, y1), (z0, z1), (x0, x1) = ((s[2 * i + 1], s[2 * i + 1 + span])
-                                         for s, i, span in zip(starts, (level, r, c), (2, 1, 1)))
+                                         for s, i, span in zip(starts, (level, r, c), (2, 1, 1),
+                                                               strict=True))
         slab = starts[0][2 * level + 2]
         if z1 - z0 < 2 or x1 - x0 < 2 or slab - y0 < LEAST_HEIGHT:
             continue  # a one-block or low cell: the shaft stays

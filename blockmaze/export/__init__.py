@@ -18,19 +18,17 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..errors import BlockmazeError
 from ..support.lazy import Registry
 from ..support.memory import ensure_step_memory
 from .target import Target, open_target
 
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-
+if TYPE_CHECKING:  # annotations only: looking up a format imports neither
     import numpy as np
 
     from ..materials import Theme
@@ -184,8 +182,8 @@ class Writer:
                                  f"its options are: {', '.join(self.options) or 'none'}")
 
 
-WRITERS: Mapping[str, Writer] = Registry({name: f"blockmaze.{row.module}"
-                                          for name, row in FORMATS.items()})
+WRITERS: Registry[Writer] = Registry({name: f"blockmaze.{row.module}"
+                                     for name, row in FORMATS.items()})
 
 
 def size_limits(what: str, max_side: int | None = None, max_blocks: int | None = None):
@@ -297,7 +295,8 @@ def write(
         blocks = blocks[np.newaxis]
     if blocks.ndim != 3 or blocks.dtype != np.uint8:
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
-    writer.check_size(blocks.shape)
+    if writer.check_size is not None:  # None for maze outputs only, refused above
+        writer.check_size(blocks.shape)
     height, length, width = blocks.shape
     ensure_step_memory(writer.name, blocks.size, f"writing a {width}x{height}x{length}-block {writer.name} file")
     theme = as_theme(theme)

@@ -14,8 +14,8 @@ so the imports run one way: pictures -> pngbands -> picture_scene.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -115,7 +115,7 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
            theme: Theme | str | None = None, background: Colour | None = None,
            wall: Colour | None = None, path: Colour | None = None,
            solution_color: Colour | None = None) -> dict:
-    """Check the options (the same for every format): what :class:`_Builder` takes.""" 
+    """Check the options (the same for every format): what :class:`_Builder` takes."""
     if not isinstance(maze, Maze):
         raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
     check_picture_style(style, maze.grid.kind)
@@ -400,7 +400,7 @@ class _Builder:
         if self.solution:
             for piece in self.solution_pieces():
                 colour[piece] = SOLUTION
-                step_pairs.update(zip(piece[:-1].tolist(), piece[1:].tolist()))
+                step_pairs.update(zip(piece[:-1].tolist(), piece[1:].tolist(), strict=True))
             colour[int(self.endpoints.start)] = START
             colour[int(self.endpoints.goal)] = GOAL
         # the wall colour over the whole grid, masked cells blank again
@@ -413,7 +413,7 @@ class _Builder:
         lines, cell, j = self.chains(self.own & self.linked & (self.across > index), by_side=True)
         other = self.across[cell, j]
         polys = []
-        for line, a, b in zip(lines, self.centroids[cell], self.centroids[other]):
+        for line, a, b in zip(lines, self.centroids[cell], self.centroids[other], strict=True):
             near, far = a + (line - a) * FLOOR_SCALE, b + (line - b) * FLOOR_SCALE
             polys.append(np.concatenate([near, far[::-1]]))
         passage_colour = np.full(cell.size, BACKGROUND, dtype=np.int64)
@@ -422,11 +422,12 @@ class _Builder:
             passage_colour = np.where(level >= 0, self.ramp_base + level, BACKGROUND)
         if self.solution:
             step = np.array([(a, b) in step_pairs or (b, a) in step_pairs
-                             for a, b in zip(cell.tolist(), other.tolist())], dtype=bool)
+                             for a, b in zip(cell.tolist(), other.tolist(), strict=True)],
+                            dtype=bool)
             passage_colour[step] = SOLUTION
         # openings: from the floor out through the outer wall
         lines_out, oc, _ = self.chains(self.opened, by_side=True)
-        for line, a in zip(lines_out, self.centroids[oc]):
+        for line, a in zip(lines_out, self.centroids[oc], strict=True):
             polys.append(np.concatenate([a + (line - a) * FLOOR_SCALE, line[::-1]]))
         passage_colour = np.concatenate(
             [passage_colour, np.full(oc.size, SOLUTION if self.solution else BACKGROUND)])
@@ -518,7 +519,7 @@ def _segments(image, starts: np.ndarray, ends: np.ndarray, width: int, colour: i
     other = ~(((a[:, 1] == b[:, 1]) & (a[:, 0] != b[:, 0])) | ((a[:, 0] == b[:, 0]) & (a[:, 1] != b[:, 1])))
     if other.any():
         draw = ImageDraw.Draw(image)
-        for p, q in zip(a[other].tolist(), b[other].tolist()):
+        for p, q in zip(a[other].tolist(), b[other].tolist(), strict=True):
             draw.line(p + q, fill=colour, width=width)
     canvas = np.asarray(image).copy()
     _axis_lines(canvas, a[~other], b[~other], width, colour)

@@ -44,7 +44,7 @@ True
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -206,7 +206,7 @@ def _svg(scene: _Scene) -> str:
 
 def _pairs(points: np.ndarray) -> list[tuple[str, str]]:
     numbers = _numbers(points)
-    return list(zip(numbers[0::2], numbers[1::2]))
+    return list(zip(numbers[0::2], numbers[1::2], strict=True))
 
 
 def _svg_plan(layer: _Layer, scene: _Scene) -> list[str]:
@@ -226,7 +226,8 @@ def _svg_plan(layer: _Layer, scene: _Scene) -> list[str]:
             continue
         pick = values == value
         left, top, right = _numbers(xs[x0[pick]]), _numbers(ys[z[pick]]), _numbers(xs[x1[pick]])
-        d = "".join(f"M{a} {b}H{c}v{block_h}H{a}Z" for a, b, c in zip(left, top, right))
+        d = "".join(f"M{a} {b}H{c}v{block_h}H{a}Z"
+                    for a, b, c in zip(left, top, right, strict=True))
         out.append(f'<path class="blocks" fill="{_hex(scene.palette[value])}" d="{d}"/>')
     return out
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 import struct
 import zipfile
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import BinaryIO, Iterable, Union
+from typing import BinaryIO
 
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 _DOS_DATE = (ZIP_TIME[0] - 1980) << 9 | ZIP_TIME[1] << 5 | ZIP_TIME[2]
@@ -65,7 +66,7 @@ class Repeat:
         return len(self.data) * self.count
 
 
-Part = Union[bytes, bytearray, memoryview, Repeat]
+Part = bytes | bytearray | memoryview | Repeat
 
 
 def write_parts(file: BinaryIO, parts: Iterable[Part]) -> None:

@@ -13,8 +13,8 @@ Grid(square, 2x3)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..support.lazy import Registry
 
@@ -27,7 +27,7 @@ KIND_MODULES = {kind: (kind, f"{kind}_grid")
                 for kind in ("hex", "layered", "polar", "square", "triangle", "upsilon", "weave")}
 
 
-GRID_KINDS: Mapping[str, Callable[..., Grid]] = Registry(
+GRID_KINDS: Registry[Callable[..., Grid]] = Registry(
     {kind: f"{__name__}.{module}" for kind, (module, _) in KIND_MODULES.items()})
 
 

@@ -35,8 +35,8 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -154,7 +154,7 @@ def padded(polys: list[np.ndarray], sides: list[np.ndarray]) -> CellShapes:
     m = int(counts.max()) if counts.size else 0
     points = np.full((len(polys), m, 2), np.nan)
     side = np.full((len(polys), m), -1, dtype=np.int64)
-    for i, (p, s) in enumerate(zip(polys, sides)):
+    for i, (p, s) in enumerate(zip(polys, sides, strict=True)):
         points[i, : len(p)] = p
         side[i, : len(s)] = s
     return CellShapes(points, side, counts)

@@ -62,7 +62,7 @@ def hex_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
     odd = np.arange(cols) % 2
     north_diagonal = odd - 1  # row offset of the north diagonals: -1 in even columns, 0 in odd
     south_diagonal = odd      # 0 in even columns, +1 in odd
-    neighbors = np.empty((rows, cols, 6), dtype=np.int32)
+    neighbors: np.ndarray = np.empty((rows, cols, 6), dtype=np.int32)
     neighbors[..., NORTH] = _shifted(index, np.full(cols, -1), 0)
     neighbors[..., SOUTH] = _shifted(index, np.full(cols, 1), 0)
     # the row offset of a diagonal step depends on the parity of the source column

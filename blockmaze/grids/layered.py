@@ -44,7 +44,7 @@ def layered_grid(levels: int, rows: int, cols: int, mask: np.ndarray | None = No
     check_cell_count(count, what)
     ensure_memory(count * BYTES_PER_CELL, what)
     index = np.arange(count, dtype=np.int32).reshape(levels, rows, cols)
-    neighbors = np.full((levels, rows, cols, 6), -1, dtype=np.int32)
+    neighbors: np.ndarray = np.full((levels, rows, cols, 6), -1, dtype=np.int32)
     neighbors[:, 1:, :, NORTH] = index[:, :-1, :]
     neighbors[:, :, :-1, EAST] = index[:, :, 1:]
     neighbors[:, :-1, :, SOUTH] = index[:, 1:, :]

@@ -182,7 +182,7 @@ def polar_shapes(grid: Grid) -> CellShapes:
     points = np.full((grid.size, m, 2), np.nan)
     sides = np.full((grid.size, m), -1, dtype=np.int64)
     vertex_counts = np.empty(grid.size, dtype=np.int64)
-    for r, (p, sd) in enumerate(zip(ring_points, ring_sides)):
+    for r, (p, sd) in enumerate(zip(ring_points, ring_sides, strict=True)):
         cells = slice(int(offsets[r]), int(offsets[r + 1]))
         points[cells, : p.shape[1]] = p
         sides[cells, : sd.shape[1]] = sd

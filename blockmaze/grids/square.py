@@ -33,7 +33,7 @@ def square_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
     check_cell_count(rows * cols if rows > 0 and cols > 0 else 0, what)
     ensure_memory(rows * cols * BYTES_PER_CELL, what)
     index = np.arange(rows * cols, dtype=np.int32).reshape(rows, cols)
-    neighbors = np.full((rows, cols, 4), -1, dtype=np.int32)
+    neighbors: np.ndarray = np.full((rows, cols, 4), -1, dtype=np.int32)
     neighbors[1:, :, NORTH] = index[:-1, :]
     neighbors[:, :-1, EAST] = index[:, 1:]
     neighbors[:-1, :, SOUTH] = index[1:, :]

@@ -53,7 +53,7 @@ def triangle_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
     ensure_memory(rows * cols * BYTES_PER_CELL, what)
     index = np.arange(rows * cols, dtype=np.int32).reshape(rows, cols)
     upright = (np.add.outer(np.arange(rows), np.arange(cols)) % 2) == 0
-    neighbors = np.full((rows, cols, 4), -1, dtype=np.int32)
+    neighbors: np.ndarray = np.full((rows, cols, 4), -1, dtype=np.int32)
     neighbors[:, 1:, WEST] = index[:, :-1]
     neighbors[:, :-1, EAST] = index[:, 1:]
     north = np.full((rows, cols), -1, dtype=np.int32)

@@ -51,7 +51,7 @@ def upsilon_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
     index = np.arange(rows * cols, dtype=np.int32).reshape(rows, cols)
     padded_index = np.full((rows + 2, cols + 2), -1, dtype=np.int32)
     padded_index[1:-1, 1:-1] = index
-    neighbors = np.empty((rows, cols, 8), dtype=np.int32)
+    neighbors: np.ndarray = np.empty((rows, cols, 8), dtype=np.int32)
     for d, (dr, dc) in enumerate(STEPS):
         neighbors[..., d] = padded_index[1 + dr: 1 + dr + rows, 1 + dc: 1 + dc + cols]
     square = (np.add.outer(np.arange(rows), np.arange(cols)) % 2).astype(bool)

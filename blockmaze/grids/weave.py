@@ -55,7 +55,8 @@ class WeaveGrid(Grid):
         same = Grid.__eq__(self, other)
         if same is not True:
             return same
-        return np.array_equal(self.crossings, getattr(other, "crossings", None))
+        crossings = getattr(other, "crossings", None)
+        return crossings is not None and np.array_equal(self.crossings, crossings)
 
     def __hash__(self) -> int:
         return hash((Grid.__hash__(self), self.crossings.tobytes()))

@@ -82,7 +82,7 @@ def encode_links(links: np.ndarray) -> str:
     return np.frombuffer(b"0123456789abcdef", np.uint8)[nibbles.astype(np.int64)].tobytes().decode()
 
 
-def decode_links(text: str, n: int, k: int) -> np.ndarray:
+def decode_links(text: object, n: int, k: int) -> np.ndarray:
     """The inverse of :func:`encode_links`."""
     digits = _hex_digits(k)
     if not isinstance(text, str) or len(text) != n * digits:
@@ -241,7 +241,8 @@ def load_maze(source: str | Path | object) -> MazeDocument:
         else:
             from ..support.files import read_regular
 
-            raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)
+            # not a file: a path
+            raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)  # type: ignore[arg-type]
     except OSError as error:
         raise BadFileError(f"cannot read maze document {name}: {error.strerror or error}") from None
     try:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import io
 import os
-import stat
 import struct
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 from ..errors import BadFileError, BlockmazeError
 from . import bedrockworld, meshes, pictures, tilemaps, voxels

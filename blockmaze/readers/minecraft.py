@@ -21,7 +21,8 @@ import re
 import zipfile
 import zlib
 from collections import Counter
-from typing import BinaryIO, Callable
+from collections.abc import Callable
+from typing import BinaryIO
 
 import numpy as np
 
@@ -159,7 +160,7 @@ def _litematic(root: dict, opener: Opener) -> FileInfo:
             packed = PackedCounter(bits, volume, len(palette))
             carry = [b""]
 
-            def feed(piece) -> None:
+            def feed(piece, carry=carry, packed=packed) -> None:  # this entry's own
                 piece = carry[0] + bytes(piece)
                 cut = len(piece) - len(piece) % 8
                 carry[0] = piece[cut:]
@@ -174,7 +175,7 @@ def _litematic(root: dict, opener: Opener) -> FileInfo:
             except ValueError:
                 raise BadFileError(f"{where}BlockStates has {STATUS[-2]}") from None
         counter.update(_named(palette, counts))
-        total = [max(t, s) for t, s in zip(total, size)]
+        total = [max(t, s) for t, s in zip(total, size, strict=True)]
     return FileInfo(f"Litematica schematic v{root.get('Version')}", tuple(total),
                     root.get("MinecraftDataVersion"), dict(counter), {"regions": len(regions)})
 
@@ -196,7 +197,7 @@ def _legacy(root: dict, opener: Opener) -> FileInfo:
     details = {"Materials": root.get("Materials")}
     if isinstance(blocks, np.ndarray) and isinstance(data, np.ndarray):
         keys = blocks.view(np.uint8).astype(np.int64) * 16 + (data.view(np.uint8) & 15)
-        counts = {f"{k // 16}:{k % 16}": int(c) for k, c in zip(*np.unique(keys, return_counts=True))}
+        counts = {f"{k // 16}:{k % 16}": int(c) for k, c in zip(*np.unique(keys, return_counts=True), strict=True)}
     else:  # too long to pair up in memory: ids alone
         ids = _byte_counts(blocks)
         counts = {f"{k}:*": int(c) for k, c in enumerate(ids) if c}

@@ -21,8 +21,9 @@ import io
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 import numpy as np
 
@@ -90,13 +91,14 @@ class Tally:
     counts: dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, values: np.ndarray) -> "Tally":
+    def of(cls, values: np.ndarray) -> Tally:
         found, counts = np.unique(np.asarray(values), return_counts=True)
-        return cls(int(np.asarray(values).size), dict(zip(found.tolist(), counts.tolist())))
+        return cls(int(np.asarray(values).size),
+                   dict(zip(found.tolist(), counts.tolist(), strict=True)))
 
     def add(self, values: np.ndarray) -> None:
         self.length += int(values.size)
-        for value, count in zip(*np.unique(values, return_counts=True)):
+        for value, count in zip(*np.unique(values, return_counts=True), strict=True):
             self.counts[int(value)] = self.counts.get(int(value), 0) + int(count)
 
 

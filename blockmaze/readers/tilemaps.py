@@ -263,7 +263,7 @@ def read_xp(file: BinaryIO) -> FileInfo:
             cut = len(piece) - len(piece) % 10
             carry = piece[cut:]
             values, counts = np.unique(np.frombuffer(piece[:cut], _XP_CELL)["glyph"], return_counts=True)
-            glyphs.update(dict(zip(values.tolist(), counts.tolist())))
+            glyphs.update(dict(zip(values.tolist(), counts.tolist(), strict=True)))
     except NbtError as error:
         raise BadFileError(str(error).replace("NBT", "REXPaint data")) from None
     names = {v: (f"'{chr(v)}'" if 32 < v < 127 else f"glyph {v}") for v in glyphs}

@@ -19,7 +19,7 @@ import contextlib
 import os
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..errors import BadFileError, BlockmazeError
 

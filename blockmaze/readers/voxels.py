@@ -83,7 +83,7 @@ def read_vox(file: BinaryIO) -> FileInfo:
     if len(bounds) != len(sizes):
         raise BadFileError("each model needs a SIZE and an XYZI chunk")
     low, high = _extent(sizes, bounds, translations, shapes)
-    extent = tuple(int(h - lo) for h, lo in zip(high, low))  # x, y (north), z (up)
+    extent = tuple(int(h - lo) for h, lo in zip(high, low, strict=True))  # x, y (north), z (up)
     named = {_colour_name(i): int(c) for i, c in enumerate(counts) if c}
     return FileInfo(f"MagicaVoxel (.vox) version {version}", (extent[0], extent[2], extent[1]), None, named,
                     {"models": len(sizes), "voxels": int(counts.sum())}, unit="voxels")
@@ -149,7 +149,7 @@ def _extent(sizes, bounds, translations, shapes):
         if 0 <= model < len(sizes):
             placed[model] = np.array(offset, np.int64)
     lows, highs = [], []
-    for k, (size, box) in enumerate(zip(sizes, bounds)):
+    for k, (size, box) in enumerate(zip(sizes, bounds, strict=True)):
         if box is not None:
             corner = placed.get(k, np.array(size) // 2) - np.array(size) // 2
             lows.append(corner + box[0])
@@ -193,7 +193,7 @@ def read_mts(file: BinaryIO) -> FileInfo:
     found = np.bincount(np.frombuffer(bytes(ids), ">u2"), minlength=len(names))
     if len(found) > len(names):
         raise BadFileError("a node refers to a name the table lacks")
-    counts = {name: int(n) for name, n in zip(names, found) if n}
+    counts = {name: int(n) for name, n in zip(names, found, strict=True) if n}
     return FileInfo(f"Luanti schematic (.mts) version {version}", (width, height, length), None, counts,
                     unit="nodes")
 

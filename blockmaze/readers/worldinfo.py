@@ -127,7 +127,7 @@ def section_counts(section: dict) -> Counter:
         raise BlockmazeError("a section's block index is outside its palette")
     counts = np.bincount(indices, minlength=len(names))
     out = Counter()
-    for name, count in zip(names, counts):
+    for name, count in zip(names, counts, strict=True):
         out[name] += int(count)
     return out
 
@@ -190,7 +190,7 @@ def _summary(path: Path) -> list[str]:
         match = _REGION.match(member.rpartition("/")[2])
         if not match:
             continue
-        for slot, chunk in region_chunks(_read(item), member, budget):
+        for _slot, chunk in region_chunks(_read(item), member, budget):
             chunks.append((int(chunk["xPos"]), int(chunk["zPos"])))
             for section in chunk["sections"]:
                 counts.update(section_counts(section))

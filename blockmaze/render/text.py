@@ -134,7 +134,7 @@ def weave_text(maze: Maze, style: str = "box", cell_width: int = 3,
     lines = [list(line) for line in plan_text(plan, style, widths).split("\n")]
     across, along = BRIDGES.get(style, BRIDGES["box"])
     starts = np.cumsum(widths) - widths
-    for row, column, ew in zip(z.tolist(), x.tolist(), over_ew.tolist()):
+    for row, column, ew in zip(z.tolist(), x.tolist(), over_ew.tolist(), strict=True):
         start = int(starts[column])
         if ew:
             lines[row][start:start + cell_width] = across * cell_width

@@ -12,8 +12,10 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
+
+Entry = TypeVar("Entry")
 
 
 def exports(package: str, names: dict[str, str], namespace: dict) -> Callable[[str], Any]:
@@ -31,7 +33,7 @@ def exports(package: str, names: dict[str, str], namespace: dict) -> Callable[[s
     return __getattr__
 
 
-class Registry(Mapping):
+class Registry(Mapping[str, Entry], Generic[Entry]):
     """Name -> entry; ``modules`` maps each name to the module that registers it into ``loaded``.
 
     Iterating, ``len`` and ``in`` need no import; looking a name up imports its module once.
@@ -39,9 +41,9 @@ class Registry(Mapping):
 
     def __init__(self, modules: Mapping[str, str]):
         self.modules = modules
-        self.loaded: dict[str, Any] = {}
+        self.loaded: dict[str, Entry] = {}
 
-    def __getitem__(self, name: str):
+    def __getitem__(self, name: str) -> Entry:
         if name not in self.loaded:
             if name not in self.modules:
                 raise KeyError(name)

@@ -21,11 +21,12 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Iterator, TextIO
+from collections.abc import Iterator
+from typing import TextIO
 
 _lock = threading.Lock()
 _phases: list[str] = []
-_display: "_Display | None" = None
+_display: _Display | None = None
 
 
 @contextlib.contextmanager

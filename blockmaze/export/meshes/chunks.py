@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator
 
 from ...support.kernels import kernel
 import numpy as np
@@ -446,11 +446,12 @@ def chunk_parts(blocks: np.ndarray, chunk: int = DEFAULT_CHUNK, watertight: bool
     if numpy_form:  # a small job: every box's rectangles in one sweep, triangles in one zip
         _local.watertight, _local.vectorized = bool(watertight), True
         volumes = [_box_volume(blocks, facing, scale, box, only) for box in boxes]
-        quads = [Quads(data, tuple(h - l for l, h in zip(inner[:3], inner[3:])))
-                 for (_, inner), data in zip(volumes, greedy_quads_numpy_many(volumes))]
+        quads = [Quads(data, tuple(h - lo for lo, h in zip(inner[:3], inner[3:], strict=True)))
+                 for (_, inner), data in zip(volumes, greedy_quads_numpy_many(volumes),
+                                             strict=True)]
         surfaces = triangulate_together(quads, watertight,
                                         [_cuts(box, blocks.shape, chunk) for box in boxes])
-        for box, box_quads, surface in zip(boxes, quads, surfaces):
+        for box, box_quads, surface in zip(boxes, quads, surfaces, strict=True):
             yield from _box_parts(box_quads, surface, scale, step, box)
         return
     if len(boxes) < 4 or _THREADS < 2:

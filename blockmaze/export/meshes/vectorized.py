@@ -74,7 +74,7 @@ def _sweep(rows: np.ndarray, row_start: np.ndarray):
         count += len(q0)
     if not opened:
         return tuple(np.zeros(0, np.int64) for _ in range(5))
-    p0, q0, q1, mat = (np.concatenate(column) for column in zip(*opened))
+    p0, q0, q1, mat = (np.concatenate(column) for column in zip(*opened, strict=True))
     return p0, q0, end[:count], q1, mat.astype(np.int64)
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import struct
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import BinaryIO
 
@@ -52,7 +52,7 @@ MAX_BLOCKS = 0x7FFFFFFF  # an NBT list's length
 TAG_INT = 3
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table() -> dict:
     text = (resources.files("blockmaze.export.minecraft") / "data" / "bedrock_blocks.json").read_text("utf-8")
     return json.loads(text)["blocks"]

@@ -23,7 +23,7 @@ import difflib
 import json
 import re
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, cache
 from importlib import resources
 
 from ...errors import BadFileError, BlockmazeError
@@ -39,7 +39,7 @@ def _read(name: str) -> dict:
     return json.loads((resources.files(__package__) / "data" / name).read_text("utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table() -> dict:
     table = _read("java_blocks.json")
     table["index"] = {name: i for i, name in enumerate(table["releases"])}
@@ -60,7 +60,7 @@ def _position(mc_version: str) -> int:
     return _table()["index"][mc_version]
 
 
-@lru_cache(maxsize=None)
+@cache
 def blocks(mc_version: str) -> dict[str, dict[str, tuple[str, ...]]]:
     """Every block of a release: ``{"minecraft:name": {property: allowed values}}``.
 
@@ -209,12 +209,12 @@ def _in_any_release(state: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
+@cache
 def _builtin(name: str) -> Theme | None:
     return load_theme(name) if name in theme_names() else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def substitutions() -> dict[str, tuple[str, str]]:
     """Block name -> (release that added it, state built-in themes use before that release).
 

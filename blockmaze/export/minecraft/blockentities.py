@@ -155,7 +155,7 @@ def block_entities(blocks: np.ndarray, indices: np.ndarray, palette: list[str], 
     if not any(low <= v <= high for v in np.flatnonzero(SPAWNS)):
         return found  # no block in the spawn materials' range: no search
     spawns = np.flatnonzero(lookup(SPAWNS, blocks))
-    for y, z, x in zip(*np.unravel_index(spawns, blocks.shape)):
+    for y, z, x in zip(*np.unravel_index(spawns, blocks.shape), strict=True):
         material = int(blocks[y, z, x])
         name = palette[int(indices[y, z, x])].partition("[")[0]
         position = (int(y), int(z), int(x))

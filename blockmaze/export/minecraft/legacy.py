@@ -25,7 +25,7 @@ material and the block, raised before a byte is written.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import BinaryIO
 
@@ -46,7 +46,7 @@ MAX_ID = 0xFFF  # 8 bits in Blocks + 4 in AddBlocks
 LEGACY_ENTITIES = "1.12.2"  # the release whose block-entity layout TileEntities take
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table() -> dict:
     text = (resources.files("blockmaze.export.minecraft") / "data" / "legacy_ids.json").read_text("utf-8")
     return json.loads(text)
@@ -147,7 +147,7 @@ def write_schematic(
         root["AddBlocks"] = byte_array(padded[0::2] | (padded[1::2] << 4))
     for axis in "XYZ":
         root[f"WEOrigin{axis}"] = Int(0)
-    for axis, offset in zip("XYZ", player_spot(blocks).offset):
+    for axis, offset in zip("XYZ", player_spot(blocks).offset, strict=True):
         root[f"WEOffset{axis}"] = Int(offset)
     root["TileEntities"] = List[Compound]([
         Compound({**e.tag(), "x": Int(e.position[2]), "y": Int(e.position[0]), "z": Int(e.position[1])})

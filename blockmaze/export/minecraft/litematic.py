@@ -94,7 +94,7 @@ def write_indexed(
     total_blocks = int(np.count_nonzero(solid[indices]))
     size = Compound({"x": Int(width), "y": Int(height), "z": Int(length)})
     region = Compound({
-        "Position": Compound({axis: Int(v) for axis, v in zip("xyz", position)}),
+        "Position": Compound({axis: Int(v) for axis, v in zip("xyz", position, strict=True)}),
         "Size": size,
         "BlockStatePalette": List[Compound]([block_state_tag(state) for state in palette]),
         "BlockStates": LongArray(pack_spanning(indices.ravel(), bits_for(len(palette)))),

@@ -248,7 +248,7 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
     xs = np.arange(origin[2], origin[2] + width, dtype=np.int64).astype(np.uint64)
     wrap = 1 << (8 * chosen.dtype.itemsize)
     # past each threshold, the step to the next variant's palette index
-    steps = [(value, [chosen.dtype.type((int(b) - int(a)) % wrap) for a, b in zip(entries, entries[1:])],
+    steps = [(value, [chosen.dtype.type((int(b) - int(a)) % wrap) for a, b in zip(entries, entries[1:], strict=False)],
               thresholds) for value, entries, thresholds in drawn]
     if compiled_pays(layers.size, THREADED_DRAWS):  # numba loaded, or a big volume: one pass a block
         _draw_compiled(layers, chosen, steps, seed, origin, xs, wrap)
@@ -273,7 +273,8 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
         _variant_bits(seed, origin[0] + y, zs, xs, cells, shifted)
         for where, moves, thresholds in found:
             delta.fill(0)
-            for threshold, size in zip(thresholds, moves):  # each threshold passed: one variant on
+            # each threshold passed: one variant on
+            for threshold, size in zip(thresholds, moves, strict=True):
                 np.greater_equal(cells, threshold, out=above)
                 np.multiply(above, size, out=move)
                 delta += move

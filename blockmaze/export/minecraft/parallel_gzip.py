@@ -113,7 +113,7 @@ class ParallelGzip:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
 
-    def __enter__(self) -> "ParallelGzip":
+    def __enter__(self) -> ParallelGzip:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:

@@ -162,7 +162,8 @@ def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: st
             **common,
             "Metadata": Compound({
                 "Name": String("blockmaze"),
-                **{f"WEOffset{axis}": Int(int(v)) for axis, v in zip("XYZ", paste_offset)},
+                **{f"WEOffset{axis}": Int(int(v))
+                   for axis, v in zip("XYZ", paste_offset, strict=True)},
             }),
             **size,
             "PaletteMax": Int(len(palette)),

@@ -200,13 +200,13 @@ def place_states(volume: np.ndarray, indices: np.ndarray, palette: list[str],
     unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     materials = volume[touched][first]
     states = []
-    for key, material in zip(unique.tolist(), materials.tolist()):
+    for key, material in zip(unique.tolist(), materials.tolist(), strict=True):
         index, code = divmod(key, 64)
         state = palette[index]
         states.append(supported_state(state, floor_state) if code == 63
                       else _adjust(state, material, code, climb))
     kept = np.bincount(indices[~touched].ravel(), minlength=len(palette)) > 0
-    final = [state for state, used in zip(palette, kept) if used]  # the original order, then new ones
+    final = [state for state, used in zip(palette, kept, strict=True) if used]  # the original order, then new ones
     final += [state for state in dict.fromkeys(states) if state not in final]
     position = {state: i for i, state in enumerate(final)}
     old = np.array([position.get(state, 0) for state in palette], dtype=np.int64)

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import io
 import warnings
-from collections.abc import Iterable
-from typing import BinaryIO, Iterator
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
 
 import numpy as np
 from nbtlib import Compound, Int, List
@@ -159,7 +159,7 @@ def write_indexed(
         stream.write(count.to_bytes(4, "big"))
         for chunk in _block_elements(flat, (length, width), states, listed, with_nbt):
             stream.write(memoryview(chunk.view(np.uint8)))
-        for entity, at in zip(entities, with_nbt):
+        for entity, at in zip(entities, with_nbt, strict=True):
             y, z, x = entity.position
             element = Compound({"pos": List[Int]([Int(x), Int(y), Int(z)]),
                                 "state": Int(states[flat[at]]), "nbt": entity.tag()})
@@ -169,8 +169,11 @@ def write_indexed(
         stream.write(bytes([_TAG_END]))  # the root's End
 
 
+_NO_CELLS = np.empty(0, np.int64)  # the default: no block skipped
+
+
 def _block_elements(flat: np.ndarray, plane: tuple[int, int], states: np.ndarray,
-                    listed: np.ndarray | None, skipped: np.ndarray = np.empty(0, np.int64)
+                    listed: np.ndarray | None, skipped: np.ndarray = _NO_CELLS
                     ) -> Iterator[np.ndarray]:
     """Serialised ``{pos, state}`` compounds, in y, z, x order, a chunk at a time.
 

@@ -60,7 +60,7 @@ def _table(rows: str) -> dict[str, Release]:
         names, data_versions, pack = line.split("|")
         major, _, minor = pack.strip().partition(".")
         fmt = None if major == "?" else (int(major), int(minor or 0))
-        for name, dv in zip(names.split(), data_versions.split()):
+        for name, dv in zip(names.split(), data_versions.split(), strict=True):
             releases[name] = Release(name, int(dv), fmt)
     return releases
 

@@ -333,7 +333,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
         band, z0, indices, palette, ids = made
         out, ends = builder.row_bytes(ids, z0 // BAND, _chunk_entities(band, indices, palette, seed, mc_version, z0, y))
         view = memoryview(out)
-        return band, z0, [chunk_payload(view[a:b]) for a, b in zip(ends[:-1].tolist(), ends[1:].tolist())]
+        return band, z0, [chunk_payload(view[a:b]) for a, b in zip(ends[:-1].tolist(), ends[1:].tolist(), strict=True)]
 
     spawn = _Spawn()
     spot = player_spot(bands) if isinstance(bands, np.ndarray) else None

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import BinaryIO
 
@@ -53,7 +53,7 @@ WALLMOUNTED = {"north": 5, "south": 4, "east": 3, "west": 2, None: 4}
 check_size = size_limits(".mts", max_side=32767)  # sizes are read as signed 16-bit
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table() -> dict:
     text = (resources.files("blockmaze.export.voxels") / "data" / "luanti_nodes.json").read_text("utf-8")
     return json.loads(text)["nodes"]
