@@ -27,7 +27,8 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from .commands import Job, Option, make_job, options_of
 from .errors import BlockmazeError
@@ -265,7 +266,7 @@ class _Run:
         if len(size) == 3:  # the maze is its own volume: nothing to stand up
             for name in sorted({"height", "floor", "roof"} & j.given):
                 warnings.warn(f"--{name} does not apply to a 3-D blockwise maze (it is a volume "
-                              f"already); ignored", UnusedOptionWarning)
+                              f"already); ignored", UnusedOptionWarning, stacklevel=2)
         if writer is not None and len(size) == 3:
             if writer.plan:
                 raise BlockmazeError(f"a 3-D blockwise maze has {size[0]} layers and {writer.name} "
@@ -314,7 +315,7 @@ class _Run:
             from .errors import BlockmazeWarning
 
             warnings.warn("--lock placed no lock: no single door leads to the goal in this "
-                          "dungeon (try another seed or style)", BlockmazeWarning)
+                          "dungeon (try another seed or style)", BlockmazeWarning, stacklevel=2)
         if writer is None:
             style = self._plan_style()
             return self._print("\n\n".join(_plan_text(level.plan, style)
@@ -412,7 +413,8 @@ class _Run:
         """Warn about each option the user chose that this run does not use."""
         for name, what in unused_options(self.job, writer, **where).items():
             flag = options_of(type(self.job), name)[0].flag
-            warnings.warn(f"--{flag} does not apply to {what}; ignored", UnusedOptionWarning)
+            warnings.warn(f"--{flag} does not apply to {what}; ignored", UnusedOptionWarning,
+                          stacklevel=2)
 
     def _streams(self, writer: Writer, kind: str, shape, wall, passage) -> bool:
         from .streaming import should_stream

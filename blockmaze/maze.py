@@ -65,7 +65,7 @@ class Maze:
         self.links[cell, direction] = open_
         self.links[neighbor, self.grid.opposite[direction]] = open_
 
-    def replace(self, links: np.ndarray) -> "Maze":
+    def replace(self, links: np.ndarray) -> Maze:
         """A maze on the same grid with other links (checked)."""
         return Maze(self.grid, links)
 
@@ -140,7 +140,7 @@ class Maze:
             return NotImplemented
         return self.grid == other.grid and np.array_equal(self.links, other.links)
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         return f"Maze({self.grid!r}, {self.passage_count} passages)"

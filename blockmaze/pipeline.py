@@ -19,6 +19,7 @@ Example
 
 from __future__ import annotations
 
+import os
 from contextlib import nullcontext
 from typing import NamedTuple
 
@@ -476,7 +477,7 @@ def write_output(source: Source, target: Target, format: str | Writer | None = N
                                  solution=solution)
         paths = level_paths(target, len(levels), writer)
         with phase("writing"), (transaction() if len(levels) > 1 else nullcontext()):  # all or none
-            for (plan, entities), path in zip(levels, paths):
+            for (plan, entities), path in zip(levels, paths, strict=True):
                 write(plan_layer(plan), path, format=writer, theme=theme, entities=entities,
                       **options)
         return Written(np.stack([plan for plan, _ in levels]), paths)
@@ -498,8 +499,10 @@ def write_output(source: Source, target: Target, format: str | Writer | None = N
         if split is not None:
             from .export.minecraft.sponge import write_schem_tiles
 
+            if not isinstance(target, (str, os.PathLike)):
+                raise BlockmazeError("--split writes its tiles beside a file: give -o NAME.schem, "
+                                     "not a stream")
             tiles = {k: options[k] for k in ("mc_version", "schem_version", "seed") if k in options}
-            return Written(volume, write_schem_tiles(volume, target, theme, split,
-                                                     **tiles))
+            return Written(volume, write_schem_tiles(volume, target, theme, split, **tiles))
         write(volume, target, format=writer, theme=theme, **options)
     return Written(volume, [target])

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Iterator, TextIO
+from typing import TextIO
+from collections.abc import Iterator
 
 import numpy as np
 

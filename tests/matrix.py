@@ -720,7 +720,7 @@ class Evidence:
                                                      archive.read(name).decode()))
             found |= self._materials_of_states(states)
         if fmt in ("glb", "gltf"):
-            line = next((l for l in info.splitlines() if "materials:" in l), "")
+            line = next((text for text in info.splitlines() if "materials:" in text), "")
             found |= {w.strip() for w in line.partition("materials:")[2].split(",")}
         if fmt in ("vox", "tmx", "tmj", "npz"):
             found |= set(re.findall(r"^  ([a-z]+)\s+\d+$", info, re.MULTILINE))

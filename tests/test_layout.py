@@ -10,7 +10,6 @@ import ast
 
 from pathlib import Path
 
-import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "blockmaze"
 

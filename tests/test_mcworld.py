@@ -99,7 +99,7 @@ def test_every_key_is_the_documented_layout_and_every_block_the_mcstructures(tmp
             assert len(k) == 10 and -4 <= struct.unpack("b", k[9:10])[0] < 20
         else:
             assert len(k) == 9 and tag in (b",", b"+", b"1", b"6"), k
-    for (cx, cz), records in chunks.items():
+    for _chunk, records in chunks.items():
         assert records[b","] == bytes([40])                         # the chunk version
         assert records[b"6"] == struct.pack("<i", 2)                # finalized: never regenerated
         assert len(records[b"+"]) == 512 + 24 * 5                   # heights, then 24 biomes

@@ -75,5 +75,5 @@ def test_obj_walls_are_the_colour_of_the_glb_walls_in_three_js(page, browser):
     glb = render(browser, url, "maze.glb", width, depth).getpixel(corner)
     obj = render(browser, url, "maze.obj", width, depth).getpixel(corner)
     expected = bm.load_theme().color(bm.Material.WALL)
-    assert max(abs(a - b) for a, b in zip(glb, expected)) <= 2, (glb, expected)  # the page's light
-    assert max(abs(a - b) for a, b in zip(obj, glb)) <= 2, f"OBJ {obj} against glTF {glb}"
+    assert max(abs(a - b) for a, b in zip(glb[:3], expected, strict=True)) <= 2, (glb, expected)  # the page's light
+    assert max(abs(a - b) for a, b in zip(obj[:3], glb[:3], strict=True)) <= 2, f"OBJ {obj} against glTF {glb}"

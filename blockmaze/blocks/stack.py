@@ -189,11 +189,11 @@ def level_tiles(maze: Maze, method: str = "convert", wall: Thickness = 1, passag
         far = (z + span - 1, x + span - 1)  # the cell's south-east block
         entities[level].append(Entity("stairs", z, x, {"direction": "up", "level": level + 2}))
         entities[level + 1].append(Entity("stairs", *far, {"direction": "down", "level": level + 1}))
-    for plan, found in zip(plans, entities):
+    for plan, found in zip(plans, entities, strict=True):
         for entity in found:  # (a start or goal keeps its mark; its entity tells of the stairs)
             if plan[entity.z, entity.x] not in (Material.START, Material.GOAL):
                 plan[entity.z, entity.x] = Material.STAIRS
-    return [(plan, tuple(found)) for plan, found in zip(plans, entities)]
+    return [(plan, tuple(found)) for plan, found in zip(plans, entities, strict=True)]
 
 
 def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool = True,
@@ -227,7 +227,7 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
         if height < LEAST_HEIGHT:  # too low for a player's head over the first step
             wells.append(None)
             continue
-        near = [w for (other, _, _), w in zip(shafts, wells) if w and other in (level - 1, level)]  # (same layers)
+        near = [w for (other, _, _), w in zip(shafts, wells, strict=True) if w and other in (level - 1, level)]  # (same layers)
         wells.append(carve_well(plans[level], plans[level + 1], z, x, flight, cut=near) if carve
                      else well_at(plans[level], plans[level + 1], z, x))
     volume = np.empty((total, depth, width), dtype=np.uint8)
@@ -236,7 +236,7 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
     if roof:
         volume[-1] = Material.ROOF
     flights = {}  # the flights of each well: one spiral, one phase
-    for (level, z, x), well in zip(shafts, wells):
+    for (level, z, x), well in zip(shafts, wells, strict=True):
         # from the lower level's walking layer up through the upper level's floor
         bottom, top = level * layers + 1, (level + 1) * layers
         if well is None:

@@ -49,7 +49,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
+from collections.abc import Iterator
 
 from ..errors import BlockmazeError, OutputError
 from ..support import stops

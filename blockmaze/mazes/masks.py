@@ -41,7 +41,7 @@ import warnings
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Literal, overload
 
 import numpy as np
 
@@ -345,6 +345,10 @@ def check_connected(grid: Grid) -> Grid:
     return grid
 
 
+@overload
+def masked_grid(kind: str, shape: Sequence[int], mask, split: Literal[False] = False) -> Grid: ...
+@overload
+def masked_grid(kind: str, shape: Sequence[int], mask, split: Literal[True]) -> list[Grid]: ...
 def masked_grid(kind: str, shape: Sequence[int], mask, split: bool = False) -> Grid | list[Grid]:
     """The ``kind`` grid of ``shape`` with ``mask``, checked to be one connected region.
 

@@ -143,7 +143,7 @@ def _extent(sizes, bounds, translations, shapes):
             up = parent.get(up)
         total = moved[up] if up is not None else (0, 0, 0)
         for step in reversed(chain):
-            total = tuple(a + b for a, b in zip(total, translations[step][1]))
+            total = tuple(a + b for a, b in zip(total, translations[step][1], strict=True))
             moved[step] = total
         offset = moved[parent[node]] if node in parent else (0, 0, 0)
         if 0 <= model < len(sizes):

@@ -47,7 +47,7 @@ import sys
 import threading
 import types
 import warnings
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 

@@ -88,7 +88,7 @@ class Job:
         return "maze" + (FORMATS[self.format].suffixes or (".zip",))[0]
 
     @classmethod
-    def from_query(cls, command: str, query, mask: bytes | None = None) -> "Job":
+    def from_query(cls, command: str, query, mask: bytes | None = None) -> Job:
         """The job a query asks for: ``size`` and ``format`` (a format name, default png), every
         other key a long option of the command (``mc-version=1.20.4``; ``roof=1``/``roof=0`` for
         ``--roof``/``--no-roof``)."""

@@ -203,7 +203,7 @@ def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | 
     if box is None:
         box = (0, 0, 0) + tuple(blocks.shape)
     low, high = np.array(box[:3], np.int64), np.array(box[3:], np.int64)
-    shape = tuple(int(h - l) for l, h in zip(low, high))
+    shape = tuple(int(h - lo) for lo, h in zip(low, high, strict=True))
     if vectorized(blocks.size) if numpy_form is None else numpy_form:
         return Quads(greedy_quads_numpy(blocks, tuple(int(v) for v in box)), shape)
 
@@ -219,7 +219,7 @@ def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | 
     tasks = ((1, (0, 1, 2)), (2, (1, 2, 0)), (0, (2, 0, 1)))
     if blocks.size >= _PARALLEL_BLOCKS:
         with ThreadPoolExecutor(max_workers=2) as pool:
-            parts = dict(zip((1, 2, 0), pool.map(one_axis, tasks)))
+            parts = dict(zip((1, 2, 0), pool.map(one_axis, tasks), strict=True))
     else:
         parts = {task[0]: one_axis(task) for task in tasks}
     buffer = np.concatenate([parts[0], parts[1], parts[2]])
@@ -571,10 +571,10 @@ def triangulate_together(quads: list[Quads], watertight: bool, cuts: list) -> li
     [12, 12]
     """
     jobs = [(q.data, (q.shape[2], q.shape[0], q.shape[1]), box_cuts)  # (x, y, z)
-            for q, box_cuts in zip(quads, cuts)]
+            for q, box_cuts in zip(quads, cuts, strict=True)]
     return [Surface(vertices, normals, uv, faces, _groups(q.data, vertex_offsets, face_offsets))
             for q, (vertices, normals, uv, faces, vertex_offsets, face_offsets)
-            in zip(quads, triangulate_numpy_many(jobs, bool(watertight)))]
+            in zip(quads, triangulate_numpy_many(jobs, bool(watertight)), strict=True)]
 
 
 def _groups(data: np.ndarray, vertex_offsets: np.ndarray, face_offsets: np.ndarray) -> tuple[Group, ...]:
@@ -584,7 +584,7 @@ def _groups(data: np.ndarray, vertex_offsets: np.ndarray, face_offsets: np.ndarr
         materials = data[:, MATERIAL]
         starts = np.flatnonzero(np.r_[True, materials[1:] != materials[:-1]])
         stops = np.r_[starts[1:], len(data)]
-        for start, stop in zip(starts, stops):
+        for start, stop in zip(starts, stops, strict=True):
             groups.append(Group(int(materials[start]),
                                 int(vertex_offsets[start]), int(vertex_offsets[stop]),
                                 int(face_offsets[start]), int(face_offsets[stop])))

@@ -39,7 +39,7 @@ import shutil
 import struct
 import tempfile
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -100,7 +100,7 @@ def _bits(count: int) -> int:
     return bits if bits <= 6 else 8 if bits <= 8 else 16
 
 
-@lru_cache(maxsize=None)
+@cache
 def _entry(name: str, states: tuple) -> bytes:
     """A palette entry's little-endian NBT (a named compound with an empty name)."""
     root = Compound({"name": String(name), "states": Compound(dict(states)),
@@ -356,7 +356,7 @@ def _checked(bands, theme: Theme):
         yield band
 
 
-@lru_cache(maxsize=None)
+@cache
 def _translated(state: str) -> tuple[str, dict]:
     name, tags = bedrock_state(state)
     return name, tags

@@ -98,7 +98,7 @@ def write_ascii(
                              f"{'transparent' if entry.transparent else 'opaque'}")
         lines += list(dict.fromkeys(f"{glyph} {legend}" for _, _, glyph, legend in marks))
         file.write("".join(f"{comment} {line}\n" for line in lines).encode("utf-8"))
-        file.write(f"{comment}\n".encode("utf-8"))
+        file.write(f"{comment}\n".encode())
     file.write("".join(row + "\n" for row in rows).encode("utf-8"))
 
 
