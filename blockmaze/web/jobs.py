@@ -237,7 +237,7 @@ def describe() -> dict:
     import click
 
     from ..algorithms import algorithm_specs
-    from ..export import FORMATS
+    from ..export import FORMATS, writer_for
     from ..materials import theme_names
 
     commands = {}
@@ -266,7 +266,10 @@ def describe() -> dict:
                 entry["default"] = "x".join(map(str, entry["default"]))
             options.append(entry)
         commands[name] = options
+    # "options": the writer keywords each format takes (an option with ``writer`` applies to
+    # the formats whose options name it); this loads every writer's module, once
     formats = [{"name": f.name, "summary": f.summary, "source": f.source,
-                "suffix": (f.suffixes or (".zip",))[0]}
+                "suffix": (f.suffixes or (".zip",))[0],
+                "options": list(writer_for(format=f.name).options)}
                for f in FORMATS.values() if not (f.folder or f.companion)]
     return {"commands": commands, "formats": formats}
