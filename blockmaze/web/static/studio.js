@@ -273,7 +273,10 @@ async function picture(mine) {
   picker.replaceChildren(...levels.map((_, i) => new Option(`${i + 1} of ${levels.length}`, String(i))));
   $("levels").hidden = levels.length < 2;
   $("cut-label").hidden = levels.length < 2;
-  drawLevel(0);
+  // a solid 3-D maze opens on its first layer with passages in it, cut there in 3-D
+  const first = solid3d() ? Math.max(0, levels.findIndex((level) => level.open)) : 0;
+  $("cut").checked = solid3d();
+  drawLevel(first);
   studio.pictureMs = performance.now() - started;
   studio.pictures += 1;
 }
@@ -427,7 +430,7 @@ function blockColour(name) {
   if (/redstone|red_/.test(block)) return "#c62828";
   if (/gold|glowstone|lantern|torch|shroomlight|sea_lantern/.test(block)) return "#f2c21b";
   if (/door|trapdoor|fence/.test(block)) return "#8b5a2b";
-  if (/leaves|hedge|moss/.test(block)) return "#3f6f2f";
+  if (/leaves|hedge/.test(block)) return "#3f6f2f";
   if (/water/.test(block)) return "#3a7bd5";
   return "#5b5b5b";
 }
@@ -438,9 +441,10 @@ function layersOfSchematic(buffer) {
   root = root.Schematic ?? root;
   const width = root.Width & 0xffff, height = root.Height & 0xffff, length = root.Length & 0xffff;
   const palette = root.Palette ?? root.Blocks?.Palette, data = root.BlockData ?? root.Blocks?.Data;
-  const colours = [];
+  const colours = [], open = [];
   for (const [block, index] of Object.entries(palette)) {
     const colour = blockColour(block);
+    open[index] = !colour;
     colours[index] = colour ? rgb(colour) : [236, 233, 225];
   }
   const layers = Array.from({ length: height }, () => {
@@ -455,11 +459,12 @@ function layersOfSchematic(buffer) {
     let value = 0, shift = 0, byte;
     do { byte = data[at++]; value |= (byte & 127) << shift; shift += 7; } while (byte & 128);
     const y = Math.floor(i / plane), c = colours[value] || [136, 136, 136];
+    if (open[value]) layers[y].open = true;
     layers[y].pixels.data.set([c[0], c[1], c[2], 255], 4 * (i % plane));
   }
   return layers.map((layer, y) => {
     layer.ctx.putImageData(layer.pixels, 0, 0);
-    return { name: `layer ${y + 1}`, canvas: layer.canvas };
+    return { name: `layer ${y + 1}`, canvas: layer.canvas, open: !!layer.open };
   });
 }
 
