@@ -231,7 +231,7 @@ async function update() {
 }
 
 // ---- the picture: every level, drawn on a canvas ----
-const shown = { levels: [], source: null };
+const shown = studio.shown = { levels: [] };
 
 async function picture(mine) {
   const started = performance.now();
@@ -241,9 +241,12 @@ async function picture(mine) {
     const chosen = $("opt-cell-size");
     if (!chosen || chosen.value.trim() === chosen.dataset.default) {
       // a cell size that fits the view (twice over, for sharp screens), not a huge picture shrunk
-      const parts = sizeParts();
-      const across = Math.max(...parts, 1) * (valueOf("grid") === "polar" ? 2 : 1);
-      query.set("cell-size", String(Math.max(2, Math.min(16, Math.floor(840 / across)))));
+      const parts = sizeParts(), box = $("picture-box"), ratio = window.devicePixelRatio || 1;
+      const [rows, columns] = valueOf("grid") === "polar" ? [2 * parts[0], 2 * parts[0]]
+        : [parts[0] || 1, parts[1] || parts[0] || 1];
+      const fits = Math.floor(ratio * Math.min((box.clientWidth || 420) / (columns + 1),
+                                               (box.clientHeight || 320) / (rows + 1)));
+      query.set("cell-size", String(Math.max(2, Math.min(32, fits))));
     }
     const blob = await (await call(`/api/${command()}`, query)).blob();
     if (mine !== generation) return;
