@@ -411,3 +411,19 @@ def test_screenshot_for_the_readme(browser, studio, tmp_path):
             shutil.copy(shot, SAMPLES / "studio.png")
     finally:
         browser.set_window_size(1280, 860)
+
+
+def test_every_download_the_page_offers_is_written(browser, studio):
+    """Every format offered for a maze of two levels answers a file (the downloads that are
+    compared byte for byte with the command's files are above)."""
+    open_page(browser, f"{studio}/?size=2x6x7&seed=2&grid=layered")
+    answers = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const links = [...document.querySelectorAll('#download-buttons a')];
+        Promise.all(links.map(async (a) => {
+          const answer = await fetch(a.href);
+          const body = await answer.arrayBuffer();
+          return [a.dataset.format, answer.status, body.byteLength];
+        })).then(done);""")
+    assert len(answers) >= 20
+    assert [a for a in answers if a[1] != 200 or a[2] == 0] == []
