@@ -427,3 +427,88 @@ def test_every_download_the_page_offers_is_written(browser, studio):
         })).then(done);""")
     assert len(answers) >= 20
     assert [a for a in answers if a[1] != 200 or a[2] == 0] == []
+
+
+# a scripted walker: W held, turned toward each waypoint in turn (a path of plan cells)
+DRIVE = """
+const [path, push] = arguments, done = arguments[arguments.length - 1];
+const walker = studio.walk.walker, log = [], started = performance.now();
+const key = (type, code) => window.dispatchEvent(new KeyboardEvent(type, { code, bubbles: true }));
+let i = 0, pushing = null;
+key('keydown', 'KeyW');
+function tick(now) {
+  const p = walker.position;
+  log.push([p[0], p[1], p[2]]);
+  if (now - started > 60000) { key('keyup', 'KeyW'); return done({ log, timeout: true }); }
+  if (i < path.length) {
+    const [x, z] = path[i], dx = x - p[0], dz = z - p[2];
+    if (Math.hypot(dx, dz) < (i === path.length - 1 ? 0.15 : 0.35)) i++;
+    else walker.yaw = Math.atan2(-dx, -dz);
+  } else if (pushing === null) {  // at the goal: into the wall, jumping, for a second
+    pushing = now;
+    walker.yaw = push;
+    key('keydown', 'Space');
+  } else if (now - pushing > 1000) {
+    key('keyup', 'KeyW'); key('keyup', 'Space');
+    return done({ log, finished: walker.finished, time: walker.time, timer: document.getElementById('timer').textContent });
+  }
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);
+"""
+
+
+def test_walking_the_maze_reaches_the_goal_through_no_wall(browser, studio, tmp_path):
+    """First person, by the game's numbers: scripted keys walk from START to GOAL along the
+    command's own plan; no position of the 1.8 x 0.6 body ever overlaps a wall of that plan, a
+    second of walking and jumping into the goal's wall passes nothing, and the timer stops."""
+    import json
+    import math
+    from collections import deque
+
+    assert main(["-q", "generate", "4x5", "--seed", "1", "--solution", "--entrances",
+                 "-o", str(tmp_path / "m.tilemap.json")]) == 0
+    plan = json.loads((tmp_path / "m.tilemap.json").read_text())
+    grid = plan["grid"]
+    ends = {e["type"]: (e["x"], e["y"]) for e in plan["entities"]}
+    wall = {(x, z) for z, row in enumerate(grid) for x, glyph in enumerate(row) if glyph == "#"}
+    came = {ends["start"]: None}
+    queue = deque([ends["start"]])
+    while queue:
+        cell = queue.popleft()
+        for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            step = (cell[0] + dx, cell[1] + dz)
+            if step not in wall and step not in came and 0 <= step[0] < plan["width"] and 0 <= step[1] < plan["height"]:
+                came[step] = cell
+                queue.append(step)
+    path, cell = [], ends["goal"]
+    while cell is not None:
+        path.append([cell[0] + 0.5, cell[1] + 0.5])
+        cell = came[cell]
+    path.reverse()
+    gx, gz = ends["goal"]
+    push = next(math.atan2(-dx, -dz) for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if (gx + dx, gz + dz) in wall)
+
+    open_page(browser, f"{studio}/?size=4x5&seed=1&solution=1&entrances=1")
+    browser.find_element(By.ID, "walk").click()
+    wait_for(browser, "studio.walk.on", timeout=60)
+    start = browser.execute_script("return studio.walk.walker.position")
+    assert (math.floor(start[0]), math.floor(start[2])) == ends["start"]  # above START
+    browser.set_script_timeout(90)
+    walked = browser.execute_async_script(DRIVE, path, push)
+    assert not walked.get("timeout"), "the walker did not reach the goal"
+    height = 4  # the floor and three blocks of wall
+    for x, y, z in walked["log"]:
+        if y >= height:
+            continue
+        for cx in range(math.floor(x - 0.3 + 1e-6), math.floor(x + 0.3 - 1e-6) + 1):
+            for cz in range(math.floor(z - 0.3 + 1e-6), math.floor(z + 0.3 - 1e-6) + 1):
+                assert (cx, cz) not in wall, f"the body at {x:.2f}, {y:.2f}, {z:.2f} is inside the wall {cx}, {cz}"
+        assert y >= 1 - 1e-6, "the walker sank into the floor"
+    assert max(y for _, y, _ in walked["log"]) > 1.9  # it jumped: about 1.25 blocks
+    assert max(y for _, y, _ in walked["log"]) < 2.4
+    assert walked["finished"] is not None and walked["time"] > 1
+    assert walked["timer"].startswith("goal in ")
+    assert console_errors(browser) == []
+    browser.find_element(By.ID, "walk").click()  # stop walking

@@ -204,6 +204,7 @@ async function update() {
   const mine = ++generation;
   studio.settled = false;  // true again once this update's views are all shown (or refused)
   studio.errors = [];
+  if (walking.on) stopWalking();
   remember();
   downloads();
   if (!$("size").value.trim()) {
@@ -471,6 +472,80 @@ function layersOfSchematic(buffer) {
   });
 }
 
+// ---- walking the maze (walk.js): the volume from the schematic, the camera at the eyes ----
+const walking = studio.walk = { walker: null, on: false, last: 0 };
+
+async function walk() {
+  if (walking.on) return stopWalking();
+  const mine = generation;
+  const query = settings("schem");
+  query.set("schem-version", "2");
+  status("loading the blocks to walk on…");
+  try {
+    const [{ volumeOfSchematic, Walker }, answer] = await Promise.all([
+      import("/static/walk.js"), call(`/api/${command()}`, query)]);
+    const root = readNbt(await inflate(await answer.arrayBuffer(), "gzip"));
+    if (mine !== generation) return;
+    walking.volume = volumeOfSchematic(root.Schematic ?? root);
+    walking.walker = new Walker(walking.volume);
+  } catch (error) {
+    return status(error.message, true);
+  }
+  walking.on = true;
+  view.controls.enabled = false;
+  view.renderer.clippingPlanes = [];
+  $("walk").textContent = "stop walking";
+  $("walk").setAttribute("aria-pressed", "true");
+  status("walking: W A S D to move, space to jump, the mouse to look (click the view), Esc to stop");
+  const canvas = view.renderer.domElement;
+  canvas.focus();
+  try { await canvas.requestPointerLock?.(); } catch (error) { /* looked at with the keys only */ }
+  walking.last = performance.now();
+}
+
+function stopWalking() {
+  walking.on = false;
+  if (walking.walker) walking.walker.keys.clear();
+  if (document.pointerLockElement) document.exitPointerLock();
+  view.controls.enabled = true;
+  $("walk").textContent = "walk";
+  $("walk").setAttribute("aria-pressed", "false");
+  if (view.model) { frameModel(); cutPreview(); }
+  status(`${command()} ${$("size").value.trim()}, seed ${valueOf("seed", "drawn")}`);
+}
+
+function walkFrame(now) {
+  const walker = walking.walker;
+  walker.update((now - walking.last) / 1000);
+  walking.last = now;
+  const [x, y, z] = walker.position, low = view.bounds.min;
+  view.camera.position.set(low.x + x, low.y + y + 1.62, low.z + z);
+  view.camera.rotation.set(walker.pitch, walker.yaw, 0, "YXZ");
+  view.camera.near = 0.05;
+  view.camera.far = 4 * view.bounds.getSize(new view.THREE.Vector3()).length() + 100;
+  view.camera.updateProjectionMatrix();
+  render();
+  const time = walker.time.toFixed(1);
+  $("timer").textContent = walker.finished ? `goal in ${time} s` : walker.started !== null ? `${time} s` : "";
+}
+
+const WALK_KEYS = new Set(["KeyW", "KeyA", "KeyS", "KeyD", "Space"]);
+function walkKeys(event) {
+  if (!walking.on) return;
+  if (event.code === "Escape" && event.type === "keydown") return stopWalking();
+  if (!WALK_KEYS.has(event.code)) return;
+  event.preventDefault();
+  if (event.type === "keydown") walking.walker.keys.add(event.code);
+  else walking.walker.keys.delete(event.code);
+}
+
+function walkLook(event) {
+  if (!walking.on || document.pointerLockElement !== view.renderer.domElement) return;
+  const walker = walking.walker;
+  walker.yaw -= event.movementX * 0.0025;
+  walker.pitch = Math.max(-1.5, Math.min(1.5, walker.pitch - event.movementY * 0.0025));
+}
+
 // ---- the carve, replayed ----
 const animation = { record: null, shown: 0, playing: true };
 
@@ -509,7 +584,8 @@ function rewind() {
   }
 }
 
-function frame() {
+function frame(now) {
+  if (walking.on) walkFrame(now);
   const record = animation.record;
   if (record && animation.playing && animation.shown < record.steps.length / 2) {
     const ctx = $("carve").getContext("2d");
@@ -533,7 +609,7 @@ function frame() {
 }
 
 // ---- the 3-D preview, from our own GLB ----
-const view = {};
+const view = studio.view = {};
 
 async function setUpThree() {
   const [THREE, { GLTFLoader }, { OrbitControls }] = await threeReady;
@@ -554,6 +630,9 @@ async function setUpThree() {
   view.camera = new THREE.PerspectiveCamera(45, box.clientWidth / box.clientHeight, 0.1, 100000);
   view.controls = new OrbitControls(view.camera, view.renderer.domElement);
   view.controls.addEventListener("change", render);
+  view.renderer.domElement.addEventListener("click", () => {
+    if (walking.on && !document.pointerLockElement) view.renderer.domElement.requestPointerLock?.()?.catch?.(() => {});
+  });
   view.loader = new GLTFLoader();
   new ResizeObserver(() => {
     const [w, h] = [box.clientWidth, box.clientHeight];
@@ -678,6 +757,13 @@ async function start() {
   $("make").addEventListener("click", update);
   $("level").addEventListener("change", () => drawLevel(Number($("level").value)));
   $("cut").addEventListener("change", cutPreview);
+  $("walk").addEventListener("click", walk);
+  window.addEventListener("keydown", walkKeys);
+  window.addEventListener("keyup", walkKeys);
+  document.addEventListener("mousemove", walkLook);
+  document.addEventListener("pointerlockchange", () => {
+    if (walking.on && !document.pointerLockElement) walking.walker.keys.clear();
+  });
   $("play").addEventListener("click", () => {
     animation.playing = !animation.playing;
     $("play").textContent = animation.playing ? "pause" : "play";
