@@ -199,6 +199,27 @@ function problem(figure, message) {
   line.textContent = message || "";
 }
 
+// empty a view whose maze could not be made
+function clear(figure) {
+  if (figure === "picture-view") {
+    shown.levels = [];
+    studio.levels = { count: 0, index: 0 };
+    $("levels").hidden = $("cut-label").hidden = true;
+    $("picture").width = $("picture").height = 0;
+    $("picture").style.width = $("picture").style.height = "0";
+  } else if (figure === "carve-view") {
+    animation.record = null;
+    const canvas = $("carve");
+    canvas.getContext("2d").setTransform(1, 0, 0, 1, 0, 0);
+    canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+    $("step").textContent = "";
+  } else if (view.model) {
+    view.scene.remove(view.model);
+    view.model = view.bounds = null;
+    render();
+  }
+}
+
 let generation = 0;
 async function update() {
   const mine = ++generation;
@@ -220,7 +241,11 @@ async function update() {
     try {
       await draw(mine);
     } catch (error) {
-      if (mine === generation) { problem(figure, error.message); studio.errors.push(error.message); }
+      if (mine === generation) {
+        clear(figure);  // no stale maze under the message
+        problem(figure, error.message);
+        studio.errors.push(error.message);
+      }
     }
     if (mine === generation) busy(figure, false);
   }));
@@ -477,6 +502,7 @@ const walking = studio.walk = { walker: null, on: false, last: 0 };
 
 async function walk() {
   if (walking.on) return stopWalking();
+  if (!view.model) return status("there is no maze to walk: make one first", true);
   const mine = generation;
   const query = settings("schem");
   query.set("schem-version", "2");
@@ -657,8 +683,10 @@ async function preview(mine) {
   const [answer] = await Promise.all([call(`/api/${command()}`, query), view.ready]);
   const data = await answer.arrayBuffer();
   if (mine !== generation) return;
+  const fetched = performance.now();
   const gltf = await view.loader.parseAsync(data, "");
   if (mine !== generation) return;
+  studio.glbSteps = { fetch: fetched - started, parse: performance.now() - fetched };
   if (view.model) {
     view.scene.remove(view.model);
     view.model.traverse((o) => { o.geometry?.dispose(); o.material?.dispose?.(); });
@@ -666,7 +694,9 @@ async function preview(mine) {
   view.model = gltf.scene;
   view.scene.add(view.model);
   frameModel();
+  const drawn = performance.now();
   cutPreview();
+  studio.glbSteps.render = performance.now() - drawn;
   studio.glbMs = performance.now() - started;
 }
 
