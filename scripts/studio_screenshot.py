@@ -19,7 +19,6 @@ PAGE = "/?size=16x24&seed=7&algorithm=growing-tree:0.25&solution=1&roof=0"
 def main(argv: list[str]) -> int:
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     from PIL import Image
-
     from studio_server import running_studio
     from test_studio_browser import chromium, console_errors, open_page, wait_for
 

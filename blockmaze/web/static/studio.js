@@ -557,7 +557,7 @@ function walkFrame(now) {
 
 const WALK_KEYS = new Set(["KeyW", "KeyA", "KeyS", "KeyD", "Space"]);
 function walkKeys(event) {
-  if (!walking.on) return;
+  if (!walking.on || /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName ?? "")) return;
   if (event.code === "Escape" && event.type === "keydown") return stopWalking();
   if (!WALK_KEYS.has(event.code)) return;
   event.preventDefault();
