@@ -723,9 +723,10 @@ function cutPreview() {
   const THREE = view.THREE, count = studio.levels.count;
   const planes = [];
   if ($("cut").checked && count > 1) {
+    // levels are stacked upwards, but a dungeon's go down: its first level is the top one
     const low = view.bounds.min.y, step = (view.bounds.max.y - low) / count;
-    const top = low + step * (studio.levels.index + 1) - (solid3d() ? 0 : 0.25 * step);
-    planes.push(new THREE.Plane(new THREE.Vector3(0, -1, 0), top + 1e-3));
+    const slot = command() === "dungeon" ? count - 1 - studio.levels.index : studio.levels.index;
+    planes.push(new THREE.Plane(new THREE.Vector3(0, -1, 0), low + step * (slot + 1) - 1e-3));
   }
   view.renderer.clippingPlanes = planes;
   render();
