@@ -729,6 +729,13 @@ function cutPreview() {
     planes.push(new THREE.Plane(new THREE.Vector3(0, -1, 0), low + step * (slot + 1) - 1e-3));
   }
   view.renderer.clippingPlanes = planes;
+  // a cut solid shows its inside faces, so walls and whole layers read as filled, not hollow
+  view.model?.traverse((o) => {
+    for (const material of [o.material ?? []].flat()) {
+      const side = planes.length ? THREE.DoubleSide : THREE.FrontSide;
+      if (material.side !== side) { material.side = side; material.needsUpdate = true; }
+    }
+  });
   render();
 }
 
