@@ -21,7 +21,7 @@ export class Volume {
     Object.assign(this, { width, height, length, heights, roles });
   }
 
-  index(x, y, z) { return x + width(this) * (z + this.length * y); }
+  index(x, y, z) { return x + this.width * (z + this.length * y); }
 
   // the top of the solid part of block (x, y, z), or null where a walker passes
   top(x, y, z) {
@@ -40,12 +40,12 @@ export class Volume {
   collides(p) {
     const [x0, x1] = [Math.floor(p[0] - HALF), Math.floor(p[0] + HALF - 1e-9)];
     const [z0, z1] = [Math.floor(p[2] - HALF), Math.floor(p[2] + HALF - 1e-9)];
-    const [y0, y1] = [Math.floor(p[1]) - 1, Math.floor(p[1] + BODY - 1e-9)];
+    const [y0, y1] = [Math.floor(p[1]), Math.floor(p[1] + BODY - 1e-9)];
     for (let y = y0; y <= y1; y++) {
       for (let z = z0; z <= z1; z++) {
         for (let x = x0; x <= x1; x++) {
-          const top = this.top(x, y, z);
-          if (top !== null && top > p[1] + 1e-9 && y < p[1] + BODY) return true;
+          const top = this.top(x, y, z);  // the block's solid part is [y, top)
+          if (top !== null && top > p[1] + 1e-9) return true;
         }
       }
     }
@@ -91,8 +91,6 @@ export class Volume {
     return [this.width / 2, this.height, this.length / 2];
   }
 }
-
-function width(volume) { return volume.width; }
 
 export function volumeOfSchematic(root) {
   const width = root.Width & 0xffff, height = root.Height & 0xffff, length = root.Length & 0xffff;
