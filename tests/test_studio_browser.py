@@ -490,7 +490,7 @@ def test_walking_the_maze_reaches_the_goal_through_no_wall(browser, studio, tmp_
     push = next(math.atan2(-dx, -dz) for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1))
                 if (gx + dx, gz + dz) in wall)
 
-    open_page(browser, f"{studio}/?size=4x5&seed=1&solution=1&entrances=1")
+    open_page(browser, f"{studio}/?size=4x5&seed=1&solution=1&entrances=1&theme=hedge")  # START: lime wool
     browser.find_element(By.ID, "walk").click()
     wait_for(browser, "studio.walk.on", timeout=60)
     start = browser.execute_script("return studio.walk.walker.position")

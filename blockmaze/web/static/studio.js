@@ -452,13 +452,23 @@ function readNbt(buffer) {
   return payload(kind);
 }
 
+// the theme's entry for a block (its material and colour), by the block's name
+function themeBlock(name) {
+  const blocks = studio.themes?.[valueOf("theme", "stone-bricks")] ?? {};
+  return blocks[name.replace(/\[.*$/, "")];
+}
+
+// a block's colour seen from above (null: open), the theme's where it names the block
 function blockColour(name) {
   const block = name.replace(/^minecraft:/, "").replace(/\[.*$/, "");
   if (/(^|_)air$/.test(block) || block === "void_air") return null;
+  const known = themeBlock(name);
+  if (known) return known.material === "air" ? null : known.color;
   if (/emerald|lime|green/.test(block)) return "#2fbf5a";
   if (/redstone|red_/.test(block)) return "#c62828";
   if (/gold|glowstone|lantern|torch|shroomlight|sea_lantern/.test(block)) return "#f2c21b";
   if (/door|trapdoor|fence/.test(block)) return "#8b5a2b";
+  if (/scaffolding|ladder/.test(block)) return "#4f86c6";  // a way up or down
   if (/leaves|hedge/.test(block)) return "#3f6f2f";
   if (/water/.test(block)) return "#3a7bd5";
   return "#5b5b5b";
@@ -512,7 +522,7 @@ async function walk() {
       import("/static/walk.js"), call(`/api/${command()}`, query)]);
     const root = readNbt(await inflate(await answer.arrayBuffer(), "gzip"));
     if (mine !== generation) return;
-    walking.volume = volumeOfSchematic(root.Schematic ?? root);
+    walking.volume = volumeOfSchematic(root.Schematic ?? root, (name) => themeBlock(name)?.material);
     walking.walker = new Walker(walking.volume);
   } catch (error) {
     return status(error.message, true);
@@ -522,7 +532,7 @@ async function walk() {
   view.renderer.clippingPlanes = [];
   $("walk").textContent = "stop walking";
   $("walk").setAttribute("aria-pressed", "true");
-  status("walking: W A S D to move, space to jump, the mouse to look (click the view), Esc to stop");
+  status("walking: W A S D to move, space to jump (or climb), shift to climb down, the mouse to look (click the view), Esc to stop");
   const canvas = view.renderer.domElement;
   canvas.focus();
   try { await canvas.requestPointerLock?.(); } catch (error) { /* looked at with the keys only */ }
@@ -555,7 +565,7 @@ function walkFrame(now) {
   $("timer").textContent = walker.finished ? `goal in ${time} s` : walker.started !== null ? `${time} s` : "";
 }
 
-const WALK_KEYS = new Set(["KeyW", "KeyA", "KeyS", "KeyD", "Space"]);
+const WALK_KEYS = new Set(["KeyW", "KeyA", "KeyS", "KeyD", "Space", "ShiftLeft", "ShiftRight"]);
 function walkKeys(event) {
   if (!walking.on || /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName ?? "")) return;
   if (event.code === "Escape" && event.type === "keydown") return stopWalking();
@@ -784,6 +794,7 @@ async function start() {
   }
   studio.options = described.commands;
   studio.formats = described.formats;
+  studio.themes = described.themes;
   buildForm(params);
   studio.formReadyMs = performance.now();
   $("command").addEventListener("change", () => { buildForm(new URLSearchParams()); update(); });

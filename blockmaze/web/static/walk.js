@@ -4,10 +4,15 @@
 
 export const EYE = 1.62, BODY = 1.8, HALF = 0.3, STEP = 0.6, SPEED = 4.317;
 export const GRAVITY = 32, JUMP = Math.sqrt(2 * GRAVITY * 1.25);  // apex: 1.25 blocks
+export const CLIMB_SPEED = 2.4;
 
-// how tall a block is to a walker: 0 (walk through), 0.5 (slabs, stairs), 1 (solid)
+// how tall a block is to a walker: 0 (walk through), 0.5 (slabs, stairs), 1 (solid), or
+// CLIMB: walked into from the side, stood on from above, climbed with space, left down with shift
+// (scaffolding, as a 3-D blockwise maze's shafts have it; ladders and vines)
+export const CLIMB = -1;
 export function blockHeight(name) {
   const block = name.replace(/^minecraft:/, "").replace(/\[.*$/, "");
+  if (/scaffolding|ladder|vine/.test(block)) return CLIMB;
   if (/(^|_)air$|torch|button|pressure_plate|carpet|sign|rail|banner|flower|short_grass|tall_grass|fern|vine|ladder|door|^light$|redstone_wire|cobweb|lever/.test(block)
       && !/trapdoor/.test(block)) return 0;
   if (/(^|[^a-z])lantern$/.test(block) && !/sea_lantern/.test(block)) return 0;
@@ -28,7 +33,30 @@ export class Volume {
     if (y < 0) return y + 1;  // the ground under the build
     if (x < 0 || z < 0 || x >= this.width || z >= this.length || y >= this.height) return null;
     const h = this.heights[this.index(x, y, z)];
-    return h ? y + h : null;
+    return h > 0 ? y + h : null;
+  }
+
+  climbable(x, y, z) {
+    if (x < 0 || y < 0 || z < 0 || x >= this.width || y >= this.height || z >= this.length) return false;
+    return this.heights[this.index(x, y, z)] === CLIMB;
+  }
+
+  // the blocks under a body's footprint at layer ``y``: whether any is climbable
+  climbableUnder(p, y) {
+    for (let z = Math.floor(p[2] - HALF); z <= Math.floor(p[2] + HALF - 1e-9); z++) {
+      for (let x = Math.floor(p[0] - HALF); x <= Math.floor(p[0] + HALF - 1e-9); x++) {
+        if (this.climbable(x, y, z)) return true;
+      }
+    }
+    return false;
+  }
+
+  // whether a body with its feet at ``p`` is in a climbable block
+  inClimbable(p) {
+    for (let y = Math.floor(p[1]); y <= Math.floor(p[1] + BODY - 1e-9); y++) {
+      if (this.climbableUnder(p, y)) return true;
+    }
+    return false;
   }
 
   role(x, y, z) {
@@ -92,13 +120,17 @@ export class Volume {
   }
 }
 
-export function volumeOfSchematic(root) {
+// the schematic's volume; ``material(name)`` is the theme's material of a block, if it knows
+export function volumeOfSchematic(root, material = () => undefined) {
   const width = root.Width & 0xffff, height = root.Height & 0xffff, length = root.Length & 0xffff;
   const palette = root.Palette ?? root.Blocks?.Palette, data = root.BlockData ?? root.Blocks?.Data;
   const heightOf = [], roleOf = [];
   for (const [name, index] of Object.entries(palette)) {
     heightOf[index] = blockHeight(name);
-    roleOf[index] = /emerald_block/.test(name) ? "start" : /redstone_block/.test(name) ? "goal" : null;
+    const known = material(name);
+    roleOf[index] = known === "start" || known === "goal" ? known
+      : known === undefined && /emerald_block/.test(name) ? "start"
+      : known === undefined && /redstone_block/.test(name) ? "goal" : null;
   }
   const count = width * height * length;
   const heights = new Float32Array(count), roles = new Array(count).fill(null);
@@ -155,23 +187,42 @@ export class Walker {
       dz = (forward * -cos - right * sin) / length * SPEED;
       if (this.started === null && !this.finished) this.started = this.clock;
     }
-    if (this.keys.has("Space") && this.onGround) {
-      this.velocity[1] = JUMP;
-      this.onGround = false;
+    const p = this.position, sneaking = this.keys.has("ShiftLeft") || this.keys.has("ShiftRight");
+    if (this.volume.inClimbable(p)) {  // in scaffolding: up with space, down with shift
+      this.velocity[1] = this.keys.has("Space") ? CLIMB_SPEED : sneaking ? -CLIMB_SPEED : 0;
+    } else {
+      if (this.keys.has("Space") && this.onGround) {
+        this.velocity[1] = JUMP;
+        this.onGround = false;
+      }
+      this.velocity[1] -= GRAVITY * dt;
     }
-    this.velocity[1] -= GRAVITY * dt;
     this.move(0, dx * dt);
     this.move(2, dz * dt);
-    const p = this.position, dy = this.velocity[1] * dt;
+    const dy = this.velocity[1] * dt;
     if (this.move(1, dy)) {  // landed (or hit a ceiling)
       if (dy < 0) this.onGround = true;
       this.velocity[1] = 0;
+    } else if (dy < 0 && !sneaking && this.landsOnClimbable(p[1] - dy)) {
+      this.onGround = true;
+      this.velocity[1] = 0;
     } else {
-      this.onGround = this.volume.collides([p[0], p[1] - 0.01, p[2]]);
+      this.onGround = this.volume.collides([p[0], p[1] - 0.01, p[2]])
+        || (!sneaking && Number.isInteger(p[1]) && this.volume.climbableUnder(p, p[1] - 1)
+            && !this.volume.inClimbable(p));
       if (this.onGround && this.velocity[1] < 0) this.velocity[1] = 0;
     }
     this.clock += dt;
     if (this.goal && !this.finished && this.atGoal()) this.finished = this.clock;
+  }
+
+  // falling from feet at ``from`` past the top of a climbable block: stand on it
+  landsOnClimbable(from) {
+    const p = this.position, top = Math.floor(from + 1e-9);
+    if (top <= p[1] || top > from + 1e-9 || !this.volume.climbableUnder(p, top - 1)) return false;
+    if (this.volume.inClimbable([p[0], top, p[2]])) return false;  // inside a shaft: climbing
+    p[1] = top;
+    return true;
   }
 
   // move along one axis (true: something was in the way); a step of at most 0.6 is climbed
