@@ -512,3 +512,48 @@ def test_walking_the_maze_reaches_the_goal_through_no_wall(browser, studio, tmp_
     assert walked["timer"].startswith("goal in ")
     assert console_errors(browser) == []
     browser.find_element(By.ID, "walk").click()  # stop walking
+
+
+# the walker alone, in made-up volumes: a floor, and at x = 3 (across the way) what is named
+WALKER = """
+const [cases] = arguments, done = arguments[arguments.length - 1];
+import('/static/walk.js').then(({ Volume, Walker, CLIMB }) => {
+  done(cases.map(([blocks, keys, seconds]) => {
+    const [w, h, l] = [8, 6, 3], heights = new Float32Array(w * h * l);
+    for (let z = 0; z < l; z++) for (let x = 0; x < w; x++) heights[x + w * z] = 1;  // the floor
+    for (const [y, height] of blocks) {
+      for (let z = 0; z < l; z++) heights[3 + w * (z + l * y)] = height === 'climb' ? CLIMB : height;
+    }
+    const walker = new Walker(new Volume(w, h, l, heights, new Array(w * h * l).fill(null)));
+    walker.position = [1.5, 1, 1.5]; walker.yaw = -Math.PI / 2;  // facing +x
+    for (const key of keys) walker.keys.add(key);
+    let highest = 0;
+    for (let t = 0; t < seconds * 60; t++) {
+      walker.update(1 / 60);
+      highest = Math.max(highest, walker.position[1]);
+      if (walker.volume.collides(walker.position)) return 'inside a block';
+    }
+    return [walker.position[0], walker.position[1], highest];
+  }));
+});
+"""
+
+
+def test_the_walker_moves_by_the_games_numbers(browser, studio):
+    open_page(browser, f"{studio}/?size=4x4&seed=1")
+    (step, wall, jumped, high, low_gap, climbed, flat) = browser.execute_async_script(WALKER, [
+        [[[1, 0.5]], ["KeyW"], 1.5],               # a slab: stepped up (0.6 at most)
+        [[[1, 1]], ["KeyW"], 1.5],                 # a block: stopped
+        [[[1, 1]], ["KeyW", "Space"], 1.5],        # a block: jumped onto (1.25 blocks)
+        [[[1, 1], [2, 1]], ["KeyW", "Space"], 1.5],  # two blocks: too high to jump
+        [[[2, 1]], ["KeyW"], 1.5],                 # a gap one block high: the body is 1.8
+        [[[1, "climb"], [2, "climb"]], ["KeyW", "Space"], 2.5],  # scaffolding: climbed
+        [[], [], 1.0],                             # nothing held: stays on the floor
+    ])
+    assert step[0] > 3.5 and step[2] == pytest.approx(1.5)  # over the slab, not jumping
+    assert wall[0] == pytest.approx(3 - 0.3, abs=1e-3) and wall[1] == 1
+    assert jumped[0] > 3.3 and jumped[2] < 2 + 1.25 + 0.05  # (and jumped again from its top)
+    assert high[0] == pytest.approx(2.7, abs=1e-3) and high[2] == pytest.approx(2.25, abs=0.08)
+    assert low_gap[0] == pytest.approx(2.7, abs=1e-3)
+    assert climbed[2] >= 3 - 1e-6  # up the scaffolding to stand on its top
+    assert flat == [1.5, 1, 1]
