@@ -283,6 +283,6 @@ def describe() -> dict:
             for state, _ in theme.minecraft_choices(material):
                 blocks.setdefault(state.split("[")[0], {
                     "material": material.name.lower(),
-                    "color": "#%02x%02x%02x" % theme.color(material)})
+                    "color": "#{:02x}{:02x}{:02x}".format(*theme.color(material))})
         themes[theme_name] = blocks
     return {"commands": commands, "formats": formats, "themes": themes}
