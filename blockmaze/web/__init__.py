@@ -11,7 +11,10 @@ Example
 
 from __future__ import annotations
 
-from ..errors import BlockmazeError
+import errno
+import socket
+
+from ..errors import BlockmazeError, OutputError
 
 MISSING = ("the studio needs the web extra: pip install 'blockmaze[web]' "
            "(from a checkout: pip install '.[web]')")
@@ -35,9 +38,41 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     from .app import Settings, create_app
 
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    listening = bind(host, port)  # before the banner: a busy port is one line, not a traceback
     announce(f"blockmaze studio at {url} (Ctrl-C stops it)")
     if open_browser:
         import webbrowser
 
         webbrowser.open(url)
-    uvicorn.run(create_app(settings or Settings()), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(create_app(settings or Settings()), host=host, port=port,
+                            log_level="warning")
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; OutputError naming ``--port`` when it is taken.
+
+    >>> taken = bind("127.0.0.1", 0)
+    >>> bind("127.0.0.1", taken.getsockname()[1])
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.OutputError: port ... is in use: choose another with --port
+    >>> taken.close()
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        raise OutputError(f"cannot serve on host {host!r}: {error}") from None
+    listening = socket.socket(family, kind, proto)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(address)
+        listening.listen(2048)
+    except OSError as error:
+        listening.close()
+        if error.errno in (errno.EADDRINUSE, errno.EACCES):
+            raise OutputError(f"port {port} is in use: choose another with --port") from None
+        raise OutputError(f"cannot serve on {host}:{port}: {error.strerror}") from None
+    listening.set_inheritable(True)
+    return listening

@@ -237,8 +237,8 @@ def describe() -> dict:
     import click
 
     from ..algorithms import algorithm_specs
-    from ..export import FORMATS
-    from ..materials import theme_names
+    from ..export import FORMATS, writer_for
+    from ..materials import load_theme, theme_names
 
     commands = {}
     for name in COMMANDS:
@@ -266,7 +266,23 @@ def describe() -> dict:
                 entry["default"] = "x".join(map(str, entry["default"]))
             options.append(entry)
         commands[name] = options
+    # "options": the writer keywords each format takes (an option with ``writer`` applies to
+    # the formats whose options name it); this loads every writer's module, once
     formats = [{"name": f.name, "summary": f.summary, "source": f.source,
-                "suffix": (f.suffixes or (".zip",))[0]}
+                "suffix": (f.suffixes or (".zip",))[0],
+                "options": list(writer_for(format=f.name).options)}
                for f in FORMATS.values() if not (f.folder or f.companion)]
-    return {"commands": commands, "formats": formats}
+    # each theme's blocks (by the block's name, states left off) as the page needs them: the
+    # materials they stand for and their colours (to draw a schematic's layers, and to find
+    # START and GOAL when walking it)
+    themes = {}
+    for theme_name in theme_names():
+        theme = load_theme(theme_name)
+        blocks = {}
+        for material in theme.minecraft:
+            for state, _ in theme.minecraft_choices(material):
+                blocks.setdefault(state.split("[")[0], {
+                    "material": material.name.lower(),
+                    "color": "#{:02x}{:02x}{:02x}".format(*theme.color(material))})
+        themes[theme_name] = blocks
+    return {"commands": commands, "formats": formats, "themes": themes}
