@@ -20,6 +20,8 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 from hostile import families, patched_zip  # noqa: E402 (after the path to the test helpers)
 
+pytestmark = [pytest.mark.slow]
+
 BOUND = "2"  # seconds: every refusal below comes within it (they hung, or ran for minutes, before)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import matrix
 import pytest
 
+pytestmark = [pytest.mark.slow]
+
 CASES = matrix.pairwise()
 
 

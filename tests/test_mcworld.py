@@ -82,6 +82,7 @@ def write(args, tmp_path, name):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", ["stone-bricks", "deepslate-dungeon", "glass", "hedge"])
 def test_every_key_is_the_documented_layout_and_every_block_the_mcstructures(tmp_path, theme):
     args = ["dungeon", "12x14", "--seed", "5", "--spawns", "3:2:1", "--lock", "--theme", theme,
@@ -171,6 +172,8 @@ def states_of(block_key: str) -> tuple[str, dict]:
     return name, {k: str(v) for k, _, v in pairs}
 
 
+@pytest.mark.reader
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", ["stone-bricks", "deepslate-dungeon", "glass", "hedge"])
 def test_amulet_loads_the_world_with_the_mcstructures_blocks(tmp_path, theme):
     """Amulet finds every block the .mcstructure has, name and states. One state is not

@@ -23,6 +23,8 @@ from test_studio_browser import chromium, wait_for
 
 import blockmaze as bm
 
+pytestmark = [pytest.mark.reader, pytest.mark.slow]
+
 PAGE = Path(__file__).with_name("external") / "mesh_colour.html"
 BLOCK_PIXELS = 40
 

@@ -20,6 +20,8 @@ from test_mesh_formats import maze_volume
 
 import blockmaze as bm
 
+pytestmark = [pytest.mark.reader, pytest.mark.slow]
+
 PROBE = Path(__file__).with_name("external") / "godot3_probe.gd"
 IMPORT_SECONDS = 300
 

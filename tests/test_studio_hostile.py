@@ -58,6 +58,7 @@ def test_a_declared_huge_body_is_refused_unread(client):
     assert answer.status_code == 413
 
 
+@pytest.mark.slow
 def test_a_streamed_body_is_refused_once_it_passes_the_limit():
     """A chunked upload is refused as soon as it passes the limit: the answer comes while the
     client still holds the rest back."""
@@ -101,6 +102,7 @@ def test_polar_sizes_are_counted_as_their_cells(client):
     assert answer.status_code == 413
 
 
+@pytest.mark.slow
 def test_a_job_past_its_time_is_stopped():
     slow = TestClient(create_app(Settings(seconds=0.3, limits=Limits(cells=10**7, blocks=10**9,
                                                                      pixels=10**10))),
@@ -119,6 +121,7 @@ def _abandon(url: str, count: int) -> None:
                                f"Host: localhost\r\n\r\n".encode())
 
 
+@pytest.mark.slow
 def test_abandoned_heavy_requests_stop_and_the_page_still_answers():
     import httpx
 
@@ -139,6 +142,7 @@ def test_abandoned_heavy_requests_stop_and_the_page_still_answers():
         assert answer.status_code == 200
 
 
+@pytest.mark.slow
 def test_a_full_queue_answers_503_at_once():
     import httpx
 
