@@ -220,6 +220,7 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
     total = len(plans) * layers + bool(roof)
     ensure_memory(total * depth * width, f"a {width}x{total}x{depth}-block volume")
     wells = []
+    carved: dict[int, list] = {}  # the wells carved so far, by the level their flight leaves
     for level, z, x in shafts:
         if not 0 <= level < len(plans) - 1:
             raise BlockmazeError(f"a shaft from level {level} needs a level above it")
@@ -227,10 +228,14 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
         if height < LEAST_HEIGHT:  # too low for a player's head over the first step
             wells.append(None)
             continue
-        near = [w for (other, _, _), w in zip(shafts, wells, strict=False)  # (the wells so far)
-                if w and other in (level - 1, level)]  # (same layers)
-        wells.append(carve_well(plans[level], plans[level + 1], z, x, flight, cut=near) if carve
-                     else well_at(plans[level], plans[level + 1], z, x))
+        if not carve:
+            wells.append(well_at(plans[level], plans[level + 1], z, x))
+            continue
+        near = carved.get(level - 1, []) + carved.get(level, [])  # the wells in the same layers
+        well = carve_well(plans[level], plans[level + 1], z, x, flight, cut=near)
+        wells.append(well)
+        if well:
+            carved.setdefault(level, []).append(well)
     volume = np.empty((total, depth, width), dtype=np.uint8)
     for level, plan in enumerate(plans):
         volume[level * layers:(level + 1) * layers] = extrude(plan, height, floor=True, roof=False)

@@ -117,18 +117,25 @@ def greedy_quads_numpy_many(jobs: list[tuple[np.ndarray, tuple[int, ...]]]) -> l
         row_start = np.concatenate([np.arange(m.shape[0] * m.shape[2]) % max(m.shape[2], 1) == 0
                                     for _, _, m in group])
         p0, q0, p1, q1, mat = _sweep(rows, row_start)
-        offset = 0
-        for job, axis, masks in group:
+        # each plane's rectangles, by where they start in the row: one sort, not a scan per plane
+        widths = [m.shape[0] * m.shape[2] for _, _, m in group]
+        offsets = np.zeros(len(group) + 1, np.int64)
+        np.cumsum(widths, out=offsets[1:])
+        owner = np.searchsorted(offsets, q0, side="right") - 1
+        by_owner = np.argsort(owner, kind="stable")
+        p0, q0, p1, q1, mat = p0[by_owner], q0[by_owner], p1[by_owner], q1[by_owner], mat[by_owner]
+        cuts = np.searchsorted(owner[by_owner], np.arange(len(group) + 1))
+        bounds = zip(offsets[:-1].tolist(), cuts[:-1].tolist(), cuts[1:].tolist())
+        for (job, axis, masks), (offset, lo, hi) in zip(group, bounds):
             slices, _, q_size = masks.shape
-            mine = (q0 >= offset) & (q0 < offset + slices * q_size)
-            s, q = np.divmod(q0[mine] - offset, max(q_size, 1))
+            start, width = p0[lo:hi], q1[lo:hi] - q0[lo:hi]
+            s, q = np.divmod(q0[lo:hi] - offset, max(q_size, 1))
             count = slices // 2
             sign = np.where(s < count, -1, 1)
             plane = s % max(count, 1) + (sign > 0)
-            quads = np.column_stack([np.full(len(s), axis), sign, plane, p0[mine], q,
-                                     p1[mine], q + (q1 - q0)[mine], mat[mine]])
-            parts[job][axis] = quads[np.lexsort((q, p0[mine], s))]
-            offset += slices * q_size
+            quads = np.column_stack([np.full(len(s), axis), sign, plane, start, q,
+                                     p1[lo:hi], q + width, mat[lo:hi]])
+            parts[job][axis] = quads[np.lexsort((q, start, s))]
     done = []
     for axes in parts:
         quads = np.concatenate([axes[0], axes[1], axes[2]])
