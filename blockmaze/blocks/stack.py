@@ -227,7 +227,8 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
         if height < LEAST_HEIGHT:  # too low for a player's head over the first step
             wells.append(None)
             continue
-        near = [w for (other, _, _), w in zip(shafts, wells, strict=True) if w and other in (level - 1, level)]  # (same layers)
+        near = [w for (other, _, _), w in zip(shafts, wells, strict=False)  # (the wells so far)
+                if w and other in (level - 1, level)]  # (same layers)
         wells.append(carve_well(plans[level], plans[level + 1], z, x, flight, cut=near) if carve
                      else well_at(plans[level], plans[level + 1], z, x))
     volume = np.empty((total, depth, width), dtype=np.uint8)
