@@ -130,8 +130,9 @@ def serve_command(host, port, open_browser, max_cells, max_blocks, rate):
     from .web.app import Settings
     from .web.jobs import Limits
 
-    serve(host, port, open_browser, announce=click.echo,
-          settings=Settings(Limits(cells=max_cells, blocks=max_blocks), rate=rate))
+    if serve(host, port, open_browser, announce=click.echo,
+             settings=Settings(Limits(cells=max_cells, blocks=max_blocks), rate=rate)):
+        _info("stopped")
 
 
 def _info(message: str) -> None:

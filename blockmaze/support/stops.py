@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # (the package's first line imports this module: nothing more
 STOP_SIGNALS = tuple(getattr(_signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
                      if hasattr(_signal, name))
 _SIGINT = _signal.SIGINT
+_SIGHUP = getattr(_signal, "SIGHUP", None)
 
 # BLOCKMAZE_STOPS_MARKS=FOLDER: a file named after each phase is made in FOLDER as the phase
 # begins (held, work, compile, deferred, answered), for tests that wait on the phase, not a clock
@@ -330,6 +331,7 @@ def _raise_interrupted(signum, frame):
 
 
 _seen: list[int] = []  # the stop signals the watcher has seen arrive, in order
+_serving: list[bool] = []  # a server runs (see serving): it shuts itself down on a stop
 _deferring: list[int] = []  # one entry per deferred step under way: the watcher waits for them
 _at_forced_exit: list[Callable[[], None]] = []  # clean-ups before the watcher ends the process
 
@@ -397,7 +399,7 @@ def _watch(read_end: int, done, seconds: float) -> None:
         if not data or done.is_set():
             return
         signum = data[0]
-        if signum not in STOP_SIGNALS or done.wait(seconds):
+        if signum not in STOP_SIGNALS or _serving or done.wait(seconds):
             continue
         while _deferring:  # let the renames finish: the old set or the new
             time.sleep(0.005)
@@ -408,6 +410,31 @@ def _watch(read_end: int, done, seconds: float) -> None:
                 clean_up()
         _say(f"\nError: {stop_message(signum)}")
         os._exit(128 + signum)
+
+
+@contextlib.contextmanager
+def serving(shut_down: Callable[[int, object], None]) -> Iterator[list[int]]:
+    """A server's run inside the command: a stop signal asks it to shut down (the server's own
+    ``shut_down(signum, frame)`` for SIGHUP; a server such as uvicorn takes SIGINT and SIGTERM
+    itself, and raises them again once it is down, when they are ignored), and the stop watcher
+    leaves it time to. Yields the list of the stop signals that arrived, filled when the block
+    ends: the command then says "stopped" and exits 0 (a server stopped is a server done).
+    Main thread only; elsewhere nothing changes."""
+    stopped: list[int] = []
+    if not _in_main_thread():
+        yield stopped
+        return
+    previous = {signum: _signal.signal(signum, shut_down if signum == _SIGHUP else _signal.SIG_IGN)
+                for signum in STOP_SIGNALS}
+    _serving.append(True)
+    try:
+        yield stopped
+    finally:
+        _serving.pop()
+        stopped.extend(_seen)
+        _seen.clear()  # answered: the server said it stopped
+        for signum, handler in previous.items():
+            _signal.signal(signum, handler)
 
 
 # --- compile: noted, not raised --------------------------------------------------------------

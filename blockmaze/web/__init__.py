@@ -15,6 +15,7 @@ import errno
 import socket
 
 from ..errors import BlockmazeError, OutputError
+from ..support import stops
 
 MISSING = ("the studio needs the web extra: pip install 'blockmaze[web]' "
            "(from a checkout: pip install '.[web]')")
@@ -30,8 +31,10 @@ def require_web() -> None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, *,
-          settings=None, announce=print) -> None:
-    """Run the studio on ``host:port`` until stopped; say its URL first (and open it)."""
+          settings=None, announce=print) -> bool:
+    """Run the studio on ``host:port`` until stopped; say its URL first (and open it). Returns
+    whether a stop signal (Ctrl-C, SIGTERM, SIGHUP) ended it: the server shuts down cleanly,
+    its jobs stopped and their folders removed (:func:`blockmaze.support.stops.serving`)."""
     require_web()
     import uvicorn
 
@@ -46,7 +49,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         webbrowser.open(url)
     config = uvicorn.Config(create_app(settings or Settings()), host=host, port=port,
                             log_level="warning")
-    uvicorn.Server(config).run(sockets=[listening])
+    server = uvicorn.Server(config)
+    with stops.serving(server.handle_exit) as stopped:
+        server.run(sockets=[listening])
+    return bool(stopped)
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -329,15 +329,16 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
         by_entity: dict[int, list] = {}
         for e in entities:
             by_entity.setdefault(e.position[2] // 16, []).append(e)
+        records: dict[bytes, bytes] = {}  # the band's row of chunks, one batch
         for cx in range(column.shape[2] // 16):
-            records = {chunk_key(cx, cz, VERSION): bytes([CHUNK_VERSION]),
+            records |= {chunk_key(cx, cz, VERSION): bytes([CHUNK_VERSION]),
                        chunk_key(cx, cz, DATA_3D): _data_3d(top[:, cx * 16:cx * 16 + 16]),
                        chunk_key(cx, cz, FINALIZED): struct.pack("<i", 2)}
             records.update(by_chunk.get(cx, ()))
             if cx in by_entity:
                 records[chunk_key(cx, cz, BLOCK_ENTITIES)] = b"".join(
                     _nbt(_placed(bedrock_entity(e), y, z0)) for e in by_entity[cx])
-            db.putBatch(records)
+        db.putBatch(records)
     if height is None:
         raise BlockmazeError("a world needs at least one band of blocks")
     x, sy, z, _ = arrival(spot, spawn.place(width, y, height), y, "void" if not layers else "grass",
