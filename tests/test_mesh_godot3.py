@@ -15,6 +15,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 import readers
 from test_mesh_formats import maze_volume
 

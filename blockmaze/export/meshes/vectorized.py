@@ -125,8 +125,8 @@ def greedy_quads_numpy_many(jobs: list[tuple[np.ndarray, tuple[int, ...]]]) -> l
         by_owner = np.argsort(owner, kind="stable")
         p0, q0, p1, q1, mat = p0[by_owner], q0[by_owner], p1[by_owner], q1[by_owner], mat[by_owner]
         cuts = np.searchsorted(owner[by_owner], np.arange(len(group) + 1))
-        bounds = zip(offsets[:-1].tolist(), cuts[:-1].tolist(), cuts[1:].tolist())
-        for (job, axis, masks), (offset, lo, hi) in zip(group, bounds):
+        bounds = zip(offsets[:-1].tolist(), cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)
+        for (job, axis, masks), (offset, lo, hi) in zip(group, bounds, strict=True):
             slices, _, q_size = masks.shape
             start, width = p0[lo:hi], q1[lo:hi] - q0[lo:hi]
             s, q = np.divmod(q0[lo:hi] - offset, max(q_size, 1))
