@@ -56,9 +56,13 @@ def test_every_walkable_block_is_lit(rows, cols, seed, wall, passage):
     lit = place_lights(volume)
     changed = lit != volume
     assert (lit[changed] == Material.LIGHT).all() and changed[1:].sum() == 0
+    ends = (volume[0] == Material.START) | (volume[0] == Material.GOAL)
     for z, x in np.argwhere(changed[0] & (volume[0] != Material.FLOOR)):  # a marker replaced:
-        near = within_reach(volume, z, x)                                 # only if no plain floor near
-        assert not (volume[0][near] == Material.FLOOR).any()
+        near = within_reach(volume, z, x)      # only if no plain floor near, or it lights an end
+        beside_an_end = ends[max(z - 1, 0):z + 2, max(x - 1, 0):x + 2].any()
+        assert not (volume[0][near] == Material.FLOOR).any() or beside_an_end
+    if ((volume[1] == Material.AIR) & ~ends).any():  # START and GOAL kept, but in a maze of one
+        assert ((lit[0] == Material.START) | (lit[0] == Material.GOAL)).sum() == ends.sum()
     distances = walking_distance_to_light(lit)
     assert (distances >= 0).all() and distances.max() <= REACH
     light = block_light(lit)

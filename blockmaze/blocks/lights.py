@@ -47,8 +47,8 @@ def _place(walkable, floor_is_plain, floor_is_end, reach):
         if not passable[start] or lit[start]:
             continue
         # walk up to `reach` steps from the unlit block; choose the farthest unlit plain-floor block,
-        # else the farthest plain-floor block, else the farthest marker that is not START or GOAL
-        # (a path block), else the block itself (the first reached on ties)
+        # else the farthest plain-floor block, else the nearest marker that is not START or GOAL
+        # (the block itself, or a path block beside an end), else the block itself
         queue[0] = start
         depth[start] = 0
         count = block_breadth_first(passable, shape, FOUR, depth, queue, 1, reach, no_parents, NO_LABELS)
@@ -62,7 +62,7 @@ def _place(walkable, floor_is_plain, floor_is_end, reach):
                     best, best_depth = cell, d
                 if d > fallback_depth:
                     fallback, fallback_depth = cell, d
-            elif not end[cell] and d > marker_depth:
+            elif not end[cell] and (marker_depth < 0 or d < marker_depth):
                 marker, marker_depth = cell, d
             depth[cell] = -1
         if best < 0:
