@@ -32,7 +32,7 @@ Examples:
   blockmaze blockwise 40x30 --seed 5 -o exact.schem     exactly 40x30 blocks
   blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
   blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
-  blockmaze dungeon 40x60 --style caves --spawns 8:4:2 --lock -o level.ldtk
+  blockmaze dungeon 40x60 --style bsp --spawns 8:4:2 --lock -o level.ldtk
   blockmaze info maze.schem                    format, size and blocks
   blockmaze info MyMaze/                       a world save: release, spawn, extent
 """

@@ -293,6 +293,10 @@ class _Run:
             raise BlockmazeError(f"--room-attempts is at most {most} for a {size[0]}x{size[1]} "
                                  f"dungeon, got {j.room_attempts}")
         spawns = parse_spawns(j.spawns)
+        blocks = (2 * size[0] + 1) * (2 * size[1] + 1)  # a spawn point a block at the most
+        if spawns is not None and sum(spawns) > blocks:
+            raise BlockmazeError(f"--spawns asks for {sum(spawns)} spawn points; a {size[0]}x{size[1]} "
+                                 f"dungeon has {blocks} blocks, so at most that many")
         writer = self._resolve_output()
         if writer is not None and writer.source == "maze":
             raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "

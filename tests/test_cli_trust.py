@@ -193,3 +193,10 @@ def test_internal_errors_became_one_line_refusals(capsys, tmp_path, args, messag
     code, _, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert code == 2 and message in err and err.count("\n") == 1, err
     assert not list(tmp_path.iterdir())
+
+
+def test_a_huge_spawn_count_is_a_usage_error(capsys, tmp_path):
+    code, _, err = run(capsys, "dungeon", "10x10", "--spawns", "99999999999:1:1", "-o",
+                       str(tmp_path / "d.schem"))
+    assert code == 2 and "--spawns asks for 100000000001 spawn points" in err
+    assert err.count("\n") == 1 and not list(tmp_path.iterdir())

@@ -109,8 +109,8 @@ API = {
         ("dungeon", dict(size=(40, 60), levels=3, sparseness=0.7, output="floor.txt")),
     "blockmaze dungeon 20x30 --levels 3 -o keep.schem":
         ("dungeon", dict(size=(20, 30), levels=3, output="keep.schem")),
-    "blockmaze dungeon 60x90 --style caves --spawns 8:4:2 --lock -o cave.ldtk":
-        ("dungeon", dict(size=(60, 90), style="caves", spawns="8:4:2", lock=True, output="cave.ldtk")),
+    "blockmaze dungeon 60x90 --style bsp --spawns 8:4:2 --lock -o bsp.ldtk":
+        ("dungeon", dict(size=(60, 90), style="bsp", spawns="8:4:2", lock=True, output="bsp.ldtk")),
     "blockmaze dungeon 60x90 --style mixed --levels 2 -o level.tmj":
         ("dungeon", dict(size=(60, 90), style="mixed", levels=2, output="level.tmj")),
 }
