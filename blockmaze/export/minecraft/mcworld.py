@@ -53,6 +53,7 @@ from .. import register_writer, size_limits, volume_slices
 from .bedrock import BLOCK_VERSION, bedrock_state
 from .blockentities import bedrock_entity, block_entities
 from ...support.kernels import compiled_pays, kernel
+from .packing import pack_rows
 from .palette import band_palettes, check_theme_states
 from .world import DEFAULT_TIME, DEFAULT_Y, MAX_Y, MIN_Y, TERRAINS, terrain_layers, world_name
 
@@ -103,11 +104,8 @@ def _bits(count: int) -> int:
 @cache
 def _entry(name: str, states: tuple) -> bytes:
     """A palette entry's little-endian NBT (a named compound with an empty name)."""
-    root = Compound({"name": String(name), "states": Compound(dict(states)),
-                     "version": Int(BLOCK_VERSION)})
-    out = _Bytes()
-    nbtlib.File(root, root_name="").write(out, byteorder="little")
-    return bytes(out)
+    return _nbt(Compound({"name": String(name), "states": Compound(dict(states)),
+                          "version": Int(BLOCK_VERSION)}))
 
 
 class _Bytes(bytearray):
@@ -193,7 +191,7 @@ def subchunks(column: np.ndarray, count: int) -> list[tuple[int, int, int, bytes
     for bits in np.unique([_bits(int(n)) for n in sizes]) if kept.size else []:
         rows = np.flatnonzero([_bits(int(n)) == bits for n in sizes])
         values = np.take_along_axis(local[rows], order[kept[rows]], axis=1)
-        packed = pack_rows(values, int(bits))
+        packed = pack_rows(values, int(bits), word=32)
         for row, words in zip(rows.tolist(), packed, strict=True):
             cx, cy = divmod(int(kept[row]), ny)
             found.append(_record(cx, cy, np.flatnonzero(present[kept[row]]), int(bits), words))
@@ -205,22 +203,6 @@ def _record(cx: int, cy: int, palette: np.ndarray, bits: int, words: np.ndarray)
     index = cy + MIN_Y // 16
     head = bytes([SUBCHUNK_FORMAT, 1]) + struct.pack("b", index) + bytes([bits << 1])
     return cx, index, palette, head + words.astype("<u4").tobytes() + struct.pack("<i", palette.size)
-
-
-def pack_rows(values: np.ndarray, bits: int) -> np.ndarray:
-    """Rows of 4096 palette indices packed into little-endian 32-bit words, ``32 // bits`` a
-    word, lowest bits first (a word's spare high bits stay 0).
-
-    >>> pack_rows(np.arange(4096)[None] % 2, 1)[0, :1].tobytes().hex()
-    'aaaaaaaa'
-    """
-    per_word = 32 // bits
-    words = -(-values.shape[1] // per_word)
-    padded = np.zeros((values.shape[0], words * per_word), dtype=np.uint32)
-    padded[:, :values.shape[1]] = values
-    shifts = np.arange(per_word, dtype=np.uint32) * bits
-    packed = np.bitwise_or.reduce(padded.reshape(len(values), words, per_word) << shifts, axis=2)
-    return packed.astype("<u4")
 
 
 def _data_3d(top: np.ndarray) -> bytes:

@@ -53,19 +53,23 @@ def pack_longs(values: np.ndarray, bits: int) -> np.ndarray:
     return out
 
 
-def pack_rows(values: np.ndarray, bits: int) -> np.ndarray:
+def pack_rows(values: np.ndarray, bits: int, word: int = 64) -> np.ndarray:
     """Each row of ``values`` (m, n) packed as :func:`pack_longs` packs it, with numpy alone:
-    (m, long_count(n, bits)) int64.
+    ``word // bits`` values a word from its lowest bits, none across two words. ``word`` 64:
+    Java's longs, (m, long_count(n, bits)) int64; 32: a Bedrock sub-chunk's words, uint32.
 
     >>> [hex(v) for v in pack_rows(np.arange(16).reshape(2, 8), 4)[:, 0].tolist()]
     ['0x76543210', '0xfedcba98']
+    >>> pack_rows(np.arange(4096)[None] % 2, 1, word=32)[0, :1].tobytes().hex()
+    'aaaaaaaa'
     """
     rows, count = values.shape
-    per = 64 // bits
-    used = long_count(count, bits)
-    padded = np.zeros((rows, used * per), dtype=np.int64)
+    per = word // bits
+    used = -(-count // per)
+    dtype = np.int64 if word == 64 else np.uint32
+    padded = np.zeros((rows, used * per), dtype=dtype)
     padded[:, :count] = values
-    shifts = np.arange(per, dtype=np.int64) * bits
+    shifts = np.arange(per, dtype=dtype) * dtype(bits)
     return np.bitwise_or.reduce(padded.reshape(rows, used, per) << shifts, axis=2)
 
 
