@@ -593,12 +593,3 @@ def make_job(command: str, **values) -> Job:
     parsed = {name: described[name].parse(value) for name, value in values.items()}
     chosen = frozenset(values if given is None else given)
     return cls(**parsed, given=chosen)  # type: ignore[arg-type]
-
-
-def values_of(job: Job) -> dict[str, Any]:
-    """The job's options by name (its ``given`` left out).
-
-    >>> values_of(make_job("info", path="README.md"))
-    {'path': 'README.md'}
-    """
-    return {o.name: getattr(job, o.name) for o in options_of(type(job))}

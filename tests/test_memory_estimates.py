@@ -15,7 +15,7 @@ import pytest
 import blockmaze as bm
 from blockmaze.export import FORMATS
 from blockmaze.cli import main
-from blockmaze.support.memory import MEASURED, MEMORY_LIMIT, ensure_memory, estimate, set_memory_limit
+from blockmaze.support.memory import MEASURED, MEMORY_LIMIT, ensure_memory, estimate, limited
 
 sys.path.insert(0, str(Path(__file__).parent))
 from memory_probe import measure, sizes  # noqa: E402
@@ -44,16 +44,14 @@ def test_the_estimate_is_within_a_quarter_of_the_real_peak(kind):
 
 
 def test_over_the_limit_the_message_says_how_much_and_which_option(monkeypatch):
-    set_memory_limit("1M")
-    try:
+    with limited("1M"):
         with pytest.raises(bm.BlockmazeError, match=r"needs about .* MiB of memory; the limit set is 1.0 MiB.*--memory-limit SIZE"):
             bm.write(np.ones((3, 401, 401), np.uint8), "/dev/null", format="gltf")
         with pytest.raises(bm.BlockmazeError, match="--memory-limit"):
             bm.save_maze(bm.MazeDocument(bm.generate((200, 200), rng=1)), "/dev/null")
-    finally:
-        set_memory_limit(None)
     with pytest.raises(bm.BlockmazeError, match="--memory-limit must be a whole number"):
-        set_memory_limit("lots")
+        with limited("lots"):
+            pass
     with pytest.raises(bm.BlockmazeError, match="the memory available"):
         ensure_memory(1 << 70, "a huge maze")
 

@@ -182,19 +182,6 @@ def limited(limit: str | int | None) -> Iterator[None]:
         _RUN_LIMIT.reset(token)
 
 
-def set_memory_limit(limit: str | int | None) -> None:
-    """What the CLI's ``--memory-limit`` calls: checks ``limit`` and sets it for this run.
-
-    >>> set_memory_limit("64G"); memory_limit()
-    (68719476736, 'the limit set')
-    >>> set_memory_limit(None)
-    """
-    if limit is None:
-        os.environ.pop(MEMORY_LIMIT, None)
-        return
-    os.environ[MEMORY_LIMIT] = str(parse_bytes(str(limit), "--memory-limit"))
-
-
 def ensure_step_memory(kind: str, units: int, what: str) -> None:
     """:func:`ensure_memory` for a measured step: ``units`` of ``kind`` (see :data:`MEASURED`).
 
