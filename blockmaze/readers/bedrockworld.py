@@ -27,6 +27,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import BadFileError
+from ..export.minecraft.packing import unpack_longs
 from .base import FileInfo, zip_member
 from .timebound import check_time
 
@@ -144,9 +145,7 @@ def _subchunk_counts(value: bytes, palettes: dict) -> Counter:
     start = at + 1
     if len(value) < start + 4 * words + 4:
         raise BadFileError("a sub-chunk shorter than its indices")
-    packed = np.frombuffer(value, "<u4", words, start)
-    shifts = np.arange(per_word, dtype=np.uint32) * bits
-    indices = ((packed[:, None] >> shifts) & ((1 << bits) - 1)).ravel()[:4096]
+    indices = unpack_longs(np.frombuffer(value, "<u4", words, start), bits, 4096, word=32)
     count = struct.unpack("<i", value[start + 4 * words:start + 4 * words + 4])[0]
     if not 0 < count <= 4096 or int(indices.max()) >= count:
         raise BadFileError(f"a sub-chunk's palette of {count} entries does not cover its indices")

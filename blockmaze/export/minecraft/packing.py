@@ -73,14 +73,22 @@ def pack_rows(values: np.ndarray, bits: int, word: int = 64) -> np.ndarray:
     return np.bitwise_or.reduce(padded.reshape(rows, used, per) << shifts, axis=2)
 
 
-def unpack_longs(longs: np.ndarray, bits: int, count: int) -> np.ndarray:
-    """``count`` values of ``bits`` bits back out of ``longs`` (the inverse of :func:`pack_longs`)."""
-    longs = np.ascontiguousarray(longs, dtype=np.int64)
-    if longs.size < long_count(count, bits):
-        raise ValueError(f"{longs.size} longs hold fewer than {count} values of {bits} bits")
-    per = 64 // bits
-    shifts = np.arange(per, dtype=np.uint64) * np.uint64(bits)
-    mask = np.uint64((1 << bits) - 1)
-    used = longs[:long_count(count, bits)].view(np.uint64)
+def unpack_longs(longs: np.ndarray, bits: int, count: int, word: int = 64) -> np.ndarray:
+    """``count`` values of ``bits`` bits back out of ``longs`` (the inverse of :func:`pack_longs`,
+    and of :func:`pack_rows`' 32-bit words with ``word=32``).
+
+    >>> unpack_longs(pack_rows(np.arange(7)[None], 3, word=32)[0], 3, 7, word=32).tolist()
+    [0, 1, 2, 3, 4, 5, 6]
+    """
+    signed, unsigned = (np.int64, np.uint64) if word == 64 else (np.int32, np.uint32)
+    longs = np.ascontiguousarray(longs)
+    longs = longs.view(signed) if longs.dtype.itemsize == word // 8 else longs.astype(signed)
+    per = word // bits
+    needed = -(-count // per)
+    if longs.size < needed:
+        raise ValueError(f"{longs.size} words hold fewer than {count} values of {bits} bits")
+    shifts = np.arange(per, dtype=unsigned) * unsigned(bits)
+    mask = unsigned((1 << bits) - 1)
+    used = longs[:needed].view(unsigned)
     # numpy, a column per value slot of a long: a world's thousands of sections load no kernel
     return ((used[:, None] >> shifts) & mask).astype(np.int64).reshape(-1)[:count]
