@@ -44,11 +44,12 @@ SCENARIOS = {
 }
 
 
-def start(argv: list[str], folder, marks=None) -> int:
+def start(argv: list[str], folder, marks=None, pause: str | None = None) -> int:
     """Fork a child that runs ``blockmaze ARGV`` in ``folder`` (output silenced) as the command
     does: the stop signals held from its first instruction (the package's first line holds them
     in a real launch), then ``python -m blockmaze``'s own entry; with ``marks``, it makes a file
-    there as each phase begins (see :func:`reached`). Returns its pid."""
+    there as each phase begins (see :func:`reached`), and waits there at phase ``pause`` for the
+    signal. Returns its pid."""
     held = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)  # the child inherits the mask
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
@@ -56,6 +57,8 @@ def start(argv: list[str], folder, marks=None) -> int:
         try:
             if marks is not None:
                 os.environ[stops.MARKS] = str(marks)
+            if pause is not None:
+                os.environ[stops.PAUSE] = pause
             os.chdir(folder)
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
@@ -122,7 +125,7 @@ def kill_runs(folder, marks, old_args, new_args, kills: int,
     ends = {"finished": 0, "old set": 0, "new set": 0}
     for number in range(kills):
         restore(folder, old)
-        pid = start(new_args, folder, fresh(marks))
+        pid = start(new_args, folder, fresh(marks), pause=None if number else "work")
         reached(marks, "work", pid)
         if number:
             time.sleep(rng.uniform(0, 1.1 * duration))

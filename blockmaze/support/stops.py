@@ -44,10 +44,14 @@ STOP_SIGNALS = tuple(getattr(_signal, name) for name in ("SIGINT", "SIGTERM", "S
                      if hasattr(_signal, name))
 _SIGINT = _signal.SIGINT
 _SIGHUP = getattr(_signal, "SIGHUP", None)
+_SIGTERM = _signal.SIGTERM
 
 # BLOCKMAZE_STOPS_MARKS=FOLDER: a file named after each phase is made in FOLDER as the phase
 # begins (held, work, compile, deferred, answered), for tests that wait on the phase, not a clock
 MARKS = "BLOCKMAZE_STOPS_MARKS"
+# with MARKS, BLOCKMAZE_STOPS_PAUSE=PHASE: the run waits (up to 30 s) once it has marked PHASE, so
+# a test's signal lands there and nowhere later, however fast the rest of the run would be
+PAUSE = "BLOCKMAZE_STOPS_PAUSE"
 
 
 # --- wording and exit codes -----------------------------------------------------------------
@@ -424,7 +428,10 @@ def serving(shut_down: Callable[[int, object], None]) -> Iterator[list[int]]:
     if not _in_main_thread():
         yield stopped
         return
-    previous = {signum: _signal.signal(signum, shut_down if signum == _SIGHUP else _signal.SIG_IGN)
+    def hang_up(signum, frame):  # the server's shutdown, asked as for SIGTERM, which the server
+        shut_down(_SIGTERM, frame)  # raises again once down, while it is ignored: no late echo
+
+    previous = {signum: _signal.signal(signum, hang_up if signum == _SIGHUP else _signal.SIG_IGN)
                 for signum in STOP_SIGNALS}
     _serving.append(True)
     try:
@@ -529,3 +536,7 @@ def _mark(phase: str) -> None:
     if folder:
         with contextlib.suppress(OSError):
             os.close(os.open(os.path.join(folder, phase), os.O_CREAT | os.O_WRONLY, 0o644))
+        if os.environ.get(PAUSE) == phase:  # the test's signal ends the wait
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                time.sleep(0.005)
