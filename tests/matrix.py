@@ -622,7 +622,7 @@ def independent_check(case: Case, path: Path) -> None:
 
         scene = trimesh.load(str(path), force="scene", process=False)
         if watertight:  # the chunks of every material together close (one node is not closed)
-            mesh = scene.dump(concatenate=True)
+            mesh = scene.to_geometry()
             _closed(mesh.vertices, mesh.faces, f"{fmt} scene")
     elif fmt == "stl":
         from stl import mesh as stl_mesh
