@@ -2,14 +2,8 @@
 doctest (reST-style ``code``, ``>>>`` examples in the text), so before mkdocstrings renders one
 as Markdown its doctest lines are fenced as ``pycon`` and its double backticks made single.
 
->>> print(as_markdown("Use ``x``.\\n\\n>>> f([1, 2])\\n3\\n"))
-Use `x`.
-<BLANKLINE>
-```pycon
->>> f([1, 2])
-3
-```
-<BLANKLINE>
+>>> as_markdown("Use ``x``, :func:`f`.\\n>>> f()\\n3").splitlines()
+['Use `x`, `f`.', '```pycon', '>>> f()', '3', '```']
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A page asks for a generated part with a marker line: ``<!-- generated: commands 
 command's options, from :mod:`blockmaze.commands` and the click commands built from it) or
 ``<!-- generated: api -->`` (the public names of ``blockmaze.__all__``, for mkdocstrings).
 
->>> "| `--seed` |" in commands_reference()
+>>> "`-s`, `--seed`" in commands_reference()
 True
 >>> "::: blockmaze.pipeline" in api_reference()
 True
