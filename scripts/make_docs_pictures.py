@@ -53,7 +53,7 @@ def isometric(volume: np.ndarray, side: int = 8) -> Image.Image:
     faces in the theme's colours; faces against another block are left out.
 
     >>> isometric(np.ones((1, 1, 1), dtype=np.uint8), side=4).size
-    (11, 12)
+    (8, 10)
     """
     theme = bm.load_theme()
     height, length, width = volume.shape
