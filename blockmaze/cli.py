@@ -35,7 +35,7 @@ Examples:
   blockmaze dungeon 40x60 --style bsp --spawns 8:4:2 --lock -o level.ldtk
   blockmaze info maze.schem                    format, size and blocks
   blockmaze info MyMaze/                       a world save: release, spawn, extent
-"""
+""" + "\n\b\nDocs: docs/index.md; every command and option: docs/commands.md (mkdocs serve shows them)"
 # what each command's help says of it
 SUMMARIES = {
     "generate": "Generate a maze of SIZE cells and print it or write it to a file (a block file "
@@ -58,6 +58,11 @@ def _examples(command: str) -> str:
     """The lines of :data:`EXAMPLES` that run ``command``, for the end of its help."""
     lines = [line for line in EXAMPLES.splitlines() if line.startswith(f"  blockmaze {command} ")]
     return "\n\b\nExamples:\n" + "\n".join(lines) + "\n"
+
+
+def _docs(command: str) -> str:
+    """The page of ``command`` in the documentation, the last line of its help."""
+    return f"\n\b\nDocs: docs/commands.md#{command} (mkdocs serve shows the site)\n"
 
 
 def _algorithm_list() -> str:
@@ -99,7 +104,7 @@ def _job_command(name: str) -> click.Command:
         run(job, say=_info, show=click.echo)
 
     lists = _algorithm_list() if any(o.name == "algorithm" for o in options_of(name)) else ""
-    epilog = lists + _examples(name)
+    epilog = lists + _examples(name) + _docs(name)
     return SectionedCommand(name, params=described_params(COMMANDS[name]), callback=callback,
                             help=SUMMARIES[name], epilog=epilog)
 
@@ -108,7 +113,7 @@ for _name in COMMANDS:
     cli.add_command(_job_command(_name))
 
 
-@cli.command("serve")
+@cli.command("serve", epilog=_docs("serve"))
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; any other than 127.0.0.1 lets other machines in.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,

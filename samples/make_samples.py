@@ -1,9 +1,9 @@
-"""Remake the files in samples/ with the commands the README shows beside them.
+"""Remake the files in samples/ with the commands docs/gallery.md shows for them.
 
     python samples/make_samples.py [FOLDER]      # default: this folder
 
-The commands are read from the README's "Samples" block (lines ``blockmaze ... -o samples/NAME``
-or ``blockmaze ... > samples/NAME``), so the README, this script and tests/test_samples.py
+The commands are read from the gallery's samples block (lines ``blockmaze ... -o samples/NAME``
+or ``blockmaze ... > samples/NAME``), so the gallery, this script and tests/test_samples.py
 (which remakes every sample and compares bytes) can never disagree.
 """
 
@@ -17,12 +17,12 @@ from pathlib import Path
 
 from blockmaze.cli import main
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+GALLERY = Path(__file__).resolve().parent.parent / "docs" / "gallery.md"  # its samples block
 
 
-def sample_commands(readme: Path = README) -> dict[str, list[str]]:
-    """Sample file name -> the blockmaze arguments that make it, from the README's block."""
-    text = readme.read_text(encoding="utf-8")
+def sample_commands(page: Path = GALLERY) -> dict[str, list[str]]:
+    """Sample file name -> the blockmaze arguments that make it, from the gallery's block."""
+    text = page.read_text(encoding="utf-8")
     block = text.split("<!-- samples -->", 2)[1]
     commands = {}
     for line in block.splitlines():

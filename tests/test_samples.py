@@ -1,4 +1,4 @@
-"""Every file in samples/ is remade, byte for byte, by the command the README shows beside it."""
+"""Every file in samples/ is remade, byte for byte, by the command docs/gallery.md shows for it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ _spec.loader.exec_module(make_samples)
 COMMANDS = make_samples.sample_commands()
 
 
-def test_every_sample_has_a_command_in_the_readme():
+def test_every_sample_has_a_command_in_the_gallery():
     files = {p.name for p in SAMPLES.iterdir() if p.name != "make_samples.py"
              and not p.name.startswith((".", "__"))}
     files.discard("studio.png")  # a screenshot of the studio page: tests/test_studio_browser.py takes it
@@ -22,6 +22,6 @@ def test_every_sample_has_a_command_in_the_readme():
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_the_readme_command_remakes_the_sample(tmp_path, name):
+def test_the_gallery_command_remakes_the_sample(tmp_path, name):
     made = make_samples.make_sample(name, COMMANDS[name], tmp_path)
     assert made.read_bytes() == (SAMPLES / name).read_bytes()
