@@ -179,7 +179,8 @@ class Option:
     ``writer``: the writer keyword it sets (it applies to the outputs whose writer takes that
     keyword; ``to_writer`` turns the value into the writer's); ``where``: ``"any"`` (always),
     ``"printed"`` (a maze printed in the terminal), ``"file"`` (any output file), ``"blocks"``
-    (a file of blocks or tiles), ``"volume"`` (blocks stood up: not tile maps), ``"tiles"``
+    (a file of blocks or tiles), ``"volume"`` (blocks stood up: not tile maps), ``"extrusion"``
+    (as volume, and only where a flat plan is stood up: not a 3-D blockwise maze), ``"tiles"``
     (tile maps only: what a plan's entities show); ``not_for``:
     format names it never applies to; ``shown``: the default as typed on the command line, where
     it is not the value itself (``auto``); ``grids``, ``modes``: the grid kinds and blockwise modes
@@ -298,9 +299,9 @@ class Output(Job):
               "default: the memory available, or the environment's BLOCKMAZE_MEMORY_LIMIT).",
         "Output", metavar="SIZE", show_default=False, process=True)
     height: int = option(3, "Wall height in blocks.", "Blocks", click.IntRange(min=1),
-                         where="volume")
-    floor: bool = option(True, "Lay a floor under the maze.", "Blocks", where="volume")
-    roof: bool = option(False, "Put a roof over the maze.", "Blocks", where="volume")
+                         where="extrusion")
+    floor: bool = option(True, "Lay a floor under the maze.", "Blocks", where="extrusion")
+    roof: bool = option(False, "Put a roof over the maze.", "Blocks", where="extrusion")
     lights: bool = option(False, "Set light blocks into the floor so every walkable block has "
                                  "block light >= 1 (no hostile mob spawns in the passages).",
                           "Blocks", where="volume")

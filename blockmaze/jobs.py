@@ -123,10 +123,11 @@ def output_writer(output, format_=None) -> Writer | None:
 
 
 def unused_options(job: Job, writer: Writer | None, *, kind: str | None = None,
-                   mode: str | None = None) -> dict[str, str]:
+                   mode: str | None = None, solid: bool = False) -> dict[str, str]:
     """The options the user chose (``job.given``) that the run does not use, each with what it
     does not apply to. ``writer`` is the output's (None: the maze is printed); ``kind`` the grid
-    kind, ``mode`` blockwise's mode.
+    kind, ``mode`` blockwise's mode, ``solid`` whether the maze is a volume already (a 3-D
+    blockwise maze: nothing to stand up).
 
     >>> from blockmaze.export import writer_for
     >>> job = make_job("generate", size=3, mc_version="1.20.4", block_size=2.0, wall=2)
@@ -134,23 +135,29 @@ def unused_options(job: Job, writer: Writer | None, *, kind: str | None = None,
     {'mc_version': 'obj output'}
     >>> unused_options(make_job("generate", size=3, wall=2), writer_for("m.schem"), kind="hex")
     {'wall': 'hex mazes (they use --scale)'}
+    >>> job = make_job("blockwise", size=(9, 21, 21), height=4, lights=True)
+    >>> unused_options(job, writer_for("m.schem"), mode="strict", solid=True)
+    {'height': 'a 3-D blockwise maze (it is a volume already)'}
     """
     unused = {}
     for option in options_of(type(job)):
         if option.name in job.given:
-            reason = _reason(option, writer, kind, mode)
+            reason = _reason(option, writer, kind, mode, solid)
             if reason:
                 unused[option.name] = reason
     return unused
 
 
 def _reason(option: Option, writer: Writer | None, kind: str | None,
-            mode: str | None) -> str | None:
+            mode: str | None, solid: bool = False) -> str | None:
     """What ``option`` does not apply to in this run (None: it applies), from its description."""
     if option.modes is not None and mode is not None and mode not in option.modes:
         return f"--mode {mode}"
+    if option.where == "extrusion" and solid:
+        return "a 3-D blockwise maze (it is a volume already)"
     if writer is None:
-        printed_only = option.where in ("file", "blocks", "volume", "tiles") or option.writer is not None
+        printed_only = option.where in ("file", "blocks", "volume", "extrusion", "tiles") \
+            or option.writer is not None
         return "a printed maze (give --output FILE)" if printed_only else None
     if option.where == "printed":
         return "a maze written to a file (it is for printed mazes)"
@@ -159,7 +166,7 @@ def _reason(option: Option, writer: Writer | None, kind: str | None,
         return None if option.writer in writer.options else output
     blocks = writer.source != "maze"
     if writer.name in option.not_for or (option.where == "blocks" and not blocks) \
-            or (option.where == "volume" and (not blocks or writer.plan)) \
+            or (option.where in ("volume", "extrusion") and (not blocks or writer.plan)) \
             or (option.where == "tiles" and not writer.plan):
         return output
     if option.grids is not None and kind is not None and kind not in option.grids:
@@ -263,10 +270,6 @@ class _Run:
                                  "document or picture")
         if writer is None and len(size) == 3:
             raise BlockmazeError("a 3-D maze cannot be printed: write it with -o FILE")
-        if len(size) == 3:  # the maze is its own volume: nothing to stand up
-            for name in sorted({"height", "floor", "roof"} & j.given):
-                warnings.warn(f"--{name} does not apply to a 3-D blockwise maze (it is a volume "
-                              f"already); ignored", UnusedOptionWarning, stacklevel=2)
         if writer is not None and len(size) == 3:
             if writer.plan:
                 raise BlockmazeError(f"a 3-D blockwise maze has {size[0]} layers and {writer.name} "
@@ -275,7 +278,7 @@ class _Run:
             writer.check_size(size)
         elif writer is not None:
             check_plan_fits(writer, size, height=j.height, floor=j.floor, roof=j.roof)
-        self._warn_unused(writer, mode=mode)
+        self._warn_unused(writer, mode=mode, solid=len(size) == 3)
         seed = self._seed()
         blocks, what = self._blockwise_blocks(size, mode, seed)
         if writer is None:

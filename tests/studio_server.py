@@ -11,15 +11,13 @@ import time
 @contextlib.contextmanager
 def running_studio(settings=None):
     """Yield the base URL of a studio served by uvicorn until the block ends."""
-    import uvicorn
-
-    from blockmaze.web.app import Settings, create_app
+    from blockmaze.web import make_server
+    from blockmaze.web.app import Settings
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings or Settings()), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+    server = make_server(settings or Settings(), "127.0.0.1", port)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -161,11 +161,17 @@ def test_a_stop_during_a_compile_is_raised_once_the_compile_is_over(monkeypatch)
 
     monkeypatch.setattr(kernels, "_jit", interrupted_compile)
     monkeypatch.setattr(kernels, "_forced", None)
-    total = kernels.kernel(cache=False, small=0)(_total)
-    with pytest.raises(KeyboardInterrupt):
-        total(np.arange(5))
-    assert finished == ["_total"]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # Ctrl-C as Python sets it up in a foreground process (a shell starts a background job with
+    # SIGINT ignored, and an ignored signal rightly raises nothing)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        total = kernels.kernel(cache=False, small=0)(_total)
+        with pytest.raises(KeyboardInterrupt):
+            total(np.arange(5))
+        assert finished == ["_total"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _calls_inner(values):

@@ -16,10 +16,14 @@ from pathlib import Path
 import nbtlib
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import blockmaze as bm
 import readers
 from blockmaze.cli import main
+from blockmaze.export.minecraft.mcworld import subchunks
+from blockmaze.support.kernels import forced
 from test_mcstructure import key, read_mcstructure
 
 leveldb = readers.module("leveldb", "amulet-leveldb")
@@ -215,3 +219,20 @@ def test_info_reads_the_world(tmp_path, capsys):
     assert "generator: flat" in out and "minecraft:glass" in out
     (tmp_path / "broken.mcworld").write_bytes(path.read_bytes()[:200])
     assert main(["info", str(tmp_path / "broken.mcworld")]) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 3), st.integers(2, 40), st.integers(0, 2**32 - 1))
+def test_the_compiled_and_numpy_forms_encode_the_same_subchunks(layers, chunks, count, seed):
+    """Sub-chunks of a random row of chunks (air-only ones among them) are the same records
+    from the kernel and from the numpy form, whatever the palette's index width."""
+    rng = np.random.default_rng(seed)
+    column = rng.integers(0, count, (16 * layers, 16, 16 * chunks)).astype(np.uint32)
+    column[:, :, :16] = 0  # a column of air-only sub-chunks, left out by both
+    if rng.random() < 0.5:
+        column[:16] = rng.integers(0, 2, (16, 16, 16 * chunks))  # index widths of 1 bit
+    with forced("numba"):
+        compiled = subchunks(column, count)
+    with forced("python"):
+        vectorized = subchunks(column, count)
+    assert compiled == vectorized

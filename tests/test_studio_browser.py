@@ -183,6 +183,11 @@ def test_every_command_grid_and_level_is_shown_as_a_picture_and_in_3d(browser, s
     assert ("png" in links) == ("command=" not in query)  # pictures draw graph mazes only
     assert "mtl" not in links
     assert ("tilemap" in links) == ("x21x21" not in query)  # a 3-D blockwise maze has no plan
+    offered = set(browser.execute_script(
+        "return [...document.querySelectorAll('#options [data-flag]')]"
+        ".filter(e => !e.closest('[hidden]')).map(e => e.dataset.flag)"))
+    if "blockwise" in query:  # a 3-D maze is a volume already: nothing to stand up (lights apply)
+        assert ("height" in offered) == ("x21x21" not in query) == ("roof" in offered), offered
 
 
 def test_the_page_loads_without_console_errors_and_shows_every_view(browser, studio):

@@ -153,3 +153,52 @@ def test_a_full_queue_answers_503_at_once():
             f"{url}/api/generate?size=300x300&seed={seed}&format=glb", timeout=60), range(6)))
     codes = sorted(a.status_code for a in answers)
     assert 503 in codes and 200 in codes, codes
+
+
+def _closed_by_server(connection: socket.socket, within: float) -> bool:
+    """Whether the server closes ``connection`` (reads end) within ``within`` seconds."""
+    connection.settimeout(within)
+    try:
+        return connection.recv(1024) == b""
+    except TimeoutError:
+        return False
+
+
+def test_a_head_sent_too_slowly_is_closed_and_a_prompt_one_answered():
+    """A client trickling a request's head is cut off after head_seconds (slow connections would
+    otherwise hold the server's file handles without end); a whole head in time is answered."""
+    import httpx
+
+    from studio_server import running_studio
+
+    with running_studio(Settings(head_seconds=0.5)) as url:
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=5) as slow:
+            slow.sendall(b"GET / HTTP/1.1\r\nHost: local")  # and never the rest
+            assert _closed_by_server(slow, 5)
+        assert httpx.get(f"{url}/", timeout=10).status_code == 200
+
+
+def test_connections_past_the_cap_are_closed_as_they_arrive():
+    import httpx
+
+    from studio_server import running_studio
+
+    with running_studio(Settings(connections=4, head_seconds=30)) as url:
+        host, port = url.removeprefix("http://").split(":")
+        held = [socket.create_connection((host, int(port)), timeout=5) for _ in range(4)]
+        try:
+            time.sleep(0.2)  # the server has taken them in
+            with socket.create_connection((host, int(port)), timeout=5) as extra:
+                assert _closed_by_server(extra, 5)
+        finally:
+            for connection in held:
+                connection.close()
+        deadline = time.monotonic() + 10  # the held ones are gone: a page answers again
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        assert httpx.get(f"{url}/", timeout=5).status_code == 200

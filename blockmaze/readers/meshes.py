@@ -175,7 +175,9 @@ def read_glb(file: BinaryIO) -> FileInfo:
 
 # -- OBJ, PLY, STL, 3MF -----------------------------------------------------------------------
 
-_OBJ_VERTEX = re.compile(rb"^v[ \t]+([^\n]*)", re.M)
+# a vertex line's first three words (x y z; a colour or weight after them is not read), or
+# nothing when the line has fewer
+_OBJ_VERTEX = re.compile(rb"^v[ \t]+([^ \t\n]+[ \t]+[^ \t\n]+[ \t]+[^ \t\n]+)?", re.M)
 _OBJ_FACE = re.compile(rb"^f[ \t]+([^\n]*)", re.M)
 _BLOCK_SIZE = re.compile(rb"block_size ([0-9.eE+-]+)")
 
@@ -208,9 +210,9 @@ def read_obj(file: BinaryIO) -> FileInfo:
         rows = _OBJ_VERTEX.findall(text)
         if rows:
             try:
-                words = b" ".join(rows).split()  # x y z a line, as blockmaze writes: one parse
-                coords = np.array(words if len(words) == 3 * len(rows) else
-                                  [row.split()[:3] for row in rows], dtype=np.float64)
+                if b"" in rows:
+                    raise ValueError
+                coords = np.array(b" ".join(rows).split(), dtype=np.float64)  # one parse
             except ValueError:
                 raise BadFileError("a vertex line of the OBJ does not hold three numbers") from None
             vertices += len(rows)

@@ -36,9 +36,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     whether a stop signal (Ctrl-C, SIGTERM, SIGHUP) ended it: the server shuts down cleanly,
     its jobs stopped and their folders removed (:func:`blockmaze.support.stops.serving`)."""
     require_web()
-    import uvicorn
-
-    from .app import Settings, create_app
+    from .app import Settings
 
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     listening = bind(host, port)  # before the banner: a busy port is one line, not a traceback
@@ -47,12 +45,23 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
         import webbrowser
 
         webbrowser.open(url)
-    config = uvicorn.Config(create_app(settings or Settings()), host=host, port=port,
-                            log_level="warning")
-    server = uvicorn.Server(config)
+    server = make_server(settings or Settings(), host, port)
     with stops.serving(server.handle_exit) as stopped:
         server.run(sockets=[listening])
     return bool(stopped)
+
+
+def make_server(settings, host: str, port: int):
+    """The uvicorn server of the studio with ``settings`` (:class:`.app.Settings`) on
+    ``host:port``: its connections bounded in number and in the time to send a request's head."""
+    import uvicorn
+
+    from .app import create_app
+    from .connections import timed_protocol
+
+    return uvicorn.Server(uvicorn.Config(
+        create_app(settings), host=host, port=port, log_level="warning",
+        http=timed_protocol(settings.head_seconds, settings.connections)))
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -50,8 +50,10 @@ LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost"})
 class Settings:
     """The server's bounds: ``limits`` per request, ``workers`` jobs at once and ``queue`` more
     waiting (beyond that: 503), ``seconds`` a job may take (then 504), ``rate`` requests a client
-    may make per minute (more get 429), ``mask_bytes`` per upload, and the ``hosts`` its pages
-    may be asked for by (loopback names and addresses are always allowed).
+    may make per minute (more get 429), ``mask_bytes`` per upload, the ``hosts`` its pages
+    may be asked for by (loopback names and addresses are always allowed), ``head_seconds`` a
+    connection has to send a request's head and ``connections`` open at once
+    (:mod:`.connections`).
     """
 
     limits: Limits = Limits()
@@ -60,6 +62,8 @@ class Settings:
     seconds: float = 120.0
     rate: int = 1200
     mask_bytes: int = 4 << 20
+    head_seconds: float = 10.0
+    connections: int = 256
     hosts: frozenset[str] = field(default_factory=frozenset)
 
 

@@ -114,10 +114,11 @@ class _Bytes(bytearray):
 
 
 @kernel(small=1 << 18)
-def _encode_row(column, count, words, nwords, widths, present):
+def _encode_row(column, count, words, nwords, widths, present, palettes, sizes):
     """Sub-chunk ``s = cx * ny + cy`` of a row of chunks (``column``: global state ids as
-    (y, 16 z, x)): the states present, the index width and the packed words (x, z, y order, y
-    fastest; ``32 // bits`` indices a little-endian word, lowest bits first)."""
+    (y, 16 z, x)): the states present (``palettes[s, :sizes[s]]``, in order), the index width
+    and the packed words (x, z, y order, y fastest; ``32 // bits`` indices a little-endian word,
+    lowest bits first)."""
     height, _, width = column.shape
     ny = height // 16
     local = np.zeros(count, dtype=np.uint32)
@@ -132,7 +133,9 @@ def _encode_row(column, count, words, nwords, widths, present):
         for state in range(count):
             if present[s, state]:
                 local[state] = n
+                palettes[s, n] = state
                 n += 1
+        sizes[s] = n
         bits = 1
         while (1 << bits) < n:
             bits += 1
@@ -160,11 +163,12 @@ def _encode_row(column, count, words, nwords, widths, present):
             words[s, word] = acc
 
 
-def subchunks(column: np.ndarray, count: int) -> list[tuple[int, int, int, bytes]]:
+def subchunks(column: np.ndarray, count: int) -> list[tuple[int, int, tuple, bytes]]:
     """The sub-chunks (format 9, one storage layer) of a row of chunks: ``column`` holds global
     state ids (< ``count``) as (y, 16 z, x), from the world's floor up, y and x a multiple of 16.
-    Returns (cx, cy, the palette's state ids, the bytes before the palette) for each sub-chunk
-    that is not all air (state 0), the whole row at once: indices in x, z, y order (y fastest).
+    Returns (cx, the sub-chunk's y index, the palette's state ids, the bytes before the
+    palette's entries) for each sub-chunk that is not all air (state 0), the whole row at once:
+    indices in x, z, y order (y fastest).
     """
     height, _, width = column.shape
     ny, nx = height // 16, width // 16
@@ -173,13 +177,16 @@ def subchunks(column: np.ndarray, count: int) -> list[tuple[int, int, int, bytes
         nwords = np.zeros(nx * ny, dtype=np.int32)
         widths = np.zeros(nx * ny, dtype=np.int32)
         present = np.zeros((nx * ny, count), dtype=np.bool_)
-        _encode_row(column, count, words, nwords, widths, present)
-        found = []
-        for s in np.flatnonzero(present[:, 1:].any(axis=1)).tolist():
-            cx, cy = divmod(s, ny)
-            found.append(_record(cx, cy, np.flatnonzero(present[s]), int(widths[s]),
-                                 words[s, :nwords[s]]))
-        return found
+        palettes = np.zeros((nx * ny, count), dtype=np.int32)
+        sizes = np.zeros(nx * ny, dtype=np.int32)
+        _encode_row(column, count, words, nwords, widths, present, palettes, sizes)
+        data = words.astype("<u4", copy=False).tobytes()  # (sliced per sub-chunk: no numpy call each)
+        step = words.shape[1] * 4
+        lists = palettes.tolist()
+        return [_record(*divmod(s, ny), tuple(lists[s][:n]), bits, data[s * step:s * step + used * 4])
+                for s, (n, bits, used) in enumerate(zip(sizes.tolist(), widths.tolist(),
+                                                        nwords.tolist(), strict=True))
+                if n > 1 or lists[s][0] != 0]  # (not air alone)
     order = (column.reshape(ny, 16, 16, nx, 16).transpose(3, 0, 4, 2, 1)
              .reshape(nx * ny, 4096))  # (cx, cy) rows of x, z, y with y fastest
     present = np.zeros((nx * ny, count), dtype=bool)
@@ -194,22 +201,25 @@ def subchunks(column: np.ndarray, count: int) -> list[tuple[int, int, int, bytes
         packed = pack_rows(values, int(bits), word=32)
         for row, words in zip(rows.tolist(), packed, strict=True):
             cx, cy = divmod(int(kept[row]), ny)
-            found.append(_record(cx, cy, np.flatnonzero(present[kept[row]]), int(bits), words))
+            found.append(_record(cx, cy, tuple(np.flatnonzero(present[kept[row]]).tolist()),
+                                 int(bits), words.astype("<u4").tobytes()))
     return sorted(found, key=lambda item: item[:2])
 
 
-def _record(cx: int, cy: int, palette: np.ndarray, bits: int, words: np.ndarray):
+def _record(cx: int, cy: int, palette: tuple, bits: int, words: bytes):
     """(cx, the sub-chunk's y index, its palette, its bytes up to the palette's entries)."""
     index = cy + MIN_Y // 16
-    head = bytes([SUBCHUNK_FORMAT, 1]) + struct.pack("b", index) + bytes([bits << 1])
-    return cx, index, palette, head + words.astype("<u4").tobytes() + struct.pack("<i", palette.size)
+    head = bytes((SUBCHUNK_FORMAT, 1, index & 0xFF, bits << 1))  # (the index as an int8)
+    return cx, index, palette, head + words + struct.pack("<i", len(palette))
 
 
-def _data_3d(top: np.ndarray) -> bytes:
-    """Heights (16 z, 16 x: above the world's floor, where light from the sky begins) and one
-    biome, plains, for each of the 24 sub-chunks."""
+def _data_3d(top: np.ndarray) -> list[bytes]:
+    """Each chunk's heights along a row of chunks (``top``: 16 z by x, above the world's floor,
+    where light from the sky begins) and one biome, plains, for each of the 24 sub-chunks."""
     biome = bytes([0 << 1 | 1]) + struct.pack("<i", PLAINS)  # no indices: one biome, the palette
-    return top.astype("<i2").tobytes() + biome * SECTIONS
+    chunks = top.shape[1] // 16
+    data = top.astype("<i2").reshape(16, chunks, 16).transpose(1, 0, 2).tobytes()
+    return [data[c * 512:(c + 1) * 512] + biome * SECTIONS for c in range(chunks)]
 
 
 def write_mcworld(
@@ -265,6 +275,7 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
         whole = None
     states: dict[tuple, int] = {}
     entries: list[bytes] = []
+    palettes: dict[tuple, bytes] = {}  # a sub-chunk palette's entries, by its state ids
 
     def state_id(name: str, tags: dict) -> int:
         key = (name, tuple(sorted(tags.items())))
@@ -306,15 +317,17 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
                                                       *column.shape[1:]), air, np.uint32)])
         by_chunk: dict[int, list] = {}
         for cx, cy, palette_ids, head in subchunks(column, len(entries)):
-            by_chunk.setdefault(cx, []).append(
-                (chunk_key(cx, cz, SUBCHUNK, cy), head + b"".join(entries[i] for i in palette_ids)))
+            if palette_ids not in palettes:
+                palettes[palette_ids] = b"".join(entries[i] for i in palette_ids)
+            by_chunk.setdefault(cx, []).append((chunk_key(cx, cz, SUBCHUNK, cy),
+                                                head + palettes[palette_ids]))
         by_entity: dict[int, list] = {}
         for e in entities:
             by_entity.setdefault(e.position[2] // 16, []).append(e)
         records: dict[bytes, bytes] = {}  # the band's row of chunks, one batch
-        for cx in range(column.shape[2] // 16):
+        for cx, heights in enumerate(_data_3d(top)):
             records |= {chunk_key(cx, cz, VERSION): bytes([CHUNK_VERSION]),
-                       chunk_key(cx, cz, DATA_3D): _data_3d(top[:, cx * 16:cx * 16 + 16]),
+                       chunk_key(cx, cz, DATA_3D): heights,
                        chunk_key(cx, cz, FINALIZED): struct.pack("<i", 2)}
             records.update(by_chunk.get(cx, ()))
             if cx in by_entity:

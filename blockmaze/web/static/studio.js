@@ -44,9 +44,10 @@ function applies(option, format) {
   if (format) {
     if (option.not_for.includes(format.name)) return false;
     if (option.where === "blocks" && format.source === "maze") return false;
-    if (option.where === "volume" && !["volume", "bands"].includes(format.source)) return false;
+    if (["volume", "extrusion"].includes(option.where) && !["volume", "bands"].includes(format.source)) return false;
     if (option.writer && !(format.options || []).includes(option.writer)) return false;
   }
+  if (option.where === "extrusion" && solid3d()) return false;  // a 3-D maze is a volume already
   if (option.grids && command() === "generate" && !option.grids.includes(valueOf("grid", "square"))) return false;
   if (option.modes && command() === "blockwise" && !option.modes.includes(valueOf("mode", "strict"))) return false;
   return true;
