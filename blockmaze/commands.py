@@ -171,18 +171,26 @@ class AlgorithmSpec(click.ParamType):
 
 # --- one option
 
+# where an option applies, by its ``where``: the outputs it is for ("" for any)
+WHERE = {
+    "any": "",
+    "printed": "a maze printed in the terminal",
+    "file": "any output file",
+    "blocks": "block and tile files",
+    "volume": "block files (blocks stood up: not tile maps)",
+    "extrusion": "block files of a flat plan stood up (not a 3-D blockwise maze)",
+    "tiles": "tile maps (what a plan's entities show)",
+}
+
+
 @dataclass(frozen=True)
 class Option:
     """One option of a command: what it parses, its default, help and help group, and where it
     applies (a run that does not use a given option warns about it).
 
     ``writer``: the writer keyword it sets (it applies to the outputs whose writer takes that
-    keyword; ``to_writer`` turns the value into the writer's); ``where``: ``"any"`` (always),
-    ``"printed"`` (a maze printed in the terminal), ``"file"`` (any output file), ``"blocks"``
-    (a file of blocks or tiles), ``"volume"`` (blocks stood up: not tile maps), ``"extrusion"``
-    (as volume, and only where a flat plan is stood up: not a 3-D blockwise maze), ``"tiles"``
-    (tile maps only: what a plan's entities show); ``not_for``:
-    format names it never applies to; ``shown``: the default as typed on the command line, where
+    keyword; ``to_writer`` turns the value into the writer's); ``where``: a key of
+    :data:`WHERE`, the outputs it applies to; ``not_for``: format names it never applies to; ``shown``: the default as typed on the command line, where
     it is not the value itself (``auto``); ``grids``, ``modes``: the grid kinds and blockwise modes
     it applies to (None: all). ``process``: it configures the run on this machine (memory), and
     ``studio=False``: it names the server's files; the studio takes neither from a request.
@@ -211,6 +219,10 @@ class Option:
     studio: bool = True
     argument: bool = False
     required: bool = True
+
+    def __post_init__(self) -> None:
+        if self.where not in WHERE:
+            raise ValueError(f"option {self.name}: where={self.where!r} is not one of {list(WHERE)}")
 
     @property
     def flag(self) -> str:

@@ -18,9 +18,6 @@ import click
 
 MARKER = re.compile(r"^<!-- generated: (\w+) -->$", re.M)
 # where an option applies, in words (commands.Option.where)
-WHERE = {"any": "", "printed": "a maze printed in the terminal", "file": "any output file",
-         "blocks": "block and tile files", "volume": "block files (not tile maps)",
-         "tiles": "tile maps"}
 
 
 def on_page_markdown(markdown: str, **kwargs) -> str:
@@ -38,6 +35,8 @@ def _formats_taking(keyword: str) -> list[str]:
 
 def applies_to(option) -> str:
     """Where a described option applies, in words (outputs, grids, modes)."""
+    from blockmaze.commands import WHERE
+
     parts = [WHERE[option.where]] if WHERE[option.where] else []
     if option.writer is not None:
         parts.append("outputs " + ", ".join(f"`{name}`" for name in _formats_taking(option.writer)))
