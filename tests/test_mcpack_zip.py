@@ -34,11 +34,13 @@ def expand(value) -> bytes:
 @given(files=st.dictionaries(st.text(st.characters(codec="utf-8", exclude_characters="/\\\0"),
                                      min_size=1, max_size=12),
                              st.one_of(st.binary(max_size=2000), parts), max_size=5),
-       level=st.sampled_from([1, 6, 9]))
-def test_zipfile_reads_every_file_back(files, level):
+       level=st.sampled_from([1, 6, 9]), data=st.data())
+def test_zipfile_reads_every_file_back(files, level, data):
     out = io.BytesIO()
-    write_zip(out, files, level=level)
+    stored = data.draw(st.sets(st.sampled_from(sorted(files))) if files else st.just(set()))
+    write_zip(out, files, level=level, stored=stored)  # (stored: as they are, for compressed data)
     archive = zipfile.ZipFile(out)
+    assert {i.filename for i in archive.infolist() if i.compress_type == zipfile.ZIP_STORED} == stored
     assert archive.testzip() is None
     assert archive.namelist() == sorted(files)
     for info in archive.infolist():
@@ -64,7 +66,7 @@ def test_unzip_tests_an_archive(tmp_path):
     unzip = readers.program("unzip", "Debian package unzip")
     path = tmp_path / "x.zip"
     with open(path, "wb") as file:
-        write_zip(file, FILES)
+        write_zip(file, FILES, stored=["pack.mcmeta", "data/x.bin"])
     result = subprocess.run([unzip, "-t", str(path)], capture_output=True, text=True)
     assert result.returncode == 0 and "No errors detected" in result.stdout, result.stdout
 
@@ -75,7 +77,7 @@ def test_java_reads_every_entry_by_both_directories(tmp_path):
     java = readers.program("java", "Debian package default-jdk-headless")
     path = tmp_path / "x.zip"
     with open(path, "wb") as file:
-        write_zip(file, FILES, level=3)
+        write_zip(file, FILES, level=3, stored=["empty", "data/x.bin"])
     result = subprocess.run([java, str(JAVA_READER), str(path)], capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stderr

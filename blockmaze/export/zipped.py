@@ -28,7 +28,7 @@ from typing import BinaryIO
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 _DOS_DATE = (ZIP_TIME[0] - 1980) << 9 | ZIP_TIME[1] << 5 | ZIP_TIME[2]
 _DOS_TIME = ZIP_TIME[3] << 11 | ZIP_TIME[4] << 5 | ZIP_TIME[5] // 2
-_DEFLATED = 8
+_STORED, _DEFLATED = 0, 8
 _UNIX = 3  # "made by" host: Unix, so the mode below is read
 _MODE = 0o100644 << 16  # a regular file, rw-r--r--
 _LIMIT = 0xFFFFFFFF  # past this a size or an offset needs zip64
@@ -104,14 +104,35 @@ def _zip64_extra(values: list[int]) -> bytes:
     return struct.pack(f"<HH{len(values)}Q", 1, 8 * len(values), *values) if values else b""
 
 
-def write_zip(file: BinaryIO, files: dict[str, Part | list[Part]], level: int = 6) -> None:
+def _store(parts: Iterable[Part]) -> tuple[list[Part], int, int]:
+    """``parts`` as they are (a stored member), their CRC-32 and size."""
+    chunks: list[Part] = []
+    crc = size = 0
+    for part in parts:
+        for piece in [part.data] * part.count if isinstance(part, Repeat) else [part]:
+            chunks.append(piece)
+            crc, size = zlib.crc32(piece, crc), size + len(piece)
+    return chunks, crc, size
+
+
+def write_zip(file: BinaryIO, files: dict[str, Part | list[Part]], level: int = 6,
+              stored: Iterable[str] = ()) -> None:
     """Write ``files`` (name -> bytes, memoryview or list of parts) as a deflated zip, names in
-    order, times fixed."""
+    order, times fixed; the names in ``stored`` as they are (data compressed already).
+
+    >>> import io
+    >>> out = io.BytesIO()
+    >>> write_zip(out, {"a.gz": b"xyz", "b.txt": b"b"}, stored=["a.gz"])
+    >>> [(i.filename, i.compress_type) for i in zipfile.ZipFile(out).infolist()]
+    [('a.gz', 0), ('b.txt', 8)]
+    """
     central = []
     offset = 0
+    stored = set(stored)
     for name in sorted(files):
         parts = files[name] if isinstance(files[name], list) else [files[name]]
-        chunks, crc, size = _deflate(parts, level)
+        method = _STORED if name in stored else _DEFLATED
+        chunks, crc, size = _store(parts) if method == _STORED else _deflate(parts, level)
         compressed = sum(map(len, chunks))
         encoded = name.encode("utf-8")
         big = size >= _LIMIT or compressed >= _LIMIT
@@ -119,19 +140,19 @@ def write_zip(file: BinaryIO, files: dict[str, Part | list[Part]], level: int = 
         local_extra = _zip64_extra([size, compressed] if big else [])
         sizes = (_LIMIT, _LIMIT) if big else (compressed, size)
         flags = 0 if encoded.isascii() else 0x800  # bit 11: the name is UTF-8
-        file.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, version, flags, _DEFLATED, _DOS_TIME,
+        file.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, version, flags, method, _DOS_TIME,
                                _DOS_DATE, crc, *sizes, len(encoded), len(local_extra)))
         file.write(encoded + local_extra)
         for chunk in chunks:
             file.write(chunk)
-        central.append((encoded, version, flags, crc, size, compressed, offset))
+        central.append((encoded, version, flags, method, crc, size, compressed, offset))
         offset += 30 + len(encoded) + len(local_extra) + compressed
     start = offset
-    for encoded, version, flags, crc, size, compressed, at in central:
+    for encoded, version, flags, method, crc, size, compressed, at in central:
         wide = [v for v in (size, compressed, at) if v >= _LIMIT]
         extra = _zip64_extra(wide)
         record = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, _UNIX << 8 | version, version, flags,
-                             _DEFLATED, _DOS_TIME, _DOS_DATE, crc, min(compressed, _LIMIT),
+                             method, _DOS_TIME, _DOS_DATE, crc, min(compressed, _LIMIT),
                              min(size, _LIMIT), len(encoded), len(extra), 0, 0, 0, _MODE,
                              min(at, _LIMIT))
         file.write(record + encoded + extra)
