@@ -43,6 +43,8 @@ API = {
                           format_="world")),
     "blockmaze generate 16x16 --seed 7 -o maze.mcpack":
         ("generate", dict(size=(16, 16), seed=7, output="maze.mcpack")),
+    "blockmaze generate 16x16 --seed 7 --entrances -o Maze.mcworld":
+        ("generate", dict(size=(16, 16), seed=7, entrances=True, output="Maze.mcworld")),
     "blockmaze generate 3x6x6 -g layered --seed 5 --collision -o tower.glb":
         ("generate", dict(size=(3, 6, 6), kind="layered", seed=5, collision=True,
                           output="tower.glb")),
