@@ -140,6 +140,29 @@ def test_the_bot_walks_it_and_the_model_agrees(schem_walks, name):
     assert result["reached"], f"{result['why']} at {result['at']} (goal {result['goal']}, {result['seconds']} s)"
 
 
+LABYRINTHS = (("cretan", 3), ("cretan", 7))
+
+
+@pytest.mark.slow
+@pytest.mark.reader
+def test_the_bot_walks_a_labyrinth_from_its_entrance_to_its_centre(tmp_path):
+    """Classical labyrinths (issue 41), pasted as WorldEdit pastes them: the bot walks from where
+    the player stands, at the entrance, round every circuit to the centre. Their one path is
+    long (the seven circuits' some 700 blocks take the bot minutes), so they walk on their own."""
+    cases = []
+    for number, (style, circuits) in enumerate(LABYRINTHS):
+        document = bm.labyrinth(circuits, style)
+        path = tmp_path / f"{style}-{circuits}.schem"
+        volume = pipeline.save(document, path, theme=THEMES[number % len(THEMES)], solution=True,
+                               mc_version="1.20.4")
+        cases.append((f"{style} {circuits}", path, volume, list(feet_on(volume, Material.GOAL))))
+    results = walk([{"name": name, "file": path, "goal": goal, "start": None, "route": []}
+                    for name, path, _, goal in cases], timeout=480, bots=len(cases))
+    for (name, path, volume, goal), result in zip(cases, results, strict=True):
+        assert model_walks(path, volume, goal, None) == result["reached"], name
+        assert result["reached"], f"{name}: {result['why']} at {result['at']} ({result['seconds']} s)"
+
+
 def test_the_model_rejects_a_ceiling_over_the_first_step(monkeypatch):
     """Stairwells with two blocks of air over their first step (0.2's), which no player could
     climb, are not one walk in the block model either."""
