@@ -267,3 +267,22 @@ def test_a_finger_groove_is_as_wide_as_asked(tmp_path):
     assert mesh.bounds[1][0] == pytest.approx(40.0) and mesh.bounds[1][1] == pytest.approx(16.0)
     top = mesh.vertices[np.isclose(mesh.vertices[:, 2], 5.0)]  # the walls' tops: one corridor
     assert sorted(set(np.round(top[:, 1], 3).tolist())) == [0.0, 4.0, 12.0, 16.0]  # 8 mm groove
+
+
+@pytest.mark.reader
+def test_a_finger_labyrinth_loads_in_three_js(tmp_path):
+    """three.js's own STLLoader (node) reads the plate: every triangle, the same extent."""
+    import subprocess
+    from pathlib import Path
+
+    import readers
+
+    mesh = finger_mesh(tmp_path, "-g", "labyrinth", "--style", "chartres")
+    folder = str(readers.node_package("three", "THREE_JS"))
+    script = Path(__file__).with_name("external") / "stl_reader.mjs"
+    run = subprocess.run(["node", str(script), folder, str(tmp_path / "finger.stl")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    assert seen["finite"] and seen["triangles"] == len(mesh.faces)
+    assert np.allclose(seen["min"], mesh.bounds[0]) and np.allclose(seen["max"], mesh.bounds[1])

@@ -172,8 +172,8 @@ def _columns(turns: list[_Turn], axes: int) -> tuple[list[int], int]:
         deepest[(t.axis, t.side)] = max(deepest[(t.axis, t.side)], dep + 1)
     per_axis = max(deepest.get((a, 1), 0) + deepest.get(((a + 1) % axes, -1), 0) + 2
                    for a in range(axes))
-    columns = 8
-    while columns < 2 * axes * per_axis:
+    columns = 8  # a ring count of the polar grid: a power of two, from 8
+    while 2 * columns < 3 * axes * per_axis:  # room to spare: the runs longer than the turns
         columns *= 2
     step = columns // axes
     return [(columns // 2 + t.axis * step + t.side * (1 + dep)) % columns
@@ -242,7 +242,7 @@ def rings_of(style: str = "cretan", circuits: int | None = None) -> int:
     """The rings of the polar grid a labyrinth is drawn on (its circuits and its centre).
 
     >>> rings_of("cretan", 7), rings_of("chartres")
-    (10, 21)
+    (10, 16)
     """
     return _layout(design(style, circuits))[0]
 
@@ -268,7 +268,7 @@ def labyrinth(circuits: int | None = None, style: str = "cretan") -> MazeDocumen
     --------
     >>> doc = labyrinth(style="chartres")
     >>> doc.maze.grid.shape, doc.algorithm
-    ((21,), 'labyrinth:chartres')
+    ((16,), 'labyrinth:chartres')
     """
     chosen = design(style, circuits)
     rings, path = _path(chosen)
