@@ -286,3 +286,11 @@ def test_a_finger_labyrinth_loads_in_three_js(tmp_path):
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     assert seen["finite"] and seen["triangles"] == len(mesh.faces)
     assert np.allclose(seen["min"], mesh.bounds[0]) and np.allclose(seen["max"], mesh.bounds[1])
+
+
+def test_the_command_names_the_styles_the_designs_have():
+    """commands.py keeps the names as a static table (no import of the designs for --help)."""
+    from blockmaze.commands import LABYRINTH_STYLES
+    from blockmaze.mazes.labyrinths import STYLES
+
+    assert LABYRINTH_STYLES == STYLES
