@@ -448,7 +448,7 @@ class Generate(GraphMaze):
     kind: str = option("square", "Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
                                  "LEVELSxROWSxCOLS for layered; axis letters name the numbers in "
                                  "any order (30Cx20R, 3Hx20Rx30C). labyrinth: a classical "
-                                 "labyrinth (--style, --circuits), no SIZE.", "Maze",
+                                 "labyrinth (--style), SIZE its circuits (or --circuits).", "Maze",
                        click.Choice(sorted([*GRID_KINDS, LABYRINTH])), flags=("-g", "--grid"))
     style: str = option("cretan", "-g labyrinth: cretan (the classical labyrinth, from its seed "
                                   "pattern) or chartres (the medieval 11-circuit one).", "Maze",

@@ -260,25 +260,23 @@ class _Run:
         from .mazes.labyrinths import design, labyrinth
 
         j = self.job
-        if j.size is not None:
-            raise BlockmazeError("a labyrinth's size is its --circuits (3, 7, 11, ... for cretan; "
-                                 "11 for chartres): drop SIZE")
+        circuits = labyrinth_circuits(j.size, j.circuits)
         if j.mask is not None:
             raise BlockmazeError("a labyrinth is drawn whole: --mask does not apply to it")
         if j.unicursal:
             raise BlockmazeError("a labyrinth is unicursal already: drop --unicursal")
-        design(j.style, j.circuits)  # a bad style or count, refused before any work
+        design(j.style, circuits)  # a bad style or count, refused before any work
         writer = self._resolve_output()
         passage = passage_for("polar", j.passage)
         if writer is not None:
             from .mazes.labyrinths import rings_of
 
-            check_fits(writer, "polar", (rings_of(j.style, j.circuits),), scale=j.scale,
+            check_fits(writer, "polar", (rings_of(j.style, circuits),), scale=j.scale,
                        passage=passage, height=j.height, floor=j.floor, roof=j.roof)
             self._check_graph_output(writer, "polar", 1)
         self._warn_unused(writer, kind="labyrinth")
         with phase("drawing the labyrinth"):
-            document = labyrinth(j.circuits, j.style)
+            document = labyrinth(circuits, j.style)
         return self._emit(document, writer, 1, passage)
 
     def export(self) -> Outcome:
@@ -585,6 +583,28 @@ class _Run:
         self.say(f"wrote {where}: square {'x'.join(map(str, shape))} cells, streamed, "
                  f"{x}x{layers}x{z} blocks (width x height x length), {j.algorithm}, seed {seed}")
         return Outcome(None, [] if split else [Path(output)], None)
+
+
+def labyrinth_circuits(size, circuits: int | None) -> int | None:
+    """A labyrinth's circuits: SIZE (one number) or ``--circuits``, which must agree; None
+    for the style's own.
+
+    >>> labyrinth_circuits((7,), None), labyrinth_circuits(None, 11), labyrinth_circuits(None, None)
+    (7, 11, None)
+    >>> labyrinth_circuits((7, 7), None)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a labyrinth's SIZE is its circuits, one number (3, 7, 11, ... for cretan; 11 for chartres), got 7x7
+    """
+    if size is None:
+        return circuits
+    if len(size) != 1:
+        raise BlockmazeError(f"a labyrinth's SIZE is its circuits, one number (3, 7, 11, ... for "
+                             f"cretan; 11 for chartres), got {'x'.join(map(str, size))}")
+    if circuits is not None and circuits != size[0]:
+        raise BlockmazeError(f"SIZE {size[0]} and --circuits {circuits} disagree: a labyrinth's "
+                             f"SIZE is its circuits; give one of them")
+    return int(size[0])
 
 
 def _groove_blocks(kind: str, passage, scale: int | None) -> int:

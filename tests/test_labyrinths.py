@@ -161,7 +161,8 @@ def run_cli(capsys, *args):
 @pytest.mark.parametrize("args, message", [
     (["generate", "-g", "labyrinth", "--circuits", "8"], "4k + 3 circuits"),
     (["generate", "-g", "labyrinth", "--style", "chartres", "--circuits", "7"], "has 11 circuits"),
-    (["generate", "7", "-g", "labyrinth"], "drop SIZE"),
+    (["generate", "7x7", "-g", "labyrinth"], "SIZE is its circuits, one number"),
+    (["generate", "7", "-g", "labyrinth", "--circuits", "11"], "disagree"),
     (["generate", "5", "-g", "hex", "--unicursal"], "works on square grids only"),
     (["generate", "5", "--unicursal", "--braid", "0.5"], "drop --braid"),
     (["generate", "-g", "labyrinth", "--unicursal"], "unicursal already"),
@@ -224,6 +225,7 @@ def test_the_command_writes_labyrinths_and_unicursal_mazes(capsys, tmp_path):
     assert code == 0 and "labyrinth:cretan-11" in err
     code, text, _ = run_cli(capsys, "generate", "-g", "labyrinth", "--circuits", "3")
     assert code == 0 and text.count("\n") > 10
+    assert run_cli(capsys, "generate", "3", "-g", "labyrinth")[1] == text  # SIZE: its circuits
     one, two = tmp_path / "u1.schem", tmp_path / "u2.schem"
     for path in (one, two):
         assert run_cli(capsys, "generate", "12x9", "--seed", "4", "--unicursal", "--entrances",
