@@ -146,7 +146,8 @@ LABYRINTHS = (("cretan", 3), ("cretan", 7))
 def marked_route(volume, every: int = 24) -> list:
     """Waypoints along the marked path (PATH blocks in the floor, from START to GOAL), one every
     ``every`` blocks: a player who knows the way. The path planner searches each leg, not the
-    whole labyrinth at once (its search gives up after 30 s on the seven circuits' 700 blocks)."""
+    whole labyrinth at once: asked for the centre of the seven circuits straight away, the bot had
+    not reached it after 480 s."""
     floor = volume[0]
     marked = np.isin(floor, (Material.PATH, Material.START, Material.GOAL))
     start = tuple(int(v) for v in np.argwhere(floor == Material.START)[0])
@@ -172,7 +173,8 @@ def marked_route(volume, every: int = 24) -> list:
 def test_the_bot_walks_a_labyrinth_from_its_entrance_to_its_centre(tmp_path):
     """Classical labyrinths (issue 41), pasted as WorldEdit pastes them: the bot walks from where
     the player stands, at the entrance, round every circuit to the centre, through waypoints on
-    the marked path (see :func:`marked_route`)."""
+    the marked path (see :func:`marked_route`). The seven circuits took the bot 380 s here: the
+    walk's time is that of the whole route, not of one leg."""
     cases = []
     for number, (style, circuits) in enumerate(LABYRINTHS):
         document = bm.labyrinth(circuits, style)
@@ -182,7 +184,7 @@ def test_the_bot_walks_a_labyrinth_from_its_entrance_to_its_centre(tmp_path):
         cases.append((f"{style} {circuits}", path, volume, list(feet_on(volume, Material.GOAL)),
                       marked_route(volume)))
     results = walk([{"name": name, "file": path, "goal": goal, "start": None, "route": route}
-                    for name, path, _, goal, route in cases], timeout=300, bots=len(cases))
+                    for name, path, _, goal, route in cases], timeout=600, bots=len(cases))
     for (name, path, volume, goal, _), result in zip(cases, results, strict=True):
         assert result["reached"], f"{name}: {result['why']} at {result['at']} ({result['seconds']} s)"
         assert model_walks(path, volume, goal, None), name
