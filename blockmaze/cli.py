@@ -27,6 +27,9 @@ Examples:
   blockmaze generate 30x30 --wall 2 --passage 3 --height 4 --roof -o big.schem
   blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
+  blockmaze generate 20x20 --unicursal --entrances -o walk.schem     one path, no junction
+  blockmaze generate -g labyrinth --circuits 7 -o cretan.schem        the classical labyrinth
+  blockmaze generate -g labyrinth --style chartres --finger 8x3 -o chartres.stl     to print
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
   blockmaze generate 5000x5000 -a eller -o MyMaze/ --format world     a world save, streamed
   blockmaze blockwise 40x30 --seed 5 -o exact.schem     exactly 40x30 blocks

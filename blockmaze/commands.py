@@ -44,7 +44,13 @@ NUMBER = r"[0-9]{1,12}"
 GROUPS = ("Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps", "Pictures")
 # grid kinds drawn by the 2n+1 converter (wall and passage) and by rasterizing (scale)
 CONVERTED = frozenset({"square", "layered", "weave"})
-RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar"})
+RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar", "labyrinth"})
+# -g labyrinth: a classical labyrinth drawn on a polar grid (blockmaze.mazes.labyrinths); the
+# options that carve a maze do not apply to it
+LABYRINTH = "labyrinth"
+CARVED = frozenset(GRID_KINDS)
+LABYRINTH_STYLES = ("cretan", "chartres")
+UNICURSAL = frozenset({"square"})
 
 
 # --- the value types (text in, value out; click's ParamType, so the command uses them as they are)
@@ -136,6 +142,22 @@ class Finite(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return number
+
+
+class Groove(click.ParamType):
+    """A finger labyrinth's groove: ``WIDTHxDEPTH`` millimetres (numbers > 0), as a pair."""
+
+    name = "WIDTHxDEPTH"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        match = re.fullmatch(r"\s*([0-9]{1,4}(?:\.[0-9]{1,3})?)\s*[xX×]\s*([0-9]{1,4}(?:\.[0-9]{1,3})?)\s*",
+                             str(value))
+        if not match or float(match[1]) <= 0 or float(match[2]) <= 0:
+            self.fail(f"a groove is WIDTHxDEPTH in millimetres, both > 0 (e.g. 8x3), got "
+                      f"{value!r}", param, ctx)
+        return float(match[1]), float(match[2])
 
 
 class RoomSize(click.ParamType):
@@ -352,6 +374,10 @@ class Output(Job):
         False, "Meshes: the plain greedy mesh (fewer triangles, for rendering only) instead of a "
                "watertight, manifold one.", "Meshes", off="--watertight-mesh",
         writer="watertight", to_writer=lambda raw: not raw)
+    finger: tuple[float, float] | None = option(
+        None, ".stl: a finger labyrinth to print instead: a solid plate with the passages as a "
+              "groove WIDTH mm wide and DEPTH mm deep (e.g. 8x3), over a 2 mm base.", "Meshes",
+        Groove(), metavar="WIDTHxDEPTH", show_default=False, writer="finger")
     collision: bool = option(False, "glTF: add a collision node of merged boxes (Godot imports "
                                     "it by its -colonly name).", "Meshes", writer="collision")
     chunk: int = option(128, "glTF: a node per chunk of this many blocks a side and material "
@@ -434,19 +460,36 @@ class Generate(GraphMaze):
     size: tuple[int, ...] | None = argument("", Size(), "[SIZE]", required=False)
     kind: str = option("square", "Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
                                  "LEVELSxROWSxCOLS for layered; axis letters name the numbers in "
-                                 "any order (30Cx20R, 3Hx20Rx30C).", "Maze",
-                       click.Choice(sorted(GRID_KINDS)), flags=("-g", "--grid"))
+                                 "any order (30Cx20R, 3Hx20Rx30C). labyrinth: a classical "
+                                 "labyrinth (--style), SIZE its circuits (or --circuits).", "Maze",
+                       click.Choice(sorted([*GRID_KINDS, LABYRINTH])), flags=("-g", "--grid"))
+    style: str = option("cretan", "-g labyrinth: cretan (the classical labyrinth, from its seed "
+                                  "pattern) or chartres (the medieval 11-circuit one).", "Maze",
+                        click.Choice(LABYRINTH_STYLES), grids=frozenset({LABYRINTH}),
+                        grid_note="only -g labyrinth has a style")
+    circuits: int | None = option(None, "-g labyrinth: how many circuits round the centre: 3, 7, "
+                                        "11, 15, ... for cretan (default 7); 11 for chartres.",
+                                  "Maze", click.IntRange(3, 199), show_default=False,
+                                  grids=frozenset({LABYRINTH}),
+                                  grid_note="only -g labyrinth has circuits")
+    unicursal: bool = option(False, "Split every passage lengthwise (Pullen): one path with no "
+                                    "junction through every cell of a maze twice the rows and "
+                                    "columns. Square grids only.", "Maze", grids=UNICURSAL,
+                             grid_note="a cell of that shape does not split into 2x2 of its own")
     mask: str | None = option(None, "Cells to leave out: a text file (X = off) or a "
                                     "black-and-white picture (black = off).", "Maze",
                               FilePath(exists=True, dir_okay=False), show_default=False,
                               studio=False)
     algorithm: str = option("backtracker", ALGORITHM_HELP, "Maze", AlgorithmSpec(),
-                            flags=("-a", "--algorithm"))
+                            flags=("-a", "--algorithm"), grids=CARVED,
+                            grid_note="a labyrinth's path is its design")
     seed: int | None = _seed()
     braid: float = option(0.0, "Share of dead ends to remove by opening a wall (0 = a perfect "
-                               "maze).", "Maze", Finite(0, 1))
+                               "maze).", "Maze", Finite(0, 1), grids=CARVED,
+                          grid_note="a labyrinth's path is its design")
     entrances: bool = option(False, "Start and goal on the outer wall, with openings cut there; "
-                                    "otherwise they are the two ends of the longest path.", "Maze")
+                                    "otherwise they are the two ends of the longest path.", "Maze",
+                             grids=CARVED, grid_note="a labyrinth has its entrance")
     weave: float = option(0.0, "With -g weave: the chance that a cell is a crossing, where a "
                                "passage may go under it (0 = none; -a kruskal:weave uses most of "
                                "them). Blocks need --wall 4 or more (the default there; 3 with "

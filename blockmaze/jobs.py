@@ -212,12 +212,22 @@ class _Run:
         self.job, self.say, self.show = job, say, show
         self.writer: Writer | None = None
         self.theme: Theme | None = None
+        self.groove = 1  # a passage's width in blocks, for --finger's groove
 
     # --- the commands
 
     def generate(self) -> Outcome:
         j = self.job
         kind = j.kind
+        if kind == "labyrinth":
+            return self._labyrinth()
+        if j.unicursal:
+            from .mazes.unicursal import check_unicursal_kind
+
+            check_unicursal_kind(kind)
+            if j.braid:
+                raise BlockmazeError("--unicursal splits the passages of a perfect maze: drop "
+                                     "--braid (its loops would leave more than one path)")
         shape, mask = self._shape_and_mask()
         passage = passage_for(kind, j.passage)
         wall = self._wall(kind)
@@ -228,7 +238,8 @@ class _Run:
             self._check_graph_output(writer, kind, shape[0])
         self._warn_unused(writer, kind=kind)
         seed = self._seed()
-        if writer is not None and self._streams(writer, kind, shape, wall, passage):
+        if writer is not None and not j.unicursal and self._streams(writer, kind, shape, wall,
+                                                                    passage):
             return self._write_streamed(shape, seed, writer, wall, passage)
         if j.animate and writer is None and kind != "layered":
             from .replay import carve_frames, play, recorded_maze
@@ -238,13 +249,42 @@ class _Run:
             per_frame = max(1, -(-len(order) // (4 * j.fps)))  # about four seconds
             play(carve_frames(document, order, per_frame, j.text_style or "box",
                               self._plan_style()), j.fps)  # then the maze itself
+            if j.unicursal:  # the perfect maze carved, then split into its one path
+                from .pipeline import make_maze
+
+                document = make_maze(shape, kind, j.algorithm, seed, 0.0, j.entrances, mask,
+                                     unicursal=True)
         else:
             from .pipeline import make_maze
 
             shows_ends = writer is None or writer.source == "maze" or j.solution
             document = make_maze(shape, kind, j.algorithm, seed, j.braid, j.entrances, mask,
-                                 j.weave, ends=bool(shows_ends))
+                                 j.weave, ends=bool(shows_ends), unicursal=j.unicursal)
         return self._emit(document, writer, wall, passage)
+
+    def _labyrinth(self) -> Outcome:
+        """A classical labyrinth (``-g labyrinth``): a polar maze from its design, no SIZE."""
+        from .mazes.labyrinths import design, labyrinth
+
+        j = self.job
+        circuits = labyrinth_circuits(j.size, j.circuits)
+        if j.mask is not None:
+            raise BlockmazeError("a labyrinth is drawn whole: --mask does not apply to it")
+        if j.unicursal:
+            raise BlockmazeError("a labyrinth is unicursal already: drop --unicursal")
+        design(j.style, circuits)  # a bad style or count, refused before any work
+        writer = self._resolve_output()
+        passage = passage_for("polar", j.passage)
+        if writer is not None:
+            from .mazes.labyrinths import rings_of
+
+            check_fits(writer, "polar", (rings_of(j.style, circuits),), scale=j.scale,
+                       passage=passage, height=j.height, floor=j.floor, roof=j.roof)
+            self._check_graph_output(writer, "polar", 1)
+        self._warn_unused(writer, kind="labyrinth")
+        with phase("drawing the labyrinth"):
+            document = labyrinth(circuits, j.style)
+        return self._emit(document, writer, 1, passage)
 
     def export(self) -> Outcome:
         from .mazes.documents import load_maze
@@ -472,6 +512,7 @@ class _Run:
         what = _cells(maze.grid)
         build = {"solution": j.solution, "wall": wall, "passage": passage, "scale": j.scale,
                  "bridges": j.bridges}
+        self.groove = _groove_blocks(maze.grid.kind, passage, j.scale)
         if writer.source == "maze":
             done = self._save(document, writer, document.seed, build=build)
             written = (f"maze document, {what}" if writer.name == "maze"
@@ -498,6 +539,9 @@ class _Run:
         j = self.job
         output = j.output if output is None else output
         chosen = {"seed": seed, **writer_options(j, writer), **(extra or {})}
+        if chosen.get("finger") is not None:  # the groove's width over the passage's blocks
+            width, depth = chosen["finger"]
+            chosen["finger"] = (width / self.groove, depth)
         chosen = {k: v for k, v in chosen.items() if k in writer.options and v is not None}
         with transaction(to_stdout=output == "-") as files:
             before = set(files.targets)
@@ -542,6 +586,42 @@ class _Run:
         self.say(f"wrote {where}: square {'x'.join(map(str, shape))} cells, streamed, "
                  f"{x}x{layers}x{z} blocks (width x height x length), {j.algorithm}, seed {seed}")
         return Outcome(None, [] if split else [Path(output)], None)
+
+
+def labyrinth_circuits(size, circuits: int | None) -> int | None:
+    """A labyrinth's circuits: SIZE (one number) or ``--circuits``, which must agree; None
+    for the style's own.
+
+    >>> labyrinth_circuits((7,), None), labyrinth_circuits(None, 11), labyrinth_circuits(None, None)
+    (7, 11, None)
+    >>> labyrinth_circuits((7, 7), None)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a labyrinth's SIZE is its circuits, one number (3, 7, 11, ... for cretan; 11 for chartres), got 7x7
+    """
+    if size is None:
+        return circuits
+    if len(size) != 1:
+        raise BlockmazeError(f"a labyrinth's SIZE is its circuits, one number (3, 7, 11, ... for "
+                             f"cretan; 11 for chartres), got {'x'.join(map(str, size))}")
+    if circuits is not None and circuits != size[0]:
+        raise BlockmazeError(f"SIZE {size[0]} and --circuits {circuits} disagree: a labyrinth's "
+                             f"SIZE is its circuits; give one of them")
+    return int(size[0])
+
+
+def _groove_blocks(kind: str, passage, scale: int | None) -> int:
+    """How many blocks wide a passage is drawn: ``passage`` across x for the converted kinds; a
+    rasterized cell's room, its scale less a block of wall on each side.
+
+    >>> _groove_blocks("square", (2, 3), None), _groove_blocks("polar", 1, None)
+    (3, 2)
+    """
+    if kind in ("square", "layered", "weave"):
+        return int(passage[-1] if isinstance(passage, tuple) else passage)
+    from .blocks.raster import min_scale
+
+    return max(1, (scale or max(4, min_scale(kind))) - 2)
 
 
 def _plan_text(blocks, style: str) -> str:

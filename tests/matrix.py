@@ -5,7 +5,7 @@ command's default, left out of the job):
 
 * ``graph``: ``generate`` and ``export`` (a maze document written by ``generate`` first, then
   exported) on every grid kind (square, hex, upsilon, triangle, polar, layered, weave, a masked
-  square) at 4x5 cells, with entrances, solution, braid, lights, roof, thick walls and passages,
+  square, a unicursal square, a classical labyrinth of 3 circuits) at 4x5 cells, with entrances, solution, braid, lights, roof, thick walls and passages,
   weave bridges (weave only) and a theme;
 * ``blockwise``: 9x11 blocks strict and relaxed, and 5x9x11 strict 3-D, with lights, roof,
   thickness (strict only) and a theme;
@@ -64,7 +64,8 @@ SEED = 7
 THEME = "hedge"  # the theme a case may choose (the default is stone-bricks)
 FORMATS_TESTED = tuple(FORMAT_NAMES)  # every output format that is not a companion
 
-GRIDS = ("square", "hex", "upsilon", "triangle", "polar", "layered", "weave", "masked")
+GRIDS = ("square", "hex", "upsilon", "triangle", "polar", "layered", "weave", "masked",
+         "unicursal", "labyrinth")
 SIZES = {"layered": "2x4x5", "polar": "4"}  # the rest are 4x5 cells
 MASK = "....X\n.....\n.....\nX....\n"  # a 4x5 mask, two corners off
 OFF, ON = "off", "on"
@@ -114,6 +115,11 @@ def valid(family: str, values: dict[str, str]) -> bool:
     matrix tests)."""
     if family == "graph" and values.get("bridges") == ON and values.get("grid", "weave") != "weave":
         return False  # --bridges is for weave mazes only
+    if family == "graph" and values.get("braid") == ON \
+            and values.get("grid", "square") in ("unicursal", "labyrinth"):
+        return False  # one path: no loops to open (refused or not an option there)
+    if family == "graph" and values.get("entrances") == ON and values.get("grid") == "labyrinth":
+        return False  # a labyrinth has its entrance by design
     # --wall and --passage are strict mode's
     return not (family == "blockwise" and values.get("thickness") == ON
                 and values.get("grid", "strict") == "relaxed")
@@ -242,8 +248,12 @@ def generation_values(case: Case, folder: Path) -> dict:
     """The options that make the maze of a graph case (generate's own, before any output)."""
     v = case.v
     grid = v["grid"]
+    if grid == "labyrinth":  # its size is its circuits
+        return {"seed": SEED, "kind": "labyrinth", "circuits": 3}
     values = {"size": SIZES.get(grid, "4x5"), "seed": SEED,
-              "kind": "square" if grid == "masked" else grid}
+              "kind": "square" if grid in ("masked", "unicursal") else grid}
+    if grid == "unicursal":
+        values["unicursal"] = True
     if grid == "masked":
         mask = folder / "mask.txt"
         mask.write_text(MASK)
@@ -321,7 +331,7 @@ def command_line(case: Case) -> str:
     line = " ".join(words)
     if case.family == "graph" and case.command == "export":
         generation = generation_values_dry(case, folder)
-        pre = ["blockmaze", "generate", generation.pop("size")]
+        pre = ["blockmaze", "generate", *([generation.pop("size")] if "size" in generation else [])]
         for name, value in generation.items():
             flag = {"kind": "--grid"}.get(name, "--" + name)
             pre += [flag] if value is True else [flag, str(value)]

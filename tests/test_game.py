@@ -140,6 +140,56 @@ def test_the_bot_walks_it_and_the_model_agrees(schem_walks, name):
     assert result["reached"], f"{result['why']} at {result['at']} (goal {result['goal']}, {result['seconds']} s)"
 
 
+LABYRINTHS = (("cretan", 3), ("cretan", 7))
+
+
+def marked_route(volume, every: int = 24) -> list:
+    """Waypoints along the marked path (PATH blocks in the floor, from START to GOAL), one every
+    ``every`` blocks: a player who knows the way. The path planner searches each leg, not the
+    whole labyrinth at once: asked for the centre of the seven circuits straight away, the bot had
+    not reached it after 480 s."""
+    floor = volume[0]
+    marked = np.isin(floor, (Material.PATH, Material.START, Material.GOAL))
+    start = tuple(int(v) for v in np.argwhere(floor == Material.START)[0])
+    seen, frontier, order = {start}, [start], [start]
+    while frontier:  # breadth first over the marked blocks: their order along the path
+        nxt = []
+        for z, x in frontier:
+            for dz, dx in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                at = (z + dz, x + dx)
+                if at not in seen and 0 <= at[0] < floor.shape[0] and 0 <= at[1] < floor.shape[1] \
+                        and marked[at]:
+                    seen.add(at)
+                    nxt.append(at)
+        order += nxt
+        frontier = nxt
+    goal = tuple(int(v) for v in np.argwhere(floor == Material.GOAL)[0])
+    assert goal in seen, "the marked path does not reach the goal"
+    return [[x, 1, z, 1.5] for z, x in order[every::every][:-1]]
+
+
+@pytest.mark.slow
+@pytest.mark.reader
+def test_the_bot_walks_a_labyrinth_from_its_entrance_to_its_centre(tmp_path):
+    """Classical labyrinths (issue 41), pasted as WorldEdit pastes them: the bot walks from where
+    the player stands, at the entrance, round every circuit to the centre, through waypoints on
+    the marked path (see :func:`marked_route`). The seven circuits took the bot 380 s here: the
+    walk's time is that of the whole route, not of one leg."""
+    cases = []
+    for number, (style, circuits) in enumerate(LABYRINTHS):
+        document = bm.labyrinth(circuits, style)
+        path = tmp_path / f"{style}-{circuits}.schem"
+        volume = pipeline.save(document, path, theme=THEMES[number % len(THEMES)], solution=True,
+                               mc_version="1.20.4")
+        cases.append((f"{style} {circuits}", path, volume, list(feet_on(volume, Material.GOAL)),
+                      marked_route(volume)))
+    results = walk([{"name": name, "file": path, "goal": goal, "start": None, "route": route}
+                    for name, path, _, goal, route in cases], timeout=600, bots=len(cases))
+    for (name, path, volume, goal, _), result in zip(cases, results, strict=True):
+        assert result["reached"], f"{name}: {result['why']} at {result['at']} ({result['seconds']} s)"
+        assert model_walks(path, volume, goal, None), name
+
+
 def test_the_model_rejects_a_ceiling_over_the_first_step(monkeypatch):
     """Stairwells with two blocks of air over their first step (0.2's), which no player could
     climb, are not one walk in the block model either."""

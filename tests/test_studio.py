@@ -49,6 +49,12 @@ CASES = [
      ["9x9", "--seed", "1", "--wall", "2", "--passage", "3", "--height", "4", "--lights",
       "--theme", "hedge", "--mc-version", "1.20.4"], "maze.litematic"),
     ("blockwise", "size=31x41&seed=3&format=schem", ["31x41", "--seed", "3"], "maze.schem"),
+    ("generate", "size=7&grid=labyrinth&format=png&solution=1", ["7", "-g", "labyrinth",
+                                                                "--solution"], "maze.png"),
+    ("generate", "size=11&grid=labyrinth&style=chartres&format=stl&finger=8x3",
+     ["11", "-g", "labyrinth", "--style", "chartres", "--finger", "8x3"], "maze.stl"),
+    ("generate", "size=6x7&seed=2&unicursal=1&entrances=1&format=schem",
+     ["6x7", "--seed", "2", "--unicursal", "--entrances"], "maze.schem"),
     ("dungeon", "size=30x40&seed=3&format=tilemap&style=caves",
      ["30x40", "--seed", "3", "--style", "caves"], "maze.tilemap.json"),
 ]

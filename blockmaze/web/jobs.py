@@ -203,8 +203,14 @@ def check_limits(job, limits: Limits) -> None:
     typed = "x".join(map(str, size))
     height = _side(job.height, 3) + 2  # walls, floor and roof
     if command == "generate":
-        polar = job.kind == "polar"
+        polar = job.kind in ("polar", "labyrinth")
+        if job.kind == "labyrinth":  # its rings, from its design (a bad one refused here)
+            from ..jobs import labyrinth_circuits
+            from ..mazes.labyrinths import rings_of
+
+            size = (rings_of(job.style, labyrinth_circuits(job.size, job.circuits)),)
         count = 4 * size[0] ** 2 if polar else math.prod(size if len(size) > 1 else size * 2)
+        count *= 4 if job.unicursal else 1  # twice the rows and columns
         if count > limits.cells:
             raise RequestError(f"a {typed} maze has {count} cells; this studio makes at most "
                                f"{limits.cells} (blockmaze serve --max-cells)", 413)

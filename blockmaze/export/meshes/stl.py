@@ -6,6 +6,11 @@ Z-up is ``(x, D - z, y) * block_size`` with D the volume's depth: a rotation abo
 into the positive octant; seen from above, north is at the top as in the maze's picture.
 ``block_size`` defaults to 5 mm (a 20x20-cell maze, 41 blocks wide, is 205 mm: a 220 mm bed).
 
+``finger=(edge, depth)`` writes a finger labyrinth instead: a solid plate, :data:`FINGER_BASE`
+mm thick under the groove, whose top is the maze's walls ``depth`` mm high, each block ``edge``
+mm across (the command makes ``edge`` the groove's width over the passage's blocks); walls are
+the columns of blocks solid from bottom to top, everything else (passages, openings) is groove.
+
 Example
 -------
 >>> import io
@@ -32,6 +37,18 @@ from .common import check_block_size, check_flag, check_size, z_up
 __all__ = ["write_stl"]
 
 _STL_CHUNK = 1 << 20  # triangles per write
+FINGER_BASE = 2.0  # mm of plate under a finger labyrinth's groove
+
+
+def finger_plate(blocks: np.ndarray) -> np.ndarray:
+    """The two layers of a finger labyrinth's plate: solid everywhere, then the walls (the
+    columns of ``blocks`` solid from bottom to top).
+
+    >>> finger_plate(np.array([[[1, 1]], [[1, 0]]], np.uint8))[:, 0].tolist()
+    [[1, 1], [1, 0]]
+    """
+    walls = (blocks != 0).all(axis=0)
+    return np.stack([np.ones_like(walls), walls]).astype(np.uint8)
 
 
 def write_stl(
@@ -40,10 +57,17 @@ def write_stl(
     theme: Theme,
     block_size: float = 5.0,
     watertight: bool = True,
+    finger: tuple[float, float] | None = None,
 ) -> None:
-    """Write a binary STL of all solid blocks as one closed solid, Z-up, ``block_size`` millimetres."""
+    """Write a binary STL of all solid blocks as one closed solid, Z-up, ``block_size``
+    millimetres; or with ``finger`` a finger labyrinth's plate (see the module docstring)."""
     block_size = check_block_size(block_size)
     check_flag("watertight", watertight)
+    heights = None
+    if finger is not None:
+        edge, depth = (check_block_size(v) for v in finger)
+        blocks, block_size = finger_plate(blocks), edge
+        heights = np.array([0.0, FINGER_BASE, FINGER_BASE + depth]) / edge
     parts = list(chunk_parts(blocks, chunk=0, watertight=watertight))  # stairs as steps
     if not parts:
         raise BlockmazeError("the volume has no solid block: there is no surface to write")
@@ -55,7 +79,10 @@ def write_stl(
     record = np.zeros(min(total, _STL_CHUNK), dtype=[
         ("normal", "<f4", (3,)), ("corners", "<f4", (3, 3)), ("attribute", "<u2")])
     for mesh in parts:
-        vertices = (z_up(mesh.points(), blocks.shape[1]) * block_size).astype(np.float32)
+        points = z_up(mesh.points().astype(np.float64), blocks.shape[1])
+        if heights is not None:  # the plate's layers: its base, then the groove's depth
+            points[:, 2] = np.interp(points[:, 2], np.arange(3), heights)
+        vertices = (points * block_size).astype(np.float32)
         normals = z_up(mesh.normals.astype(np.float32), 0) + np.float32(0.0)  # -0.0 -> 0.0
         faces = mesh.faces.astype(np.int64)
         for start in range(0, len(faces), _STL_CHUNK):  # in chunks: bounded memory
