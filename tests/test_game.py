@@ -140,7 +140,9 @@ def test_the_bot_walks_it_and_the_model_agrees(schem_walks, name):
     assert result["reached"], f"{result['why']} at {result['at']} (goal {result['goal']}, {result['seconds']} s)"
 
 
-LABYRINTHS = (("cretan", 3), ("cretan", 7))
+# the three circuits in the tests (the seven walked too, in 380 s: more than the whole game test's
+# time in CI for one case; a larger route is the same walk, leg after leg)
+LABYRINTHS = (("cretan", 3),)
 
 
 def marked_route(volume, every: int = 24) -> list:

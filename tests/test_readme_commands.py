@@ -43,6 +43,10 @@ API = {
                           format_="world")),
     "blockmaze generate 16x16 --seed 7 -o maze.mcpack":
         ("generate", dict(size=(16, 16), seed=7, output="maze.mcpack")),
+    "blockmaze generate 20x20 --unicursal --entrances --seed 3 -o walk.schem":
+        ("generate", dict(size=(20, 20), unicursal=True, entrances=True, seed=3, output="walk.schem")),
+    "blockmaze generate -g labyrinth --circuits 7 --finger 8x3 -o plate.stl":
+        ("generate", dict(kind="labyrinth", circuits=7, finger=(8.0, 3.0), output="plate.stl")),
     "blockmaze generate 16x16 --seed 7 --entrances -o Maze.mcworld":
         ("generate", dict(size=(16, 16), seed=7, entrances=True, output="Maze.mcworld")),
     "blockmaze generate 3x6x6 -g layered --seed 5 --collision -o tower.glb":

@@ -18,8 +18,6 @@ def test_every_sample_has_a_command_in_the_gallery():
     files = {p.name for p in SAMPLES.iterdir() if p.name != "make_samples.py"
              and not p.name.startswith((".", "__"))}
     files.discard("studio.png")  # a screenshot of the studio page: tests/test_studio_browser.py takes it
-    if "labyrinth.png" not in COMMANDS:  # issue 41's picture: scripts/labyrinth_sample.py makes it
-        files.discard("labyrinth.png")     # until the README's samples block shows its command
     assert files == set(COMMANDS)
 
 
