@@ -1,6 +1,7 @@
 """Recursive backtracker: a randomized depth-first search with an explicit stack.
 
-Long winding corridors and few dead ends. Runs on any grid kind: it only reads the neighbour table.
+Long winding corridors and few dead ends. Runs on any grid kind: it only reads the neighbour table
+(on a square grid, the same walk steps by strides instead, see :func:`square_layout`).
 """
 
 from __future__ import annotations
@@ -12,31 +13,36 @@ from ..grids import Grid
 from . import register
 from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
 
+NO_STRIDES = np.empty(0, dtype=np.int64)  # the walk reads the neighbour table
+
 
 @kernel(views=True)
-def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
-    """Carve a spanning tree of ``start``'s region; return ``(links, prefetch)``.
+def backtracker_kernel(neighbors, strides, width, visited, start, opposite, rng, order):
+    """Walk a spanning tree of ``start``'s region; return ``(back, prefetch)``: each position's
+    direction back to its parent (``NO_PARENT`` for the root and unreached ones).
 
     From the current cell, step to a uniformly random unvisited neighbour; with none left, go back
-    to the newest cell that had a choice. Four details keep it fast on large grids, where the
-    neighbour table no longer fits in cache:
+    to the newest cell that had a choice. The walk runs over positions, which ``visited`` (uint8,
+    1 where no walk may enter) is indexed by:
 
-    - ``visited`` has one extra, always-visited entry at index n, which a missing neighbour (-1)
-      wraps around to, so the scan has no branch;
-    - a cell left through its only open direction is not pushed: nothing can open again, so
-      backtracking never rescans it (the maze for a given seed is the same either way);
-    - the scan reads each candidate's table row (``prefetch``, returned so it is kept), so the
-      chosen cell's row is already on its way from memory when the walk moves there (compiled
-      only);
-    - the walk records each cell's direction back to its parent in one byte, and the links are
-      written afterwards in one sequential pass, instead of two scattered writes per step.
+    - with ``strides`` empty, positions are cells, a position's neighbour in direction d is
+      ``neighbors[cell, d]``, and ``visited`` has one extra, always-visited entry at index n,
+      which a missing neighbour (-1) wraps around to, so the scan has no branch;
+    - with ``strides`` (one per direction), the grid is square and ``visited`` its cells framed
+      by a visited border, ``width`` positions a row: the neighbour is ``position + strides[d]``,
+      so the walk never reads the neighbour table (at 1000x1000, 16 MB it would pull through
+      the cache a row at a time).
+
+    A cell left through its only open direction is not pushed: nothing can open again, so
+    backtracking never rescans it. The table scan reads each candidate's table row
+    (``prefetch``, returned so it is kept), so the chosen cell's row is already on its way from
+    memory when the walk moves there (compiled only). The walk records each position's direction
+    back in one byte; the links are written afterwards in one sequential pass.
     """
-    n, k = neighbors.shape
-    back = np.full(n, NO_PARENT, dtype=np.uint8)
-    visited = np.ones(n + 1, dtype=np.uint8)
-    for i in range(n):
-        visited[i] = 0 if enabled[i] else 1
-    stack = np.empty(n, dtype=np.int32)
+    k = opposite.shape[0]
+    strided = strides.shape[0] > 0
+    back = np.full(visited.shape[0], NO_PARENT, dtype=np.uint8)
+    stack = np.empty(visited.shape[0], dtype=np.int32)
     open_dirs = np.empty(k + 1, dtype=np.int64)
     visited[start] = 1
     top = -1
@@ -46,9 +52,12 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
     while True:
         count = 0
         for d in range(k):
-            nb = neighbors[cell, d]
-            if COMPILED:  # (as Python, memory is not the bottleneck)
-                prefetch += neighbors[nb, 0]
+            if strided:
+                nb = cell + strides[d]
+            else:
+                nb = neighbors[cell, d]
+                if COMPILED:  # (as Python, memory is not the bottleneck)
+                    prefetch += neighbors[nb, 0]
             open_dirs[count] = d
             count += 1 - visited[nb]
         if count == 0:
@@ -63,12 +72,30 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
             stack[top] = cell
         else:
             d = open_dirs[0]
-        nb = neighbors[cell, d]
+        nb = cell + strides[d] if strided else neighbors[cell, d]
         back[nb] = opposite[d]
-        t = note(order, t, nb, back[nb])
+        if order.shape[0]:  # the cell's index: a position less its frame
+            t = note(order, t, nb - width - 1 - 2 * (nb // width - 1) if strided else nb, back[nb])
         visited[nb] = 1
         cell = nb
-    return links_from_parents(neighbors, opposite, back), prefetch
+    return back, prefetch
+
+
+def square_layout(grid: Grid, start: int) -> tuple[np.ndarray, int, np.ndarray, int]:
+    """``(strides, width, visited, start)`` for the strided walk over a square ``grid``: its cells
+    in a frame of visited positions (disabled cells visited too), ``width`` = columns + 2.
+
+    >>> from blockmaze.grids import square_grid
+    >>> strides, width, visited, start = square_layout(square_grid(1, 2), 1)
+    >>> strides.tolist(), width, visited.tolist(), start
+    ([-4, 1, 4, -1], 4, [1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1], 6)
+    """
+    rows, cols = grid.shape
+    width = cols + 2
+    visited = np.ones((rows + 2, width), dtype=np.uint8)
+    visited[1:-1, 1:-1] = ~grid.enabled.reshape(rows, cols)
+    start = (start // cols + 1) * width + start % cols + 1
+    return np.array([-width, 1, width, -1], dtype=np.int64), width, visited.ravel(), start
 
 
 @register("backtracker")
@@ -84,6 +111,13 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     8
     """
     start = random_enabled_cell(grid, rng)
-    links, _ = backtracker_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng,
-                                  carve_order(grid, False) if order is None else order)
-    return links
+    order = carve_order(grid, False) if order is None else order
+    if grid.kind == "square":
+        strides, width, visited, start = square_layout(grid, start)
+    else:
+        strides, width = NO_STRIDES, 0
+        visited = np.append(~grid.enabled, True).view(np.uint8)
+    back, _ = backtracker_kernel(grid.neighbors, strides, width, visited, start, grid.opposite, rng, order)
+    if width:
+        back = back.reshape(-1, width)[1:-1, 1:-1].ravel()
+    return links_from_parents(grid.neighbors, grid.opposite, back)
