@@ -1,7 +1,7 @@
 """Recursive backtracker: a randomized depth-first search with an explicit stack.
 
 Long winding corridors and few dead ends. Runs on any grid kind: it only reads the neighbour table
-(on a square grid, the same walk steps by strides instead, see :func:`square_layout`).
+(on a square grid, the same walk steps by strides instead: :func:`~.common.walk_layout`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
-
-NO_STRIDES = np.empty(0, dtype=np.int64)  # the walk reads the neighbour table
+from .common import (NO_PARENT, carve_order, cell_at, cells_of, links_from_parents, note,
+                     random_enabled_cell, walk_layout)
 
 
 @kernel(views=True)
@@ -22,16 +21,9 @@ def backtracker_kernel(neighbors, strides, width, visited, start, opposite, rng,
     direction back to its parent (``NO_PARENT`` for the root and unreached ones).
 
     From the current cell, step to a uniformly random unvisited neighbour; with none left, go back
-    to the newest cell that had a choice. The walk runs over positions, which ``visited`` (uint8,
-    1 where no walk may enter) is indexed by:
-
-    - with ``strides`` empty, positions are cells, a position's neighbour in direction d is
-      ``neighbors[cell, d]``, and ``visited`` has one extra, always-visited entry at index n,
-      which a missing neighbour (-1) wraps around to, so the scan has no branch;
-    - with ``strides`` (one per direction), the grid is square and ``visited`` its cells framed
-      by a visited border, ``width`` positions a row: the neighbour is ``position + strides[d]``,
-      so the walk never reads the neighbour table (at 1000x1000, 16 MB it would pull through
-      the cache a row at a time).
+    to the newest cell that had a choice. The walk runs over the positions of
+    :func:`~.common.walk_layout` (``visited``: 1 where no walk may enter): a position's neighbour
+    is ``position + strides[d]`` on a square grid, ``neighbors[cell, d]`` elsewhere.
 
     A cell left through its only open direction is not pushed: nothing can open again, so
     backtracking never rescans it. The table scan reads each candidate's table row
@@ -74,28 +66,11 @@ def backtracker_kernel(neighbors, strides, width, visited, start, opposite, rng,
             d = open_dirs[0]
         nb = cell + strides[d] if strided else neighbors[cell, d]
         back[nb] = opposite[d]
-        if order.shape[0]:  # the cell's index: a position less its frame
-            t = note(order, t, nb - width - 1 - 2 * (nb // width - 1) if strided else nb, back[nb])
+        if order.shape[0]:
+            t = note(order, t, cell_at(nb, width), back[nb])
         visited[nb] = 1
         cell = nb
     return back, prefetch
-
-
-def square_layout(grid: Grid, start: int) -> tuple[np.ndarray, int, np.ndarray, int]:
-    """``(strides, width, visited, start)`` for the strided walk over a square ``grid``: its cells
-    in a frame of visited positions (disabled cells visited too), ``width`` = columns + 2.
-
-    >>> from blockmaze.grids import square_grid
-    >>> strides, width, visited, start = square_layout(square_grid(1, 2), 1)
-    >>> strides.tolist(), width, visited.tolist(), start
-    ([-4, 1, 4, -1], 4, [1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1], 6)
-    """
-    rows, cols = grid.shape
-    width = cols + 2
-    visited = np.ones((rows + 2, width), dtype=np.uint8)
-    visited[1:-1, 1:-1] = ~grid.enabled.reshape(rows, cols)
-    start = (start // cols + 1) * width + start % cols + 1
-    return np.array([-width, 1, width, -1], dtype=np.int64), width, visited.ravel(), start
 
 
 @register("backtracker")
@@ -112,12 +87,6 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     """
     start = random_enabled_cell(grid, rng)
     order = carve_order(grid, False) if order is None else order
-    if grid.kind == "square":
-        strides, width, visited, start = square_layout(grid, start)
-    else:
-        strides, width = NO_STRIDES, 0
-        visited = np.append(~grid.enabled, True).view(np.uint8)
+    strides, width, visited, start = walk_layout(grid, start)
     back, _ = backtracker_kernel(grid.neighbors, strides, width, visited, start, grid.opposite, rng, order)
-    if width:
-        back = back.reshape(-1, width)[1:-1, 1:-1].ravel()
-    return links_from_parents(grid.neighbors, grid.opposite, back)
+    return links_from_parents(grid.neighbors, grid.opposite, cells_of(back, width))
