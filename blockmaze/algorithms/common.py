@@ -195,9 +195,11 @@ def square_row_bands(carve_rows, state: np.ndarray, rows: int, cols: int, rng,
 NO_STRIDES = np.empty(0, dtype=np.int64)  # a walk that reads the neighbour table
 
 
-def walk_layout(grid: Grid, start: int) -> tuple[np.ndarray, int, np.ndarray, int]:
+def walk_layout(grid: Grid, start: int, enabled: np.ndarray | None = None
+                ) -> tuple[np.ndarray, int, np.ndarray, int]:
     """``(strides, width, visited, start)``: the positions a walking kernel visits ``grid``'s
-    cells by, and ``start``'s position.
+    cells by, and ``start``'s position (``enabled``: the cells a walk may enter, if not those of
+    the grid).
 
     On a square grid a position is a cell of the grid framed by a row and column of visited
     positions (disabled cells visited too), ``width`` = columns + 2 positions a row, and the
@@ -212,12 +214,13 @@ def walk_layout(grid: Grid, start: int) -> tuple[np.ndarray, int, np.ndarray, in
     >>> strides.tolist(), width, visited.tolist(), start
     ([-4, 1, 4, -1], 4, [1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1], 6)
     """
+    enabled = grid.enabled if enabled is None else enabled
     if grid.kind != "square":
-        return NO_STRIDES, 0, np.append(~grid.enabled, True).view(np.uint8), start
+        return NO_STRIDES, 0, np.append(~enabled, True).view(np.uint8), start
     rows, cols = grid.shape
     width = cols + 2
     visited = np.ones((rows + 2, width), dtype=np.uint8)
-    visited[1:-1, 1:-1] = ~grid.enabled.reshape(rows, cols)
+    visited[1:-1, 1:-1] = ~enabled.reshape(rows, cols)
     start = (start // cols + 1) * width + start % cols + 1
     return np.array([-width, 1, width, -1], dtype=np.int64), width, visited.ravel(), start
 
