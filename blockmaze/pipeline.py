@@ -236,8 +236,6 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
     |       |
     +-------+
     """
-    from .blocks import rasterize
-    from .blocks.raster import min_scale
     from .render import plan_text, square_text
 
     document = source if isinstance(source, MazeDocument) else MazeDocument(source)
@@ -252,6 +250,9 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
         from .render.text import weave_text
 
         return weave_text(maze, style=style, endpoints=shown, solution=solution)
+    from .blocks import rasterize  # (here: a printed square maze needs none of it)
+    from .blocks.raster import min_scale
+
     return plan_text(rasterize(maze, min_scale(kind), endpoints=shown, solution=solution),
                      style=plan_style)
 
