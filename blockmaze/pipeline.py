@@ -181,7 +181,6 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
     (7, True, None)
     """
-    from .mazes.braiding import braid as braid_maze
     from .mazes.generation import generate, make_grid
     from .mazes.masks import load_mask, masked_grid
     from .support.randomness import as_generator, draw_seed
@@ -203,6 +202,8 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     with phase("carving"):
         maze = generate(grid, algorithm=algorithm, rng=rng, order=order)
         if braid:
+            from .mazes.braiding import braid as braid_maze
+
             maze = braid_maze(maze, braid, rng)
         placed = place_endpoints(maze, "entrances") if entrances else place_endpoints(maze) if ends else None
     return MazeDocument(maze, placed, algorithm, seed, braid)
