@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import traceback
 import warnings
 
 import click
@@ -223,6 +222,8 @@ def _run(argv, take_stops=lambda: None) -> int:
         if stops.is_stop(error):  # a stop inside a kernel or numba's compiler
             return _stopped(error)
         if _settings["verbose"]:
+            import traceback  # (only here: its import costs a small job's start)
+
             traceback.print_exc()
         return _fail(f"internal error ({type(error).__name__}: {error}); please report it "
                      "with the command line (-v shows the traceback)", 1)

@@ -184,7 +184,6 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
     (7, True, None)
     """
-    from .mazes.braiding import braid as braid_maze
     from .mazes.generation import generate, make_grid
     from .mazes.masks import load_mask, masked_grid
     from .support.randomness import as_generator, draw_seed
@@ -206,6 +205,8 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     with phase("carving"):
         maze = generate(grid, algorithm=algorithm, rng=rng, order=order)
         if braid:
+            from .mazes.braiding import braid as braid_maze
+
             maze = braid_maze(maze, braid, rng)
         if unicursal:
             from .mazes.unicursal import unicursal_endpoints, unicursal as split
@@ -244,8 +245,6 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
     |       |
     +-------+
     """
-    from .blocks import rasterize
-    from .blocks.raster import min_scale
     from .render import plan_text, square_text
 
     document = source if isinstance(source, MazeDocument) else MazeDocument(source)
@@ -260,6 +259,9 @@ def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str
         from .render.text import weave_text
 
         return weave_text(maze, style=style, endpoints=shown, solution=solution)
+    from .blocks import rasterize  # (here: a printed square maze needs none of it)
+    from .blocks.raster import min_scale
+
     return plan_text(rasterize(maze, min_scale(kind), endpoints=shown, solution=solution),
                      style=plan_style)
 

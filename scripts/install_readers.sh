@@ -18,6 +18,7 @@ NPM_PACKAGES=(
   # physics, at versions that run release 1.20.4 together
   flying-squid@1.12.0 mineflayer@4.25.0 mineflayer-pathfinder@2.4.5 prismarine-schematic@1.3.0
   three            # three.js: its VOXLoader reads our .vox back, scene graph included (tests/test_vox.py)
+  rot-js           # rot.js: its dungeon maps, a peer bench/bench_peers.py times ours against
 )
 command -v npm >/dev/null || { echo "install_readers: npm (node.js) is needed for: ${NPM_PACKAGES[*]}" >&2; exit 1; }
 npm install --prefix "$readers/npm" --no-audit --no-fund "${NPM_PACKAGES[@]}"

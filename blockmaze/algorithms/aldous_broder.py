@@ -16,39 +16,42 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import (NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell,
-                     region_kernel)
+from .common import (NO_PARENT, carve_order, cell_at, cells_of, links_from_parents, note,
+                     random_enabled_cell, region_kernel, walk_layout)
 
 
 @kernel(views=True)
-def aldous_broder_kernel(neighbors, opposite, start, rng, order):
-    """Walk from ``start`` until its whole region is visited; return the links.
+def aldous_broder_kernel(neighbors, strides, width, state, start, remaining, opposite, rng, order):
+    """Walk from ``start`` until its region's ``remaining`` other cells are visited; return each
+    position's direction back to the cell it was first entered from (``NO_PARENT`` for none).
 
-    Each step draws a direction uniformly and redraws when there is no neighbour that way
-    (rejection), so the step goes to a uniformly random neighbour, visited or not. A cell records
-    the direction back to the cell it was first entered from in one byte; the links are written
-    from those bytes afterwards in one sequential pass.
+    The walk runs over the positions of :func:`~.common.walk_layout`: a position's neighbour is
+    ``position + strides[d]`` on a square grid, ``neighbors[cell, d]`` elsewhere; ``state`` is its
+    ``visited`` doubled, so 2 marks a position no walk may enter (the frame, a disabled cell, and
+    the entry a missing neighbour -1 wraps around to), 0 one not visited yet. Each step draws a
+    direction uniformly and redraws when there is no neighbour that way (rejection), so the step
+    goes to a uniformly random neighbour, visited or not.
     """
-    n, k = neighbors.shape
-    _, remaining = region_kernel(neighbors, start)
-    visited = np.zeros(n, dtype=np.uint8)
-    back = np.full(n, NO_PARENT, dtype=np.uint8)
-    visited[start] = 1
+    k = opposite.shape[0]
+    strided = strides.shape[0] > 0
+    back = np.full(state.shape[0], NO_PARENT, dtype=np.uint8)
+    state[start] = 1
     remaining -= 1
     cell = start
     t = 0
     while remaining > 0:
         d = int(rng.random() * k)
-        nb = neighbors[cell, d]
-        if nb < 0:
+        nb = cell + strides[d] if strided else neighbors[cell, d]
+        if state[nb] == 2:
             continue
-        if visited[nb] == 0:
-            visited[nb] = 1
+        if state[nb] == 0:
+            state[nb] = 1
             back[nb] = opposite[d]
-            t = note(order, t, nb, back[nb])
+            if order.shape[0]:
+                t = note(order, t, cell_at(nb, width), back[nb])
             remaining -= 1
         cell = nb
-    return links_from_parents(neighbors, opposite, back)
+    return back
 
 
 @register("aldous-broder")
@@ -64,5 +67,8 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     15
     """
     start = random_enabled_cell(grid, rng)
-    return aldous_broder_kernel(grid.neighbors, grid.opposite, start, rng,
-                                carve_order(grid, False) if order is None else order)
+    _, remaining = region_kernel(grid.neighbors, start)
+    strides, width, visited, start = walk_layout(grid, start)
+    back = aldous_broder_kernel(grid.neighbors, strides, width, visited * np.uint8(2), start, remaining,
+                                grid.opposite, rng, carve_order(grid, False) if order is None else order)
+    return links_from_parents(grid.neighbors, grid.opposite, cells_of(back, width))

@@ -1,6 +1,7 @@
 """Recursive backtracker: a randomized depth-first search with an explicit stack.
 
-Long winding corridors and few dead ends. Runs on any grid kind: it only reads the neighbour table.
+Long winding corridors and few dead ends. Runs on any grid kind: it only reads the neighbour table
+(on a square grid, the same walk steps by strides instead: :func:`~.common.walk_layout`).
 """
 
 from __future__ import annotations
@@ -10,33 +11,30 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
+from .common import (NO_PARENT, carve_order, cell_at, cells_of, links_from_parents, note,
+                     random_enabled_cell, walk_layout)
 
 
 @kernel(views=True)
-def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
-    """Carve a spanning tree of ``start``'s region; return ``(links, prefetch)``.
+def backtracker_kernel(neighbors, strides, width, visited, start, opposite, rng, order):
+    """Walk a spanning tree of ``start``'s region; return ``(back, prefetch)``: each position's
+    direction back to its parent (``NO_PARENT`` for the root and unreached ones).
 
     From the current cell, step to a uniformly random unvisited neighbour; with none left, go back
-    to the newest cell that had a choice. Four details keep it fast on large grids, where the
-    neighbour table no longer fits in cache:
+    to the newest cell that had a choice. The walk runs over the positions of
+    :func:`~.common.walk_layout` (``visited``: 1 where no walk may enter): a position's neighbour
+    is ``position + strides[d]`` on a square grid, ``neighbors[cell, d]`` elsewhere.
 
-    - ``visited`` has one extra, always-visited entry at index n, which a missing neighbour (-1)
-      wraps around to, so the scan has no branch;
-    - a cell left through its only open direction is not pushed: nothing can open again, so
-      backtracking never rescans it (the maze for a given seed is the same either way);
-    - the scan reads each candidate's table row (``prefetch``, returned so it is kept), so the
-      chosen cell's row is already on its way from memory when the walk moves there (compiled
-      only);
-    - the walk records each cell's direction back to its parent in one byte, and the links are
-      written afterwards in one sequential pass, instead of two scattered writes per step.
+    A cell left through its only open direction is not pushed: nothing can open again, so
+    backtracking never rescans it. The table scan reads each candidate's table row
+    (``prefetch``, returned so it is kept), so the chosen cell's row is already on its way from
+    memory when the walk moves there (compiled only). The walk records each position's direction
+    back in one byte; the links are written afterwards in one sequential pass.
     """
-    n, k = neighbors.shape
-    back = np.full(n, NO_PARENT, dtype=np.uint8)
-    visited = np.ones(n + 1, dtype=np.uint8)
-    for i in range(n):
-        visited[i] = 0 if enabled[i] else 1
-    stack = np.empty(n, dtype=np.int32)
+    k = opposite.shape[0]
+    strided = strides.shape[0] > 0
+    back = np.full(visited.shape[0], NO_PARENT, dtype=np.uint8)
+    stack = np.empty(visited.shape[0], dtype=np.int32)
     open_dirs = np.empty(k + 1, dtype=np.int64)
     visited[start] = 1
     top = -1
@@ -46,9 +44,12 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
     while True:
         count = 0
         for d in range(k):
-            nb = neighbors[cell, d]
-            if COMPILED:  # (as Python, memory is not the bottleneck)
-                prefetch += neighbors[nb, 0]
+            if strided:
+                nb = cell + strides[d]
+            else:
+                nb = neighbors[cell, d]
+                if COMPILED:  # (as Python, memory is not the bottleneck)
+                    prefetch += neighbors[nb, 0]
             open_dirs[count] = d
             count += 1 - visited[nb]
         if count == 0:
@@ -63,12 +64,13 @@ def backtracker_kernel(neighbors, opposite, enabled, start, rng, order):
             stack[top] = cell
         else:
             d = open_dirs[0]
-        nb = neighbors[cell, d]
+        nb = cell + strides[d] if strided else neighbors[cell, d]
         back[nb] = opposite[d]
-        t = note(order, t, nb, back[nb])
+        if order.shape[0]:
+            t = note(order, t, cell_at(nb, width), back[nb])
         visited[nb] = 1
         cell = nb
-    return links_from_parents(neighbors, opposite, back), prefetch
+    return back, prefetch
 
 
 @register("backtracker")
@@ -84,6 +86,7 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     8
     """
     start = random_enabled_cell(grid, rng)
-    links, _ = backtracker_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng,
-                                  carve_order(grid, False) if order is None else order)
-    return links
+    order = carve_order(grid, False) if order is None else order
+    strides, width, visited, start = walk_layout(grid, start)
+    back, _ = backtracker_kernel(grid.neighbors, strides, width, visited, start, grid.opposite, rng, order)
+    return links_from_parents(grid.neighbors, grid.opposite, cells_of(back, width))

@@ -26,7 +26,8 @@ import numpy as np
 from ..errors import BlockmazeError
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
+from .common import (NO_PARENT, carve_order, cell_at, cells_of, links_from_parents, note,
+                     random_enabled_cell, walk_layout)
 
 _OLDEST = -1.0  # the kernel's rule value for "always the oldest"
 
@@ -60,23 +61,23 @@ def parse_rule(option: str | None) -> float:
 
 
 @kernel(views=True)
-def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest, order):
-    """Links of a growing-tree spanning tree of ``start``'s region.
+def growing_tree_kernel(neighbors, strides, width, visited, start, opposite, rng, newest, order):
+    """Each position's direction back to its parent in a growing-tree spanning tree of
+    ``start``'s region, over the positions of :func:`~.common.walk_layout` (``visited``: 1 where
+    no walk may enter; a position's neighbour is ``position + strides[d]`` on a square grid,
+    ``neighbors[cell, d]`` elsewhere).
 
     ``newest`` is the probability of picking the newest active cell (else a uniformly random
     one), or -1 for always the oldest. Active cells live in ``active[head:tail]``, oldest first;
     new cells go at the tail. Dropping a cell is O(1) in every rule: the newest is dropped by
     moving ``tail`` back, the oldest by moving ``head`` on, and any other by moving the oldest
     cell into its slot (the order of the newest cells, which the rule looks at, is kept).
-    ``visited`` has an extra, always-visited entry at index n, read for a missing neighbour (-1).
     """
-    n, k = neighbors.shape
-    visited = np.ones(n + 1, dtype=np.uint8)
-    for i in range(n):
-        visited[i] = 0 if enabled[i] else 1
-    back = np.full(n, NO_PARENT, dtype=np.uint8)
+    k = opposite.shape[0]
+    strided = strides.shape[0] > 0
+    back = np.full(visited.shape[0], NO_PARENT, dtype=np.uint8)
     t = 0
-    active = np.empty(n, dtype=np.int32)
+    active = np.empty(visited.shape[0], dtype=np.int32)
     open_dirs = np.empty(k, dtype=np.int64)
     oldest = newest < 0.0
     always_newest = newest >= 1.0
@@ -95,7 +96,7 @@ def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest, order)
         count = 0
         for d in range(k):
             open_dirs[count] = d
-            count += 1 - visited[neighbors[cell, d]]
+            count += 1 - visited[cell + strides[d] if strided else neighbors[cell, d]]
         if count == 0:
             if slot == tail - 1:
                 tail -= 1
@@ -104,13 +105,14 @@ def growing_tree_kernel(neighbors, opposite, enabled, start, rng, newest, order)
                 head += 1
             continue
         d = open_dirs[int(rng.random() * count)] if count > 1 else open_dirs[0]
-        nb = neighbors[cell, d]
+        nb = cell + strides[d] if strided else neighbors[cell, d]
         visited[nb] = 1
         back[nb] = opposite[d]
-        t = note(order, t, nb, back[nb])
+        if order.shape[0]:
+            t = note(order, t, cell_at(nb, width), back[nb])
         active[tail] = nb
         tail += 1
-    return links_from_parents(neighbors, opposite, back)
+    return back
 
 
 @register("growing-tree")
@@ -130,6 +132,7 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     blockmaze.errors.BlockmazeError: growing-tree option must be newest, random, oldest or a number from 0 to 1, got 'fastest'
     """
     newest = parse_rule(option)
-    start = random_enabled_cell(grid, rng)
-    return growing_tree_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng, newest,
-                               carve_order(grid, False) if order is None else order)
+    strides, width, visited, start = walk_layout(grid, random_enabled_cell(grid, rng))
+    back = growing_tree_kernel(grid.neighbors, strides, width, visited, start, grid.opposite, rng,
+                               newest, carve_order(grid, False) if order is None else order)
+    return links_from_parents(grid.neighbors, grid.opposite, cells_of(back, width))

@@ -15,12 +15,19 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
+from .common import (NO_PARENT, carve_order, cell_at, cells_of, links_from_parents, note,
+                     random_enabled_cell, walk_layout)
 
 
 @kernel(views=True)
-def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng, order):
-    """Carve a spanning tree of ``start``'s region; return the links.
+def hunt_and_kill_kernel(neighbors, strides, width, state, start, opposite, rng, order):
+    """Carve a spanning tree of ``start``'s region; return each position's direction to its
+    parent (``NO_PARENT`` for none).
+
+    It runs over the positions of :func:`~.common.walk_layout` (in the cells' order): a
+    position's neighbour is ``position + strides[d]`` on a square grid, ``neighbors[cell, d]``
+    elsewhere; ``state`` is 0 for a cell not visited yet, 1 for a visited one, 2 for a position no
+    walk may enter (the frame, a disabled cell, and the entry a missing neighbour -1 wraps to).
 
     The hunt must find the lowest-index *huntable* cell: unvisited, with a visited neighbour. A
     plain scan from the lowest unvisited cell would pass again and again over unvisited cells that
@@ -29,23 +36,19 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng, order):
     bit of each unvisited neighbour, and a cell's bit is cleared when it is visited. The scan
     pointer ``p`` is a lower bound of the set bits — it moves back when a bit below it is set, so a
     cell that becomes huntable only later is never lost — and a hunt scans the bitset forward from
-    ``p``, 64 cells a word. ``visited`` has one extra, always-visited entry at index n that a
-    missing neighbour (-1) wraps around to, so the walk's neighbour scan has no branch; the hunt,
-    which looks for *visited* neighbours, tests for -1 itself. Each cell records the direction back
-    to the cell it was carved from in one byte, and the links are written from those bytes at the
-    end in one pass.
+    ``p``, 64 cells a word. Each cell records the direction back to the cell it was carved from
+    in one byte, and the links are written from those bytes at the end in one pass.
     """
-    n, k = neighbors.shape
+    k = opposite.shape[0]
+    strided = strides.shape[0] > 0
+    n = state.shape[0]
     back = np.full(n, NO_PARENT, dtype=np.uint8)
     t = 0
-    visited = np.ones(n + 1, dtype=np.uint8)
-    for i in range(n):
-        visited[i] = 0 if enabled[i] else 1
     words = (n + 63) >> 6
     huntable = np.zeros(words + 1, dtype=np.int64)  # the extra last word takes -1's no-op writes
     open_dirs = np.empty(k + 1, dtype=np.int64)
     one = np.int64(1)
-    visited[start] = 1
+    state[start] = 1
     cell = start
     p = n
     while True:
@@ -53,8 +56,8 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng, order):
         while True:
             count = 0
             for d in range(k):
-                nb = neighbors[cell, d]
-                fresh = 1 - visited[nb]
+                nb = cell + strides[d] if strided else neighbors[cell, d]
+                fresh = 1 if state[nb] == 0 else 0
                 huntable[nb >> 6] |= np.int64(fresh) << (nb & 63)
                 if fresh and nb < p:
                     p = nb
@@ -63,10 +66,11 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng, order):
             if count == 0:
                 break
             d = open_dirs[int(rng.random() * count)] if count > 1 else open_dirs[0]
-            nb = neighbors[cell, d]
+            nb = cell + strides[d] if strided else neighbors[cell, d]
             back[nb] = opposite[d]
-            t = note(order, t, nb, back[nb])
-            visited[nb] = 1
+            if order.shape[0]:
+                t = note(order, t, cell_at(nb, width), back[nb])
+            state[nb] = 1
             huntable[nb >> 6] &= ~(one << (nb & 63))
             cell = nb
         # hunt: the lowest-index huntable cell, at or after p
@@ -82,18 +86,18 @@ def hunt_and_kill_kernel(neighbors, opposite, enabled, start, rng, order):
         found = (w << 6) + b
         count = 0
         for d in range(k):
-            nb = neighbors[found, d]
-            if nb >= 0 and visited[nb] == 1:
+            if state[found + strides[d] if strided else neighbors[found, d]] == 1:
                 open_dirs[count] = d
                 count += 1
         d = open_dirs[int(rng.random() * count)] if count > 1 else open_dirs[0]
         back[found] = d
-        t = note(order, t, found, d)
-        visited[found] = 1
+        if order.shape[0]:
+            t = note(order, t, cell_at(found, width), d)
+        state[found] = 1
         huntable[w] = bits & ~(one << b)
         p = found
         cell = found
-    return links_from_parents(neighbors, opposite, back)
+    return back
 
 
 @register("hunt-and-kill")
@@ -108,6 +112,7 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     >>> int(links.sum()) // 2   # a spanning tree of 16 cells has 15 passages
     15
     """
-    start = random_enabled_cell(grid, rng)
-    return hunt_and_kill_kernel(grid.neighbors, grid.opposite, grid.enabled, start, rng,
-                                carve_order(grid, False) if order is None else order)
+    strides, width, visited, start = walk_layout(grid, random_enabled_cell(grid, rng))
+    back = hunt_and_kill_kernel(grid.neighbors, strides, width, visited * np.uint8(2), start,
+                                grid.opposite, rng, carve_order(grid, False) if order is None else order)
+    return links_from_parents(grid.neighbors, grid.opposite, cells_of(back, width))

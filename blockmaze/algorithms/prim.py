@@ -23,7 +23,8 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import NO_PARENT, carve_order, links_from_parents, note, random_enabled_cell
+from .common import (NO_PARENT, carve_order, cell_at, cells_of, links_from_parents, note,
+                     random_enabled_cell, walk_layout)
 
 _LOW = (1 << 32) - 1  # the low half of a heap key: the cell
 _WEIGHTS = (1 << 31) - 1  # weights are whole numbers below this (int32 max)
@@ -247,18 +248,21 @@ def prim_kernel(neighbors, opposite, start, rng, weights, order):
 
 
 @kernel(views=True)
-def simplified_prim_kernel(neighbors, opposite, start, rng, order):
-    """Links of a simplified-Prim tree over ``start``'s region.
+def simplified_prim_kernel(neighbors, strides, width, state, start, opposite, rng, order):
+    """Each position's direction back to its parent in a simplified-Prim tree over ``start``'s
+    region (``NO_PARENT`` for none).
 
-    ``state`` is 0 for an unvisited cell, 1 for a frontier cell, 2 for a cell in the tree, and
-    its extra entry n (read for a missing neighbour, -1) is 3: neither. Frontier cells sit in
-    ``frontier[:size]``; the chosen one is replaced by the last, so taking it is O(1).
+    The tree grows over the positions of :func:`~.common.walk_layout`: a position's neighbour is
+    ``position + strides[d]`` on a square grid, ``neighbors[cell, d]`` elsewhere. ``state`` is 0
+    for an unvisited cell, 1 for a frontier cell, 2 for a cell in the tree, 3 for a position that
+    is neither (the frame, a disabled cell, the entry a missing neighbour -1 wraps around to).
+    Frontier cells sit in ``frontier[:size]``; the chosen one is replaced by the last, so taking it
+    is O(1).
     """
-    n, k = neighbors.shape
-    state = np.zeros(n + 1, dtype=np.uint8)
-    state[n] = 3
-    back = np.full(n, NO_PARENT, dtype=np.uint8)
-    frontier = np.empty(n, dtype=np.int32)
+    k = opposite.shape[0]
+    strided = strides.shape[0] > 0
+    back = np.full(state.shape[0], NO_PARENT, dtype=np.uint8)
+    frontier = np.empty(state.shape[0], dtype=np.int32)
     in_tree = np.empty(k, dtype=np.int64)
     size = 0
     cell = start
@@ -266,7 +270,7 @@ def simplified_prim_kernel(neighbors, opposite, start, rng, order):
     while True:
         state[cell] = 2
         for d in range(k):
-            nb = neighbors[cell, d]
+            nb = cell + strides[d] if strided else neighbors[cell, d]
             if state[nb] == 0:
                 state[nb] = 1
                 frontier[size] = nb
@@ -279,12 +283,13 @@ def simplified_prim_kernel(neighbors, opposite, start, rng, order):
         frontier[i] = frontier[size]
         count = 0
         for d in range(k):
-            if state[neighbors[cell, d]] == 2:
+            if state[cell + strides[d] if strided else neighbors[cell, d]] == 2:
                 in_tree[count] = d
                 count += 1
         back[cell] = in_tree[int(rng.random() * count)] if count > 1 else in_tree[0]
-        t = note(order, t, cell, back[cell])
-    return links_from_parents(neighbors, opposite, back)
+        if order.shape[0]:
+            t = note(order, t, cell_at(cell, width), back[cell])
+    return back
 
 
 @register("prim")
@@ -317,6 +322,7 @@ def carve_simplified(grid: Grid, rng: np.random.Generator, option: str | None = 
     >>> int(links.sum()) // 2   # a spanning tree of 9 cells has 8 passages
     8
     """
-    start = random_enabled_cell(grid, rng)
-    return simplified_prim_kernel(grid.neighbors, grid.opposite, start, rng,
-                                  carve_order(grid, False) if order is None else order)
+    strides, width, visited, start = walk_layout(grid, random_enabled_cell(grid, rng))
+    back = simplified_prim_kernel(grid.neighbors, strides, width, visited * np.uint8(3), start,
+                                  grid.opposite, rng, carve_order(grid, False) if order is None else order)
+    return links_from_parents(grid.neighbors, grid.opposite, cells_of(back, width))

@@ -29,10 +29,11 @@ def _corridor(order, t, cols, r0, c0, h, w, east_d, south_d):
 
 
 @kernel(views=True)
-def recursive_division_kernel(rows, cols, rng, order, east_d, south_d):
+def recursive_division_kernel(east, south, rows, cols, rng, order, east_d, south_d):
     """Divide the open ``rows`` x ``cols`` room (cell ``r * cols + c``) down to corridors.
 
-    Returns ``(east, south)``: bool per cell, open towards the next column / the next row. A room
+    Fills ``east`` and ``south`` (bool per cell, all True on entry: open towards the next column /
+    the next row; the caller makes them, so their size chooses the compiled or the Python form). A room
     taller than wide gets a horizontal wall, wider than tall a vertical one, a square room a coin
     toss; the wall goes between two random adjacent rows (columns) of the room and keeps one
     random gap. Rooms wait on an explicit stack, the larger half pushed first so the smaller is
@@ -46,9 +47,6 @@ def recursive_division_kernel(rows, cols, rng, order, east_d, south_d):
     one byte per cell in two small maps (not two writes into the link table), turned into links
     once at the end.
     """
-    n = rows * cols
-    east = np.ones(n, dtype=np.bool_)
-    south = np.ones(n, dtype=np.bool_)
     stack = np.empty((STACK, 4), dtype=np.int64)  # top row, left column, height, width
     top = 0
     t = 0
@@ -100,7 +98,6 @@ def recursive_division_kernel(rows, cols, rng, order, east_d, south_d):
             top += 1
         else:
             t = _corridor(order, t, cols, r2, c2, h2, w2, east_d, south_d)
-    return east, south
 
 
 @register("recursive-division")
@@ -116,9 +113,10 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     19
     """
     rows, cols = grid.shape
-    east, south = (m.reshape(rows, cols) for m in recursive_division_kernel(
-        rows, cols, rng, carve_order(grid, False) if order is None else order,
-        grid.direction("east"), grid.direction("south")))
+    east, south = np.ones((rows, cols), dtype=bool), np.ones((rows, cols), dtype=bool)
+    recursive_division_kernel(east.ravel(), south.ravel(), rows, cols, rng,
+                              carve_order(grid, False) if order is None else order,
+                              grid.direction("east"), grid.direction("south"))
     links = np.zeros((rows, cols, grid.degree), dtype=bool)
     links[:, :-1, grid.direction("east")] = links[:, 1:, grid.direction("west")] = east[:, :-1]
     links[:-1, :, grid.direction("south")] = links[1:, :, grid.direction("north")] = south[:-1]

@@ -14,49 +14,48 @@ import numpy as np
 
 from ..grids import Grid
 from . import register
-from .common import carve_order, note, random_enabled_cell, region_kernel
+from .common import (NO_PARENT, carve_order, cell_at, cells_of, links_from_parents, note,
+                     random_enabled_cell, region_kernel, walk_layout)
 
 
 @kernel(views=True)
-def wilson_kernel(neighbors, opposite, root, rng, order):
-    """Grow a uniform spanning tree of ``root``'s region from ``root``; return the links.
+def wilson_kernel(neighbors, strides, width, state, root, opposite, rng, order):
+    """Grow a uniform spanning tree of ``root``'s region from ``root``; return each position's
+    direction towards the root (``NO_PARENT`` for the root and the positions outside).
 
-    The walk is stored as one byte per cell, the direction it last left that cell by: a loop is
-    erased simply by leaving a cell again, which overwrites the byte. Following the bytes from the
-    walk's first cell retraces the loop-erased path into the tree. A tree cell's byte is its
-    direction towards the root, so the links are written from the bytes at the end in one pass.
-    Steps draw a direction uniformly and redraw where there is no neighbour (rejection).
+    The walks run over the positions of :func:`~.common.walk_layout`: a position's neighbour is
+    ``position + strides[d]`` on a square grid, ``neighbors[cell, d]`` elsewhere; ``state`` is 2
+    where no walk may enter (outside the region, and the entry a missing neighbour -1 wraps around
+    to), 1 in the tree, 0 not yet. The walk is stored as one byte per position, the direction it
+    last left that position by: a loop is erased simply by leaving a cell again, which overwrites
+    the byte. Following the bytes from the walk's first cell retraces the loop-erased path into
+    the tree, after which every byte of a tree cell points towards the root. Steps draw a
+    direction uniformly and redraw where there is no neighbour (rejection).
     """
-    n, k = neighbors.shape
-    none = 255
-    region, _ = region_kernel(neighbors, root)
-    in_tree = np.zeros(n, dtype=np.uint8)
-    step = np.full(n, none, dtype=np.uint8)
-    in_tree[root] = 1
+    k = opposite.shape[0]
+    strided = strides.shape[0] > 0
+    step = np.full(state.shape[0], NO_PARENT, dtype=np.uint8)
+    state[root] = 1
     t = 0
-    for first in range(n):
-        if region[first] == 0 or in_tree[first] == 1:
+    for first in range(state.shape[0]):
+        if state[first] != 0:
             continue
         cell = first
-        while in_tree[cell] == 0:
+        while state[cell] == 0:
             d = int(rng.random() * k)
-            nb = neighbors[cell, d]
-            if nb < 0:
+            nb = cell + strides[d] if strided else neighbors[cell, d]
+            if state[nb] == 2:
                 continue
             step[cell] = d
             cell = nb
         cell = first
-        while in_tree[cell] == 0:
-            in_tree[cell] = 1
-            t = note(order, t, cell, step[cell])
-            cell = neighbors[cell, step[cell]]
-    links = np.zeros((n, k), dtype=np.bool_)
-    for i in range(n):
-        d = step[i]
-        if d != none and in_tree[i] == 1:
-            links[i, d] = True
-            links[neighbors[i, d], opposite[d]] = True
-    return links
+        while state[cell] == 0:
+            state[cell] = 1
+            d = step[cell]
+            if order.shape[0]:
+                t = note(order, t, cell_at(cell, width), d)
+            cell = cell + strides[d] if strided else neighbors[cell, d]
+    return step
 
 
 @register("wilson")
@@ -72,5 +71,8 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
     15
     """
     root = random_enabled_cell(grid, rng)
-    return wilson_kernel(grid.neighbors, grid.opposite, root, rng,
-                        carve_order(grid, False) if order is None else order)
+    region, _ = region_kernel(grid.neighbors, root)
+    strides, width, visited, root = walk_layout(grid, root, region.view(np.bool_))
+    step = wilson_kernel(grid.neighbors, strides, width, visited * np.uint8(2), root, grid.opposite, rng,
+                         carve_order(grid, False) if order is None else order)
+    return links_from_parents(grid.neighbors, grid.opposite, cells_of(step, width))

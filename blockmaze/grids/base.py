@@ -120,6 +120,5 @@ def apply_mask(neighbors: np.ndarray, enabled: np.ndarray) -> np.ndarray:
     [[-1], [-1]]
     """
     neighbors[~enabled] = -1
-    pointing_at_disabled = (neighbors >= 0) & ~enabled[np.maximum(neighbors, 0)]
-    neighbors[pointing_at_disabled] = -1
+    np.putmask(neighbors, ~enabled[neighbors], -1)  # a -1 reads the last cell: it stays -1 either way
     return neighbors

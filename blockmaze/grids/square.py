@@ -32,12 +32,12 @@ def square_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
     what = f"a {rows}x{cols} square grid"
     check_cell_count(rows * cols if rows > 0 and cols > 0 else 0, what)
     ensure_memory(rows * cols * BYTES_PER_CELL, what)
+    # each entry written once: the cell's index plus its direction's step, -1 past the edges
     index = np.arange(rows * cols, dtype=np.int32).reshape(rows, cols)
-    neighbors: np.ndarray = np.full((rows, cols, 4), -1, dtype=np.int32)
-    neighbors[1:, :, NORTH] = index[:-1, :]
-    neighbors[:, :-1, EAST] = index[:, 1:]
-    neighbors[:-1, :, SOUTH] = index[1:, :]
-    neighbors[:, 1:, WEST] = index[:, :-1]
+    neighbors: np.ndarray = np.empty((rows, cols, 4), dtype=np.int32)
+    for d, step in enumerate((-cols, 1, cols, -1)):
+        np.add(index, np.int32(step), out=neighbors[..., d])
+    neighbors[0, :, NORTH] = neighbors[:, -1, EAST] = neighbors[-1, :, SOUTH] = neighbors[:, 0, WEST] = -1
     neighbors = neighbors.reshape(rows * cols, 4)
     if mask is None:
         enabled = np.ones(rows * cols, dtype=bool)
