@@ -122,9 +122,15 @@ class Transaction:
 
 _state = threading.local()
 _open_runs: set[Transaction] = set()  # every thread's, removed if a stop ends the process by force
+# a temporary is made and noted under this lock; the stop watcher's clean-up takes it and keeps
+# it, so no temporary is made between its look at the runs and the end of the process
+_making = threading.Lock()
 
 
 def _remove_open_temporaries() -> None:
+    """Remove every open run's temporaries (the stop watcher's clean-up, before it ends the
+    process): once one being made is noted, and with no more made after."""
+    _making.acquire(timeout=5)  # (kept: the process ends next)
     for run in list(_open_runs):
         for temporary in list(run.temporaries):
             with contextlib.suppress(OSError):
@@ -199,7 +205,7 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
         _sweep(run, path.parent)
         handle = -1
         try:
-            with stops.deferred():  # made and noted as one step
+            with stops.deferred(), _making:  # made and noted as one step
                 handle, temporary = tempfile.mkstemp(prefix=staged_prefix(), suffix=".part",
                                                      dir=path.parent)
                 run.temporaries.append(temporary)
