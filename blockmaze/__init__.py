@@ -39,7 +39,7 @@ _EXPORTS = {
     "strict_plan": "blockwise", "strict_volume_3d": "blockwise", "to_blocks": "blocks",
     "volume_height": "blocks",
     "braid": "mazes.braiding",
-    "labyrinth": "mazes.labyrinths", "unicursal": "mazes.unicursal",
+    "labyrinth": "mazes.labyrinths", "unicursal": "blocks.unicursal",
     "MazeDocument": "mazes.documents", "load_maze": "mazes.documents",
     "save_maze": "export.maze_document",
     "Dungeon": "dungeon", "generate_dungeon": "dungeon",

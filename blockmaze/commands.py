@@ -50,7 +50,8 @@ RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar", "labyrinth"})
 LABYRINTH = "labyrinth"
 CARVED = frozenset(GRID_KINDS)
 LABYRINTH_STYLES = ("cretan", "chartres")
-UNICURSAL = frozenset({"square"})
+# the kinds --unicursal splits (blockmaze.blocks.unicursal.UNICURSAL_KINDS): those with one flat plan
+UNICURSAL = frozenset({"square", "hex", "triangle", "upsilon", "polar"})
 
 
 # --- the value types (text in, value out; click's ParamType, so the command uses them as they are)
@@ -487,7 +488,9 @@ class GraphMaze(Output):
     scale: int | None = option(
         None, "Hex, upsilon, triangle and polar mazes: blocks per unit of cell size (at least: "
               "hex 3, upsilon 4, polar 4, triangle 5; default 4, or the kind's least if larger; "
-              "printed mazes use the least).", "Blocks", click.IntRange(min=1),
+              "printed mazes use the least). With --unicursal: the corridors the maze is drawn "
+              "in to be split (default the least), in every output.", "Blocks",
+        click.IntRange(min=1),
         show_default=False, where="blocks", grids=RASTERIZED,
         grid_note="they use --wall and --passage")
     bridges: bool = option(
@@ -537,9 +540,11 @@ class Generate(GraphMaze):
                                   grids=frozenset({LABYRINTH}),
                                   grid_note="only -g labyrinth has circuits")
     unicursal: bool = option(False, "Split every passage lengthwise (Pullen): one path with no "
-                                    "junction through every cell of a maze twice the rows and "
-                                    "columns. Square grids only.", "Maze", grids=UNICURSAL,
-                             grid_note="a cell of that shape does not split into 2x2 of its own")
+                                    "junction through every cell, on a square grid (a square "
+                                    "maze's cells split 2x2; another kind is first drawn in "
+                                    "1-block corridors at --scale, each block a cell). Not for "
+                                    "layered or weave grids.", "Maze", grids=UNICURSAL,
+                             grid_note="levels and crossings have no one plan to split")
     mask: str | None = option(None, "Cells to leave out: a text file (X = off) or a "
                                     "black-and-white picture (black = off).", "Maze",
                               FilePath(exists=True, dir_okay=False), show_default=False,

@@ -33,8 +33,8 @@ from collections.abc import Callable
 from .commands import Job, Option, make_job, options_of
 from .errors import BlockmazeError
 from .materials import Material, Theme, load_theme
-from .pipeline import (check_fits, check_lights, check_plan_fits, check_split, grid_shape,
-                       level_paths, passage_for, write_output)
+from .pipeline import (check_fits, check_lights, check_plan_fits, check_scale, check_split,
+                       grid_shape, level_paths, passage_for, write_output)
 from .support.progress import phase
 
 if TYPE_CHECKING:
@@ -122,12 +122,13 @@ def output_writer(output, format_=None) -> Writer | None:
     return writer
 
 
-def unused_options(job: Job, writer: Writer | None, *, kind: str | None = None,
+def unused_options(job: Job, writer: Writer | None, *, kind: str | tuple[str, ...] | None = None,
                    mode: str | None = None, solid: bool = False) -> dict[str, str]:
     """The options the user chose (``job.given``) that the run does not use, each with what it
     does not apply to. ``writer`` is the output's (None: the maze is printed); ``kind`` the grid
-    kind, ``mode`` blockwise's mode, ``solid`` whether the maze is a volume already (a 3-D
-    blockwise maze: nothing to stand up).
+    kind, or the kinds the run draws (an option applies if it applies to one: a unicursal hex
+    maze is drawn in blocks at ``--scale``, then as a square maze), ``mode`` blockwise's mode,
+    ``solid`` whether the maze is a volume already (a 3-D blockwise maze: nothing to stand up).
 
     >>> from blockmaze.export import writer_for
     >>> job = make_job("generate", size=3, mc_version="1.20.4", block_size=2.0, wall=2)
@@ -135,6 +136,9 @@ def unused_options(job: Job, writer: Writer | None, *, kind: str | None = None,
     {'mc_version': 'obj output'}
     >>> unused_options(make_job("generate", size=3, wall=2), writer_for("m.schem"), kind="hex")
     {'wall': 'hex mazes (they use --scale)'}
+    >>> unused_options(make_job("generate", size=3, wall=2), writer_for("m.schem"),
+    ...                kind=("hex", "square"))
+    {}
     >>> job = make_job("blockwise", size=(9, 21, 21), height=4, lights=True)
     >>> unused_options(job, writer_for("m.schem"), mode="strict", solid=True)
     {'height': 'a 3-D blockwise maze (it is a volume already)'}
@@ -148,7 +152,7 @@ def unused_options(job: Job, writer: Writer | None, *, kind: str | None = None,
     return unused
 
 
-def _reason(option: Option, writer: Writer | None, kind: str | None,
+def _reason(option: Option, writer: Writer | None, kind: str | tuple[str, ...] | None,
             mode: str | None, solid: bool = False) -> str | None:
     """What ``option`` does not apply to in this run (None: it applies), from its description."""
     if option.modes is not None and mode is not None and mode not in option.modes:
@@ -169,8 +173,9 @@ def _reason(option: Option, writer: Writer | None, kind: str | None,
             or (option.where in ("volume", "extrusion") and (not blocks or writer.plan)) \
             or (option.where == "tiles" and not writer.plan):
         return output
-    if option.grids is not None and kind is not None and kind not in option.grids:
-        return f"{kind} mazes ({option.grid_note})"
+    kinds = (kind,) if isinstance(kind, str) else kind
+    if option.grids is not None and kinds and not option.grids.intersection(kinds):
+        return f"{kinds[0]} mazes ({option.grid_note})"
     return None
 
 
@@ -222,9 +227,11 @@ class _Run:
         if kind == "labyrinth":
             return self._labyrinth()
         if j.unicursal:
-            from .mazes.unicursal import check_unicursal_kind
+            from .blocks.unicursal import check_unicursal_kind
 
             check_unicursal_kind(kind)
+            if kind != "square":  # drawn in corridors at --scale, whatever the output
+                check_scale(kind, j.scale)
             if j.braid:
                 raise BlockmazeError("--unicursal splits the passages of a perfect maze: drop "
                                      "--braid (its loops would leave more than one path)")
@@ -236,7 +243,11 @@ class _Run:
             check_fits(writer, kind, shape, wall=wall, scale=j.scale, passage=passage,
                        height=j.height, floor=j.floor, roof=j.roof)
             self._check_graph_output(writer, kind, shape[0])
-        self._warn_unused(writer, kind=kind)
+        # a unicursal maze of another kind is drawn in corridors at --scale (whatever the
+        # output), then square: --wall and --passage apply too
+        split_in_blocks = j.unicursal and kind != "square"
+        self._warn_unused(writer, kind=(kind, "square") if j.unicursal else kind,
+                          used=("scale",) if split_in_blocks else ())
         seed = self._seed()
         if writer is not None and not j.unicursal and self._streams(writer, kind, shape, wall,
                                                                     passage):
@@ -253,13 +264,14 @@ class _Run:
                 from .pipeline import make_maze
 
                 document = make_maze(shape, kind, j.algorithm, seed, 0.0, j.entrances, mask,
-                                     unicursal=True)
+                                     unicursal=True, scale=j.scale)
         else:
             from .pipeline import make_maze
 
             shows_ends = writer is None or writer.source == "maze" or j.solution
             document = make_maze(shape, kind, j.algorithm, seed, j.braid, j.entrances, mask,
-                                 j.weave, ends=bool(shows_ends), unicursal=j.unicursal)
+                                 j.weave, ends=bool(shows_ends), unicursal=j.unicursal,
+                                 scale=j.scale)
         return self._emit(document, writer, wall, passage)
 
     def _labyrinth(self) -> Outcome:
@@ -456,9 +468,12 @@ class _Run:
         """Block plans print block for block ('blocks') unless a text style was chosen."""
         return self.job.text_style or "blocks"
 
-    def _warn_unused(self, writer: Writer | None, **where) -> None:
-        """Warn about each option the user chose that this run does not use."""
+    def _warn_unused(self, writer: Writer | None, used: tuple[str, ...] = (), **where) -> None:
+        """Warn about each option the user chose that this run does not use (``used``: options
+        it uses whatever their description says)."""
         for name, what in unused_options(self.job, writer, **where).items():
+            if name in used:
+                continue
             flag = options_of(type(self.job), name)[0].flag
             warnings.warn(f"--{flag} does not apply to {what}; ignored", UnusedOptionWarning,
                           stacklevel=2)

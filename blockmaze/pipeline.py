@@ -167,7 +167,7 @@ def passage_for(kind: str, passage=None):
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
               braid: float = 0.0, entrances: bool = False, mask=None,
               weave: float = 0.0, order: np.ndarray | None = None, ends: bool = True,
-              unicursal: bool = False) -> MazeDocument:
+              unicursal: bool = False, scale: int | None = None) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
@@ -177,8 +177,10 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     ``ends=False`` leaves the ends of the longest path unplaced (None) for a job that shows
     none (blocks without ``solution``; :func:`shown_endpoints` and :func:`write_output` place
     them where they are shown): two searches of the whole maze saved. ``unicursal`` splits the
-    perfect maze's passages into one path (:func:`blockmaze.mazes.unicursal.unicursal`: twice
-    the rows and columns); start and goal are its two ends, with openings on ``entrances``.
+    perfect maze's passages into one path (:func:`blockmaze.blocks.unicursal.unicursal`: a
+    square maze of twice the rows and columns; another kind's drawn in 1-block corridors at
+    ``scale``, default its least, each block a cell); start and goal are its two ends, with
+    openings on ``entrances``.
 
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
@@ -209,9 +211,9 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
 
             maze = braid_maze(maze, braid, rng)
         if unicursal:
-            from .mazes.unicursal import unicursal_endpoints, unicursal as split
+            from .blocks.unicursal import unicursal_endpoints, unicursal as split
 
-            maze = split(maze)
+            maze = split(maze, scale)
             return MazeDocument(maze, unicursal_endpoints(maze, entrances), algorithm, seed, braid)
         placed = place_endpoints(maze, "entrances") if entrances else place_endpoints(maze) if ends else None
     return MazeDocument(maze, placed, algorithm, seed, braid)

@@ -1,4 +1,5 @@
-"""Unicursal mazes and classical labyrinths (issue 41): one path, no junction, every cell on it.
+"""Classical labyrinths (issue 41; unicursal mazes: test_unicursal.py): one path, no junction,
+every cell on it.
 
 The property is checked by an independent walk, not by blockmaze's own analysis: from the start,
 follow the only way on until there is none; every enabled cell must be met once, every cell has
@@ -14,21 +15,13 @@ from itertools import groupby
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import blockmaze as bm
 from blockmaze import pipeline
-from blockmaze.algorithms import ALGORITHMS
 from blockmaze.cli import main
 from blockmaze.grids.polar import ring_offsets
 from blockmaze.mazes.labyrinths import CHARTRES, cretan_sequence, design, labyrinth, rings_of
-from blockmaze.mazes.unicursal import UNICURSAL_KINDS, unicursal, unicursal_ends
 
-SQUARE = [a for a in ALGORITHMS.values() if a.grid_kinds is None or "square" in a.grid_kinds]
-PERFECT_SQUARE = sorted(a.name for a in SQUARE)
-UNMASKED_ONLY = {a.name for a in SQUARE if a.needs_unmasked}
-OTHER_KINDS = ("hex", "upsilon", "triangle", "polar", "layered", "weave")
 CRETAN = tuple(range(3, 52, 4))
 
 
@@ -54,57 +47,6 @@ def walk_one_path(maze, start: int, goal: int) -> list[int]:
         assert len(path) <= enabled.sum(), "a loop"
     assert len(path) == enabled.sum() == len(set(path)), "a cell off the path"
     return path
-
-
-def connected_mask(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
-    """A random mask, kept to the part joined to its first enabled cell (a perfect maze needs
-    every enabled cell reachable)."""
-    mask = rng.random((rows, cols)) < 0.8
-    mask.flat[int(rng.integers(rows * cols))] = True
-    grid = bm.square_grid(rows, cols, mask=mask)
-    first = int(np.flatnonzero(grid.enabled)[0])
-    seen, frontier = {first}, [first]
-    while frontier:
-        cell = frontier.pop()
-        for nb in grid.neighbors[cell]:
-            if nb >= 0 and int(nb) not in seen:
-                seen.add(int(nb))
-                frontier.append(int(nb))
-    kept = np.zeros(rows * cols, dtype=bool)
-    kept[list(seen)] = True
-    return kept.reshape(rows, cols)
-
-
-@settings(max_examples=300)
-@given(rows=st.integers(1, 24), cols=st.integers(1, 24), seed=st.integers(0, 2 ** 32),
-       algorithm=st.sampled_from(PERFECT_SQUARE), masked=st.booleans(),
-       other=st.sampled_from(OTHER_KINDS))
-def test_a_unicursal_maze_is_one_path_through_every_cell(rows, cols, seed, algorithm, masked,
-                                                           other):
-    masked = masked and algorithm not in UNMASKED_ONLY
-    grid = (bm.square_grid(rows, cols, mask=connected_mask(np.random.default_rng(seed), rows, cols))
-            if masked else bm.square_grid(rows, cols))
-    perfect = bm.generate(grid, algorithm, rng=seed)
-    maze = unicursal(perfect)
-    assert maze.grid.shape == (2 * rows, 2 * cols)
-    assert maze.grid.enabled_count == 4 * perfect.grid.enabled_count
-    start, goal = unicursal_ends(maze)
-    walk_one_path(maze, start, goal)
-    ends = pipeline.make_maze(grid.shape, "square", algorithm, seed, entrances=True,
-                              mask=grid.enabled.reshape(rows, cols) if masked else None,
-                              unicursal=True).endpoints
-    assert (ends.start, ends.goal) == (start, goal)
-    # every other kind is refused, in one line naming the kinds that work
-    with pytest.raises(bm.BlockmazeError, match="works on square grids only"):
-        bm.generate((2, 3) if other not in ("polar", "layered") else
-                    ((3,) if other == "polar" else (2, 2, 2)), kind=other, rng=seed, unicursal=True)
-
-
-def test_unicursal_refuses_a_maze_with_loops_and_is_reproducible():
-    with pytest.raises(bm.BlockmazeError, match="perfect maze"):
-        unicursal(bm.braid(bm.generate((6, 6), rng=1), 1.0, rng=1))
-    assert bm.generate((9, 7), rng=5, unicursal=True) == bm.generate((9, 7), rng=5, unicursal=True)
-    assert UNICURSAL_KINDS == ("square",)
 
 
 @pytest.mark.parametrize("circuits", CRETAN)
@@ -163,9 +105,6 @@ def run_cli(capsys, *args):
     (["generate", "-g", "labyrinth", "--style", "chartres", "--circuits", "7"], "has 11 circuits"),
     (["generate", "7x7", "-g", "labyrinth"], "SIZE is its circuits, one number"),
     (["generate", "7", "-g", "labyrinth", "--circuits", "11"], "disagree"),
-    (["generate", "5", "-g", "hex", "--unicursal"], "works on square grids only"),
-    (["generate", "5", "--unicursal", "--braid", "0.5"], "drop --braid"),
-    (["generate", "-g", "labyrinth", "--unicursal"], "unicursal already"),
     (["generate", "5", "--finger", "8"], "WIDTHxDEPTH"),
 ])
 def test_the_command_refuses_in_one_line(capsys, args, message):

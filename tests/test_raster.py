@@ -185,6 +185,22 @@ def test_masked_cells_stay_solid(kind):
     assert not np.isin(r.labels, np.flatnonzero(~enabled)).any()
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_thin_plan_keeps_the_guarantees(kind):
+    """Without rooms (``rooms=False``, 1-block corridors) a plan is only the anchors, corridors
+    and openings, under the same rules: each cell one region, touching exactly its linked cells."""
+    for seed, extra in ((1, 0), (2, 1), (3, 3)):
+        maze = make_maze(kind, 5, seed)
+        endpoints = bm.place_endpoints(maze, "entrances")
+        thin = raster(maze, MIN_SCALE[kind] + extra, endpoints, corridor=1, rooms=False)
+        check_raster(maze, thin, endpoints)
+        full = raster(maze, MIN_SCALE[kind] + extra, endpoints, corridor=1)
+        thin_open, full_open = (thin.labels != -1).sum(), (full.labels != -1).sum()
+        assert thin_open < full_open if extra == 3 else thin_open <= full_open  # (the least
+        # scale's rooms may be no more than the corridors)
+        assert np.array_equal(thin.anchors, full.anchors)
+
+
 @pytest.mark.slow
 @given(size=st.integers(1, 7), seed=st.integers(0, 1000), scale=st.integers(3, 7))
 def test_square_topology_equals_converter(size, seed, scale):

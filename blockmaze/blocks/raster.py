@@ -6,7 +6,8 @@ How it works (every step a numba kernel over plain arrays):
    block's centre, or to nobody (outside the grid, or a disabled cell).
 2. **Rooms.** A block is a cell's room block when it and its eight neighbours all belong to that
    cell, so rooms of different cells never touch, not even diagonally (about one block of wall
-   on each side of every cell edge).
+   on each side of every cell edge). ``rooms=False`` leaves them out (only anchors, corridors
+   and openings are open: the thin plan :mod:`blockmaze.blocks.unicursal` splits).
 3. **Corridors.** Every cell has an anchor, the block holding its centroid. A link becomes a
    4-connected path anchor -> gate -> anchor, where the gate is the pair of edge-adjacent blocks,
    one of each cell, nearest the shared side's midpoint; each half of the path stays inside its own
@@ -132,13 +133,20 @@ def min_scale(kind: str) -> int:
 
 
 def raster(maze: Maze, scale: int = 4, endpoints: Endpoints | None = None,
-           solution: bool = False, corridor: int | None = None) -> Raster:
+           solution: bool = False, corridor: int | None = None, rooms: bool = True) -> Raster:
     """:func:`rasterize` with the block labels and cell anchors (a :class:`Raster`).
+
+    ``rooms=False`` leaves the rooms out: the open blocks are the anchors, the corridors and the
+    openings only (with ``corridor=1``, every link a 1-block-wide path anchor -> gate -> anchor),
+    under the same checks (no two unlinked cells touch).
 
     >>> from blockmaze import generate
     >>> r = raster(generate((2, 2), rng=0, kind="triangle"), scale=6)
     >>> r.plan.shape == r.labels.shape, r.anchors.shape
     (True, (4, 2))
+    >>> thin = raster(generate((1, 2), rng=0), scale=3, corridor=1, rooms=False)
+    >>> thin.labels[1:-1, 1:-1].tolist()   # the two anchors and the link's corridor between them
+    [[-1, -1, -1, -1, -1, -1], [-1, 0, 0, 1, 1, -1], [-1, -1, -1, -1, -1, -1]]
     """
     grid = maze.grid
     lowest = min_scale(grid.kind)
@@ -200,7 +208,7 @@ def raster(maze: Maze, scale: int = 4, endpoints: Endpoints | None = None,
     has_opening = np.zeros(grid.size, dtype=bool)
     has_opening[openings[:, 0]] = True
 
-    state = _rooms(owner, enabled)
+    state = _rooms(owner, enabled) if rooms else np.zeros(owner.shape, dtype=np.uint8)
     failure = _carve(state, owner, anchors, link_a, link_b, link_m, openings,
                      mid, normal, width)
     if failure >= 0:

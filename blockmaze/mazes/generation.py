@@ -33,7 +33,6 @@ def generate(
     rng: np.random.Generator | int | None = None,
     kind: str = "square",
     order: np.ndarray | None = None,
-    unicursal: bool = False,
 ) -> Maze:
     """A maze on ``shape`` (e.g. ``(rows, cols)``, or a Grid) carved by ``algorithm`` (``NAME[:OPTION]``).
 
@@ -52,10 +51,6 @@ def generate(
     order : numpy.ndarray, optional
         An array from ``algorithms.common.carve_order(grid, True)``; it receives the order the
         passages were carved in, a row ``(cell, direction)`` each (recording draws nothing).
-    unicursal : bool
-        Split every passage of the perfect maze lengthwise (square grids): one path with no
-        junction through every cell of a grid twice the rows and columns
-        (:func:`blockmaze.mazes.unicursal.unicursal`); its ends are the longest path's.
 
     Returns
     -------
@@ -67,19 +62,8 @@ def generate(
     >>> m = generate((10, 20), rng=42)
     >>> m.is_perfect(), m == generate((10, 20), rng=42)
     (True, True)
-    >>> generate((10, 20), rng=42, unicursal=True).grid.shape
-    (20, 40)
     """
     grid = make_grid(shape, kind)
     chosen, option = get_algorithm(algorithm, grid)
-    if unicursal:
-        from .unicursal import check_unicursal_kind
-
-        check_unicursal_kind(grid.kind)
     links = chosen.carve(grid, as_generator(rng), option, *(() if order is None else (order,)))
-    maze = Maze(grid, links, validate=False)
-    if unicursal:
-        from .unicursal import unicursal as split
-
-        return split(maze)
-    return maze
+    return Maze(grid, links, validate=False)

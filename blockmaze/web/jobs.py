@@ -210,11 +210,16 @@ def check_limits(job, limits: Limits) -> None:
 
             size = (rings_of(job.style, labyrinth_circuits(job.size, job.circuits)),)
         count = 4 * size[0] ** 2 if polar else math.prod(size if len(size) > 1 else size * 2)
-        count *= 4 if job.unicursal else 1  # twice the rows and columns
+        if job.unicursal:  # split: a square's cells 2x2; another kind's drawn in corridors
+            # first, at most about 2.5 blocks a cell per unit of scale, each block 2x2 cells
+            from ..blocks.raster import MIN_SCALE
+
+            count *= 4 if job.kind == "square" else \
+                10 * (job.scale or MIN_SCALE.get(job.kind, 4))
         if count > limits.cells:
             raise RequestError(f"a {typed} maze has {count} cells; this studio makes at most "
                                f"{limits.cells} (blockmaze serve --max-cells)", 413)
-        if job.kind in ("square", "layered", "weave"):
+        if job.kind in ("square", "layered", "weave") or job.unicursal:  # (drawn square)
             side = _side(job.wall, 4 if job.kind == "weave" else 1) + _side(job.passage, 2)
         else:
             side = _side(job.scale, 5)  # the default scale is 4, or 5 for triangles
