@@ -9,6 +9,7 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -80,13 +81,13 @@ def test_a_signal_while_a_temporary_is_made_stops_the_run_once_it_is_noted(tmp_p
                                                                          monkeypatch):
     """Not dropped, not raised half way (a temporary nobody would remove): the run stops as the
     step ends, and its temporary goes."""
-    make = target_module.tempfile.mkstemp
+    make = tempfile.mkstemp
 
     def signal_and_make(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGHUP)
         return make(*args, **kwargs)
 
-    monkeypatch.setattr(target_module.tempfile, "mkstemp", signal_and_make)
+    monkeypatch.setattr(tempfile, "mkstemp", signal_and_make)  # (the module imports it when it makes one)
     code, err = run(["generate", "5x5", "-o", str(tmp_path / "m.schem")], capsys)
     assert (code, err) == (128 + signal.SIGHUP, ["Error: stopped by signal 1; no file was changed"])
     assert list(tmp_path.iterdir()) == []

@@ -32,11 +32,13 @@ def square_grid(rows: int, cols: int, mask: np.ndarray | None = None) -> Grid:
     what = f"a {rows}x{cols} square grid"
     check_cell_count(rows * cols if rows > 0 and cols > 0 else 0, what)
     ensure_memory(rows * cols * BYTES_PER_CELL, what)
-    # each entry written once: the cell's index plus its direction's step, -1 past the edges
-    index = np.arange(rows * cols, dtype=np.int32).reshape(rows, cols)
-    neighbors: np.ndarray = np.empty((rows, cols, 4), dtype=np.int32)
-    for d, step in enumerate((-cols, 1, cols, -1)):
-        np.add(index, np.int32(step), out=neighbors[..., d])
+    # row 0's table plus each row's first cell, in one pass over whole rows (a long inner loop:
+    # a pass per direction writes every fourth entry, 3.5 ms against 1.1 ms at 1000x1000); -1
+    # past the edges
+    column = np.arange(cols, dtype=np.int32)
+    first_row = np.stack([column - cols, column + 1, column + cols, column - 1], axis=1)
+    row_starts = np.arange(0, rows * cols, cols, dtype=np.int32).reshape(rows, 1, 1)
+    neighbors: np.ndarray = np.add(first_row, row_starts)
     neighbors[0, :, NORTH] = neighbors[:, -1, EAST] = neighbors[-1, :, SOUTH] = neighbors[:, 0, WEST] = -1
     neighbors = neighbors.reshape(rows * cols, 4)
     if mask is None:
