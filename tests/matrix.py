@@ -5,7 +5,7 @@ command's default, left out of the job):
 
 * ``graph``: ``generate`` and ``export`` (a maze document written by ``generate`` first, then
   exported) on every grid kind (square, hex, upsilon, triangle, polar, layered, weave, a masked
-  square, a unicursal square, a classical labyrinth of 3 circuits) at 4x5 cells, with entrances, solution, braid, lights, roof, thick walls and passages,
+  square, a unicursal square and hex, a classical labyrinth of 3 circuits) at 4x5 cells, with entrances, solution, braid, lights, roof, thick walls and passages,
   weave bridges (weave only) and a theme;
 * ``blockwise``: 9x11 blocks strict and relaxed, and 5x9x11 strict 3-D, with lights, roof,
   thickness (strict only) and a theme;
@@ -65,7 +65,7 @@ THEME = "hedge"  # the theme a case may choose (the default is stone-bricks)
 FORMATS_TESTED = tuple(FORMAT_NAMES)  # every output format that is not a companion
 
 GRIDS = ("square", "hex", "upsilon", "triangle", "polar", "layered", "weave", "masked",
-         "unicursal", "labyrinth")
+         "unicursal", "unicursal-hex", "labyrinth")
 SIZES = {"layered": "2x4x5", "polar": "4"}  # the rest are 4x5 cells
 MASK = "....X\n.....\n.....\nX....\n"  # a 4x5 mask, two corners off
 OFF, ON = "off", "on"
@@ -116,7 +116,7 @@ def valid(family: str, values: dict[str, str]) -> bool:
     if family == "graph" and values.get("bridges") == ON and values.get("grid", "weave") != "weave":
         return False  # --bridges is for weave mazes only
     if family == "graph" and values.get("braid") == ON \
-            and values.get("grid", "square") in ("unicursal", "labyrinth"):
+            and values.get("grid", "square") in ("unicursal", "unicursal-hex", "labyrinth"):
         return False  # one path: no loops to open (refused or not an option there)
     if family == "graph" and values.get("entrances") == ON and values.get("grid") == "labyrinth":
         return False  # a labyrinth has its entrance by design
@@ -251,8 +251,8 @@ def generation_values(case: Case, folder: Path) -> dict:
     if grid == "labyrinth":  # its size is its circuits
         return {"seed": SEED, "kind": "labyrinth", "circuits": 3}
     values = {"size": SIZES.get(grid, "4x5"), "seed": SEED,
-              "kind": "square" if grid in ("masked", "unicursal") else grid}
-    if grid == "unicursal":
+              "kind": {"masked": "square", "unicursal": "square", "unicursal-hex": "hex"}.get(grid, grid)}
+    if grid.startswith("unicursal"):
         values["unicursal"] = True
     if grid == "masked":
         mask = folder / "mask.txt"
