@@ -184,3 +184,18 @@ def test_every_grid_kind_becomes_blocks(tmp_path, capsys, args):
 def test_too_small_scale_is_refused(tmp_path, capsys):
     code, _, err = run(capsys, "generate", "5x5", "-g", "triangle", "--scale", "3", "-o", str(tmp_path / "t.schem"))
     assert code == 2 and "--scale 5 or more" in err and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("given, expected", [(None, "1"), ("3", "3")])
+def test_the_command_starts_numpy_with_one_blas_thread_unless_told(given, expected):
+    """blockmaze does no linear algebra: the command asks OpenBLAS for one thread (a thread per
+    core spins at numpy's import); a user's own setting stands."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    script = ("import os, sys; sys.argv = ['blockmaze', '--version']; import blockmaze.__main__ as m\n"
+              "try:\n    m.run()\nexcept SystemExit:\n    pass\n"
+              "print(os.environ['OPENBLAS_NUM_THREADS'])")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.splitlines()[-1] == expected
