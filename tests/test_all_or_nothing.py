@@ -196,3 +196,30 @@ def test_the_watchers_clean_up_waits_for_a_temporary_being_made(tmp_path, monkey
         watcher.join(10)
         target_module._making.release()  # (the clean-up keeps it: the process ends next)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_stop_by_force_removes_a_staged_world_folder_with_what_it_holds(tmp_path):
+    """A world save is written in a staged folder that the stop watcher's clean-up knows, as it
+    knows staged files: a process ended by force leaves neither the folder nor its files."""
+    final = tmp_path / "World"
+    try:
+        with target_module.staged_folder(final) as folder:
+            (folder / "region").mkdir()
+            (folder / "region" / "r.0.0.mca").write_bytes(b"chunks")
+            target_module._remove_open_temporaries()  # what the watcher runs before the end
+            assert list(tmp_path.iterdir()) == []
+            raise KeyboardInterrupt  # the process would have ended: leave without renaming
+    except KeyboardInterrupt:
+        pass
+    finally:
+        target_module._making.release()  # (the clean-up keeps it: the process ends next)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_world_leaves_no_staged_folder(tmp_path):
+    final = tmp_path / "World"
+    with pytest.raises(RuntimeError):
+        with target_module.staged_folder(final) as folder:
+            (folder / "level.dat").write_bytes(b"half")
+            raise RuntimeError("a writer failed")
+    assert list(tmp_path.iterdir()) == []

@@ -111,8 +111,7 @@ class Transaction:
         """Remove every temporary file written; targets keep their previous contents."""
         with stops.deferred():
             for temporary in self.temporaries:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
+                _remove(temporary)
             self.temporaries.clear()
             self.staged.clear()
             self.stdout_data = None
@@ -131,8 +130,18 @@ def _remove_open_temporaries() -> None:
     _making.acquire(timeout=5)  # (kept: the process ends next)
     for run in list(_open_runs):
         for temporary in list(run.temporaries):
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+            _remove(temporary)
+
+
+def _remove(temporary: str) -> None:
+    """Remove a staged file, or a staged folder with what it holds; errors are ignored."""
+    if os.path.isdir(temporary) and not os.path.islink(temporary):
+        import shutil
+
+        shutil.rmtree(temporary, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 stops.at_forced_exit(_remove_open_temporaries)
@@ -225,6 +234,45 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
         except OSError as error:
             raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
         run.staged.append((temporary, path))
+
+
+@contextlib.contextmanager
+def staged_folder(final: Path) -> Iterator[Path]:
+    """A new folder beside ``final`` to write a result that is a folder in (a world save),
+    renamed to ``final`` (absent, or an empty folder) at the block's end. It is made and noted as
+    one step, as a staged file is, so a stop, one that ends the process by force too, removes it
+    with what it holds, and nothing is at ``final`` until it is whole.
+
+    >>> import tempfile
+    >>> final = Path(tempfile.mkdtemp()) / "World"
+    >>> with staged_folder(final) as folder:
+    ...     _ = (folder / "level.dat").write_bytes(b"maze")
+    >>> sorted(p.name for p in final.iterdir())
+    ['level.dat']
+    """
+    import tempfile
+
+    with transaction() as run:
+        run.claim(final)
+        _sweep(run, final.parent)
+        try:
+            with stops.deferred(), _making:  # made and noted as one step
+                folder = tempfile.mkdtemp(prefix=staged_prefix(), suffix=".part", dir=final.parent)
+                run.temporaries.append(folder)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(folder, 0o777 & ~umask)  # (mkdtemp makes it for its owner alone)
+        except OSError as error:
+            raise OutputError(f"cannot write {final}: {error.strerror or error}") from None
+        yield Path(folder)
+        try:
+            with stops.deferred(), _making:
+                if final.is_dir():
+                    final.rmdir()
+                os.replace(folder, final)
+                run.temporaries.remove(folder)
+        except OSError as error:
+            raise OutputError(f"cannot write {final}: {error.strerror or error}") from None
 
 
 def staged_prefix() -> str:

@@ -215,26 +215,16 @@ def write_world(
         raise BlockmazeError(f"cannot write {target}: the folder {target.parent} does not exist")
     data_version = world_release(mc_version)
     layers = terrain_layers(terrain, y)
-    from ..target import remove_leftovers, staged_prefix
+    from ..target import staged_folder
 
-    remove_leftovers(target.parent)  # what killed runs left there
-    temporary = Path(tempfile.mkdtemp(prefix=staged_prefix(), suffix=".part", dir=target.parent))
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o777 & ~umask)
-        _write_folder(bands, temporary, theme, mc_version, data_version, terrain, layers, y, seed,
-                      mobs, time, name or target.name)
-        if target.exists():
-            target.rmdir()
-        os.replace(temporary, target)
-    except BaseException as error:
-        shutil.rmtree(temporary, ignore_errors=True)
-        if isinstance(error, OSError):
+    with staged_folder(target) as temporary:  # (removed if the run does not finish)
+        try:
+            _write_folder(bands, temporary, theme, mc_version, data_version, terrain, layers, y,
+                          seed, mobs, time, name or target.name)
+        except OSError as error:
             from ...errors import OutputError
 
             raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
-        raise
 
 
 def write_world_zip(
