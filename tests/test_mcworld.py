@@ -143,6 +143,24 @@ def test_the_same_maze_gives_the_same_world(tmp_path):
     assert unpack(first, tmp_path / "a" / "w") == unpack(second, tmp_path / "b" / "w")
 
 
+@pytest.mark.slow
+def test_a_world_of_many_batches_holds_the_records_of_one(tmp_path, monkeypatch):
+    """A world over BATCH_BYTES goes in several batches, the earlier ones sent to tables by
+    LevelDB's background thread (past its 4 MiB write buffer); it holds the same records as the
+    same world put in one batch, which lies in the log alone."""
+    from blockmaze.export.minecraft import mcworld
+
+    (tmp_path / "one").mkdir()
+    (tmp_path / "many").mkdir()
+    args = ["generate", "400x400", "--seed", "3"]
+    one = write(args, tmp_path / "one", "m.mcworld")
+    assert [n for n in zipfile.ZipFile(one).namelist() if n.endswith(".ldb")] == []
+    monkeypatch.setattr(mcworld, "BATCH_BYTES", 2 << 20)
+    many = write(args, tmp_path / "many", "m.mcworld")
+    assert [n for n in zipfile.ZipFile(many).namelist() if n.endswith(".ldb")]
+    assert unpack(many, tmp_path / "many" / "w") == unpack(one, tmp_path / "one" / "w")
+
+
 def test_without_the_extra_the_refusal_names_it(tmp_path, monkeypatch, capsys):
     import sys
 

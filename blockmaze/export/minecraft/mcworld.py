@@ -20,7 +20,9 @@ biome per sub-chunk (plains) for the 24 sub-chunks from y = -64; ``1`` (0x31) th
 (``int32`` 2: done, so the game does not generate over the maze).
 
 The maze stands at x, z >= 0 with its lowest layer at ``y``, on the ground the flat generator
-lays around it; bands of 16 rows come one at a time, so a maze larger than memory streams.
+lays around it; bands of 16 rows come one at a time, so a maze larger than memory streams. The
+records go into the db in batches of up to ``BATCH_BYTES``: a world up to that size lies in
+LevelDB's log alone, which the zip deflates (docs/voxels.md says why).
 
 Example
 -------
@@ -29,7 +31,7 @@ Example
 >>> out = io.BytesIO()
 >>> write_mcworld(np.ones((2, 3, 4), np.uint8), out, load_theme(), name="Maze")  # doctest: +SKIP
 >>> sorted(zipfile.ZipFile(out).namelist())[:3]  # doctest: +SKIP
-['db/000005.ldb', 'db/CURRENT', 'db/MANIFEST-000004']
+['db/000003.log', 'db/CURRENT', 'db/MANIFEST-000002']
 """
 
 from __future__ import annotations
@@ -66,6 +68,16 @@ SECTIONS = (MAX_Y + 1 - MIN_Y) // 16  # 24 sub-chunks from y = -64 to 319
 WRITTEN_FOR = (1, 21, 90, 0, 0)  # the release the block states are written in (as .mcstructure)
 NETWORK_VERSION = 818  # 1.21.90's protocol
 BANDS = 16
+# Records put into the db in one batch. LevelDB writes a batch to its log and its memtable, and
+# the next batch, once the memtable holds 4 MiB, sends it to a background thread that compresses
+# it into a table (zlib at its default level, 35-45 MB/s here: 1.1-1.3 s of CPU for a 1000x1000
+# world's 44 MB, and a merge of the first tables that close() abandons). A world up to this
+# size is one batch: its log alone, which the zip deflates fast instead (ZIP_LEVEL). Larger
+# worlds stream: memory holds about four batches (ours, LevelDB's copy, two memtables).
+BATCH_BYTES = 64 << 20
+# The log is deflated at this level: 0.26 s for a 1000x1000 world's 44 MB on two threads' time,
+# 5.7 MB (level 6: 1.35 s, 4.0 MB; LevelDB's own tables, zlib at its default level: 4.7 MB)
+ZIP_LEVEL = 2
 WORLD_LIMIT = 30_000_000  # the world border, in blocks from the origin
 # the ground's blocks in Bedrock's names (1.21.60 states, as the .mcstructure palette)
 GROUND = {"minecraft:bedrock": ("minecraft:bedrock", {"infiniburn_bit": Byte(0)}),
@@ -249,7 +261,7 @@ def write_mcworld(
         try:
             spawn = _write_chunks(db, bands, theme, layers, y, seed)
         finally:
-            db.close()  # (the log holds what the tables do not: the game reads both)
+            db.close()  # (the log holds what no table does: the game reads both)
         name = world_name(file, name)
         files = {"level.dat": _level_dat(name, layers, spawn, seed, mobs, time),
                  "levelname.txt": name.encode("utf-8")}
@@ -259,8 +271,10 @@ def write_mcworld(
         from ..zipped import write_zip
 
         # the tables hold zlib-compressed blocks already: stored as they are (deflating them
-        # again took about a tenth of a 1000x1000 world's time and saved nothing)
-        write_zip(file, files, stored=[n for n in files if n.endswith(".ldb")])
+        # again took about a tenth of a 1000x1000 world's time and saved nothing); the log,
+        # our records as they are, is deflated fast on two threads (ZIP_LEVEL)
+        write_zip(file, files, level=ZIP_LEVEL, stored=[n for n in files if n.endswith(".ldb")],
+                  threads=2)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -290,6 +304,8 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
     ground = [(state_id(*GROUND[block]), height) for block, height in layers]
     spawn, spot = _Spawn(), None
     height = width = None
+    pending: dict[bytes, bytes] = {}  # rows of chunks, put at once when BATCH_BYTES are reached
+    size = 0
     for band, z0, indices, palette in band_palettes(_checked(bands, theme), theme, seed):
         if height is None:
             height, _, width = band.shape
@@ -335,7 +351,13 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
             if cx in by_entity:
                 records[chunk_key(cx, cz, BLOCK_ENTITIES)] = b"".join(
                     _nbt(_placed(bedrock_entity(e), y, z0)) for e in by_entity[cx])
-        db.putBatch(records)
+        size += sum(map(len, records.values()))
+        pending |= records
+        if size >= BATCH_BYTES:
+            db.putBatch(pending)
+            pending, size = {}, 0
+    if pending:
+        db.putBatch(pending)
     if height is None:
         raise BlockmazeError("a world needs at least one band of blocks")
     x, sy, z, _ = arrival(spot, spawn.place(width, y, height), y, "void" if not layers else "grass",
