@@ -242,15 +242,34 @@ def test_info_reads_the_world(tmp_path, capsys):
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 3), st.integers(2, 40), st.integers(0, 2**32 - 1))
 def test_the_compiled_and_numpy_forms_encode_the_same_subchunks(layers, chunks, count, seed):
-    """Sub-chunks of a random row of chunks (air-only ones among them) are the same records
-    from the kernel and from the numpy form, whatever the palette's index width."""
+    """Sub-chunks of a random row of chunks (air-only ones among them, a band of fewer rows or
+    columns than the row, ground under it and air over it) are the same records from the kernel
+    and from the numpy form, whatever the palette's index width, and so are the columns'
+    heights."""
     rng = np.random.default_rng(seed)
-    column = rng.integers(0, count, (16 * layers, 16, 16 * chunks)).astype(np.uint32)
-    column[:, :, :16] = 0  # a column of air-only sub-chunks, left out by both
+    height, rows, width = int(rng.integers(1, 16 * layers + 1)), int(rng.integers(1, 17)), \
+        int(rng.integers(16 * chunks - 15, 16 * chunks + 1))
+    lift = int(rng.integers(0, 16 * layers - height + 1))
+    palette = int(rng.integers(1, count + 1))
+    indices = rng.integers(0, palette, (height, rows, width)).astype(np.uint8)
+    lookup = rng.integers(0, count, palette).astype(np.uint32)
     if rng.random() < 0.5:
-        column[:16] = rng.integers(0, 2, (16, 16, 16 * chunks))  # index widths of 1 bit
+        lookup[rng.integers(0, palette)] = 0  # air in the maze
+    base = np.zeros(16 * layers, np.uint32)
+    base[:lift] = rng.integers(0, count, lift)  # the ground under the maze (air in places)
+    indices[:, :, :16] = np.flatnonzero(lookup == 0)[0] if (lookup == 0).any() else indices[:, :, :16]
+    entries = [bytes(rng.integers(0, 256, int(rng.integers(1, 9))).astype(np.uint8)) for _ in range(count)]
     with forced("numba"):
-        compiled = subchunks(column, count)
+        compiled, compiled_heights = subchunks(indices, lookup, base, lift, entries)
     with forced("python"):
-        vectorized = subchunks(column, count)
+        vectorized, heights = subchunks(indices, lookup, base, lift, entries)
     assert compiled == vectorized
+    assert compiled_heights.tolist() == heights.tolist()
+    column = np.repeat(np.repeat(base[:, None, None], 16, axis=1), 16 * chunks, axis=2)
+    column[lift:lift + height, :rows, :width] = lookup[indices]
+    solid = column != 0
+    assert heights.tolist() == [[max((y + 1 for y in range(column.shape[0]) if solid[y, z, x]), default=0)
+                                 for x in range(column.shape[2])] for z in range(16)]
+    assert [(cx, cy) for cx, cy, _ in vectorized] == [
+        (cx, cy - 4) for cx in range(chunks) for cy in range(layers)
+        if (column[16 * cy:16 * cy + 16, :, 16 * cx:16 * cx + 16] != 0).any()]
