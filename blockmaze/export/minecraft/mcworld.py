@@ -206,32 +206,22 @@ def _encode_row(indices, lookup, base, lift, blob, starts, out, ends, heights, p
             bits = 8
         elif bits > 8:
             bits = 16
-        per_word = 32 // bits
         out[at] = 9  # SUBCHUNK_FORMAT
         out[at + 1] = 1  # one storage layer
         out[at + 2] = (cy + MIN_Y // 16) & 0xFF  # the y index, as an int8
         out[at + 3] = bits << 1  # (the low bit 0: a persistent palette)
         at += 4
-        full = 4096 // per_word
-        for w in range(full):
-            first = w * per_word
-            word = np.uint32(0)
-            for k in range(per_word):
-                word |= np.uint32(local[states[first + k]]) << np.uint32(k * bits)
-            out[at] = word & 0xFF
-            out[at + 1] = (word >> 8) & 0xFF
-            out[at + 2] = (word >> 16) & 0xFF
-            out[at + 3] = word >> 24
-            at += 4
-        if full * per_word < 4096:
-            word = np.uint32(0)
-            for k in range(4096 - full * per_word):
-                word |= np.uint32(local[states[full * per_word + k]]) << np.uint32(k * bits)
-            out[at] = word & 0xFF
-            out[at + 1] = (word >> 8) & 0xFF
-            out[at + 2] = (word >> 16) & 0xFF
-            out[at + 3] = word >> 24
-            at += 4
+        shift = 0
+        word = 0
+        for i in range(4096):  # (32 // bits indices a word: written once the next would not fit)
+            word |= local[states[i]] << shift
+            shift += bits
+            if shift + bits > 32 or i == 4095:
+                for b in range(4):
+                    out[at + b] = (word >> (8 * b)) & 0xFF
+                at += 4
+                word = 0
+                shift = 0
         for b in range(4):
             out[at + b] = (n >> (8 * b)) & 0xFF
         at += 4
