@@ -161,6 +161,31 @@ def test_a_world_of_many_batches_holds_the_records_of_one(tmp_path, monkeypatch)
     assert unpack(many, tmp_path / "many" / "w") == unpack(one, tmp_path / "one" / "w")
 
 
+def test_bands_of_any_rows_give_the_records_of_the_whole_volume(tmp_path, monkeypatch):
+    """The writer regroups what comes (runs of whole 16-row bands for the palettes): bands of
+    odd sizes, runs of 32 rows or of the whole maze give the same records; a band of another
+    width is refused."""
+    from blockmaze.export.minecraft import mcworld
+
+    volume = bm.extrude(bm.to_blocks(bm.generate((30, 40), rng=2)), height=3)
+    theme = bm.load_theme("hedge")
+    worlds = []
+    for group, cuts in ((1 << 21, None), (32 * volume.shape[0] * volume.shape[2], [7, 16, 3, 30, 1])):
+        monkeypatch.setattr(mcworld, "GROUP_BLOCKS", group)
+        if cuts is None:
+            bands = volume
+        else:
+            edges = np.cumsum([0, *cuts])
+            bands = iter([volume[:, a:b] for a, b in zip(edges, [*edges[1:-1], volume.shape[1]])])
+        path = tmp_path / f"{len(worlds)}.mcworld"
+        with open(path, "wb") as file:
+            mcworld.write_mcworld(bands, file, theme, seed=4)
+        worlds.append(unpack(path, tmp_path / f"w{len(worlds)}"))
+    assert worlds[0] == worlds[1] and len(worlds[0]) == 4 * 6 * 4  # (61 x 81 blocks: 4 x 6 chunks)
+    with pytest.raises(bm.BlockmazeError, match="every band needs"):
+        mcworld.write_mcworld(iter([volume[:, :16], volume[:, 16:, 1:]]), io.BytesIO(), theme)
+
+
 def test_without_the_extra_the_refusal_names_it(tmp_path, monkeypatch, capsys):
     import sys
 

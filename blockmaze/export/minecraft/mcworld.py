@@ -42,7 +42,7 @@ import mmap
 import shutil
 import struct
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import BinaryIO
@@ -359,19 +359,22 @@ def write_mcworld(
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _groups(bands, width_of) -> Iterable[np.ndarray]:
+def _groups(bands, first) -> Iterator[np.ndarray]:
     """The bands regrouped into runs of whole 16-row bands, about GROUP_BLOCKS blocks each (the
-    last may be shorter): a palette is drawn for a run at a time."""
+    last may be shorter): a palette is drawn for a run at a time. ``first(band)`` checks the
+    first band and gives the blocks in one of its rows."""
     held: list[np.ndarray] = []
     rows = have = 0
     shape = None
     for band in bands:
-        if band.ndim != 3 or shape not in (None, band.shape[::2]):
-            raise BlockmazeError(f"a band is a (y, z, x) array of the first band's height and width "
-                                 f"{shape}, got {band.shape}")
+        if band.ndim != 3:
+            raise BlockmazeError(f"a band is a (y, z, x) array, got one of shape {band.shape}")
         if shape is None:
             shape = band.shape[::2]
-            rows = max(BANDS, min(GROUP_ROWS, GROUP_BLOCKS // max(1, width_of(band)) // BANDS * BANDS))
+            rows = max(BANDS, min(GROUP_ROWS, GROUP_BLOCKS // max(1, first(band)) // BANDS * BANDS))
+        elif band.shape[::2] != shape:
+            raise BlockmazeError(f"a band is {band.shape}: every band needs the first one's "
+                                 f"{shape[0]} layers and {shape[1]} columns")
         held.append(band)
         have += band.shape[1]
         while have >= rows:
@@ -413,7 +416,8 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
     before: list = [None]  # the last row of the run before (doors on a run's edge face right)
     z_next = [0]
 
-    def width_of(band: np.ndarray) -> int:  # the first band: checked, and the column made
+    def first(band: np.ndarray) -> int:
+        """Check the first band and make the column around the maze; the blocks of a row."""
         height, _, width = band.shape
         check_size((height, 1, width))
         if y < MIN_Y or y + height - 1 > MAX_Y:
@@ -456,7 +460,7 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
     spot = player_spot(whole) if whole is not None else None
     version, finalized = bytes([CHUNK_VERSION]), struct.pack("<i", 2)
     xs: list[bytes] = []  # each chunk x as the first 4 bytes of its keys
-    ahead = worked_ahead(worked_ahead(with_next_rows(_groups(_checked(bands, theme), width_of)),
+    ahead = worked_ahead(worked_ahead(with_next_rows(_groups(_checked(bands, theme), first)),
                                       drawn, DEPTH), encoded, DEPTH)
     try:
         for rows in ahead:
@@ -481,7 +485,7 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
                         row.append((key + BLOCK_ENTITIES, b"".join(
                             _nbt(_placed(bedrock_entity(e), y, origin)) for e in by_entity[cx])))
                 grown = sum(len(value) for _, value in row)
-                if pending and size + grown > BATCH_BYTES:  # (a batch never outgrows it)
+                if pending and size + grown > BATCH_BYTES:  # (outgrown only by one row alone)
                     db.putBatch(pending)
                     pending, size = {}, 0
                 pending.update(row)
