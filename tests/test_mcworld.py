@@ -175,8 +175,8 @@ def test_bands_of_any_rows_give_the_records_of_the_whole_volume(tmp_path, monkey
         if cuts is None:
             bands = volume
         else:
-            edges = np.cumsum([0, *cuts])
-            bands = iter([volume[:, a:b] for a, b in zip(edges, [*edges[1:-1], volume.shape[1]])])
+            bounds = [*np.cumsum([0, *cuts[:-1]]).tolist(), volume.shape[1]]  # (the last to the end)
+            bands = iter([volume[:, a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)])
         path = tmp_path / f"{len(worlds)}.mcworld"
         with open(path, "wb") as file:
             mcworld.write_mcworld(bands, file, theme, seed=4)
