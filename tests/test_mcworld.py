@@ -143,6 +143,49 @@ def test_the_same_maze_gives_the_same_world(tmp_path):
     assert unpack(first, tmp_path / "a" / "w") == unpack(second, tmp_path / "b" / "w")
 
 
+@pytest.mark.slow
+def test_a_world_of_many_batches_holds_the_records_of_one(tmp_path, monkeypatch):
+    """A world over BATCH_BYTES goes in several batches, the earlier ones sent to tables by
+    LevelDB's background thread (past its 4 MiB write buffer); it holds the same records as the
+    same world put in one batch, which lies in the log alone."""
+    from blockmaze.export.minecraft import mcworld
+
+    (tmp_path / "one").mkdir()
+    (tmp_path / "many").mkdir()
+    args = ["generate", "400x400", "--seed", "3"]
+    one = write(args, tmp_path / "one", "m.mcworld")
+    assert [n for n in zipfile.ZipFile(one).namelist() if n.endswith(".ldb")] == []
+    monkeypatch.setattr(mcworld, "BATCH_BYTES", 2 << 20)
+    many = write(args, tmp_path / "many", "m.mcworld")
+    assert [n for n in zipfile.ZipFile(many).namelist() if n.endswith(".ldb")]
+    assert unpack(many, tmp_path / "many" / "w") == unpack(one, tmp_path / "one" / "w")
+
+
+def test_bands_of_any_rows_give_the_records_of_the_whole_volume(tmp_path, monkeypatch):
+    """The writer regroups what comes (runs of whole 16-row bands for the palettes): bands of
+    odd sizes, runs of 32 rows or of the whole maze give the same records; a band of another
+    width is refused."""
+    from blockmaze.export.minecraft import mcworld
+
+    volume = bm.extrude(bm.to_blocks(bm.generate((30, 40), rng=2)), height=3)
+    theme = bm.load_theme("hedge")
+    worlds = []
+    for group, cuts in ((1 << 21, None), (32 * volume.shape[0] * volume.shape[2], [7, 16, 3, 30, 1])):
+        monkeypatch.setattr(mcworld, "GROUP_BLOCKS", group)
+        if cuts is None:
+            bands = volume
+        else:
+            bounds = [*np.cumsum([0, *cuts[:-1]]).tolist(), volume.shape[1]]  # (the last to the end)
+            bands = iter([volume[:, a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)])
+        path = tmp_path / f"{len(worlds)}.mcworld"
+        with open(path, "wb") as file:
+            mcworld.write_mcworld(bands, file, theme, seed=4)
+        worlds.append(unpack(path, tmp_path / f"w{len(worlds)}"))
+    assert worlds[0] == worlds[1] and len(worlds[0]) == 4 * 6 * 4  # (61 x 81 blocks: 4 x 6 chunks)
+    with pytest.raises(bm.BlockmazeError, match="every band needs"):
+        mcworld.write_mcworld(iter([volume[:, :16], volume[:, 16:, 1:]]), io.BytesIO(), theme)
+
+
 def test_without_the_extra_the_refusal_names_it(tmp_path, monkeypatch, capsys):
     import sys
 
@@ -224,15 +267,34 @@ def test_info_reads_the_world(tmp_path, capsys):
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 3), st.integers(2, 40), st.integers(0, 2**32 - 1))
 def test_the_compiled_and_numpy_forms_encode_the_same_subchunks(layers, chunks, count, seed):
-    """Sub-chunks of a random row of chunks (air-only ones among them) are the same records
-    from the kernel and from the numpy form, whatever the palette's index width."""
+    """Sub-chunks of a random row of chunks (air-only ones among them, a band of fewer rows or
+    columns than the row, ground under it and air over it) are the same records from the kernel
+    and from the numpy form, whatever the palette's index width, and so are the columns'
+    heights."""
     rng = np.random.default_rng(seed)
-    column = rng.integers(0, count, (16 * layers, 16, 16 * chunks)).astype(np.uint32)
-    column[:, :, :16] = 0  # a column of air-only sub-chunks, left out by both
+    height, rows, width = int(rng.integers(1, 16 * layers + 1)), int(rng.integers(1, 17)), \
+        int(rng.integers(16 * chunks - 15, 16 * chunks + 1))
+    lift = int(rng.integers(0, 16 * layers - height + 1))
+    palette = int(rng.integers(1, count + 1))
+    indices = rng.integers(0, palette, (height, rows, width)).astype(np.uint8)
+    lookup = rng.integers(0, count, palette).astype(np.uint32)
     if rng.random() < 0.5:
-        column[:16] = rng.integers(0, 2, (16, 16, 16 * chunks))  # index widths of 1 bit
+        lookup[rng.integers(0, palette)] = 0  # air in the maze
+    base = np.zeros(16 * layers, np.uint32)
+    base[:lift] = rng.integers(0, count, lift)  # the ground under the maze (air in places)
+    indices[:, :, :16] = np.flatnonzero(lookup == 0)[0] if (lookup == 0).any() else indices[:, :, :16]
+    entries = [bytes(rng.integers(0, 256, int(rng.integers(1, 9))).astype(np.uint8)) for _ in range(count)]
     with forced("numba"):
-        compiled = subchunks(column, count)
+        compiled, compiled_heights = subchunks(indices, lookup, base, lift, entries)
     with forced("python"):
-        vectorized = subchunks(column, count)
+        vectorized, heights = subchunks(indices, lookup, base, lift, entries)
     assert compiled == vectorized
+    assert compiled_heights.tolist() == heights.tolist()
+    column = np.repeat(np.repeat(base[:, None, None], 16, axis=1), 16 * chunks, axis=2)
+    column[lift:lift + height, :rows, :width] = lookup[indices]
+    solid = column != 0
+    assert heights.tolist() == [[max((y + 1 for y in range(column.shape[0]) if solid[y, z, x]), default=0)
+                                 for x in range(column.shape[2])] for z in range(16)]
+    assert [(cx, cy) for cx, cy, _ in vectorized] == [
+        (cx, cy - 4) for cx in range(chunks) for cy in range(layers)
+        if (column[16 * cy:16 * cy + 16, :, 16 * cx:16 * cx + 16] != 0).any()]

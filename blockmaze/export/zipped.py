@@ -22,6 +22,7 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -32,6 +33,7 @@ _STORED, _DEFLATED = 0, 8
 _UNIX = 3  # "made by" host: Unix, so the mode below is read
 _MODE = 0o100644 << 16  # a regular file, rw-r--r--
 _LIMIT = 0xFFFFFFFF  # past this a size or an offset needs zip64
+PIECE = 4 << 20  # a large part is deflated in pieces of this size on threads (write_zip's threads)
 
 
 def zip_entry(name: str, stored: bool = False) -> zipfile.ZipInfo:
@@ -79,12 +81,31 @@ def write_parts(file: BinaryIO, parts: Iterable[Part]) -> None:
             file.write(part)
 
 
-def _deflate(parts: Iterable[Part], level: int) -> tuple[list[bytes], int, int]:
-    """Raw deflate chunks of ``parts``, their CRC-32 and uncompressed size."""
+def _pieces(data: Part, level: int, threads: int) -> list[bytes]:
+    """``data`` deflated in pieces of ``PIECE`` bytes, each by a fresh compressor ended by a full
+    flush (so any piece may follow any other), on ``threads`` threads."""
+    view = memoryview(data).cast("B")
+
+    def piece(at: int) -> bytes:
+        alone = zlib.compressobj(level, zlib.DEFLATED, -15)
+        return alone.compress(view[at:at + PIECE]) + alone.flush(zlib.Z_FULL_FLUSH)
+
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(piece, range(0, len(view), PIECE)))
+
+
+def _deflate(parts: Iterable[Part], level: int, threads: int = 1) -> tuple[list[bytes], int, int]:
+    """Raw deflate chunks of ``parts``, their CRC-32 and uncompressed size; a part of two
+    ``PIECE`` or more deflated in pieces on ``threads`` threads when more than one."""
     out: list[bytes] = []
     crc = size = 0
     stream = zlib.compressobj(level, zlib.DEFLATED, -15)
     for part in parts:
+        if not isinstance(part, Repeat) and threads > 1 and len(part) >= 2 * PIECE:
+            out.append(stream.flush(zlib.Z_FULL_FLUSH))  # byte-aligned, nothing refers back past it
+            out.extend(_pieces(part, level, threads))
+            crc, size = zlib.crc32(part, crc), size + len(part)
+            continue
         if not isinstance(part, Repeat):
             out.append(stream.compress(part))
             crc, size = zlib.crc32(part, crc), size + len(part)
@@ -116,9 +137,12 @@ def _store(parts: Iterable[Part]) -> tuple[list[Part], int, int]:
 
 
 def write_zip(file: BinaryIO, files: dict[str, Part | list[Part]], level: int = 6,
-              stored: Iterable[str] = ()) -> None:
+              stored: Iterable[str] = (), threads: int = 1) -> None:
     """Write ``files`` (name -> bytes, memoryview or list of parts) as a deflated zip, names in
-    order, times fixed; the names in ``stored`` as they are (data compressed already).
+    order, times fixed; the names in ``stored`` as they are (data compressed already). With
+    ``threads`` above 1, a part of 8 MiB or more is deflated in 4 MiB pieces on that many threads
+    (zlib holds no GIL), each piece by a fresh compressor ended by a full flush; the bytes are the
+    same for any count above 1 (the pieces are cut by size alone).
 
     >>> import io
     >>> out = io.BytesIO()
@@ -132,7 +156,7 @@ def write_zip(file: BinaryIO, files: dict[str, Part | list[Part]], level: int = 
     for name in sorted(files):
         parts = files[name] if isinstance(files[name], list) else [files[name]]
         method = _STORED if name in stored else _DEFLATED
-        chunks, crc, size = _store(parts) if method == _STORED else _deflate(parts, level)
+        chunks, crc, size = _store(parts) if method == _STORED else _deflate(parts, level, threads)
         compressed = sum(map(len, chunks))
         encoded = name.encode("utf-8")
         big = size >= _LIMIT or compressed >= _LIMIT

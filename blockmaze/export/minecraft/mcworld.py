@@ -20,7 +20,9 @@ biome per sub-chunk (plains) for the 24 sub-chunks from y = -64; ``1`` (0x31) th
 (``int32`` 2: done, so the game does not generate over the maze).
 
 The maze stands at x, z >= 0 with its lowest layer at ``y``, on the ground the flat generator
-lays around it; bands of 16 rows come one at a time, so a maze larger than memory streams.
+lays around it; bands of 16 rows come one at a time, so a maze larger than memory streams. The
+records go into the db in batches of up to ``BATCH_BYTES``: a world up to that size lies in
+LevelDB's log alone, which the zip deflates (docs/voxels.md says why).
 
 Example
 -------
@@ -29,16 +31,18 @@ Example
 >>> out = io.BytesIO()
 >>> write_mcworld(np.ones((2, 3, 4), np.uint8), out, load_theme(), name="Maze")  # doctest: +SKIP
 >>> sorted(zipfile.ZipFile(out).namelist())[:3]  # doctest: +SKIP
-['db/000005.ldb', 'db/CURRENT', 'db/MANIFEST-000004']
+['db/000003.log', 'db/CURRENT', 'db/MANIFEST-000002']
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import mmap
 import shutil
 import struct
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import BinaryIO
@@ -54,7 +58,7 @@ from .bedrock import BLOCK_VERSION, bedrock_state
 from .blockentities import bedrock_entity, block_entities
 from ...support.kernels import compiled_pays, kernel
 from .packing import pack_rows
-from .palette import band_palettes, check_theme_states
+from .palette import check_theme_states
 from .world import DEFAULT_TIME, DEFAULT_Y, MAX_Y, MIN_Y, TERRAINS, terrain_layers, world_name
 
 CHUNK_VERSION = 40  # written by 1.18.30 to 1.21.31; every later release reads and upgrades it
@@ -66,6 +70,20 @@ SECTIONS = (MAX_Y + 1 - MIN_Y) // 16  # 24 sub-chunks from y = -64 to 319
 WRITTEN_FOR = (1, 21, 90, 0, 0)  # the release the block states are written in (as .mcstructure)
 NETWORK_VERSION = 818  # 1.21.90's protocol
 BANDS = 16
+# Records put into the db in one batch. LevelDB writes a batch to its log and its memtable, and
+# the next batch, once the memtable holds 4 MiB, sends it to a background thread that compresses
+# it into a table (zlib at its default level, 35-45 MB/s here: 1.1-1.3 s of CPU for a 1000x1000
+# world's 44 MB, and a merge of the first tables that close() abandons). A world up to this
+# size is one batch: its log alone, which the zip deflates fast instead (ZIP_LEVEL). Larger
+# worlds stream: memory holds about four batches (ours, LevelDB's copy, two memtables): a
+# 5000x5000 world's peak is 0.6 GB (0.3 GB with 4 MiB batches, which took twice the time).
+BATCH_BYTES = 64 << 20
+# The log is deflated at this level: 0.26 s for a 1000x1000 world's 44 MB on two threads' time,
+# 5.7 MB (level 6: 1.35 s, 4.0 MB; LevelDB's own tables, zlib at its default level: 4.7 MB)
+ZIP_LEVEL = 2
+# A palette is drawn for a run of bands at once, about this many blocks (and at most this many
+# rows): drawn band by band, its fixed costs took as long as the draws of a 1000x1000 maze.
+GROUP_BLOCKS, GROUP_ROWS = 1 << 21, 256
 WORLD_LIMIT = 30_000_000  # the world border, in blocks from the origin
 # the ground's blocks in Bedrock's names (1.21.60 states, as the .mcstructure palette)
 GROUND = {"minecraft:bedrock": ("minecraft:bedrock", {"infiniburn_bit": Byte(0)}),
@@ -113,29 +131,74 @@ class _Bytes(bytearray):
         self += data
 
 
-@kernel(small=1 << 18)
-def _encode_row(column, count, words, nwords, widths, present, palettes, sizes):
-    """Sub-chunk ``s = cx * ny + cy`` of a row of chunks (``column``: global state ids as
-    (y, 16 z, x)): the states present (``palettes[s, :sizes[s]]``, in order), the index width
-    and the packed words (x, z, y order, y fastest; ``32 // bits`` indices a little-endian word,
-    lowest bits first)."""
-    height, _, width = column.shape
-    ny = height // 16
-    local = np.zeros(count, dtype=np.uint32)
-    for s in range(words.shape[0]):
+@kernel(small=1 << 18, nogil=True)
+def _encode_row(indices, lookup, base, lift, blob, starts, out, ends, heights, present, local, states):
+    """The sub-chunks of a row of chunks as whole records, into ``out``: sub-chunk
+    ``s = cx * ny + cy`` ends at ``ends[s]`` (where the one before ended, if all air).
+
+    A block's global state id is ``lookup[indices[yy - lift, z, x]]`` inside the band
+    (``indices``: palette indices, (height, rows <= 16, width)), ``base[yy]`` elsewhere (the
+    ground and the air, ``yy`` from the world's floor); ``blob[starts[i]:starts[i + 1]]`` is
+    state ``i``'s palette entry. A record: version 9, one layer, its y index, ``bits << 1``, the
+    indices packed x, z, y (y fastest) into little-endian 32-bit words (``32 // bits`` a word,
+    lowest bits first), the palette's size (int32) and its entries in state order. ``heights``
+    (16 z, x; zeros on entry) gets each column's top: one above its highest block that is not
+    air (state 0). ``present``, ``local`` (one per state) and ``states`` (4096) are scratch."""
+    height, rows, width = indices.shape
+    ny = base.shape[0] // 16
+    nx = ends.shape[0] // ny
+    count = starts.shape[0] - 1
+    at = 0
+    for s in range(nx * ny):
         cx, cy = s // ny, s % ny
         y0, x0 = cy * 16, cx * 16
-        for x in range(16):
+        present[:] = False
+        low = min(max(lift, y0), y0 + 16)   # the band's layers within this sub-chunk: [low, high)
+        high = max(min(lift + height, y0 + 16), low)
+        i = 0
+        for x in range(x0, x0 + 16):
             for z in range(16):
-                for y in range(16):
-                    present[s, column[y0 + y, z, x0 + x]] = True
+                top = -1
+                if z < rows and x < width:
+                    for yy in range(y0, low):
+                        state = base[yy]
+                        states[i] = state
+                        i += 1
+                        present[state] = True
+                        if state != 0:
+                            top = yy
+                    for yy in range(low, high):
+                        state = lookup[indices[yy - lift, z, x]]
+                        states[i] = state
+                        i += 1
+                        present[state] = True
+                        if state != 0:
+                            top = yy
+                    for yy in range(high, y0 + 16):
+                        state = base[yy]
+                        states[i] = state
+                        i += 1
+                        present[state] = True
+                        if state != 0:
+                            top = yy
+                else:
+                    for yy in range(y0, y0 + 16):
+                        state = base[yy]
+                        states[i] = state
+                        i += 1
+                        present[state] = True
+                        if state != 0:
+                            top = yy
+                if top >= 0:  # (the sub-chunks of a column rise: the last is the highest)
+                    heights[z, x] = top + 1
         n = 0
         for state in range(count):
-            if present[s, state]:
+            if present[state]:
                 local[state] = n
-                palettes[s, n] = state
                 n += 1
-        sizes[s] = n
+        if n == 1 and present[0]:  # air alone: left out
+            ends[s] = at
+            continue
         bits = 1
         while (1 << bits) < n:
             bits += 1
@@ -143,74 +206,89 @@ def _encode_row(column, count, words, nwords, widths, present, palettes, sizes):
             bits = 8
         elif bits > 8:
             bits = 16
-        per_word = 32 // bits
-        widths[s] = bits
-        nwords[s] = (4096 + per_word - 1) // per_word
+        out[at] = 9  # SUBCHUNK_FORMAT
+        out[at + 1] = 1  # one storage layer
+        out[at + 2] = (cy + MIN_Y // 16) & 0xFF  # the y index, as an int8
+        out[at + 3] = bits << 1  # (the low bit 0: a persistent palette)
+        at += 4
+        shift = 0
         word = 0
-        filled = 0
-        acc = np.uint32(0)
-        for x in range(16):
-            for z in range(16):
-                for y in range(16):
-                    acc |= local[column[y0 + y, z, x0 + x]] << np.uint32(filled * bits)
-                    filled += 1
-                    if filled == per_word:
-                        words[s, word] = acc
-                        word += 1
-                        filled = 0
-                        acc = np.uint32(0)
-        if filled:
-            words[s, word] = acc
+        for i in range(4096):  # (32 // bits indices a word: written once the next would not fit)
+            word |= local[states[i]] << shift
+            shift += bits
+            if shift + bits > 32 or i == 4095:
+                for b in range(4):
+                    out[at + b] = (word >> (8 * b)) & 0xFF
+                at += 4
+                word = 0
+                shift = 0
+        for b in range(4):
+            out[at + b] = (n >> (8 * b)) & 0xFF
+        at += 4
+        for state in range(count):
+            if present[state]:
+                for j in range(starts[state], starts[state + 1]):
+                    out[at] = blob[j]
+                    at += 1
+        ends[s] = at
 
 
-def subchunks(column: np.ndarray, count: int) -> list[tuple[int, int, tuple, bytes]]:
-    """The sub-chunks (format 9, one storage layer) of a row of chunks: ``column`` holds global
-    state ids (< ``count``) as (y, 16 z, x), from the world's floor up, y and x a multiple of 16.
-    Returns (cx, the sub-chunk's y index, the palette's state ids, the bytes before the
-    palette's entries) for each sub-chunk that is not all air (state 0), the whole row at once:
-    indices in x, z, y order (y fastest).
+def subchunks(indices: np.ndarray, lookup: np.ndarray, base: np.ndarray, lift: int,
+              entries: list[bytes]) -> tuple[list[tuple[int, int, bytes]], np.ndarray]:
+    """The sub-chunk records (format 9, one storage layer) of a row of chunks and its columns'
+    tops. The row's global state ids are ``lookup[indices]`` for the band (``indices``: palette
+    indices as (y, z <= 16, x)), its lowest layer ``lift`` blocks above the world's floor, and
+    ``base[y]`` around it (the ground, the air: a whole number of sub-chunks from the floor up);
+    ``entries[i]`` is state ``i``'s palette entry (state 0 is air).
+
+    Returns (cx, the sub-chunk's y index, its record) for each sub-chunk that is not all air, in
+    order of cx then y (indices in x, z, y order, y fastest), and the (16 z, x) heights above
+    the world's floor where light from the sky begins (0 over a column of air).
     """
-    height, _, width = column.shape
-    ny, nx = height // 16, width // 16
-    if compiled_pays(column.size, 1 << 20):
-        words = np.zeros((nx * ny, 2048), dtype=np.uint32)
-        nwords = np.zeros(nx * ny, dtype=np.int32)
-        widths = np.zeros(nx * ny, dtype=np.int32)
-        present = np.zeros((nx * ny, count), dtype=np.bool_)
-        palettes = np.zeros((nx * ny, count), dtype=np.int32)
-        sizes = np.zeros(nx * ny, dtype=np.int32)
-        _encode_row(column, count, words, nwords, widths, present, palettes, sizes)
-        data = words.astype("<u4", copy=False).tobytes()  # (sliced per sub-chunk: no numpy call each)
-        step = words.shape[1] * 4
-        lists = palettes.tolist()
-        return [_record(*divmod(s, ny), tuple(lists[s][:n]), bits, data[s * step:s * step + used * 4])
-                for s, (n, bits, used) in enumerate(zip(sizes.tolist(), widths.tolist(),
-                                                        nwords.tolist(), strict=True))
-                if n > 1 or lists[s][0] != 0]  # (not air alone)
+    height, rows, width = indices.shape
+    ny, nx = base.size // 16, -(-width // 16)
+    if compiled_pays(nx * ny * 4096, 1 << 20):
+        starts = np.zeros(len(entries) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(entry) for entry in entries])
+        blob = np.frombuffer(b"".join(entries), dtype=np.uint8)
+        ends = np.zeros(nx * ny, dtype=np.int64)
+        out = np.empty(nx * ny * (8 + 4 * 4096 // 2 + len(blob)), dtype=np.uint8)  # (16 bits at most)
+        heights = np.zeros((16, nx * 16), dtype=np.int32)
+        _encode_row(indices, lookup, base, lift, blob, starts, out, ends, heights,
+                    np.zeros(len(entries), np.bool_), np.zeros(len(entries), np.uint32),
+                    np.empty(4096, np.uint32))
+        data = out[:ends[-1]].tobytes()
+        found, at = [], 0
+        for s, end in enumerate(ends.tolist()):
+            if end > at:
+                found.append((s // ny, s % ny + MIN_Y // 16, data[at:end]))
+                at = end
+        return found, heights
+    column = np.empty((ny * 16, 16, nx * 16), dtype=np.uint32)
+    column[:] = base[:, None, None]
+    column[lift:lift + height, :rows, :width] = lookup[indices]
+    solid = column != 0
+    heights = np.where(solid.any(axis=0), column.shape[0] - np.argmax(solid[::-1], axis=0), 0)
     order = (column.reshape(ny, 16, 16, nx, 16).transpose(3, 0, 4, 2, 1)
              .reshape(nx * ny, 4096))  # (cx, cy) rows of x, z, y with y fastest
-    present = np.zeros((nx * ny, count), dtype=bool)
+    present = np.zeros((nx * ny, len(entries)), dtype=bool)
     present[np.arange(nx * ny)[:, None], order] = True
     kept = np.flatnonzero(present[:, 1:].any(axis=1))  # (air is state 0)
     local = np.cumsum(present[kept], axis=1, dtype=np.uint32) - 1  # global -> local index
     sizes = present[kept].sum(axis=1)
     found = []
     for bits in np.unique([_bits(int(n)) for n in sizes]) if kept.size else []:
-        rows = np.flatnonzero([_bits(int(n)) == bits for n in sizes])
-        values = np.take_along_axis(local[rows], order[kept[rows]], axis=1)
+        picked = np.flatnonzero([_bits(int(n)) == bits for n in sizes])
+        values = np.take_along_axis(local[picked], order[kept[picked]], axis=1)
         packed = pack_rows(values, int(bits), word=32)
-        for row, words in zip(rows.tolist(), packed, strict=True):
+        for row, words in zip(picked.tolist(), packed, strict=True):
             cx, cy = divmod(int(kept[row]), ny)
-            found.append(_record(cx, cy, tuple(np.flatnonzero(present[kept[row]]).tolist()),
-                                 int(bits), words.astype("<u4").tobytes()))
-    return sorted(found, key=lambda item: item[:2])
-
-
-def _record(cx: int, cy: int, palette: tuple, bits: int, words: bytes):
-    """(cx, the sub-chunk's y index, its palette, its bytes up to the palette's entries)."""
-    index = cy + MIN_Y // 16
-    head = bytes((SUBCHUNK_FORMAT, 1, index & 0xFF, bits << 1))  # (the index as an int8)
-    return cx, index, palette, head + words + struct.pack("<i", len(palette))
+            palette = np.flatnonzero(present[kept[row]]).tolist()
+            index = cy + MIN_Y // 16
+            found.append((cx, index, bytes((SUBCHUNK_FORMAT, 1, index & 0xFF, int(bits) << 1))
+                          + words.astype("<u4").tobytes() + struct.pack("<i", len(palette))
+                          + b"".join(entries[i] for i in palette)))
+    return sorted(found, key=lambda item: item[:2]), heights
 
 
 def _data_3d(top: np.ndarray) -> list[bytes]:
@@ -249,37 +327,82 @@ def write_mcworld(
         try:
             spawn = _write_chunks(db, bands, theme, layers, y, seed)
         finally:
-            db.close()  # (the log holds what the tables do not: the game reads both)
+            db.close()  # (the log holds what no table does: the game reads both)
         name = world_name(file, name)
         files = {"level.dat": _level_dat(name, layers, spawn, seed, mobs, time),
                  "levelname.txt": name.encode("utf-8")}
-        for path in sorted((folder / "db").iterdir()):
-            if path.name not in ("LOG", "LOG.old", "LOCK"):  # (a log of times; a lock of this run)
-                files[f"db/{path.name}"] = path.read_bytes()
-        from ..zipped import write_zip
+        mapped: list = []  # the large files, mapped: the page cache's pages, no copy
+        try:
+            for path in sorted((folder / "db").iterdir()):
+                if path.name in ("LOG", "LOG.old", "LOCK"):  # (a log of times; a lock of this run)
+                    continue
+                if path.stat().st_size < 1 << 20:
+                    files[f"db/{path.name}"] = path.read_bytes()
+                    continue
+                with open(path, "rb") as handle:
+                    mapped.append(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+                files[f"db/{path.name}"] = memoryview(mapped[-1])
+            from ..zipped import write_zip
 
-        # the tables hold zlib-compressed blocks already: stored as they are (deflating them
-        # again took about a tenth of a 1000x1000 world's time and saved nothing)
-        write_zip(file, files, stored=[n for n in files if n.endswith(".ldb")])
+            # the tables hold zlib-compressed blocks already: stored as they are (deflating them
+            # again took about a tenth of a 1000x1000 world's time and saved nothing); the log,
+            # our records as they are, is deflated fast on two threads (ZIP_LEVEL)
+            write_zip(file, files, level=ZIP_LEVEL, stored=[n for n in files if n.endswith(".ldb")],
+                      threads=2)
+        finally:
+            for name in [n for n, v in files.items() if isinstance(v, memoryview)]:
+                files.pop(name).release()
+            for region in mapped:
+                with contextlib.suppress(BufferError):  # (a view still held by an error's frames)
+                    region.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, int, int]:
-    """Put every chunk of the maze (with its ground) into ``db``; the spawn (x, y, z)."""
-    from .world import _Spawn, arrival
-    from .placement import player_spot
+def _groups(bands, first) -> Iterator[np.ndarray]:
+    """The bands regrouped into runs of whole 16-row bands, about GROUP_BLOCKS blocks each (the
+    last may be shorter): a palette is drawn for a run at a time. ``first(band)`` checks the
+    first band and gives the blocks in one of its rows."""
+    held: list[np.ndarray] = []
+    rows = have = 0
+    shape = None
+    for band in bands:
+        if band.ndim != 3:
+            raise BlockmazeError(f"a band is a (y, z, x) array, got one of shape {band.shape}")
+        if shape is None:
+            shape = band.shape[::2]
+            rows = max(BANDS, min(GROUP_ROWS, GROUP_BLOCKS // max(1, first(band)) // BANDS * BANDS))
+        elif band.shape[::2] != shape:
+            raise BlockmazeError(f"a band is {band.shape}: every band needs the first one's "
+                                 f"{shape[0]} layers and {shape[1]} columns")
+        held.append(band)
+        have += band.shape[1]
+        while have >= rows:
+            joined = held[0] if len(held) == 1 else np.concatenate(held, axis=1)
+            yield joined[:, :rows]
+            held, have = ([joined[:, rows:]] if have > rows else []), have - rows
+    if have:
+        yield held[0] if len(held) == 1 else np.concatenate(held, axis=1)
 
-    if isinstance(bands, np.ndarray):
-        whole = bands
-        bands = volume_slices(bands, BANDS)
-    else:
-        whole = None
+
+def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, int, int]:
+    """Put every chunk of the maze (with its ground) into ``db``; the spawn (x, y, z).
+
+    Two threads work ahead of this one, in numpy and numba (which hold no GIL): the first draws
+    the palette of a run of bands, the second makes each band's row of chunks (sub-chunk
+    records, heights); this one keys the records and puts them into the db."""
+    from ..ahead import DEPTH, worked_ahead
+    from .palette import haloed_palette, with_next_rows
+    from .placement import player_spot
+    from .world import _Spawn, arrival
+
+    whole = bands if isinstance(bands, np.ndarray) else None
+    if whole is not None:
+        bands = volume_slices(whole, BANDS)
     states: dict[tuple, int] = {}
     entries: list[bytes] = []
-    palettes: dict[tuple, bytes] = {}  # a sub-chunk palette's entries, by its state ids
 
-    def state_id(name: str, tags: dict) -> int:
+    def state_id(name: str, tags: dict) -> int:  # (called from the first thread alone)
         key = (name, tuple(sorted(tags.items())))
         if key not in states:
             states[key] = len(entries)
@@ -288,56 +411,92 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
 
     air = state_id("minecraft:air", {})  # state 0: what a sub-chunk of nothing else is left out for
     ground = [(state_id(*GROUND[block]), height) for block, height in layers]
-    spawn, spot = _Spawn(), None
-    height = width = None
-    for band, z0, indices, palette in band_palettes(_checked(bands, theme), theme, seed):
-        if height is None:
-            height, _, width = band.shape
-            check_size((height, 1, width))
-            if y < MIN_Y or y + height - 1 > MAX_Y:
-                raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
-                                     f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to "
-                                     f"{MAX_Y - height + 1}")
-            spot = player_spot(whole) if whole is not None else player_spot(band, 1 << 30)
-        spawn.look(band, z0)
-        lookup = np.array([state_id(*_translated(state)) for state in palette], dtype=np.uint32)
-        top_y = y + height  # the column's top, exclusive
-        rows = band.shape[1]
-        column = np.full((top_y - MIN_Y, BANDS, -(-width // 16) * 16), air, dtype=np.uint32)
+    spawn = _Spawn()
+    shape: list = []  # height, width and the column's states around the maze: by the first band
+    before: list = [None]  # the last row of the run before (doors on a run's edge face right)
+    z_next = [0]
+
+    def first(band: np.ndarray) -> int:
+        """Check the first band and make the column around the maze; the blocks of a row."""
+        height, _, width = band.shape
+        check_size((height, 1, width))
+        if y < MIN_Y or y + height - 1 > MAX_Y:
+            raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
+                                 f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to "
+                                 f"{MAX_Y - height + 1}")
+        base = np.full(-(-(y + height - MIN_Y) // 16) * 16, air, dtype=np.uint32)
         floor = 0
         for state, thickness in ground:
-            column[floor:floor + thickness] = state
+            base[floor:floor + thickness] = state
             floor += thickness
-        column[y - MIN_Y:, :rows, :width] = lookup[indices]
-        entities = block_entities(band, indices, palette, seed, origin=(0, z0, 0))
-        solid = column != air
-        top = np.where(solid.any(axis=0), solid.shape[0] - np.argmax(solid[::-1], axis=0), 0)
-        cz = z0 // 16
-        height_blocks = -(-column.shape[0] // 16) * 16
-        if column.shape[0] < height_blocks:  # up to a whole sub-chunk, with air
-            column = np.concatenate([column, np.full((height_blocks - column.shape[0],
-                                                      *column.shape[1:]), air, np.uint32)])
-        by_chunk: dict[int, list] = {}
-        for cx, cy, palette_ids, head in subchunks(column, len(entries)):
-            if palette_ids not in palettes:
-                palettes[palette_ids] = b"".join(entries[i] for i in palette_ids)
-            by_chunk.setdefault(cx, []).append((chunk_key(cx, cz, SUBCHUNK, cy),
-                                                head + palettes[palette_ids]))
-        by_entity: dict[int, list] = {}
-        for e in entities:
-            by_entity.setdefault(e.position[2] // 16, []).append(e)
-        records: dict[bytes, bytes] = {}  # the band's row of chunks, one batch
-        for cx, heights in enumerate(_data_3d(top)):
-            records |= {chunk_key(cx, cz, VERSION): bytes([CHUNK_VERSION]),
-                       chunk_key(cx, cz, DATA_3D): heights,
-                       chunk_key(cx, cz, FINALIZED): struct.pack("<i", 2)}
-            records.update(by_chunk.get(cx, ()))
-            if cx in by_entity:
-                records[chunk_key(cx, cz, BLOCK_ENTITIES)] = b"".join(
-                    _nbt(_placed(bedrock_entity(e), y, z0)) for e in by_entity[cx])
-        db.putBatch(records)
-    if height is None:
+        shape.extend((height, width, base))
+        return height * width
+
+    def drawn(pair) -> tuple:
+        """A run of bands: its first row, palette indices, global state ids and entities."""
+        run, after = pair
+        z0 = z_next[0]
+        z_next[0] += run.shape[1]
+        indices, palette = haloed_palette(run, before[0], after, z0, theme, seed)
+        before[0] = run[:, -1:]
+        spawn.look(run, z0)
+        lookup = np.array([state_id(*_translated(state)) for state in palette], dtype=np.uint32)
+        entities = block_entities(run, indices, palette, seed, origin=(0, z0, 0))
+        return run, z0, indices, lookup, entities, list(entries)
+
+    def encoded(made: tuple) -> tuple:
+        """The run's bands as rows of chunks: (band, z0, entities, sub-chunks, Data3D) each."""
+        run, z0, indices, lookup, entities, known = made
+        base = shape[2]
+        rows = []
+        for at in range(0, run.shape[1], BANDS):
+            found, top = subchunks(indices[:, at:at + BANDS], lookup, base, y - MIN_Y, known)
+            mine = [e for e in entities if at <= e.position[1] < at + BANDS]
+            rows.append((run[:, at:at + BANDS], z0 + at, z0, mine, found, _data_3d(top)))
+        return rows
+
+    pending: dict[bytes, bytes] = {}  # rows of chunks, put at once when BATCH_BYTES are reached
+    size = 0
+    spot = player_spot(whole) if whole is not None else None
+    version, finalized = bytes([CHUNK_VERSION]), struct.pack("<i", 2)
+    xs: list[bytes] = []  # each chunk x as the first 4 bytes of its keys
+    ahead = worked_ahead(worked_ahead(with_next_rows(_groups(_checked(bands, theme), first)),
+                                      drawn, DEPTH), encoded, DEPTH)
+    try:
+        for rows in ahead:
+            for band, z0, origin, entities, found, data_3d in rows:
+                if z0 == 0 and whole is None:
+                    spot = player_spot(band, 1 << 30)  # streamed: it lies by the first band
+                cz = struct.pack("<i", z0 // 16)
+                while len(xs) < len(data_3d):
+                    xs.append(struct.pack("<i", len(xs)))
+                by_chunk: dict[int, list] = {}
+                for cx, cy, record in found:
+                    by_chunk.setdefault(cx, []).append((xs[cx] + cz + SUBCHUNK + struct.pack("b", cy), record))
+                by_entity: dict[int, list] = {}
+                for e in entities:
+                    by_entity.setdefault(e.position[2] // 16, []).append(e)
+                row: list[tuple[bytes, bytes]] = []  # the band's row of chunks, chunk by chunk
+                for cx, heights in enumerate(data_3d):
+                    key = xs[cx] + cz
+                    row += ((key + VERSION, version), (key + DATA_3D, heights), (key + FINALIZED, finalized))
+                    row += by_chunk.get(cx, ())
+                    if cx in by_entity:
+                        row.append((key + BLOCK_ENTITIES, b"".join(
+                            _nbt(_placed(bedrock_entity(e), y, origin)) for e in by_entity[cx])))
+                grown = sum(len(value) for _, value in row)
+                if pending and size + grown > BATCH_BYTES:  # (outgrown only by one row alone)
+                    db.putBatch(pending)
+                    pending, size = {}, 0
+                pending.update(row)
+                size += grown
+    finally:
+        ahead.close()  # stops the threads working ahead
+    if not shape:
         raise BlockmazeError("a world needs at least one band of blocks")
+    if pending:
+        db.putBatch(pending)
+    height, width, _ = shape
     x, sy, z, _ = arrival(spot, spawn.place(width, y, height), y, "void" if not layers else "grass",
                           spawn.opened)
     return x, sy, z
