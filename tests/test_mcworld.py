@@ -1,5 +1,5 @@
 """Bedrock worlds (.mcworld) read back by programs that are not ours: Mojang's LevelDB (through
-amulet-leveldb) iterates every key, in the layout docs/minecraft.md §8 gives from the public
+amulet-leveldb) iterates every key, in the layout docs/voxels.md ("Bedrock worlds") gives from the public
 format documentation, and every block equals the .mcstructure of the same maze; Amulet's world
 library (amulet-core, in a venv of its own) loads the world and finds the same blocks."""
 

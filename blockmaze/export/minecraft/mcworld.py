@@ -1,7 +1,7 @@
 """Bedrock worlds (``.mcworld``): a zip that Minecraft Bedrock opens with a tap (phones,
 tablets, consoles, Windows), holding ``level.dat``, ``levelname.txt`` and ``db/``, the world's
 chunks in Mojang's LevelDB (written through ``amulet-leveldb``, a wrapper of Mojang's own
-LevelDB fork with its zlib compression; docs/minecraft.md §8 gives the facts and their sources).
+LevelDB fork with its zlib compression; docs/voxels.md, "Bedrock worlds", gives the facts and their sources).
 
 ``level.dat``: an 8-byte header (little-endian ``int32`` storage version 10, then the length of
 what follows), then little-endian NBT: the name, a flat world (``Generator`` 2) whose layers

@@ -111,23 +111,6 @@ def translated_palette(blocks: np.ndarray, theme: Theme, seed: int | None, trans
     return indices, palette, [translate(state) for state in palette]
 
 
-def band_palettes(bands, theme: Theme, seed: int | None = None, mc_version: str | None = None):
-    """:func:`minecraft_palette` for each band of a (y, z, x) volume that comes band by band:
-    ``(band, z0, indices, palette)``, the band's first row ``z0`` rows into the volume (see
-    :func:`haloed_palette`).
-
-    >>> from blockmaze.materials import load_theme
-    >>> volume = np.ones((1, 20, 2), np.uint8)
-    >>> [(z0, indices.shape) for _, z0, indices, _ in band_palettes(
-    ...     [volume[:, :16], volume[:, 16:]], load_theme())]
-    [(0, (1, 16, 2)), (16, (1, 4, 2))]
-    """
-    z0, before = 0, None
-    for band, after in with_next_rows(bands):
-        yield band, z0, *haloed_palette(band, before, after, z0, theme, seed, mc_version)
-        z0, before = z0 + band.shape[1], band[:, -1:]
-
-
 def with_next_rows(bands):
     """Each band of an iterator of (y, z, x) bands, with the next band's first row (None for
     the last): what :func:`haloed_palette` needs, one band ahead."""
