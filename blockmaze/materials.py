@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -176,6 +175,8 @@ def load_theme(name_or_path: str | Path | None = None) -> Theme:
         except UnicodeDecodeError as error:
             raise BadFileError(f"cannot read theme file {path}: {error}") from None
         source = f"theme file {path}"
+    import json  # (here: a printed maze loads no theme)
+
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:

@@ -9,7 +9,6 @@ so a million-cell square maze is a 1 MB string.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,6 +130,8 @@ def document_text(document: MazeDocument) -> str:
         "openings": [] if ends is None else [[c, grid.directions[d]] for c, d in ends.openings],
         "links": encode_links(maze.links),
     }
+    import json  # (here, as in load_maze: a printed maze never reads or writes JSON)
+
     return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()) + "\n}\n"
 
 
@@ -245,6 +246,8 @@ def load_maze(source: str | Path | object) -> MazeDocument:
             raw = read_regular(source, "maze document", MAX_DOCUMENT_BYTES)  # type: ignore[arg-type]
     except OSError as error:
         raise BadFileError(f"cannot read maze document {name}: {error.strerror or error}") from None
+    import json
+
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
