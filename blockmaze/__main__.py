@@ -1,8 +1,11 @@
 """``python -m blockmaze`` (and the ``blockmaze`` command) runs the command line, under the stop
 policy of :mod:`blockmaze.support.stops` (Ctrl-C at any moment: one line, exit 130)."""
 
+import atexit
+import contextlib
 import os
 import sys
+from typing import NoReturn
 
 from .support import stops
 
@@ -16,6 +19,23 @@ def run() -> int:
     return stops.command(_main)
 
 
+def program() -> NoReturn:
+    """The ``blockmaze`` program: :func:`run`, then the process ends without Python's teardown.
+
+    The teardown frees every module's objects one by one (about 20 ms after a small job, a
+    sixth of ``generate 10x10``) and changes nothing a run leaves behind: its files are closed and
+    renamed into place before :func:`run` returns. What the teardown would do that matters is
+    done first: the exit handlers run (the studio's worker processes, logging) and the output
+    streams are flushed.
+    """
+    code = run()
+    atexit._run_exitfuncs()  # (os._exit skips them)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: main has said so
+            stream.flush()
+    os._exit(code)
+
+
 def _main():
     from .cli import main
 
@@ -23,4 +43,4 @@ def _main():
 
 
 if __name__ == "__main__":
-    sys.exit(run())
+    program()
