@@ -240,7 +240,9 @@ class _Run:
         wall = self._wall(kind)
         writer = self._resolve_output()
         if writer is not None:
-            check_fits(writer, kind, shape, wall=wall, scale=j.scale, passage=passage,
+            # a split square maze has twice the rows and columns
+            built = tuple(2 * n for n in shape) if j.unicursal and kind == "square" else shape
+            check_fits(writer, kind, built, wall=wall, scale=j.scale, passage=passage,
                        height=j.height, floor=j.floor, roof=j.roof)
             self._check_graph_output(writer, kind, shape[0])
         # a unicursal maze of another kind is drawn in corridors at --scale (whatever the

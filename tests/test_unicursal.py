@@ -302,3 +302,14 @@ def test_the_studio_counts_the_cells_of_a_split_maze():
                          Limits())
     with pytest.raises(RequestError, match="this studio makes at most"):
         check_limits(make_job("generate", size=(100, 100), kind="hex", unicursal=True), Limits())
+
+
+def test_a_unicursal_maze_too_large_for_the_format_is_refused_before_any_work(tmp_path, capsys):
+    """Its size is the split maze's: 20000x20000 cells become 40000x40000, 80001 blocks a side."""
+    from blockmaze.cli import main
+
+    out = tmp_path / "m.schem"
+    assert main(["generate", "20000x20000", "--unicursal", "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "80001" in err[0] and "65535" in err[0]
+    assert not out.exists()
