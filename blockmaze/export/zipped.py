@@ -21,7 +21,7 @@ from __future__ import annotations
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -136,10 +136,11 @@ def _store(parts: Iterable[Part]) -> tuple[list[Part], int, int]:
     return chunks, crc, size
 
 
-def write_zip(file: BinaryIO, files: dict[str, Part | list[Part]], level: int = 6,
-              stored: Iterable[str] = (), threads: int = 1) -> None:
-    """Write ``files`` (name -> bytes, memoryview or list of parts) as a deflated zip, names in
-    order, times fixed; the names in ``stored`` as they are (data compressed already). With
+def write_zip(file: BinaryIO, files: dict[str, Part | list[Part] | Callable[[], Part]],
+              level: int = 6, stored: Iterable[str] = (), threads: int = 1) -> None:
+    """Write ``files`` (name -> bytes, memoryview or list of parts, or a function that gives
+    them when that member is written, so large files are read one at a time) as a deflated zip,
+    names in order, times fixed; the names in ``stored`` as they are (data compressed already). With
     ``threads`` above 1, a part of 8 MiB or more is deflated in 4 MiB pieces on that many threads
     (zlib holds no GIL), each piece by a fresh compressor ended by a full flush; the bytes are the
     same for any count above 1 (the pieces are cut by size alone).
@@ -154,7 +155,8 @@ def write_zip(file: BinaryIO, files: dict[str, Part | list[Part]], level: int = 
     offset = 0
     stored = set(stored)
     for name in sorted(files):
-        parts = files[name] if isinstance(files[name], list) else [files[name]]
+        value = files[name]() if callable(files[name]) else files[name]  # (read when written)
+        parts = value if isinstance(value, list) else [value]
         method = _STORED if name in stored else _DEFLATED
         chunks, crc, size = _store(parts) if method == _STORED else _deflate(parts, level, threads)
         compressed = sum(map(len, chunks))
