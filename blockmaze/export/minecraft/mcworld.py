@@ -113,9 +113,16 @@ def chunk_key(cx: int, cz: int, tag: bytes, cy: int | None = None) -> bytes:
     return struct.pack("<ii", cx, cz) + tag + (b"" if cy is None else struct.pack("b", cy))
 
 
-def _bits(count: int) -> int:
-    """Bits a palette index takes: 1 to 6, 8 or 16 (the widths a sub-chunk allows)."""
-    bits = max(1, (count - 1).bit_length())
+@kernel
+def _bits(count):
+    """Bits a palette index takes: 1 to 6, 8 or 16 (the widths a sub-chunk allows).
+
+    >>> [_bits(n) for n in (1, 2, 3, 64, 65, 256, 257)]
+    [1, 1, 2, 6, 8, 8, 16]
+    """
+    bits = 1
+    while (1 << bits) < count:
+        bits += 1
     return bits if bits <= 6 else 8 if bits <= 8 else 16
 
 
@@ -159,36 +166,17 @@ def _encode_row(indices, lookup, base, lift, blob, starts, out, ends, heights, p
         for x in range(x0, x0 + 16):
             for z in range(16):
                 top = -1
-                if z < rows and x < width:
-                    for yy in range(y0, low):
-                        state = base[yy]
-                        states[i] = state
-                        i += 1
-                        present[state] = True
-                        if state != 0:
-                            top = yy
-                    for yy in range(low, high):
+                inside = z < rows and x < width  # (else the ground and the air alone)
+                for yy in range(y0, y0 + 16):
+                    if inside and low <= yy < high:
                         state = lookup[indices[yy - lift, z, x]]
-                        states[i] = state
-                        i += 1
-                        present[state] = True
-                        if state != 0:
-                            top = yy
-                    for yy in range(high, y0 + 16):
+                    else:
                         state = base[yy]
-                        states[i] = state
-                        i += 1
-                        present[state] = True
-                        if state != 0:
-                            top = yy
-                else:
-                    for yy in range(y0, y0 + 16):
-                        state = base[yy]
-                        states[i] = state
-                        i += 1
-                        present[state] = True
-                        if state != 0:
-                            top = yy
+                    states[i] = state
+                    i += 1
+                    present[state] = True
+                    if state != 0:
+                        top = yy
                 if top >= 0:  # (the sub-chunks of a column rise: the last is the highest)
                     heights[z, x] = top + 1
         n = 0
@@ -199,13 +187,7 @@ def _encode_row(indices, lookup, base, lift, blob, starts, out, ends, heights, p
         if n == 1 and present[0]:  # air alone: left out
             ends[s] = at
             continue
-        bits = 1
-        while (1 << bits) < n:
-            bits += 1
-        if bits == 7:
-            bits = 8
-        elif bits > 8:
-            bits = 16
+        bits = _bits(n)
         out[at] = 9  # SUBCHUNK_FORMAT
         out[at + 1] = 1  # one storage layer
         out[at + 2] = (cy + MIN_Y // 16) & 0xFF  # the y index, as an int8
