@@ -259,9 +259,7 @@ def staged_folder(final: Path) -> Iterator[Path]:
             with stops.deferred(), _making:  # made and noted as one step
                 folder = tempfile.mkdtemp(prefix=staged_prefix(), suffix=".part", dir=final.parent)
                 run.temporaries.append(folder)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(folder, 0o777 & ~umask)  # (mkdtemp makes it for its owner alone)
+            os.chmod(folder, 0o777 & ~_umask())  # (mkdtemp makes it for its owner alone)
         except OSError as error:
             raise OutputError(f"cannot write {final}: {error.strerror or error}") from None
         yield Path(folder)
@@ -398,9 +396,14 @@ def _file_mode(path: Path) -> int:
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: put back at once)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
 
 
 def _send_to_stdout(data: bytes) -> None:
