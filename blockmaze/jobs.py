@@ -191,15 +191,14 @@ def _shown(output) -> str:
     return "standard output" if output == "-" else str(output)
 
 
-def _cells(grid) -> str:
+def _cells(kind: str, shape) -> str:
     """A maze's size as the command names it: ``square 10x20 cells``, ``polar 10 rings``.
 
-    >>> from blockmaze.grids import polar_grid, square_grid
-    >>> _cells(square_grid(3, 4)), _cells(polar_grid(5))
+    >>> _cells("square", (3, 4)), _cells("polar", (5,))
     ('square 3x4 cells', 'polar 5 rings')
     """
-    unit = "rings" if grid.kind == "polar" else "cells"
-    return f"{grid.kind} {'x'.join(map(str, grid.shape))} {unit}"
+    unit = "rings" if kind == "polar" else "cells"
+    return f"{kind} {'x'.join(map(str, shape))} {unit}"
 
 
 def _beside(done: Outcome) -> str:
@@ -274,7 +273,8 @@ class _Run:
             document = make_maze(shape, kind, j.algorithm, seed, j.braid, j.entrances, mask,
                                  j.weave, ends=bool(shows_ends), unicursal=j.unicursal,
                                  scale=j.scale)
-        return self._emit(document, writer, wall, passage)
+        return self._emit(document, writer, wall, passage,
+                          split_from=(kind, shape) if j.unicursal else None)
 
     def _labyrinth(self) -> Outcome:
         """A classical labyrinth (``-g labyrinth``): a polar maze from its design, no SIZE."""
@@ -514,8 +514,9 @@ class _Run:
         return (strict_plan(length, width, j.algorithm, seed, j.wall, j.passage, j.cells),
                 f"strict {j.algorithm}")
 
-    def _emit(self, document, writer: Writer | None, wall, passage) -> Outcome:
-        """Print the maze, or save it in the output's format (blocks, picture or document)."""
+    def _emit(self, document, writer: Writer | None, wall, passage, split_from=None) -> Outcome:
+        """Print the maze, or save it in the output's format (blocks, picture or document);
+        ``split_from``: the (kind, shape) a unicursal maze was split from, for the report."""
         from .pipeline import maze_text
 
         j = self.job
@@ -526,7 +527,9 @@ class _Run:
         maze = document.maze
         origin = f", {document.algorithm}" if document.algorithm else ""
         origin += f", seed {document.seed}" if document.seed is not None else ""
-        what = _cells(maze.grid)
+        what = _cells(maze.grid.kind, maze.grid.shape)
+        if split_from is not None:  # the maze asked for, and the one path it became
+            what = f"{_cells(*split_from)} split into one path ({what})"
         build = {"solution": j.solution, "wall": wall, "passage": passage, "scale": j.scale,
                  "bridges": j.bridges}
         self.groove = _groove_blocks(maze.grid.kind, passage, j.scale)
