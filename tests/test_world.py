@@ -184,6 +184,16 @@ def test_bad_world_options_are_refused(options, message, tmp_path):
     assert not (tmp_path / "W").exists() and not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("suffix", ["W/", "W.mcworld"])
+def test_a_maze_taller_than_the_world_is_refused_by_its_height(suffix, tmp_path, capsys):
+    """Not by a range of --y that cannot be (Java and Bedrock worlds: one check)."""
+    assert main(["generate", "3x3", "--height", "400", "-o", f"{tmp_path}/{suffix}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == ("Error: a maze 401 blocks high (its floor and roof included) is taller than the "
+                   "world's 384 blocks (-64 to 319): lower --height")
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_world_is_never_written_over(tmp_path):
     (tmp_path / "W").mkdir()
     (tmp_path / "W" / "keep.txt").write_text("mine")

@@ -59,7 +59,8 @@ from .blockentities import bedrock_entity, block_entities
 from ...support.kernels import compiled_pays, kernel
 from .packing import pack_rows
 from .palette import check_theme_states
-from .world import DEFAULT_TIME, DEFAULT_Y, MAX_Y, MIN_Y, TERRAINS, terrain_layers, world_name
+from .world import (DEFAULT_TIME, DEFAULT_Y, MAX_Y, MIN_Y, TERRAINS, check_height, terrain_layers,
+                    world_name)
 
 CHUNK_VERSION = 40  # written by 1.18.30 to 1.21.31; every later release reads and upgrades it
 SUBCHUNK_FORMAT = 9
@@ -399,10 +400,7 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
         """Check the first band and make the column around the maze; the blocks of a row."""
         height, _, width = band.shape
         check_size((height, 1, width))
-        if y < MIN_Y or y + height - 1 > MAX_Y:
-            raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
-                                 f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to "
-                                 f"{MAX_Y - height + 1}")
+        check_height(height, y)
         base = np.full(-(-(y + height - MIN_Y) // 16) * 16, air, dtype=np.uint32)
         floor = 0
         for state, thickness in ground:

@@ -93,6 +93,29 @@ def world_release(mc_version: str) -> int:
     return dv
 
 
+def check_height(height: int, y: int) -> None:
+    """Refuse a maze ``height`` blocks high (floor and roof included) whose lowest layer at
+    ``y`` leaves the world's height, -64 to 319 in Java and Bedrock worlds alike.
+
+    >>> check_height(4, 316)
+    >>> check_height(4, 317)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a maze 4 blocks high at y = 317 leaves the world's height (-64 to 319); choose --y from -64 to 316
+    >>> check_height(401, -60)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a maze 401 blocks high (its floor and roof included) is taller than the world's 384 blocks (-64 to 319): lower --height
+    """
+    room = MAX_Y - MIN_Y + 1
+    if height > room:
+        raise BlockmazeError(f"a maze {height} blocks high (its floor and roof included) is taller "
+                             f"than the world's {room} blocks ({MIN_Y} to {MAX_Y}): lower --height")
+    if y < MIN_Y or y + height - 1 > MAX_Y:
+        raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's height "
+                             f"({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to {MAX_Y - height + 1}")
+
+
 def terrain_layers(terrain: str, y: int) -> list[tuple[str, int]]:
     """The flat generator's layers (block, thickness) from y = -64 up to ``y - 1``.
 
@@ -301,9 +324,7 @@ def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_versi
             height, _, width = band.shape
             shape[0], shape[2] = height, width
             size_limits("a world", max_side=WORLD_LIMIT)(band.shape)
-            if y < MIN_Y or y + height - 1 > MAX_Y:
-                raise BlockmazeError(f"a maze {height} blocks high at y = {y} leaves the world's "
-                                     f"height ({MIN_Y} to {MAX_Y}); choose --y from {MIN_Y} to {MAX_Y - height + 1}")
+            check_height(height, y)
             column.append(_terrain_column(builder, layers, y, height))
         elif band.shape[0] != height or band.shape[2] != width:
             raise BlockmazeError(f"band {z0 // BAND} is {band.shape}; every band needs {height} layers and {width} columns")
