@@ -187,6 +187,28 @@ def _axes(value, count: int):
     return (value[0],) * (count - len(value)) + tuple(value)
 
 
+def shape_and_mask(kind: str, size, mask):
+    """A maze's grid shape from its SIZE, or else from its mask's own size (a text's rows and
+    columns, a picture's pixels); the mask as given, or as read for its size.
+
+    >>> shape_and_mask("hex", (3, 4), None)
+    ((3, 4), None)
+    >>> shape_and_mask("square", None, None)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: Missing argument 'SIZE': give the maze's size, or a --mask to take it from
+    """
+    if size is not None:
+        return grid_shape(kind, size), mask
+    if mask is None:
+        raise BlockmazeError("Missing argument 'SIZE': give the maze's size, or a --mask to "
+                             "take it from")
+    from .mazes.masks import load_mask
+
+    cells = load_mask(mask, kind)
+    return cells.shape, cells
+
+
 def _shown(output) -> str:
     return "standard output" if output == "-" else str(output)
 
@@ -234,7 +256,7 @@ class _Run:
             if j.braid:
                 raise BlockmazeError("--unicursal splits the passages of a perfect maze: drop "
                                      "--braid (its loops would leave more than one path)")
-        shape, mask = self._shape_and_mask()
+        shape, mask = shape_and_mask(j.kind, j.size, j.mask)
         passage = passage_for(kind, j.passage)
         wall = self._wall(kind)
         writer = self._resolve_output()
@@ -439,20 +461,6 @@ class _Run:
 
             return TUNNEL_WALL
         return 1
-
-    def _shape_and_mask(self):
-        """The grid's shape from SIZE, or else from the mask's own size (its text's rows and
-        columns, its picture's pixels); the mask as given, or as read for its size."""
-        j = self.job
-        if j.size is not None:
-            return grid_shape(j.kind, j.size), j.mask
-        if j.mask is None:
-            raise BlockmazeError("Missing argument 'SIZE': give the maze's size, or a --mask "
-                                 "to take it from")
-        from .mazes.masks import load_mask
-
-        cells = load_mask(j.mask, j.kind)
-        return cells.shape, cells
 
     # --- the steps they share
 

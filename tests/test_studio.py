@@ -72,6 +72,30 @@ def test_the_api_returns_the_commands_bytes(client, tmp_path, command, query, ar
     assert data == expected
 
 
+def test_a_maze_sized_elsewhere_needs_no_size(client, tmp_path):
+    """A labyrinth's size comes from its design, a maze's from its mask, as in the command."""
+    answer = client.get("/api/generate?grid=labyrinth&circuits=11&format=png")
+    assert answer.status_code == 200, answer.text
+    assert answer.content == cli_bytes(tmp_path, ["generate", "-g", "labyrinth", "--circuits",
+                                                  "11"], "maze.png")
+    mask = tmp_path / "mask.txt"
+    mask.write_text("..X..\n.....\nX...X\n")
+    answer = client.post("/api/generate?seed=2&format=maze", content=mask.read_bytes())
+    assert answer.status_code == 200, answer.text
+    assert answer.content == cli_bytes(tmp_path, ["generate", "--seed", "2", "--mask", str(mask)],
+                                       "m.json")
+    carve = client.post("/api/carve?seed=2", content=mask.read_bytes())
+    assert carve.status_code == 200 and sum(carve.json()["enabled"]) == 12
+    for refused in ("/api/carve?grid=labyrinth", "/api/carve?size=7&grid=labyrinth"):
+        answer = client.get(refused)
+        assert answer.status_code == 400
+        assert answer.json()["error"] == ("a labyrinth is drawn from its design, not carved: it "
+                                          "has no carve to replay")
+    for command in ("dungeon", "blockwise"):
+        assert client.get(f"/api/{command}?format=tmx").json()["error"] == \
+            "size is required, e.g. size=20x30"
+
+
 def test_a_mask_upload_gives_the_commands_maze(client, tmp_path):
     mask = tmp_path / "mask.txt"
     mask.write_text("..X..\n.....\nX...X\n")

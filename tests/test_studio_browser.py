@@ -161,7 +161,8 @@ KINDS = [("size=12x16&seed=4", 1), ("size=6&grid=polar&seed=3", 1), ("size=6x7&g
          ("size=7x7&grid=weave&seed=2&weave=0.3", 1), ("size=2x6x6&grid=layered&seed=1", 2),
          ("command=dungeon&size=30x40&seed=2&style=caves", 1),
          ("command=dungeon&size=14x16&seed=2&levels=2", 2),
-         ("command=blockwise&size=21x31&seed=5", 1), ("command=blockwise&size=9x21x21&seed=5", 9)]
+         ("command=blockwise&size=21x31&seed=5", 1), ("command=blockwise&size=9x21x21&seed=5", 9),
+         ("size=&grid=labyrinth&circuits=7", 1)]  # sized by its design: drawn, not carved
 
 
 @pytest.mark.parametrize("query, levels", KINDS, ids=[q for q, _ in KINDS])
@@ -172,8 +173,9 @@ def test_every_command_grid_and_level_is_shown_as_a_picture_and_in_3d(browser, s
     assert shown_problems(browser) == []
     assert browser.execute_script("return studio.levels.count") == levels
     assert browser.find_element(By.ID, "level").is_displayed() == (levels > 1)
-    # the carve is replayed for generated mazes only; no panel stays up for the others
-    assert browser.find_element(By.ID, "carve-view").is_displayed() == ("command=" not in query)
+    # the carve is replayed for carved mazes only; no panel stays up for the others
+    assert browser.find_element(By.ID, "carve-view").is_displayed() == (
+        "command=" not in query and "labyrinth" not in query)
     for level, (variance, lit, open_) in enumerate(browser.execute_script(LEVELS), 1):
         # (a 3-D blockwise maze's lowest and highest layers are whole: one colour, rightly)
         assert variance > 50 or not open_, f"level {level}'s picture is blank"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jobs import Job, Limits
+from .jobs import Job, Limits, RequestError
 
 
 def carve_record(query, limits: Limits, mask: bytes | None, folder: str) -> dict:
@@ -23,7 +23,7 @@ def carve_record(query, limits: Limits, mask: bytes | None, folder: str) -> dict
     ...), the first ``carved`` of them from the algorithm and the rest from braiding, the plane's
     ``width`` and ``height``, and the ``seed``."""
     from ..grids.geometry import cell_shapes
-    from ..pipeline import grid_shape
+    from ..jobs import shape_and_mask
     from ..support.randomness import draw_seed
     from ..replay import recorded_maze
 
@@ -31,9 +31,13 @@ def carve_record(query, limits: Limits, mask: bytes | None, folder: str) -> dict
     job = Job.from_query("generate", {**query, "format": "maze"}, mask)
     typed = job.typed(folder, limits)
     kind = typed.kind
+    if kind == "labyrinth":
+        raise RequestError("a labyrinth is drawn from its design, not carved: it has no carve "
+                           "to replay")
     seed = draw_seed() if typed.seed is None else typed.seed
-    document, order, carved = recorded_maze(grid_shape(kind, typed.size), kind, typed.algorithm,
-                                            seed, typed.braid, typed.entrances, typed.mask)
+    shape, cells = shape_and_mask(kind, typed.size, typed.mask)
+    document, order, carved = recorded_maze(shape, kind, typed.algorithm, seed, typed.braid,
+                                            typed.entrances, cells)
     grid = document.maze.grid
     steps = np.stack([order[:, 0], grid.neighbors[order[:, 0], order[:, 1]]], axis=1)
     points = cell_shapes(grid).points

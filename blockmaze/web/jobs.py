@@ -77,7 +77,7 @@ class Job:
     command: str
     values: dict  # the options; the output, mask and size are added where the job runs
     format: str
-    size: str
+    size: str | None  # None: a labyrinth's from its design, a maze's from its mask
     mask: bytes | None = None
 
     @property
@@ -97,8 +97,8 @@ class Job:
         if command not in COMMANDS:
             raise RequestError(f"unknown command {command!r}; choose one of: {', '.join(COMMANDS)}")
         query = dict(query)
-        size = query.pop("size", None)
-        if not size:
+        size = query.pop("size", None) or None
+        if size is None and command != "generate":  # (a maze may take it from its mask or design)
             raise RequestError("size is required, e.g. size=20x30")
         fmt = query.pop("format", "png")
         if fmt not in FORMATS or FORMATS[fmt].folder or FORMATS[fmt].companion:
@@ -123,7 +123,7 @@ class Job:
                 values[option.name] = on
             else:
                 values[option.name] = str(value)
-        return cls(command, values, fmt, str(size), mask)
+        return cls(command, values, fmt, None if size is None else str(size), mask)
 
     def run(self, limits: Limits, folder: str) -> Result:
         """Parse the options as the command does, check ``limits``, run the command in
@@ -147,8 +147,9 @@ class Job:
             mask.write_bytes(self.mask)
             extra["mask"] = str(mask)
         try:
-            job = make_job(self.command, size=self.size, **self.values, **extra,
-                           given={"size", *self.values})
+            sized = {} if self.size is None else {"size": self.size}
+            job = make_job(self.command, **sized, **self.values, **extra,
+                           given={*sized, *self.values})
         except BlockmazeError as error:
             raise RequestError(str(error)) from None
         check_limits(job, limits)
@@ -200,6 +201,15 @@ def check_limits(job, limits: Limits) -> None:
     blockmaze.web.jobs.RequestError: a 100000x100000 maze has 10000000000 cells; this studio makes at most 250000 (blockmaze serve --max-cells)
     """
     command, size = job.command, tuple(job.size or ())
+    if command == "generate" and not size and job.kind != "labyrinth":
+        if job.mask is None:
+            raise RequestError("size is required, e.g. size=20x30 (or a mask to take it from)")
+        from ..mazes.masks import load_mask
+
+        try:
+            size = load_mask(job.mask, job.kind).shape
+        except BlockmazeError as error:
+            raise RequestError(str(error)) from None
     typed = "x".join(map(str, size))
     height = _side(job.height, 3) + 2  # walls, floor and roof
     if command == "generate":

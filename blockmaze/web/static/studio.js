@@ -28,6 +28,12 @@ function status(text, error = false) {
 function command() { return $("command").value; }
 function sizeParts() { return $("size").value.trim().split(/x/i).map(Number).filter((n) => n > 0); }
 function solid3d() { return command() === "blockwise" && sizeParts().length === 3; }
+// a generated maze may leave its size out: a labyrinth's comes from its design, a maze's from
+// its mask; a labyrinth is drawn, not carved, so it has no carve to replay
+function sizedElsewhere() {
+  return command() === "generate" && (valueOf("grid", "square") === "labyrinth" || !!studio.mask);
+}
+function carved() { return command() === "generate" && valueOf("grid", "square") !== "labyrinth"; }
 function formatNamed(name) { return studio.formats.find((f) => f.name === name); }
 function valueOf(flag, fallback) { return $("opt-" + flag)?.value || fallback; }
 
@@ -229,12 +235,12 @@ async function update() {
   if (walking.on) stopWalking();
   remember();
   downloads();
-  if (!$("size").value.trim()) {
+  if (!$("size").value.trim() && !sizedElsewhere()) {
     studio.settled = true;
     return status("size is required, e.g. 20x30", true);
   }
   status("working…");
-  $("carve-view").hidden = command() !== "generate";
+  $("carve-view").hidden = !carved();
   const views = [["picture-view", picture], ["carve-view", carve], ["three-view", preview]];
   await Promise.all(views.map(async ([figure, draw]) => {
     busy(figure, true);
@@ -252,7 +258,7 @@ async function update() {
   }));
   if (mine !== generation) return;
   if (studio.errors.length) status(studio.errors[0], true);
-  else status(`${command()} ${$("size").value.trim()}, seed ${valueOf("seed", "drawn")}`
+  else status(`${command()} ${$("size").value.trim() || valueOf("grid", "")}, seed ${valueOf("seed", "drawn")}`
     + (studio.levels.count > 1 ? `, ${studio.levels.count} levels` : ""));
   studio.settled = true;
 }
@@ -548,7 +554,7 @@ function stopWalking() {
   $("walk").textContent = "walk";
   $("walk").setAttribute("aria-pressed", "false");
   if (view.model) { frameModel(); cutPreview(); }
-  status(`${command()} ${$("size").value.trim()}, seed ${valueOf("seed", "drawn")}`);
+  status(`${command()} ${$("size").value.trim() || valueOf("grid", "")}, seed ${valueOf("seed", "drawn")}`);
 }
 
 function walkFrame(now) {
@@ -588,7 +594,7 @@ const animation = { record: null, shown: 0, playing: true };
 
 async function carve(mine) {
   const canvas = $("carve");
-  if (command() !== "generate") {
+  if (!carved()) {
     animation.record = null;
     studio.carve = null;
     canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
@@ -783,7 +789,7 @@ function downloads() {
 async function start() {
   const params = new URLSearchParams(location.search);
   if (params.get("command")) $("command").value = params.get("command");
-  if (params.get("size")) $("size").value = params.get("size");
+  if (params.has("size")) $("size").value = params.get("size");  // (empty: sized elsewhere)
   view.ready = setUpThree();
   view.ready.catch((error) => problem("three-view", `the 3-D view cannot start: ${error.message}`));
   let described;
