@@ -115,6 +115,10 @@ def test_a_mask_upload_gives_the_commands_maze(client, tmp_path):
     ("size=5x5&output=/etc/passwd", "generate has no option 'output'", None),
     ("size=5x5&mask=/etc/passwd", "generate has no option 'mask'", None),
     ("size=5x5&roof=maybe", "--roof is on or off", None),
+    # a terminal's options: the studio writes a file (animate=1 was an internal error)
+    ("size=5x5&animate=1", "generate has no option 'animate'", None),
+    ("size=5x5&fps=3", "generate has no option 'fps'", None),
+    ("size=5x5&text-style=ascii", "generate has no option 'text-style'", None),
     ("format=png", "size is required", None),
     ("size=-o", "size must be whole numbers", None),  # never taken for an option
     ("size=5x5&seed=-o", "'-o' is not a valid integer", None),

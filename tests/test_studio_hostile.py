@@ -11,6 +11,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("starlette", reason="the studio needs pip install '.[web]'")
@@ -202,3 +204,39 @@ def test_connections_past_the_cap_are_closed_as_they_arrive():
             except httpx.HTTPError:
                 time.sleep(0.1)
         assert httpx.get(f"{url}/", timeout=5).status_code == 200
+
+
+# values every option may be given in a random query: good ones, bad ones, and ones that look
+# like the command line's own flags
+WILD = ["1", "0", "", "-o", "3", "2x2", "nope", "1e400", "-1", "99999999", "hex", "0.5", "x" * 300]
+
+
+@st.composite
+def _queries(draw):
+    """A command (or the carve) and a query of up to four of its options, each given a value
+    from its choices or from WILD, with a size and a format that may be wrong too."""
+    from blockmaze.web.jobs import describe
+
+    described = describe()
+    command = draw(st.sampled_from(["generate", "blockwise", "dungeon", "carve"]))
+    options = described["commands"]["generate" if command == "carve" else command]
+    query = {}
+    for option in draw(st.lists(st.sampled_from(options), max_size=4, unique_by=lambda o: o["flag"])):
+        choices = option.get("choices") or []
+        query[option["flag"]] = draw(st.sampled_from(choices + WILD) if choices else st.sampled_from(WILD))
+    query["size"] = draw(st.sampled_from(["3x3", "2x3x3", "3", "", "0x2", "x", "3x3x3x3"]))
+    query["format"] = draw(st.sampled_from([f["name"] for f in described["formats"]] + ["nope"]))
+    return command, query
+
+
+@settings(max_examples=int(os.environ.get("BLOCKMAZE_STUDIO_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_queries())
+def test_random_queries_get_the_file_or_a_one_line_refusal(client, case):
+    """Never an internal error: a request the command would refuse is refused in one line."""
+    command, query = case
+    answer = client.get(f"/api/{command}", params=query)
+    assert answer.status_code in (200, 400, 413), (answer.status_code, answer.text)
+    if answer.status_code != 200:
+        error = answer.json()["error"]
+        assert error and "\n" not in error and "Traceback" not in error

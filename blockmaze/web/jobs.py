@@ -34,9 +34,10 @@ MEDIA = {"png": "image/png", "svg": "image/svg+xml", "maze": "application/json",
 
 def offered(option: Option) -> bool:
     """Whether a request may give ``option``: not the argument, not the server's files (output,
-    mask: masks come as uploads, split tiles) and nothing that configures the process."""
+    mask: masks come as uploads, split tiles), nothing that configures the process and nothing
+    for a maze printed in a terminal (the studio always writes a file)."""
     return not (option.argument or option.process or not option.studio
-                or option.name == "format_")
+                or option.name == "format_" or option.where == "printed")
 
 
 class RequestError(BlockmazeError):
@@ -140,8 +141,6 @@ class Job:
         """The command's typed job for this request, its output (and mask) inside ``folder``;
         RequestError for options the command refuses or ``limits`` do not allow."""
         extra = {"output": str(Path(folder) / self.output), "format_": self.format}
-        if "animate" in {o.name for o in options_of(self.command)}:
-            extra["animate"] = False
         if self.mask is not None:  # a picture by its signature, else a text template
             mask = Path(folder, "mask-upload" + _picture_suffix(self.mask))
             mask.write_bytes(self.mask)

@@ -46,7 +46,6 @@ function formatsOffered() {
 
 // whether an option applies to the chosen command, grid, mode and the output ``format``
 function applies(option, format) {
-  if (option.where === "printed") return false;  // the studio prints nothing in a terminal
   if (format) {
     if (option.not_for.includes(format.name)) return false;
     if (option.where === "blocks" && format.source === "maze") return false;
@@ -108,7 +107,6 @@ function buildForm(params) {
   const moreBox = document.createElement("div");
   more.append(moreBox);
   for (const option of studio.options[command()]) {
-    if (option.where === "printed") continue;
     const [label, input] = control(option, params.get(option.flag) ?? undefined);
     input.addEventListener("change", ["grid", "mode"].includes(option.flag)
       ? () => { refresh(); update(); } : update);
