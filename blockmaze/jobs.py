@@ -34,8 +34,10 @@ from .commands import Job, Option, make_job, options_of
 from .errors import BlockmazeError
 from .materials import Material, Theme, load_theme
 from .pipeline import (check_fits, check_lights, check_plan_fits, check_scale, check_split,
-                       grid_shape, level_paths, passage_for, write_output)
+                       dungeon_files, dungeon_parts, grid_shape, level_paths, passage_for,
+                       write_output)
 from .support.progress import phase
+from .support.wording import counted
 
 if TYPE_CHECKING:
     import numpy as np
@@ -380,8 +382,8 @@ class _Run:
         if writer is not None and writer.source == "maze":
             raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "
                                  "document or picture")
-        if writer is not None:  # several levels to a stream, or too large: refused before any work
-            level_paths(j.output, levels, writer)
+        if writer is not None:  # several files to a stream, or too large: refused before any work
+            level_paths(j.output, dungeon_files(levels, writer), writer)
             plan_shape = (2 * size[0] + 1, 2 * size[1] + 1)  # cells and walls a block each
             check_plan_fits(writer, plan_shape, height=j.height, floor=j.floor, roof=j.roof)
         self._warn_unused(writer)
@@ -403,24 +405,18 @@ class _Run:
             style = self._plan_style()
             return self._print("\n\n".join(_plan_text(level.plan, style)
                                            for level in dungeon.levels), seed)
-        if levels > 1 and not writer.plan:  # one volume: the levels stacked, joined by their stairs
-            from .dungeon import stack_dungeon
-
-            blocks = stack_dungeon(dungeon, j.height, j.floor, j.roof)
-            return self._save_blocks(blocks, writer, seed, f"{levels} levels", f", seed {seed}")
         from .export.target import transaction
 
         done = Outcome()
-        with transaction(to_stdout=j.output == "-"):  # every level, or none
-            paths = level_paths(j.output, levels, writer)
-            for number, (level, path) in enumerate(zip(dungeon.levels, paths, strict=True), 1):
-                plan = level.plan if writer.plan else level.marked_plan
-                what = f"level {number}, {len(level.rooms)} rooms"
-                one = self._save_blocks(plan, writer, seed, what, f", seed {seed}", output=str(path),
-                                        extra={"entities": level.entities, "metrics": level.metrics})
+        parts = dungeon_parts(dungeon, writer, j.height, j.floor, j.roof)
+        with transaction(to_stdout=j.output == "-"):  # every file, or none
+            paths = level_paths(j.output, len(parts), writer)
+            for (blocks, extra, what), path in zip(parts, paths, strict=True):
+                one = self._save_blocks(blocks, writer, seed, what, f", seed {seed}",
+                                        output=str(path), extra=extra)
                 done.paths += one.paths
                 done.companions += one.companions
-                done.volume = one.volume if levels == 1 else None
+                done.volume = one.volume if len(parts) == 1 else None
         return done
 
     def info(self) -> Outcome:
@@ -552,7 +548,7 @@ class _Run:
             levels = len(done.paths)
             shown = _shown(str(done.paths[0])) + (f" ... {Path(done.paths[-1]).name}"
                                                   if levels > 1 else "")
-            self.say(f"wrote {shown}{_beside(done)}: {levels} level{'s' * (levels > 1)}, {what}"
+            self.say(f"wrote {shown}{_beside(done)}: {counted(levels, 'level')}, {what}"
                      f"{', a file each' * (levels > 1)}{origin}")
             return done
         return self._save_blocks(document, writer, document.seed, what, origin,

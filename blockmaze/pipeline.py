@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from contextlib import nullcontext
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -34,7 +34,10 @@ from .materials import Theme, as_theme
 from .maze import Maze
 from .support.progress import phase
 
-Source = Maze | MazeDocument | np.ndarray
+if TYPE_CHECKING:
+    from .dungeon import Dungeon
+
+Source = Maze | MazeDocument | np.ndarray  # and a Dungeon (its module loaded when one comes)
 # save()'s own options: how a maze becomes blocks (every other option is the format's)
 BUILD_OPTIONS = frozenset({"theme", "endpoints", "solution", "wall", "passage", "scale", "height",
                            "floor", "roof", "lights", "bridges", "split"})
@@ -324,6 +327,44 @@ def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: b
     return volume
 
 
+def dungeon_files(levels: int, writer) -> int:
+    """How many files a dungeon of ``levels`` makes in ``writer``'s format: a tile map's plan a
+    level, or one volume of blocks, its levels stacked and joined by their stairs.
+
+    >>> from blockmaze.export import writer_for
+    >>> dungeon_files(3, writer_for(format="tmx")), dungeon_files(3, writer_for(format="schem"))
+    (3, 1)
+    """
+    return levels if writer.plan else 1
+
+
+def dungeon_parts(dungeon, writer, height: int = 3, floor: bool = True,
+                  roof: bool = False) -> list[tuple[np.ndarray, dict, str]]:
+    """What a dungeon is written as in ``writer``'s format (see :func:`dungeon_files`), a
+    (blocks, the writer's entities and metrics, what it is) for each file: each level's plan
+    (in a block format, marked with its entities), or the levels stacked in one volume.
+
+    >>> from blockmaze.dungeon import generate_dungeon
+    >>> from blockmaze.export import writer_for
+    >>> d = generate_dungeon((6, 8), rng=4, levels=2)
+    >>> [(b.shape, what) for b, _, what in dungeon_parts(d, writer_for(format="schem"))]
+    [((8, 13, 17), '2 levels')]
+    >>> [what for _, _, what in dungeon_parts(d, writer_for(format="tmx"))]
+    ['level 1, 1 room', 'level 2, 1 room']
+    """
+    from .support.wording import counted
+
+    levels = dungeon.levels
+    if dungeon_files(len(levels), writer) < len(levels):
+        from .dungeon import stack_dungeon
+
+        return [(stack_dungeon(dungeon, height, floor, roof), {}, f"{len(levels)} levels")]
+    return [(level.plan if writer.plan else level.marked_plan,
+             {"entities": level.entities, "metrics": level.metrics},
+             f"level {number}, {counted(len(level.rooms), 'room')}")
+            for number, level in enumerate(levels, 1)]
+
+
 def level_paths(target: Target, count: int, writer) -> list:
     """Where ``count`` levels go: ``target`` itself for one, else ``NAME-1.tmx``, ``NAME-2.tmx``
     ... beside it (the whole suffix kept: ``NAME-2.tilemap.json``).
@@ -388,21 +429,22 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
     return stand_up(blocks, height=height, floor=floor, roof=roof, lights=lights)
 
 
-def save(source: Source, target: Target, format: str | Writer | None = None, *,
+def save(source: Source | Dungeon, target: Target, format: str | Writer | None = None, *,
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=1, passage=None, scale: int | None = None, height: int = 3,
          floor: bool = True, roof: bool = False, lights: bool = False, bridges: bool = False,
          split: int | None = None, **options) -> np.ndarray | None:
-    """Write a maze, a maze document or blocks to ``target`` in the format its suffix (or
-    ``format``) names, as ``blockmaze generate -o FILE`` does.
+    """Write a maze, a maze document, a dungeon or blocks to ``target`` in the format its suffix
+    (or ``format``) names, as ``blockmaze generate -o FILE`` (``dungeon -o FILE``) does.
 
     A maze is built as :func:`build` does (block formats) or drawn (pictures) or saved whole
     (maze documents, ``.json``).
 
     Parameters
     ----------
-    source : Maze, MazeDocument or numpy.ndarray
-        What to write: a maze, a document (its endpoints and seed used), or blocks.
+    source : Maze, MazeDocument, Dungeon or numpy.ndarray
+        What to write: a maze, a document (its endpoints and seed used), a dungeon (a tile map
+        a level, ``NAME-1.tmx`` ...; its levels stacked in one volume of blocks), or blocks.
     target : str, os.PathLike or binary file
         Where; a path is written to a temporary file and renamed into place.
     format : str, optional
@@ -437,6 +479,12 @@ def save(source: Source, target: Target, format: str | Writer | None = None, *,
                         **options).volume
 
 
+def _is_dungeon(source) -> bool:
+    from .dungeon import Dungeon
+
+    return isinstance(source, Dungeon)
+
+
 class Written(NamedTuple):
     """What :func:`write_output` wrote: the volume (None for pictures and maze documents) and
     the files (the target itself, a file per level, or the tiles of a split .schem)."""
@@ -445,7 +493,7 @@ class Written(NamedTuple):
     paths: list
 
 
-def write_output(source: Source, target: Target, format: str | Writer | None = None, *,
+def write_output(source: Source | Dungeon, target: Target, format: str | Writer | None = None, *,
                  theme: Theme | str | None = None, endpoints: Endpoints | None = None,
                  solution: bool = False, wall=1, passage=None, scale: int | None = None,
                  height: int = 3, floor: bool = True, roof: bool = False, lights: bool = False,
@@ -462,6 +510,20 @@ def write_output(source: Source, target: Target, format: str | Writer | None = N
     theme = as_theme(theme)
     check_split(writer, split)
     check_lights(lights, floor)
+    if not isinstance(source, (Maze, MazeDocument, np.ndarray)) and _is_dungeon(source):
+        if writer.source == "maze":
+            raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "
+                                 "document or picture")
+        parts = dungeon_parts(source, writer, height, floor, roof)
+        paths = level_paths(target, len(parts), writer)
+        volumes: list = []
+        with transaction() if len(parts) > 1 else nullcontext():  # every level, or none
+            for (blocks, extra, _), path in zip(parts, paths, strict=True):
+                chosen = {k: v for k, v in extra.items() if k in writer.options}
+                volumes.append(write_output(blocks, path, writer, theme=theme, height=height,
+                                            floor=floor, roof=roof, lights=lights, split=split,
+                                            **chosen, **options).volume)
+        return Written(np.concatenate(volumes), paths)
     if isinstance(source, Maze):
         source = MazeDocument(source, endpoints)
     elif isinstance(source, MazeDocument) and endpoints is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import jsonschema
@@ -193,6 +194,39 @@ def test_dungeon_command_styles_spawns_lock_and_ldtk(tmp_path, capsys):
                        "-o", str(tmp_path / "d.tilemap.json"))
     assert code == 0 and (tmp_path / "d-2.tilemap.json").exists(), err
     assert json.loads((tmp_path / "d-2.tilemap.json").read_text())["metrics"]["rooms"] >= 1
+
+
+@pytest.mark.parametrize("suffix", ["tmx", "ldtk", "txt", "schem", "glb", "mcworld"])
+def test_save_writes_a_dungeon_as_the_command_does(suffix, tmp_path, capsysbinary):
+    """One call, the command's bytes: a file a level for tile maps, the levels stacked in one
+    volume for blocks (and that one file may go to standard output)."""
+    assert main(["-q", "dungeon", "10x12", "--seed", "5", "--levels", "2", "--spawns", "2:1:1",
+                 "--lock", "-o", str(tmp_path / f"cli.{suffix}")]) == 0
+    dungeon = bm.generate_dungeon((10, 12), 5, levels=2, spawns=(2, 1, 1), lock=True)
+    takes_seed = "seed" in bm.writer_for(f"x.{suffix}").options  # (blocks drawn from a theme)
+    bm.save(dungeon, tmp_path / f"api.{suffix}", **({"seed": 5} if takes_seed else {}))
+    made = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("cli"))
+    assert made == sorted(p.name.replace("api", "cli") for p in tmp_path.iterdir()
+                          if p.name.startswith("api"))
+    assert len([n for n in made if not n.endswith(".png")]) == (1 if suffix in ("schem", "glb", "mcworld") else 2)
+    for name in made:  # the same bytes but for the names the files give each other
+        ours, theirs = tmp_path / name, tmp_path / name.replace("cli", "api")
+        if name.endswith(".mcworld"):  # (its level.dat and levelname.txt hold its name)
+            with zipfile.ZipFile(ours) as a, zipfile.ZipFile(theirs) as b:
+                kept = [n for n in a.namelist() if n not in ("level.dat", "levelname.txt")]
+                assert [a.read(n) for n in kept] == [b.read(n) for n in kept]
+        else:
+            assert ours.read_bytes().replace(b"cli", b"api") == theirs.read_bytes(), name
+    if suffix == "schem":
+        assert main(["-q", "dungeon", "10x12", "--seed", "5", "--levels", "2", "--spawns", "2:1:1",
+                     "--lock", "-o", "-", "-f", "schem"]) == 0
+        assert capsysbinary.readouterr().out == (tmp_path / "cli.schem").read_bytes()
+
+
+def test_save_refuses_a_dungeon_as_a_picture(tmp_path):
+    with pytest.raises(bm.BlockmazeError, match="a dungeon is blocks"):
+        bm.save(bm.generate_dungeon((6, 6), 1), tmp_path / "d.png")
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("args, message", [

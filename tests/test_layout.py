@@ -155,7 +155,7 @@ def test_imports_are_resolved_to_modules_of_the_package():
     assert "blockmaze.analysis" in GRAPH["blockmaze.maze"]
     assert "blockmaze.support.files" in GRAPH["blockmaze.mazes.masks"]
     # a name of a package's lazy exports: the module it comes from
-    assert "blockmaze.dungeon.stack" in GRAPH["blockmaze.jobs"]
+    assert "blockmaze.dungeon.stack" in GRAPH["blockmaze.pipeline"]
     assert "blockmaze.pipeline" in imports("blockmaze.mazes.masks", "from blockmaze import build\n")
 
 

@@ -46,8 +46,10 @@ def metrics_text(metrics: dict) -> str:
     """One line for the terminal.
 
     >>> metrics_text({'walkable_share': 0.32, 'rooms': 0, 'dead_ends': 0, 'loops': 1, 'longest_path': 4})
-    'walkable 32.0%, 0 rooms, 0 dead ends, 1 loops, longest shortest path 4 blocks'
+    'walkable 32.0%, 0 rooms, 0 dead ends, 1 loop, longest shortest path 4 blocks'
     """
-    return (f"walkable {metrics['walkable_share']:.1%}, {metrics['rooms']} rooms, "
-            f"{metrics['dead_ends']} dead ends, {metrics['loops']} loops, "
-            f"longest shortest path {metrics['longest_path']} blocks")
+    from ..support.wording import counted
+
+    return (f"walkable {metrics['walkable_share']:.1%}, {counted(metrics['rooms'], 'room')}, "
+            f"{counted(metrics['dead_ends'], 'dead end')}, {counted(metrics['loops'], 'loop')}, "
+            f"longest shortest path {counted(metrics['longest_path'], 'block')}")

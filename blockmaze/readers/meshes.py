@@ -21,6 +21,7 @@ from typing import BinaryIO
 import numpy as np
 
 from ..errors import BadFileError
+from ..support.wording import counted
 from .base import FileInfo, file_size, load_json, need, open_zip, text_limit, zip_member
 from .timebound import check_time
 
@@ -106,7 +107,7 @@ def _gltf_summary(document: object, name: str) -> FileInfo:
         del info.details["extent"]
     side = extras.get("chunk")
     info.details["chunks"] = (f"{len(chunks)}" + (f" ({side} blocks a side)" if side else " (no chunking)")
-                              + f", {len(materials)} material{'s' * (len(materials) != 1)}: "
+                              + f", {counted(len(materials), 'material')}: "
                               + ", ".join(sorted(materials)))
     used = document.get("extensionsUsed") or []
     info.details["encoding"] = ", ".join(map(str, used)) if used else "plain floats, uncompressed"

@@ -8,3 +8,12 @@ def article(word: str) -> str:
     ('an upsilon', 'a hex', 'a square')
     """
     return ("an " if word[:1].lower() in "aeiou" and word else "a ") + word
+
+
+def counted(count: int, word: str) -> str:
+    """``count`` and ``word``, with an s unless the count is one.
+
+    >>> counted(1, "room"), counted(0, "dead end"), counted(3, "level")
+    ('1 room', '0 dead ends', '3 levels')
+    """
+    return f"{count} {word}{'s' * (count != 1)}"
