@@ -346,6 +346,19 @@ def test_a_bad_option_shows_the_commands_message(browser, studio):
     browser.get_log("browser")  # (the refused requests are logged; start the next test clean)
 
 
+def test_choosing_a_labyrinth_drops_a_size_of_rows_and_columns(browser, studio):
+    """A labyrinth is sized by its circuits: the form's 20x30 would be refused, so it goes."""
+    open_page(browser, f"{studio}/?size=8x8&seed=1")
+    pictures = browser.execute_script("return studio.pictures")
+    browser.execute_script("""const grid = document.getElementById('opt-grid');
+        grid.value = 'labyrinth'; grid.dispatchEvent(new Event('change'));""")
+    wait_for(browser, f"studio.settled && studio.pictures > {pictures}", timeout=60)
+    assert browser.find_element(By.ID, "size").get_attribute("value") == ""
+    assert browser.find_element(By.ID, "status").get_attribute("class") != "error"
+    assert not browser.find_element(By.ID, "carve-view").is_displayed()
+    assert shown_problems(browser) == [] and console_errors(browser) == []
+
+
 def shown_picture(driver) -> list[int]:
     """The bytes of the picture the page shows."""
     return driver.execute_async_script(

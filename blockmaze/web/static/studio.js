@@ -33,6 +33,10 @@ function solid3d() { return command() === "blockwise" && sizeParts().length === 
 function sizedElsewhere() {
   return command() === "generate" && (valueOf("grid", "square") === "labyrinth" || !!studio.mask);
 }
+// a labyrinth's size is its circuits (or its design's): a size of rows and columns is dropped
+function fitSize() {
+  if (valueOf("grid", "square") === "labyrinth" && /x/i.test($("size").value)) $("size").value = "";
+}
 function carved() { return command() === "generate" && valueOf("grid", "square") !== "labyrinth"; }
 function formatNamed(name) { return studio.formats.find((f) => f.name === name); }
 function valueOf(flag, fallback) { return $("opt-" + flag)?.value || fallback; }
@@ -109,7 +113,7 @@ function buildForm(params) {
   for (const option of studio.options[command()]) {
     const [label, input] = control(option, params.get(option.flag) ?? undefined);
     input.addEventListener("change", ["grid", "mode"].includes(option.flag)
-      ? () => { refresh(); update(); } : update);
+      ? () => { fitSize(); refresh(); update(); } : update);
     (MAIN.includes(option.flag) ? form : moreBox).append(label, input);
     if (option.flag === "seed") {
       const dice = document.createElement("button");
