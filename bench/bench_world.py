@@ -3,6 +3,7 @@
     python bench/bench_world.py              # 5000x5000 eller: world (streamed) and .schem
     python bench/bench_world.py --huge       # and 20000x20000 as a world (about 26 GB of disk)
     python bench/bench_world.py --huge 10000 # the same at 10000x10000 (a quarter: on a busy machine)
+    python bench/bench_world.py --huge-bedrock  # and 20000x20000 as a .mcworld (about 30 min)
     python bench/bench_world.py --verify     # and a 500x500 world read back by anvil-parser2,
                                              # compared block for block with the .schem
     python bench/bench_world.py --quick      # 300x300 (CI smoke run)
@@ -28,14 +29,27 @@ import sys
 import tempfile
 from pathlib import Path
 
+# the command in a process of its own: its time, CPU, peak resident memory (ru_maxrss: files
+# mapped into the process count too) and the peak of its own memory alone (RssAnon, sampled)
 CHILD = """
-import json, resource, sys, time
+import json, resource, sys, threading, time
 from blockmaze.cli import main
+own = [0]
+def sample():
+    while True:
+        try:
+            with open("/proc/self/status") as status:
+                line = next(l for l in status if l.startswith("RssAnon:"))
+            own[0] = max(own[0], int(line.split()[1]) * 1024)
+        except (OSError, StopIteration):
+            return
+        time.sleep(0.2)
+threading.Thread(target=sample, daemon=True).start()
 start = time.perf_counter()
 code = main(sys.argv[1:])
 usage = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"code": code, "seconds": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime,
-                  "peak": usage.ru_maxrss * 1024}))
+                  "peak": usage.ru_maxrss * 1024, "own": own[0]}))
 """
 
 # today's .schem: the whole maze, its plan and its volume in memory (the CLI streams row-local
@@ -122,6 +136,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="300x300 only (CI smoke run)")
     parser.add_argument("--huge", type=int, nargs="?", const=20000, default=None, metavar="SIDE",
                         help="also SIDExSIDE (default 20000) as a world")
+    parser.add_argument("--huge-bedrock", type=int, nargs="?", const=20000, default=None,
+                        metavar="SIDE", help="also SIDExSIDE (default 20000) as a Bedrock .mcworld")
     parser.add_argument("--verify", action="store_true", help="also read a 500x500 world back")
     parser.add_argument("--runs", type=int, default=7, help="pairs for the paired .mcworld/.schem row")
     args = parser.parse_args()
@@ -165,6 +181,17 @@ def main() -> None:
             guess = "" if big == 20000 else f"; 20000x20000 about {huge['seconds'] * scale / 60:.1f} min"
             print(f"| {big}x{big} | world | {huge['seconds']:.1f} (CPU {huge['cpu']:.1f}{guess}) | "
                   f"{huge['peak'] / 2**30:.2f} GiB | {size / 1e9:.1f} GB | <= 1 GiB; 20000x20000 <= 10 min |",
+                  flush=True)
+        if args.huge_bedrock:
+            big = args.huge_bedrock
+            huge = run(["generate", f"{big}x{big}", "-a", "eller", "-s", "1", "-o",
+                        str(folder / "H.mcworld")])
+            size = disk(folder / "H.mcworld")
+            (folder / "H.mcworld").unlink()
+            print(f"| {big}x{big} | Bedrock .mcworld (streamed) | {huge['seconds']:.1f} (CPU "
+                  f"{huge['cpu']:.1f}) | {huge['peak'] / 2**30:.2f} GiB resident, "
+                  f"{huge['own'] / 2**30:.2f} GiB its own (the rest: files mapped in, its libraries "
+                  f"and LevelDB's tables as it merges them) | {size / 1e9:.2f} GB | <= 1 GiB |",
                   flush=True)
         if args.verify:
             print(f"\n500x500 world read back by anvil-parser2 against the .schem: {verify(500, folder)}")
