@@ -33,9 +33,9 @@ from collections.abc import Callable
 from .commands import Job, Option, make_job, options_of
 from .errors import BlockmazeError
 from .materials import Material, Theme, load_theme
-from .pipeline import (check_fits, check_lights, check_plan_fits, check_scale, check_split,
-                       dungeon_files, dungeon_parts, grid_shape, level_paths, passage_for,
-                       write_output)
+from .pipeline import (check_dungeon_output, check_fits, check_lights, check_plan_fits,
+                       check_scale, check_split, dungeon_files, dungeon_parts, grid_shape,
+                       level_paths, passage_for, write_output)
 from .support.progress import phase
 from .support.wording import counted
 
@@ -379,10 +379,8 @@ class _Run:
             raise BlockmazeError(f"--spawns asks for {sum(spawns)} spawn points; a {size[0]}x{size[1]} "
                                  f"dungeon has {blocks} blocks, so at most that many")
         writer = self._resolve_output()
-        if writer is not None and writer.source == "maze":
-            raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "
-                                 "document or picture")
-        if writer is not None:  # several files to a stream, or too large: refused before any work
+        if writer is not None:  # a picture, several files to a stream, or too large: refused
+            check_dungeon_output(writer)  # before any work
             level_paths(j.output, dungeon_files(levels, writer), writer)
             plan_shape = (2 * size[0] + 1, 2 * size[1] + 1)  # cells and walls a block each
             check_plan_fits(writer, plan_shape, height=j.height, floor=j.floor, roof=j.roof)

@@ -327,6 +327,20 @@ def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: b
     return volume
 
 
+def check_dungeon_output(writer) -> None:
+    """Refuse a format that draws a maze's graph for a dungeon, which is blocks.
+
+    >>> from blockmaze.export import writer_for
+    >>> check_dungeon_output(writer_for(format="png"))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a dungeon is blocks: choose a block or tile format, not a maze document or picture
+    """
+    if writer.source == "maze":
+        raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "
+                             "document or picture")
+
+
 def dungeon_files(levels: int, writer) -> int:
     """How many files a dungeon of ``levels`` makes in ``writer``'s format: a tile map's plan a
     level, or one volume of blocks, its levels stacked and joined by their stairs.
@@ -511,9 +525,7 @@ def write_output(source: Source | Dungeon, target: Target, format: str | Writer 
     check_split(writer, split)
     check_lights(lights, floor)
     if not isinstance(source, (Maze, MazeDocument, np.ndarray)) and _is_dungeon(source):
-        if writer.source == "maze":
-            raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "
-                                 "document or picture")
+        check_dungeon_output(writer)
         parts = dungeon_parts(source, writer, height, floor, roof)
         paths = level_paths(target, len(parts), writer)
         volumes: list = []
