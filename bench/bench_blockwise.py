@@ -11,23 +11,13 @@ graph path it is built on (``generate`` + ``to_blocks``), which the table shows 
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
 import blockmaze as bm
 from blockmaze.blockwise.relaxed import relaxed_layout
 from blockmaze.blockwise.strict import strict_layout, strict_volume_3d
-
-
-def best_of(repeats: int, function) -> float:
-    function()  # warm-up: compile or load the kernels
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from timing import best
 
 
 def main() -> None:
@@ -46,20 +36,25 @@ def main() -> None:
     for ordering in ("backtracker", "prim", "growing-tree:0.5", "growing-tree:random",
                      "growing-tree:oldest"):
         layout = relaxed_layout(size, size, ordering, rng=1)
-        seconds = best_of(args.repeats, lambda o=ordering: relaxed_layout(size, size, o, rng=1))
+        seconds = best(lambda o=ordering: relaxed_layout(size, size, o, rng=1), args.repeats,
+                       warm_up=True).wall
         note = f"{layout.open_count / layout.plan.size:.0%} open, dead share {layout.dead_share:.3f}"
         row(f"relaxed {ordering}", seconds, "< 1 s" if size == 2001 else "", note)
 
     for algorithm in ("backtracker", "wilson"):
-        graph = best_of(args.repeats, lambda a=algorithm: bm.to_blocks(bm.generate((cells, cells), a, rng=1)))
-        strict = best_of(args.repeats, lambda a=algorithm: strict_layout(size, size, a, rng=1))
+        graph = best(lambda a=algorithm: bm.to_blocks(bm.generate((cells, cells), a, rng=1)),
+                     args.repeats, warm_up=True).wall
+        strict = best(lambda a=algorithm: strict_layout(size, size, a, rng=1), args.repeats,
+                      warm_up=True).wall
         row(f"graph path generate + to_blocks, {algorithm}", graph, "", f"{cells}x{cells} cells")
         row(f"strict_plan, {algorithm}", strict, "= graph path", f"{strict / graph:.2f}x the graph path")
-    spread = best_of(args.repeats, lambda: strict_layout(size + 1, size + 1, rng=1, wall=None, passage=None))
+    spread = best(lambda: strict_layout(size + 1, size + 1, rng=1, wall=None, passage=None),
+                  args.repeats, warm_up=True).wall
     row(f"strict_plan {size + 1}x{size + 1}, spread runs", spread, "", "even size, one run 2 thick")
 
     side = 101 if size == 2001 else 41
-    volume_seconds = best_of(args.repeats, lambda: strict_volume_3d(side, side, side, rng=1))
+    volume_seconds = best(lambda: strict_volume_3d(side, side, side, rng=1), args.repeats,
+                          warm_up=True).wall
     rows.append((f"strict_volume_3d {side}^3 blocks, backtracker", f"{volume_seconds * 1000:.0f} ms",
                  f"{side ** 3 / volume_seconds / 1e6:.1f}", "", f"{((side - 1) // 2) ** 3} cells"))
 

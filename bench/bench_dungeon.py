@@ -24,6 +24,7 @@ import numpy as np
 import blockmaze as bm
 from blockmaze.dungeon import STYLES, generate_dungeon
 from blockmaze.materials import SOLID
+from timing import best
 
 CONFIGS = {
     "default (sparseness 1)": {},
@@ -33,17 +34,6 @@ CONFIGS = {
     "extra 0.05 + sparse 0.5 + loops 20": dict(extra_doors=0.05, sparseness=0.5, min_shortcut=20),
     "wilson maze": dict(algorithm="wilson"),
 }
-
-
-def best(function, repeat):
-    """Best wall-clock and best CPU seconds over ``repeat`` runs, and the last result."""
-    walls, cpus, result = [], [], None
-    for _ in range(repeat):
-        start, cpu = time.perf_counter(), time.process_time()
-        result = function()
-        walls.append(time.perf_counter() - start)
-        cpus.append(time.process_time() - cpu)
-    return min(walls), min(cpus), result
 
 
 def main() -> None:

@@ -17,12 +17,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 import blockmaze as bm
 from blockmaze.algorithms.backtracker import carve
+from timing import best
 
 FIRST_CALL = """
 import time, numpy as np
@@ -33,15 +33,6 @@ imported = time.perf_counter()
 carve(square_grid(10, 10), np.random.default_rng(0))
 print(imported - t, time.perf_counter() - imported)
 """
-
-
-def best_of(repeats: int, function) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def first_call_seconds(cache_dir: str) -> tuple[float, float]:
@@ -91,22 +82,22 @@ def main() -> None:
         rng = np.random.default_rng(1)
         bm.generate(grid, rng=rng)
         for what, run in (("kernel", lambda: carve(grid, rng)), ("generate()", lambda: bm.generate(grid, rng=rng))):
-            seconds = best_of(5 if side < 3000 else 3, run)
+            seconds = best(run, 5 if side < 3000 else 3).wall
             target = ">= 25 M/s" if side == 1000 else ""
             rows.append((f"backtracker {what} {side}x{side}", f"{side * side / seconds / 1e6:.1f} M cells/s "
                          f"({seconds * 1000:.1f} ms)", target))
 
     maze = bm.generate((big, big), rng=1)
-    seconds = best_of(3, lambda: bm.to_blocks(maze))
+    seconds = best(lambda: bm.to_blocks(maze), 3).wall
     rows.append((f"2n+1 conversion {big}x{big}", f"{seconds * 1000:.1f} ms", ""))
-    seconds = best_of(3, lambda: bm.to_blocks(maze, wall=2, passage=3))
+    seconds = best(lambda: bm.to_blocks(maze, wall=2, passage=3), 3).wall
     rows.append((f"2n+1 conversion {big}x{big}, wall 2 passage 3", f"{seconds * 1000:.1f} ms", ""))
     volume = bm.extrude(bm.to_blocks(maze), height=3)
-    seconds = best_of(3, lambda: bm.extrude(bm.to_blocks(maze), height=3))
+    seconds = best(lambda: bm.extrude(bm.to_blocks(maze), height=3), 3).wall
     rows.append((f"conversion + extrusion {big}x{big} (height 3)", f"{seconds * 1000:.1f} ms", ""))
     for version in (2, 3):
-        seconds = best_of(3, lambda: bm.write(volume, io.BytesIO(), format="schem",
-                                              schem_version=version))
+        seconds = best(lambda: bm.write(volume, io.BytesIO(), format="schem",
+                                        schem_version=version), 3).wall
         rows.append((f".schem v{version} write {big}x{big} ({volume.size / 1e6:.0f} M blocks)",
                      f"{seconds:.2f} s", ""))
 

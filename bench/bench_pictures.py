@@ -19,10 +19,10 @@ import io
 import subprocess
 import sys
 import tempfile
-import time
 
 from blockmaze import generate, place_endpoints
 from blockmaze.export.pictures import STYLES, render_png, render_svg, render_image
+from timing import best
 
 TARGET = 1.0
 BIG_SECONDS, BIG_MB = 20.0, 1024
@@ -64,15 +64,6 @@ def shapes(size: int) -> dict[str, tuple[int, ...]]:
             "triangle": (size, size), "polar": (size,), "layered": (2, size, size)}
 
 
-def best(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return min(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100)
@@ -108,7 +99,7 @@ def main() -> None:
                 svg.seek(0), svg.truncate()
                 render_svg(maze, svg, style=style, **options)
 
-            t_png, t_svg = best(do_png, args.repeat), best(do_svg, args.repeat)
+            t_png, t_svg = best(do_png, args.repeat).wall, best(do_svg, args.repeat).wall
             size = render_image(maze, style=style, **options).size
             ok = "yes" if max(t_png, t_svg) < TARGET else "NO"
             missed += ok == "NO"

@@ -20,15 +20,7 @@ import numpy as np
 import blockmaze as bm
 from blockmaze.blocks.raster import MIN_SCALE, rasterize
 from blockmaze.grids import GRID_KINDS
-
-
-def best_of(repeats: int, function) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from timing import best
 
 
 def main() -> None:
@@ -49,7 +41,7 @@ def main() -> None:
         start = time.perf_counter()
         plan = rasterize(maze, scale, ends, solution=True)
         first = time.perf_counter() - start
-        warm = best_of(args.repeats, lambda: rasterize(maze, scale, ends, solution=True))
+        warm = best(lambda: rasterize(maze, scale, ends, solution=True), args.repeats).wall
         name = f"{kind} {'x'.join(map(str, shape))}" + (f" (scale {scale})" if scale != args.scale else "")
         print(f"| {name} | {maze.grid.size} | {maze.passage_count} | {plan.shape[1]} x {plan.shape[0]} "
               f"| {plan.size / 1e6:.2f} M | {first:.2f} | {warm:.3f} | {plan.size / warm / 1e6:.1f} |")
