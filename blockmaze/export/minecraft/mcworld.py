@@ -107,15 +107,6 @@ def open_leveldb(folder: Path):
     return LevelDB(str(folder), create_if_missing=True)
 
 
-def chunk_key(cx: int, cz: int, tag: bytes, cy: int | None = None) -> bytes:
-    """The LevelDB key of a chunk's record ``tag`` (a sub-chunk's with its y).
-
-    >>> chunk_key(1, -1, SUBCHUNK, -4).hex()
-    '01000000ffffffff2ffc'
-    """
-    return struct.pack("<ii", cx, cz) + tag + (b"" if cy is None else struct.pack("b", cy))
-
-
 @kernel
 def _bits(count):
     """Bits a palette index takes: 1 to 6, 8 or 16 (the widths a sub-chunk allows).
@@ -438,6 +429,7 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
     size = 0
     spot = player_spot(whole) if whole is not None else None
     version, finalized = bytes([CHUNK_VERSION]), struct.pack("<i", 2)
+    # a key: the chunk's x and z (little-endian int32), its tag, a sub-chunk's y (int8);
     xs: list[bytes] = []  # each chunk x as the first 4 bytes of its keys
     ahead = worked_ahead(worked_ahead(with_next_rows(_groups(_checked(bands, theme), first)),
                                       drawn, DEPTH), encoded, DEPTH)
