@@ -203,10 +203,10 @@ def check_limits(job, limits: Limits) -> None:
     if command == "generate" and not size and job.kind != "labyrinth":
         if job.mask is None:
             raise RequestError("size is required, e.g. size=20x30 (or a mask to take it from)")
-        from ..mazes.masks import load_mask
+        from ..jobs import shape_and_mask
 
         try:
-            size = load_mask(job.mask, job.kind).shape
+            size = shape_and_mask(job.kind, None, job.mask)[0]  # the mask's own size
         except BlockmazeError as error:
             raise RequestError(str(error)) from None
     typed = "x".join(map(str, size))

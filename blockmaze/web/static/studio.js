@@ -37,6 +37,10 @@ function sizedElsewhere() {
 function fitSize() {
   if (valueOf("grid", "square") === "labyrinth" && /x/i.test($("size").value)) $("size").value = "";
 }
+// the status line of a job done: its command, size (or grid) and seed
+function jobLine() {
+  return `${command()} ${$("size").value.trim() || valueOf("grid", "")}, seed ${valueOf("seed", "drawn")}`;
+}
 function carved() { return command() === "generate" && valueOf("grid", "square") !== "labyrinth"; }
 function formatNamed(name) { return studio.formats.find((f) => f.name === name); }
 function valueOf(flag, fallback) { return $("opt-" + flag)?.value || fallback; }
@@ -260,7 +264,7 @@ async function update() {
   }));
   if (mine !== generation) return;
   if (studio.errors.length) status(studio.errors[0], true);
-  else status(`${command()} ${$("size").value.trim() || valueOf("grid", "")}, seed ${valueOf("seed", "drawn")}`
+  else status(jobLine()
     + (studio.levels.count > 1 ? `, ${studio.levels.count} levels` : ""));
   studio.settled = true;
 }
@@ -556,7 +560,7 @@ function stopWalking() {
   $("walk").textContent = "walk";
   $("walk").setAttribute("aria-pressed", "false");
   if (view.model) { frameModel(); cutPreview(); }
-  status(`${command()} ${$("size").value.trim() || valueOf("grid", "")}, seed ${valueOf("seed", "drawn")}`);
+  status(jobLine());
 }
 
 function walkFrame(now) {
