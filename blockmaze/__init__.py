@@ -56,7 +56,7 @@ _EXPORTS = {
     "Material": "materials", "Theme": "materials", "load_theme": "materials",
     "theme_names": "materials",
     "Maze": "maze",
-    "build": "pipeline", "maze_text": "pipeline", "save": "pipeline",
+    "build": "pipeline", "maze_text": "pipeline", "save": "writing",
     "to_trimesh": "export.meshes.scene",
     "plan_text": "render", "square_text": "render",
 }

@@ -18,6 +18,7 @@ Example
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 import os
 import re
@@ -254,15 +255,53 @@ class Record:
 
 # --- one option
 
-# where an option applies, by its ``where``: the outputs it is for ("" for any)
-WHERE = {
-    "any": "",
-    "printed": "a maze printed in the terminal",
-    "file": "any output file",
-    "blocks": "block and tile files",
-    "volume": "block files (blocks stood up: not tile maps)",
-    "extrusion": "block files of a flat plan stood up (not a 3-D blockwise maze)",
-    "tiles": "tile maps (what a plan's entities show)",
+class Where(str, enum.Enum):
+    """Where an option applies: the outputs it is for (its value is the name the studio's page
+    and the descriptions use; :attr:`text` says it in words).
+
+    >>> Where("tiles").text, Where.BLOCKS.takes_file(False, False)
+    ("tile maps (what a plan's entities show)", True)
+    """
+
+    ANY = "any"
+    PRINTED = "printed"
+    FILE = "file"
+    BLOCKS = "blocks"
+    VOLUME = "volume"
+    EXTRUSION = "extrusion"
+    TILES = "tiles"
+
+    @property
+    def text(self) -> str:
+        return _WHERE_TEXT[self]
+
+    @property
+    def printed(self) -> bool:
+        """Whether it applies to a maze printed in the terminal."""
+        return self in (Where.ANY, Where.PRINTED)
+
+    def takes_file(self, draws_maze: bool, plan: bool) -> bool:
+        """Whether it applies to an output file whose writer draws the maze itself
+        (``draws_maze``: a picture, a maze document) or a plan (``plan``: a tile map)."""
+        if self is Where.PRINTED:
+            return False
+        if self is Where.BLOCKS:
+            return not draws_maze
+        if self in (Where.VOLUME, Where.EXTRUSION):
+            return not (draws_maze or plan)
+        if self is Where.TILES:
+            return plan
+        return True
+
+
+_WHERE_TEXT = {
+    Where.ANY: "",
+    Where.PRINTED: "a maze printed in the terminal",
+    Where.FILE: "any output file",
+    Where.BLOCKS: "block and tile files",
+    Where.VOLUME: "block files (blocks stood up: not tile maps)",
+    Where.EXTRUSION: "block files of a flat plan stood up (not a 3-D blockwise maze)",
+    Where.TILES: "tile maps (what a plan's entities show)",
 }
 
 
@@ -272,8 +311,8 @@ class Option(Record):
     applies (a run that does not use a given option warns about it).
 
     ``writer``: the writer keyword it sets (it applies to the outputs whose writer takes that
-    keyword; ``to_writer`` turns the value into the writer's); ``where``: a key of
-    :data:`WHERE`, the outputs it applies to; ``not_for``: format names it never applies to; ``shown``: the default as typed on the command line, where
+    keyword; ``to_writer`` turns the value into the writer's); ``where``: a :class:`Where`, the
+    outputs it applies to; ``not_for``: format names it never applies to; ``shown``: the default as typed on the command line, where
     it is not the value itself (``auto``); ``grids``, ``modes``: the grid kinds and blockwise modes
     it applies to (None: all). ``process``: it configures the run on this machine (memory), and
     ``studio=False``: it names the server's files; the studio takes neither from a request.
@@ -291,7 +330,7 @@ class Option(Record):
     metavar: str | None = None
     shown: str | None = None
     show_default: bool = True
-    where: str = "any"
+    where: Where = Where.ANY
     writer: str | None = None
     to_writer: Callable[[Any], Any] | None = None
     not_for: frozenset[str] = frozenset()
@@ -304,8 +343,7 @@ class Option(Record):
     required: bool = True
 
     def __post_init__(self) -> None:
-        if self.where not in WHERE:
-            raise ValueError(f"option {self.name}: where={self.where!r} is not one of {list(WHERE)}")
+        object.__setattr__(self, "where", Where(self.where))  # (a name: ValueError for another)
 
     @property
     def flag(self) -> str:

@@ -51,3 +51,33 @@ class BlockmazeWarning(UserWarning):
 class OutputError(BlockmazeError):
     """An output could not be written though the command was right: disk full, I/O error,
     standard output closed (exit 1)."""
+
+
+class ParameterError(BlockmazeError):
+    """Bad parameters, worded for whoever passed them: a Python caller reads the library's
+    parameter names (``floor=False``), the command's user its flags (``--no-floor``).
+
+    The message is a template: ``{name}`` names a parameter, ``{name=value}`` a parameter with
+    its value. :meth:`worded` renders it with another namer (the command's flags).
+
+    >>> error = ParameterError("{lights} go into the floor: drop {floor=False}")
+    >>> str(error)
+    'lights go into the floor: drop floor=False'
+    >>> error.worded(lambda name, value: f"--{name}" if value is None else f"--no-{name}")
+    '--lights go into the floor: drop --no-floor'
+    """
+
+    def __init__(self, template: str):
+        self.template = template
+        super().__init__(self.worded(_as_parameter))
+
+    def worded(self, namer) -> str:
+        """The message with each ``{name}`` or ``{name=value}`` as ``namer(name, value)`` says
+        (``value`` None for a bare name)."""
+        import re
+
+        return re.sub(r"\{(\w+)(?:=([^}]*))?\}", lambda m: namer(m[1], m[2]), self.template)
+
+
+def _as_parameter(name: str, value: str | None) -> str:
+    return name if value is None else f"{name}={value}"

@@ -3,8 +3,9 @@
 Eller's algorithm, sidewinder and binary tree only ever look at one row of cells (and what
 reached it from the row above), so they can run as a stream: :func:`maze_rows` yields the
 passages of a few rows at a time, :func:`plan_bands` turns them into the block plan 16 rows at a
-time, and :func:`write_streamed` extrudes each band and hands it to a band writer (a world, a Sponge
-schematic, or .schem tiles). Memory holds one band, whatever the maze's length.
+time, and :func:`volume_bands` extrudes each band, for a band writer (a world, a Sponge
+schematic, or .schem tiles: :func:`blockmaze.writing.write_streamed`). Memory holds one band,
+whatever the maze's length.
 
 Each of the three algorithms has one row kernel (in its module under ``algorithms/``): the
 in-memory carver runs it over all rows at once, a stream band by band carrying its draws (and
@@ -26,16 +27,18 @@ True
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .algorithms import ALGORITHMS
-from .blocks.convert import per_axis, plan_shape, thickness_runs
+from .blocks.convert import per_axis, thickness_runs
+from .blocks.settings import BlockSettings
 from .blocks.volume import extrude, volume_height
 from .errors import BlockmazeError
-from .materials import Material, Theme, as_theme
+from .materials import Material
 from .support.randomness import as_generator
 
 if TYPE_CHECKING:
@@ -132,88 +135,6 @@ def volume_bands(rows: int, cols: int, algorithm: str = "eller", rng=None, wall=
         yield extrude(plan, height, floor, roof)
 
 
-def write_streamed(target, rows: int, cols: int, algorithm: str = "eller", seed: int | None = None,
-                   format: str | Writer = "world", wall=1, passage=1, height: int = 3, floor: bool = True,
-                   roof: bool = False, theme: Theme | str | None = None, split: int | None = None,
-                   **options) -> tuple[int, int, int]:
-    """Generate a rows x cols square maze row by row and write it band by band, in memory bounded
-    by a band whatever the size.
-
-    Parameters
-    ----------
-    target : str or os.PathLike
-        The world folder, zip or .schem to write.
-    rows, cols : int
-        The maze's size in cells.
-    algorithm : {"eller", "sidewinder", "binary-tree"}
-        A row-local algorithm (the others need the whole maze).
-    seed : int, optional
-        The seed of the maze (and of the theme's variants).
-    format : str
-        A writer that takes bands (``world``, ``world-zip``), or ``schem``: one .schem (the maze
-        is generated again for each layer, see
-        :func:`~blockmaze.export.minecraft.sponge.write_schem_bands`) or, with ``split``, tiles of
-        at most split x split blocks.
-    wall, passage, height, floor, roof
-        The blocks, as for :func:`~blockmaze.to_blocks` and :func:`~blockmaze.extrude`.
-    theme : Theme or str, optional
-        What each material looks like.
-    split : int, optional
-        With ``schem``: the side of the tiles, in blocks.
-    **options
-        The writer's own options (``terrain``, ``y``, ``mc_version``...).
-
-    Returns
-    -------
-    tuple of int
-        The (y, z, x) shape of the volume written.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> folder = pathlib.Path(tempfile.mkdtemp()) / "Maze"
-    >>> write_streamed(folder, 20, 30, "eller", seed=1, terrain="void", y=0)
-    (4, 41, 61)
-    """
-    from .export import open_target, writer_for
-
-    check_streamable(algorithm)
-    writer = writer_for(None, format)
-    if not writer.bands and writer.name != "schem":
-        raise BlockmazeError(f"{writer.name} cannot be written band by band; streamed mazes go to: "
-                             "world, world-zip, schem")
-    if split is not None and writer.name != "schem":
-        raise BlockmazeError(f"split cuts .schem files into tiles; {writer.name} does not take it")
-    unknown = set(options) - set(writer.options)
-    if unknown:
-        raise BlockmazeError(f"{writer.name} does not take {', '.join(sorted(unknown))}; "
-                             f"its options are: {', '.join(writer.options)}")
-    shape = (volume_height(height, floor, roof),) + plan_shape(rows, cols, wall, passage)
-    if split is None:
-        writer.check_size(shape)
-    theme = as_theme(theme)
-    if "seed" in writer.options:
-        options["seed"] = seed
-
-    def bands():
-        return volume_bands(rows, cols, algorithm, as_generator(seed), wall, passage, height, floor, roof)
-
-    if writer.name == "schem":
-        from .export.minecraft.sponge import write_schem_bands, write_schem_tiles
-
-        if split is not None:
-            write_schem_tiles(bands(), target, theme, split, **options)
-        else:
-            with open_target(target) as file:
-                write_schem_bands(bands, file, theme, **options)
-    elif writer.folder:
-        writer.write(bands(), target, theme, **options)
-    else:
-        with open_target(target) as file:
-            writer.write(bands(), file, theme, **options)
-    return shape
-
-
 def stream_blockers(kind: str = "square", mask=None, algorithm: str = "eller", braid: float = 0.0,
                     entrances: bool = False, solution: bool = False, lights: bool = False) -> list[str]:
     """Why a maze cannot be generated and written as a stream (none: it can).
@@ -256,30 +177,29 @@ def in_memory_or_explain(reasons: list[str], blocks: int) -> None:
             f"{'; '.join(reasons)}: drop those or choose a smaller size")
 
 
-def should_stream(writer, kind: str, shape, *, mask=None, algorithm: str = "eller",
-                  braid: float = 0.0, entrances: bool = False, solution: bool = False,
-                  lights: bool = False, wall=1, passage=1, height: int = 3,
-                  split: int | None = None) -> bool:
-    """Whether ``blockmaze generate`` streams this maze into ``writer``: a band writer (a world)
-    streams whenever the options allow; a ``.schem`` when it is split into tiles or would not
-    fit in memory (otherwise it is written whole, the same bytes as :func:`blockmaze.save`).
-    Options that need the whole maze keep it in memory, refused at once if it cannot fit.
+def should_stream(writer: Writer, shape: tuple[int, ...], settings: BlockSettings,
+                  blockers: list[str], split: int | None = None) -> bool:
+    """Whether ``blockmaze generate`` streams a maze of ``shape`` cells into ``writer``: a band
+    writer (a world) streams whenever nothing blocks it (``blockers``, from
+    :func:`stream_blockers`); a writer that starts bands over (a ``.schem``) when it is split into
+    tiles or would not fit in memory (otherwise it is written whole, the same bytes as
+    :func:`blockmaze.save`). A maze that something keeps in memory is refused at once if it
+    cannot fit there.
 
     >>> from blockmaze.export import writer_for
-    >>> should_stream(writer_for(format="world"), "square", (100, 100))
+    >>> should_stream(writer_for(format="world"), (100, 100), BlockSettings(), [])
     True
-    >>> should_stream(writer_for(format="schem"), "square", (100, 100))
+    >>> should_stream(writer_for(format="schem"), (100, 100), BlockSettings(), [])
     False
     """
-    from .blocks import plan_shape
     from .support.memory import available_memory
 
-    if not (writer.bands or writer.name == "schem"):
+    if not writer.streams:
         return False
-    reasons = stream_blockers(kind, mask, algorithm, braid, entrances, solution, lights)
-    blocks = int(np.prod(plan_shape(*shape, wall, passage))) * (height + 2) if kind == "square" else 0
-    if reasons:
-        if kind == "square":
-            in_memory_or_explain(reasons, blocks)
+    square = settings.kind == "square"
+    blocks = math.prod(settings.plan_shape(shape)) * (settings.height + 2) if square else 0
+    if blockers:
+        if square:
+            in_memory_or_explain(blockers, blocks)
         return False
     return writer.bands or split is not None or 3 * blocks > available_memory()

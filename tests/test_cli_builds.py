@@ -79,7 +79,7 @@ def test_refusals_come_before_any_work(args, message, capsys, tmp_path, monkeypa
 
     for module, name in [(blockmaze.dungeon, "generate_dungeon"), (blockmaze.mazes.generation, "generate"),
                          (strict, "strict_plan"), (strict, "strict_volume_3d"),
-                         (blockmaze.streaming, "write_streamed")]:
+                         (blockmaze.streaming, "volume_bands")]:
         monkeypatch.setattr(module, name, never)
     code, err = run(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in args])
     assert code == 2 and message in err and err.count("\n") == 1, err

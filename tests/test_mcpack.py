@@ -19,7 +19,8 @@ import pytest
 
 import blockmaze as bm
 from blockmaze.export.minecraft.placement import YAW, placement_hint
-from blockmaze.pipeline import make_maze, save
+from blockmaze.pipeline import make_maze
+from blockmaze.writing import save
 from test_mcstructure import assert_same, expected_blocks, read_mcstructure
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "schemas" / "mcpack-manifest.schema.json").read_text())

@@ -28,7 +28,8 @@ from blockmaze.export.minecraft.palette import minecraft_palette
 from blockmaze.export.voxels.mts import luanti_node
 import readers
 from blockmaze.materials import Material
-from blockmaze.pipeline import make_maze, save
+from blockmaze.pipeline import make_maze
+from blockmaze.writing import save
 
 MOD = Path(__file__).with_name("external") / "luanti_check"
 MARKER = "default:dirt"  # what the ground is before the maze is placed

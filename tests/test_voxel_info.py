@@ -9,7 +9,8 @@ import pytest
 
 from blockmaze.errors import BadFileError
 from blockmaze.readers.info import inspect_bytes
-from blockmaze.pipeline import make_maze, save
+from blockmaze.pipeline import make_maze
+from blockmaze.writing import save
 
 
 def written(fmt: str, source=None, **options) -> tuple[bytes, np.ndarray]:

@@ -264,7 +264,7 @@ def test_thin_walls_are_refused_for_tunnels():
 def test_schematic_stairs_face_uphill_and_the_build_walks(tmp_path, bridges):
     """Read back from the .schem: every stair faces the higher floor beside it, and a player
     (tests/walkability.py, which lets a player jump a block anywhere) finds one region."""
-    from blockmaze.pipeline import save
+    from blockmaze.writing import save
     from schem_checker import read_schem
     from walkability import name, properties, regions
 
@@ -318,7 +318,7 @@ def test_pictures_show_passages_going_under():
 def test_every_format_takes_a_weave_maze(fmt):
     """Each writer takes a solved, lit, roofed weave maze; block formats hold the tunnels (as
     many layers under the floor), tile maps its stairs down as a legend."""
-    from blockmaze.pipeline import save
+    from blockmaze.writing import save
 
     document = make_maze((5, 6), "weave", "kruskal:weave", seed=3, weave=1.0)
     used = len(document.maze.grid.used_crossings(document.maze.links))
@@ -354,7 +354,7 @@ def test_masked_weave_mazes_are_perfect(seed, spec):
 def test_glb_is_one_walk_for_an_engine_character(bridges):
     """The .glb of a solved weave maze whose path goes under a crossing, walked by a game
     engine's character (tests/meshwalk.py: half-block steps, no climbing): start meets goal."""
-    from blockmaze.pipeline import save
+    from blockmaze.writing import save
     from test_mesh_walk import one_walk, walk_glb
 
     for seed in range(40):

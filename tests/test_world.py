@@ -18,7 +18,8 @@ from blockmaze.errors import BlockmazeError
 from blockmaze.export.minecraft.packing import pack_longs, unpack_longs
 from blockmaze.export.minecraft.world import write_world
 from blockmaze.readers.worldinfo import is_world, summarize_world
-from blockmaze.streaming import maze_rows, write_streamed
+from blockmaze.streaming import maze_rows
+from blockmaze.writing import write_streamed
 import readers
 from schem_checker import read_schem
 from world_checker import WorldError, check_region, check_world, unpack

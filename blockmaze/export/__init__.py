@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..errors import BlockmazeError
 from ..support.lazy import Registry
 from ..support.memory import ensure_step_memory
-from .target import Target, open_target
+from .target import Target, is_file_object, open_target
 
 if TYPE_CHECKING:  # annotations only: looking up a format imports neither
     import numpy as np
@@ -43,7 +43,7 @@ class Format:
     maze documents) or ``"bands"`` (the volume as an iterator of 16-row bands along z, so a
     streamed maze never exists whole: worlds). ``folder``: the output is a folder, not a file.
     ``companion``: a file another format writes beside its own (an OBJ's .mtl), never asked
-    for alone.
+    for alone. ``noun``: what a run that draws the maze (``source == "maze"``) says it wrote.
     """
 
     name: str
@@ -53,6 +53,7 @@ class Format:
     source: str = "volume"
     folder: bool = False
     companion: bool = False
+    noun: str = ""
 
 
 def _formats(*rows: tuple) -> dict[str, Format]:
@@ -97,11 +98,13 @@ FORMATS: dict[str, Format] = _formats(
      "numpy arrays for python-tcod: walkable, transparent, materials", "plan"),
     ("xp", "export.tilemaps.rexpaint", (".xp",),
      "REXPaint image (CP437 glyphs, theme colours; REXPaint, libtcod)", "plan"),
-    ("png", "export.pictures", (".png",), "picture of the maze (walls, paths or blocks)", "maze"),
+    ("png", "export.pictures", (".png",), "picture of the maze (walls, paths or blocks)", "maze",
+     False, False, "picture"),
     ("svg", "export.pictures", (".svg",), "vector picture of the maze (walls, paths or blocks)",
-     "maze"),
+     "maze", False, False, "picture"),
     ("maze", "export.maze_document", (".json",),
-     "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze"),
+     "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze",
+     False, False, "maze document"),
     ("ldtk", "export.tilemaps.ldtk", (".ldtk",),
      "LDtk project: IntGrid, tile and entity layers (LDtk 1.5, ldtkpy)", "plan"),
     ("world", "export.minecraft.world", (),
@@ -154,11 +157,23 @@ class Writer:
     volume the format cannot hold, before any work is done (None for maze outputs). ``bands``:
     ``write`` takes an iterator of (y, z<=16, x) bands instead of the volume; ``folder``: ``write``
     takes the output folder's path instead of a file (and writes it atomically itself).
+
+    What else a writer can do it declares when it registers (:func:`register_writer`), so shared
+    code asks the writer, never its name: ``write_bands(make_bands, file, theme, **options)``
+    writes a maze that exists only as bands, started over as often as it needs (a streamed
+    .schem); ``write_tiles(bands, path, theme, split, **options)`` cuts it into tiles beside
+    ``path`` and returns their paths; ``prepare_theme(theme, options)`` gives the theme the file
+    is drawn with (a Minecraft release's block states, checked); ``hint(volume, name)`` says how
+    to place the file in the game (None where the file says it itself).
     """
 
     format: Format
     write: Callable
     check_size: Callable[[tuple[int, int, int]], None] | None = None
+    write_bands: Callable | None = None
+    write_tiles: Callable | None = None
+    prepare_theme: Callable | None = None
+    hint: Callable | None = None
 
     name = property(lambda self: self.format.name)
     suffixes = property(lambda self: self.format.suffixes)
@@ -167,6 +182,14 @@ class Writer:
     plan = property(lambda self: self.format.source == "plan")
     bands = property(lambda self: self.format.source == "bands")
     folder = property(lambda self: self.format.folder)
+    draws_maze = property(lambda self: self.format.source == "maze")
+    # a maze generated row by row can be written to it: as bands, or started over per pass
+    streams = property(lambda self: self.bands or self.write_bands is not None)
+    tiles = property(lambda self: self.write_tiles is not None)
+
+    def themed(self, theme: Theme, options) -> Theme:
+        """The theme this writer draws with for its ``options`` (see the class docstring)."""
+        return theme if self.prepare_theme is None else self.prepare_theme(theme, options)
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -212,9 +235,12 @@ def size_limits(what: str, max_side: int | None = None, max_blocks: int | None =
     return check_size
 
 
-def register_writer(name: str, write: Callable, check_size: Callable | None = None) -> None:
-    """Called by a writer's module for each :data:`FORMATS` row that names it."""
-    WRITERS.loaded[name] = Writer(FORMATS[name], write, check_size)
+def register_writer(name: str, write: Callable, check_size: Callable | None = None,
+                    **abilities: Callable) -> None:
+    """Called by a writer's module for each :data:`FORMATS` row that names it, with what else
+    the writer can do (``write_bands``, ``write_tiles``, ``prepare_theme``, ``hint``: see
+    :class:`Writer`)."""
+    WRITERS.loaded[name] = Writer(FORMATS[name], write, check_size, **abilities)
 
 
 def writer_for(path: str | os.PathLike | None = None, format: str | Writer | None = None) -> Writer:
@@ -282,31 +308,39 @@ def write(
     >>> out = io.BytesIO()
     >>> write(extrude(to_blocks(generate((3, 4), rng=1))), out, format="schem", schem_version=3)
     """
-    writer = writer_for(None if hasattr(target, "write") else target, format)
-    if writer.source == "maze":
+    writer = writer_for(None if is_file_object(target) else target, format)
+    if writer.draws_maze:
         raise BlockmazeError(f"{writer.name} draws a maze, not blocks: use blockmaze.save(maze, ...)")
-    import numpy as np
-
     from ..materials import as_theme
 
     writer.check_options(options)
+    theme = writer.themed(as_theme(theme), options)  # checked before any work
+    write_blocks(writer, blocks, target, theme, options)
+
+
+def write_blocks(writer: Writer, blocks: np.ndarray, target: Target, theme: Theme,
+                 options) -> None:
+    """:func:`write` for a writer looked up, a theme it has prepared and options it takes:
+    the volume's size checked (and the memory its writing takes) before anything is written.
+
+    >>> import io, numpy as np
+    >>> from blockmaze.materials import load_theme
+    >>> write_blocks(writer_for(format="vox"), np.ones((2, 3, 4), np.uint8), io.BytesIO(), load_theme(), {})
+    """
+    import numpy as np
+
     blocks = np.asarray(blocks)
     if blocks.ndim == 2:
         blocks = blocks[np.newaxis]
     if blocks.ndim != 3 or blocks.dtype != np.uint8:
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
-    if writer.check_size is not None:  # None for maze outputs only, refused above
+    if writer.check_size is not None:  # None for maze outputs only
         writer.check_size(blocks.shape)
     height, length, width = blocks.shape
     ensure_step_memory(writer.name, blocks.size, f"writing a {width}x{height}x{length}-block {writer.name} file")
-    theme = as_theme(theme)
-    from .minecraft.blockdata import for_release  # every theme is checked before any work
-    from .minecraft.versions import DEFAULT_MC_VERSION
-    theme = for_release(theme, options.get("mc_version", DEFAULT_MC_VERSION)
-                        if "mc_version" in writer.options else None)
     source = volume_slices(blocks) if writer.bands else blocks
     if writer.folder:
-        if hasattr(target, "write"):
+        if is_file_object(target):
             raise BlockmazeError(f"{writer.name} writes a folder: give its path, not a file")
         writer.write(source, target, theme, **options)
         return

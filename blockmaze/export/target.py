@@ -68,6 +68,15 @@ STDOUT = _StandardOutput()
 Target = str | os.PathLike | BinaryIO
 
 
+def is_file_object(target: object) -> bool:
+    """Whether ``target`` is an open file (written directly) rather than a path or STDOUT.
+
+    >>> is_file_object(io.BytesIO()), is_file_object("maze.schem"), is_file_object(STDOUT)
+    (True, False, False)
+    """
+    return hasattr(target, "write")
+
+
 STAGED_PREFIX = ".blockmaze-"
 _STAGED = re.compile(r"^\.blockmaze-(\d+)-[A-Za-z0-9_]+\.part$")
 RUN_STARTED = time.time()
@@ -82,6 +91,7 @@ class Transaction:
         self.to_stdout = to_stdout
         self.stdout_data: bytes | None = None
         self.targets: set[str] = set()  # every path this run writes, to refuse writing one twice
+        self.companions: list[Path] = []  # files written beside a main output (an OBJ's .mtl)
         self.swept: set[str] = set()  # folders whose leftover staged files were removed
 
     def claim(self, path: Path) -> None:
@@ -186,8 +196,8 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
     >>> with open_target(io.BytesIO()) as f:
     ...     _ = f.write(b"maze")
     """
-    if hasattr(target, "write"):
-        yield target
+    if is_file_object(target):
+        yield target  # type: ignore[misc]  # (an open binary file)
         return
     if target is STDOUT:
         with transaction(to_stdout=True) as run:
@@ -342,7 +352,7 @@ def derived_base(target: Target, what: str) -> Path:
     ...
     blockmaze.errors.BlockmazeError: /dev/null is not a regular file: tiles are written beside a file name; give one (not a device, FIFO or -)
     """
-    if hasattr(target, "write") or target is STDOUT or str(target) == "-":
+    if is_file_object(target) or target is STDOUT:
         raise BlockmazeError(f"{what} are files of their own: give a file name (-o NAME), not "
                              "standard output or a stream")
     path = Path(target)
@@ -493,3 +503,5 @@ def write_sidecar(folder: Path | None, name: str, data: bytes) -> None:
                              f"writes a {Path(name).suffix or name} file beside it: give -o FILE")
     with open_target(folder / name) as out:
         out.write(data)
+    if run is not None:
+        run.companions.append(Path(os.path.abspath(Path(folder) / name)))

@@ -30,6 +30,7 @@ Load it from a behaviour pack's ``structures/<namespace>/<name>.mcstructure`` wi
 
 from __future__ import annotations
 
+from functools import partial
 import json
 import struct
 from functools import cache
@@ -43,6 +44,8 @@ from nbtlib import Byte, Compound, Int, List, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
+from .placement import placement_hint
+from .blockdata import checked_theme
 from ..zipped import Part, Repeat, write_parts
 from .blockentities import bedrock_entity, block_entities
 from .states import parse_state
@@ -214,4 +217,5 @@ def mcstructure_parts(blocks: np.ndarray, theme: Theme, seed: int | None = None)
 check_size = size_limits(".mcstructure", max_blocks=MAX_BLOCKS)
 
 
-register_writer("mcstructure", write_mcstructure, check_size)
+register_writer("mcstructure", write_mcstructure, check_size,
+                prepare_theme=checked_theme, hint=partial(placement_hint, format_name="mcstructure"))

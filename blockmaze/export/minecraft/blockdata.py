@@ -271,3 +271,22 @@ def for_release(theme: Theme, mc_version: str | None) -> Theme:
         theme = substituted(theme, mc_version)
     check_theme(theme, mc_version)
     return theme
+
+
+def release_theme(theme: Theme, options) -> Theme:
+    """A writer's ``prepare_theme`` for a file of one Java release: the theme for the release
+    its ``mc_version`` option names (the default release when none is given).
+
+    >>> from blockmaze.materials import load_theme
+    >>> release_theme(load_theme("deepslate-dungeon"), {"mc_version": "1.16.5"}).minecraft[Material.WALL]
+    'minecraft:stone_bricks'
+    """
+    from .versions import DEFAULT_MC_VERSION
+
+    return for_release(theme, options.get("mc_version", DEFAULT_MC_VERSION))
+
+
+def checked_theme(theme: Theme, options) -> Theme:
+    """A writer's ``prepare_theme`` for a format that maps block states to its own tables
+    (.schematic, Bedrock): the theme as it is, each state checked to exist in some release."""
+    return for_release(theme, None)

@@ -67,7 +67,7 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
 from ..zipped import write_zip
-from .blockdata import for_release
+from .blockdata import for_release, release_theme
 from .blockentities import block_entities
 from .palette import minecraft_palette
 from .placement import YAW, player_spot
@@ -380,4 +380,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
         raise BlockmazeError(f"a {width}x{length} maze is wider than a Minecraft world ({MAX_SIDE})")
 
 
-register_writer("datapack", write_datapack, check_size)
+register_writer("datapack", write_datapack, check_size, prepare_theme=release_theme)

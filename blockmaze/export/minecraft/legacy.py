@@ -35,6 +35,7 @@ from nbtlib import Compound, Int, List, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
+from .blockdata import checked_theme
 from .blockentities import block_entities
 from .nbt import byte_array, unsigned_short, write_gzipped
 from .placement import player_spot
@@ -159,4 +160,4 @@ def write_schematic(
 check_size = size_limits(".schematic", max_side=MAX_SIDE, max_blocks=MAX_BLOCKS)
 
 
-register_writer("schematic", write_schematic, check_size)
+register_writer("schematic", write_schematic, check_size, prepare_theme=checked_theme)

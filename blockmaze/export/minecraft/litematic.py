@@ -23,6 +23,7 @@ from nbtlib import Compound, Int, List, Long, LongArray, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
+from .blockdata import release_theme
 from .blockentities import BlockEntity, block_entities
 from .nbt import write_gzipped
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
@@ -175,4 +176,4 @@ def pack_spanning(values: np.ndarray, bits: int) -> np.ndarray:
 check_size = size_limits(".litematic (one region)", max_blocks=MAX_VOLUME)
 
 
-register_writer("litematic", write_litematic, check_size)
+register_writer("litematic", write_litematic, check_size, prepare_theme=release_theme)

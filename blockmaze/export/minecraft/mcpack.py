@@ -29,6 +29,7 @@ Example
 
 from __future__ import annotations
 
+from functools import partial
 import hashlib
 import json
 import uuid
@@ -38,9 +39,10 @@ import numpy as np
 
 from ...materials import Theme
 from .. import register_writer
+from .blockdata import checked_theme
 from ..zipped import write_zip
 from .bedrock import check_size, mcstructure_parts
-from .placement import YAW, player_spot
+from .placement import YAW, placement_hint, player_spot
 
 MIN_ENGINE_VERSION = [1, 21, 90]
 NAME = "maze"  # blockmaze:maze, in structures/blockmaze/maze.mcstructure
@@ -111,4 +113,5 @@ def write_mcpack(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | N
     }, level=1)  # the structure is 8 bytes a block, mostly runs: the fastest level packs it 20x
 
 
-register_writer("mcpack", write_mcpack, check_size)
+register_writer("mcpack", write_mcpack, check_size,
+                prepare_theme=checked_theme, hint=partial(placement_hint, format_name="mcpack"))

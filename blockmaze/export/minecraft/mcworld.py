@@ -54,6 +54,7 @@ from nbtlib import Byte, Compound, Int, List, Long, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits, volume_slices
+from .blockdata import checked_theme
 from .bedrock import BLOCK_VERSION, bedrock_state
 from .blockentities import bedrock_entity, block_entities
 from ...support.kernels import compiled_pays, kernel
@@ -540,4 +541,4 @@ def _level_dat(name: str, layers, spawn: tuple[int, int, int], seed, mobs: bool,
 check_size = size_limits(".mcworld", max_side=WORLD_LIMIT)
 
 
-register_writer("mcworld", write_mcworld, check_size)
+register_writer("mcworld", write_mcworld, check_size, prepare_theme=checked_theme)

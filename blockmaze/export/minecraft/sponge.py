@@ -23,6 +23,7 @@ from nbtlib import Compound, Int, IntArray, List, String
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
+from .blockdata import release_theme
 from .blockentities import SPAWNS, BlockEntity, block_entities
 from .nbt import GZIP_LEVEL, byte_array, unsigned_short
 from .palette import minecraft_palette
@@ -315,4 +316,5 @@ def _write_tiles(bands, path, theme, split, mc_version, schem_version, seed) -> 
 check_size = size_limits(".schem", max_side=MAX_SIDE, max_blocks=MAX_DATA_BYTES)
 
 
-register_writer("schem", write_schem, check_size)
+register_writer("schem", write_schem, check_size,
+                prepare_theme=release_theme, write_bands=write_schem_bands, write_tiles=write_schem_tiles)

@@ -19,6 +19,7 @@ blocks (zlib is most of it).
 
 from __future__ import annotations
 
+from functools import partial
 import io
 import warnings
 from collections.abc import Iterable, Iterator
@@ -30,6 +31,8 @@ from nbtlib import Compound, Int, List
 from ...errors import BlockmazeError, BlockmazeWarning
 from ...materials import Theme
 from .. import register_writer, size_limits
+from .placement import placement_hint
+from .blockdata import release_theme
 from .blockentities import BlockEntity, block_entities
 from .nbt import gzip_stream
 from .palette import AIR_STATES, block_state_tag, minecraft_palette
@@ -219,4 +222,5 @@ def _placing_hint(mc_version: str, data_version: int) -> str:
 check_size = size_limits("a structure file", max_blocks=MAX_LIST_LENGTH)
 
 
-register_writer("structure", write_structure, check_size)
+register_writer("structure", write_structure, check_size,
+                prepare_theme=release_theme, hint=partial(placement_hint, format_name="structure"))

@@ -57,6 +57,7 @@ from nbtlib import Byte, Compound, Double, Float, Int, IntArray, List, Long, Str
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits, volume_slices
+from .blockdata import release_theme
 from ..ahead import DEPTH, worked_ahead
 from ..zipped import zip_entry
 from .anvil import MAX_Y, MIN_Y, ChunkBuilder, RegionWriter, chunk_payload
@@ -515,5 +516,6 @@ def _level(name: str, mc_version: str, data_version: int, terrain: str,
 
 check_size = size_limits("a world", max_side=WORLD_LIMIT)
 
-register_writer("world", write_world, check_size)
-register_writer("world-zip", write_world_zip, check_size)
+
+register_writer("world", write_world, check_size, prepare_theme=release_theme)
+register_writer("world-zip", write_world_zip, check_size, prepare_theme=release_theme)
