@@ -208,6 +208,28 @@ def _seed(job: Any) -> int:
     return draw_seed() if job.seed is None else job.seed
 
 
+def run_context(job: Any, where: Destination | Writer | None, kind: str | None = None) -> Context:
+    """What decides whether each of ``job``'s options applies to its run (see
+    :mod:`blockmaze.applies`): the output's writer (None: printed) and what the run draws. A
+    unicursal maze is drawn as a square maze too (and one of another kind in blocks at
+    ``--scale`` first, whatever the output); ``kind``: an exported document's grid kind.
+
+    >>> from blockmaze.export import writer_for
+    >>> run_context(make_job("generate", size=3, kind="hex", unicursal=True), writer_for("m.png")).kinds
+    ('hex', 'square')
+    """
+    writer = where.writer if isinstance(where, Destination) else where
+    if isinstance(job, Blockwise):
+        return Context(writer, mode=job.mode, solid=len(job.size) == 3)
+    if isinstance(job, Dungeon):
+        return Context(writer)
+    kind = kind or job.kind
+    if getattr(job, "unicursal", False) and kind != "labyrinth":
+        return Context(writer, (kind, "square"),
+                       uses=frozenset({"scale"}) if kind != "square" else frozenset())
+    return Context(writer, (kind,))
+
+
 def _warn_unused(job: Job, context: Context) -> None:
     """Warn about each option the user chose that this run does not use."""
     for name, what in unused(job, context).items():
@@ -249,9 +271,7 @@ def generate(job: Generate, voice: Voice) -> Outcome:
         cells = tuple(2 * n for n in shape) if job.unicursal and kind == "square" else shape
         _check_fits(where.writer, settings, kind, cells)
         _check_graph_output(job, where, kind, shape[0])
-    uses = frozenset({"scale"}) if job.unicursal and kind != "square" else frozenset()
-    _warn_unused(job, Context(None if where is None else where.writer,
-                              (kind, "square") if job.unicursal else (kind,), uses=uses))
+    _warn_unused(job, run_context(job, where))
     seed = _seed(job)
     if where is not None and not job.unicursal and _streams(job, where, shape, settings):
         return _write_streamed(job, voice, where, theme, shape, seed, settings)
@@ -308,7 +328,7 @@ def _labyrinth(job: Generate, voice: Voice) -> Outcome:
     if where is not None:
         _check_fits(where.writer, settings, "polar", (rings_of(job.style, circuits),))
         _check_graph_output(job, where, "polar", 1)
-    _warn_unused(job, Context(None if where is None else where.writer, ("labyrinth",)))
+    _warn_unused(job, run_context(job, where))
     with phase("drawing the labyrinth"):
         document = labyrinth(circuits, job.style)
     return _emit(job, voice, document, where, theme, settings)
@@ -324,7 +344,7 @@ def export(job: Export, voice: Voice) -> Outcome:
     settings = _settings(job, grid.kind)
     if where is not None:
         _check_graph_output(job, where, grid.kind, grid.shape[0])
-    _warn_unused(job, Context(None if where is None else where.writer, (grid.kind,)))
+    _warn_unused(job, run_context(job, where, grid.kind))
     return _emit(job, voice, loaded, where, theme, settings)
 
 
@@ -446,8 +466,7 @@ def blockwise(job: Blockwise, voice: Voice) -> Outcome:
                                      lights=job.lights)
     where, theme = _output(job)
     _check_blockwise_output(where, settings, size)
-    _warn_unused(job, Context(None if where is None else where.writer, mode=mode,
-                              solid=len(size) == 3))
+    _warn_unused(job, run_context(job, where))
     seed = _seed(job)
     blocks, what = _blockwise_blocks(job, voice, size, seed)
     if where is None:
@@ -511,7 +530,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
 
         where.level_paths(dungeon_files(job.levels, where.writer))
         _check_plan_fits(where.writer, settings, (2 * size[0] + 1, 2 * size[1] + 1))
-    _warn_unused(job, Context(None if where is None else where.writer))
+    _warn_unused(job, run_context(job, where))
     seed = _seed(job)
     with phase("generating"):
         made = generate_dungeon(size, seed, algorithm=job.algorithm, room_size=job.room_size,

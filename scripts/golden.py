@@ -104,7 +104,7 @@ def documented_commands() -> dict[str, dict]:
     for page in PAGES:
         folder = Path(tempfile.mkdtemp(prefix="golden-docs-"))
         (folder / "samples").mkdir()
-        for line, command, _ in shell_examples(page):
+        for _, command, _ in shell_examples(page):
             before = _files(folder)
             done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=folder, env=env,
                                   capture_output=True, timeout=300)

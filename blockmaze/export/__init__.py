@@ -20,6 +20,7 @@ import inspect
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -191,7 +192,7 @@ class Writer:
         """The theme this writer draws with for its ``options`` (see the class docstring)."""
         return theme if self.prepare_theme is None else self.prepare_theme(theme, options)
 
-    @property
+    @cached_property
     def options(self) -> tuple[str, ...]:
         """The keyword options the writer accepts beyond source, file and theme."""
         names = list(inspect.signature(self.write).parameters)

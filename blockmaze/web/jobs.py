@@ -20,8 +20,10 @@ import math
 import warnings
 import zipfile
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
+from ..blocks.settings import BlockSettings
 from ..commands import Option, make_job, options_of
 from ..errors import BlockmazeError
 
@@ -228,10 +230,11 @@ def check_limits(job, limits: Limits) -> None:
         if count > limits.cells:
             raise RequestError(f"a {typed} maze has {count} cells; this studio makes at most "
                                f"{limits.cells} (blockmaze serve --max-cells)", 413)
-        if job.kind in ("square", "layered", "weave") or job.unicursal:  # (drawn square)
-            side = _side(job.wall, 4 if job.kind == "weave" else 1) + _side(job.passage, 2)
-        else:
-            side = _side(job.scale, 5)  # the default scale is 4, or 5 for triangles
+        settings = BlockSettings.resolve(
+            "square" if job.unicursal else "polar" if polar else job.kind, wall=job.wall,
+            passage=job.passage, scale=None if job.unicursal else job.scale)
+        side = _side(settings.wall) + _side(settings.passage) if settings.converted \
+            else settings.scale  # (a unicursal maze is drawn square)
         blocks = count * side * side * height
         pixels = count * float(job.cell_size) ** 2
         if pixels > limits.pixels:
@@ -247,6 +250,7 @@ def check_limits(job, limits: Limits) -> None:
                            f"(blockmaze serve --max-blocks)", 413)
 
 
+@cache
 def describe() -> dict:
     """Every command's options as the page's form needs them (from the commands' descriptions,
     so the page never lags behind them), and every output format.
@@ -257,7 +261,7 @@ def describe() -> dict:
     import click
 
     from ..algorithms import algorithm_specs
-    from ..export import FORMATS, writer_for
+    from ..export import FORMATS
     from ..materials import load_theme, theme_names
 
     commands = {}
@@ -268,10 +272,7 @@ def describe() -> dict:
                 continue
             default = option.default if option.shown is None else option.shown
             entry = {"flag": option.flag, "name": option.name, "help": option.help,
-                     "group": option.group, "default": default, "where": option.where,
-                     "writer": option.writer, "not_for": sorted(option.not_for),
-                     "grids": None if option.grids is None else sorted(option.grids),
-                     "modes": None if option.modes is None else sorted(option.modes)}
+                     "group": option.group, "default": default}
             if option.switch:
                 entry["type"] = "flag"
             elif isinstance(option.type, click.Choice):
@@ -286,11 +287,8 @@ def describe() -> dict:
                 entry["default"] = "x".join(map(str, entry["default"]))
             options.append(entry)
         commands[name] = options
-    # "options": the writer keywords each format takes (an option with ``writer`` applies to
-    # the formats whose options name it); this loads every writer's module, once
     formats = [{"name": f.name, "summary": f.summary, "source": f.source,
-                "suffix": (f.suffixes or (".zip",))[0],
-                "options": list(writer_for(format=f.name).options)}
+                "suffix": (f.suffixes or (".zip",))[0]}
                for f in FORMATS.values() if not (f.folder or f.companion)]
     # each theme's blocks (by the block's name, states left off) as the page needs them: the
     # materials they stand for and their colours (to draw a schematic's layers, and to find
@@ -305,4 +303,67 @@ def describe() -> dict:
                     "material": material.name.lower(),
                     "color": "#{:02x}{:02x}{:02x}".format(*theme.color(material))})
         themes[theme_name] = blocks
-    return {"commands": commands, "formats": formats, "themes": themes}
+    return {"commands": commands, "formats": formats, "themes": themes, "verdicts": verdicts()}
+
+
+def verdicts() -> dict:
+    """Which options do not apply, for each command and each case the page can be in, as the
+    server's own rule decides it (:func:`blockmaze.jobs.run_context`,
+    :func:`blockmaze.applies.why_not`), so the page keeps no copy of that rule: by command, then
+    by a key the page makes from its choices (:func:`case_key`), the flags that do not apply.
+    The format ``*`` stands for "any format": the options that apply to none.
+
+    >>> table = verdicts()
+    >>> "wall" in table["generate"][case_key("generate", "schem", grid="hex")]
+    True
+    >>> "wall" in table["generate"][case_key("generate", "schem", grid="hex", unicursal=True)]
+    False
+    """
+    from ..applies import why_not
+    from ..export import FORMATS, writer_for
+    from ..grids import GRID_KINDS
+    from ..jobs import run_context
+
+    names = [n for n, f in FORMATS.items() if not (f.folder or f.companion)]
+    cases = {"generate": [dict(grid=g, unicursal=u) for g in [*GRID_KINDS, "labyrinth"]
+                          for u in (False, True)],
+             "blockwise": [dict(mode=m, solid=d) for m in ("strict", "relaxed")
+                           for d in (False, True)],
+             "dungeon": [{}]}
+    table: dict = {}
+    for command in COMMANDS:
+        offered_options = [o for o in options_of(command) if offered(o)]
+        table[command] = {}
+        for case in cases[command]:
+            job = _case_job(command, **case)
+            unapplied = {}
+            for name in names:
+                context = run_context(job, writer_for(format=name))
+                unapplied[name] = {o.flag for o in offered_options if why_not(o, context)}
+                table[command][case_key(command, name, **case)] = sorted(unapplied[name])
+            table[command][case_key(command, "*", **case)] = sorted(set.intersection(
+                *unapplied.values()))
+    return table
+
+
+def case_key(command: str, format: str, grid: str = "square", unicursal: bool = False,
+             mode: str = "strict", solid: bool = False) -> str:
+    """The key of one case of :func:`verdicts` (studio.js makes the same from the form).
+
+    >>> case_key("generate", "png", grid="hex"), case_key("dungeon", "tmx")
+    ('png|hex|0', 'tmx')
+    """
+    if command == "generate":
+        return f"{format}|{grid}|{int(unicursal)}"
+    if command == "blockwise":
+        return f"{format}|{mode}|{int(solid)}"
+    return format
+
+
+def _case_job(command: str, grid: str = "square", unicursal: bool = False,
+              mode: str = "strict", solid: bool = False):
+    if command == "generate":
+        return make_job(command, size=(4, 4), kind=grid, unicursal=unicursal)
+    if command == "blockwise":
+        return make_job(command, size=(5, 9, 9) if solid else (9, 9), mode=mode)
+    return make_job(command, size=(4, 4))

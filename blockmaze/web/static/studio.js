@@ -52,18 +52,17 @@ function formatsOffered() {
     && !(solid3d() && f.source === "plan"));
 }
 
-// whether an option applies to the chosen command, grid, mode and the output ``format``
+// whether an option applies to the chosen command, grid, mode and the output ``format`` (none:
+// to any format): the server's verdicts (studio.verdicts, from its own rule), looked up
 function applies(option, format) {
-  if (format) {
-    if (option.not_for.includes(format.name)) return false;
-    if (option.where === "blocks" && format.source === "maze") return false;
-    if (["volume", "extrusion"].includes(option.where) && !["volume", "bands"].includes(format.source)) return false;
-    if (option.writer && !(format.options || []).includes(option.writer)) return false;
-  }
-  if (option.where === "extrusion" && solid3d()) return false;  // a 3-D maze is a volume already
-  if (option.grids && command() === "generate" && !option.grids.includes(valueOf("grid", "square"))) return false;
-  if (option.modes && command() === "blockwise" && !option.modes.includes(valueOf("mode", "strict"))) return false;
-  return true;
+  return !(studio.verdicts[command()][caseKey(format ? format.name : "*")] || []).includes(option.flag);
+}
+
+// the key of the case the form is in, as the server's verdicts name it (web/jobs.case_key)
+function caseKey(format) {
+  if (command() === "generate") return `${format}|${valueOf("grid", "square")}|${$("opt-unicursal")?.checked ? 1 : 0}`;
+  if (command() === "blockwise") return `${format}|${valueOf("mode", "strict")}|${solid3d() ? 1 : 0}`;
+  return format;
 }
 
 function control(option, value) {
@@ -116,7 +115,7 @@ function buildForm(params) {
   more.append(moreBox);
   for (const option of studio.options[command()]) {
     const [label, input] = control(option, params.get(option.flag) ?? undefined);
-    input.addEventListener("change", ["grid", "mode"].includes(option.flag)
+    input.addEventListener("change", ["grid", "mode", "unicursal"].includes(option.flag)
       ? () => { fitSize(); refresh(); update(); } : update);
     (MAIN.includes(option.flag) ? form : moreBox).append(label, input);
     if (option.flag === "seed") {
@@ -807,6 +806,7 @@ async function start() {
   }
   studio.options = described.commands;
   studio.formats = described.formats;
+  studio.verdicts = described.verdicts;
   studio.themes = described.themes;
   buildForm(params);
   studio.formReadyMs = performance.now();
