@@ -14,7 +14,7 @@ from . import __version__
 from .support import progress
 from .algorithms import ALGORITHMS
 from .cli_options import SectionedCommand, SuggestingGroup, described_params, given_options
-from .commands import COMMANDS, options_of
+from .commands import COMMANDS, Serve, options_of
 from .errors import BadFileError, BlockmazeError, OutputError
 from .support import stops
 
@@ -115,20 +115,7 @@ for _name in COMMANDS:
     cli.add_command(_job_command(_name))
 
 
-@cli.command("serve", epilog=_docs("serve"))
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; any other than 127.0.0.1 lets other machines in.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
-              help="Port to listen on.")
-@click.option("--open/--no-open", "open_browser", default=False, show_default=True,
-              help="Open the page in the default browser.")
-@click.option("--max-cells", type=click.IntRange(min=1), default=250_000, show_default=True,
-              help="Most maze cells one request may ask for.")
-@click.option("--max-blocks", type=click.IntRange(min=1), default=20_000_000, show_default=True,
-              help="Most blocks one request may build.")
-@click.option("--rate", type=click.IntRange(min=1), default=1200, show_default=True,
-              help="Most requests a client may make a minute.")
-def serve_command(host, port, open_browser, max_cells, max_blocks, rate):
+def _serve(host, port, open_browser, max_cells, max_blocks, max_pixels, rate):
     """Start blockmaze studio, a local web page to design, watch, preview and download mazes
     (pip install 'blockmaze[web]')."""
     from .web import require_web, serve
@@ -137,9 +124,14 @@ def serve_command(host, port, open_browser, max_cells, max_blocks, rate):
     from .web.app import Settings
     from .web.jobs import Limits
 
+    limits = Limits(cells=max_cells, blocks=max_blocks, pixels=max_pixels)
     if serve(host, port, open_browser, announce=click.echo,
-             settings=Settings(Limits(cells=max_cells, blocks=max_blocks), rate=rate)):
+             settings=Settings(limits, rate=rate)):
         _info("stopped")
+
+
+cli.add_command(SectionedCommand("serve", params=described_params(Serve), callback=_serve,
+                                 help=_serve.__doc__, epilog=_docs("serve")))
 
 
 def _info(message: str) -> None:

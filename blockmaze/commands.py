@@ -35,6 +35,8 @@ from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as TEXT_STYLES
+from .export.defaults import (CELL_SIZE, CHUNK, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
+                              Y)
 
 MAX_SEED = 2 ** 64 - 1
 MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
@@ -42,7 +44,8 @@ MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
 NUMBER = r"[0-9]{1,12}"
 
 # help groups, in the order --help lists them
-GROUPS = ("Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps", "Pictures")
+GROUPS = ("Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps", "Pictures",
+          "Studio")
 # grid kinds drawn by the 2n+1 converter (wall and passage) and by rasterizing (scale)
 CONVERTED = frozenset({"square", "layered", "weave"})
 RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar", "labyrinth"})
@@ -449,7 +452,7 @@ class Output(Job):
         DEFAULT_MC_VERSION, f"Minecraft Java release the file is for: {', '.join(DATA_VERSIONS)}.",
         "Minecraft", click.Choice(list(DATA_VERSIONS)),
         metavar="VERSION", writer="mc_version")
-    schem_version: str = option("2", "Sponge schematic version: 2 loads everywhere, 3 is "
+    schem_version: str = option(str(SCHEM_VERSION), "Sponge schematic version: 2 loads everywhere, 3 is "
                                      "WorldEdit 7.3's own.", "Minecraft", click.Choice(("2", "3")),
                                 writer="schem_version", to_writer=int)
     keep_terrain: bool = option(
@@ -460,13 +463,13 @@ class Output(Job):
                                      "(name_x<X>_z<Z>.schem).", "Minecraft",
                                click.IntRange(min=16), metavar="N", show_default=False,
                                where="file", studio=False)
-    terrain: str = option("grass", "Worlds: the ground around and under the maze.", "Worlds",
+    terrain: str = option(TERRAIN, "Worlds: the ground around and under the maze.", "Worlds",
                           click.Choice(("void", "flat", "grass")), writer="terrain")
-    y: int = option(-60, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
+    y: int = option(Y, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
                     "Worlds", click.IntRange(-64, 319), flags=("--y",), writer="y")
     mobs: bool = option(False, "Worlds: let mobs spawn (game rule doMobSpawning).", "Worlds",
                         writer="mobs")
-    time: int = option(6000, "Worlds: fixed time of day in ticks (6000 = noon); -1 lets days "
+    time: int = option(TIME, "Worlds: fixed time of day in ticks (6000 = noon); -1 lets days "
                              "pass.", "Worlds", click.IntRange(min=-1, max=2 ** 63 - 1),
                        writer="time", to_writer=lambda ticks: None if ticks < 0 else ticks)
     block_size: float | None = option(
@@ -483,7 +486,7 @@ class Output(Job):
         Groove(), metavar="WIDTHxDEPTH", show_default=False, writer="finger")
     collision: bool = option(False, "glTF: add a collision node of merged boxes (Godot imports "
                                     "it by its -colonly name).", "Meshes", writer="collision")
-    chunk: int = option(128, "glTF: a node per chunk of this many blocks a side and material "
+    chunk: int = option(CHUNK, "glTF: a node per chunk of this many blocks a side and material "
                              "(0: none).", "Meshes", click.IntRange(min=0), writer="chunk")
     quantize: bool | None = option(
         None, "glTF: integer vertices, a smaller file that requires KHR_mesh_quantization: Unity "
@@ -498,7 +501,7 @@ class Output(Job):
         writer="compress", to_writer=lambda name: None if name == "none" else name)
     uv: bool = option(False, "glTF: world-space UVs in blocks, for a tiling texture.", "Meshes",
                       writer="uv")
-    tile_encoding: str = option("csv", "Tiled maps (.tmx, .tmj): layer data encoding.",
+    tile_encoding: str = option(TILE_ENCODING, "Tiled maps (.tmx, .tmj): layer data encoding.",
                                 "Tile maps", click.Choice(("csv", "base64", "base64-zlib",
                                                      "base64-gzip")), writer="encoding")
     external_tileset: bool = option(
@@ -538,10 +541,10 @@ class GraphMaze(Output):
         grid_note="only weave mazes have crossings")
     solution: bool = option(False, "Mark the path from start to goal (PATH, START and GOAL "
                                    "materials).", "Blocks", not_for=frozenset({"maze"}))
-    picture_style: str = option("walls", "Pictures (.png, .svg): lines are walls, lines are "
+    picture_style: str = option(PICTURE_STYLE, "Pictures (.png, .svg): lines are walls, lines are "
                                          "paths, or filled blocks.", "Pictures",
                                 click.Choice(PICTURE_STYLES), writer="style")
-    cell_size: float = option(16, "Pictures: pixels per cell.", "Pictures", Finite(min=1),
+    cell_size: float = option(CELL_SIZE, "Pictures: pixels per cell.", "Pictures", Finite(min=1),
                               writer="cell_size")
     shade: bool = option(False, "Pictures: colour each cell by its distance from the start.",
                          "Pictures", writer="shade")
@@ -701,8 +704,31 @@ class Info(Job):
     path: str = argument("", FilePath(exists=True), "FILE|WORLD")
 
 
+@dataclass(kw_only=True, init=False, repr=False, eq=False)  # frozen: see Record
+class Serve(Job):
+    """``blockmaze serve``: the studio, a local web page (not a job: it runs until stopped, and
+    its limits bound each request it runs)."""
+
+    command: ClassVar[str] = "serve"
+    host: str = option("127.0.0.1", "Address to listen on; any other than 127.0.0.1 lets other "
+                                    "machines in.", "Studio")
+    port: int = option(8000, "Port to listen on.", "Studio", click.IntRange(1, 65535))
+    open_browser: bool = option(False, "Open the page in the default browser.", "Studio",
+                                flags=("--open",), off="--no-open")
+    max_cells: int = option(250_000, "Most maze cells one request may ask for.", "Studio",
+                            click.IntRange(min=1))
+    max_blocks: int = option(20_000_000, "Most blocks one request may build.", "Studio",
+                             click.IntRange(min=1))
+    max_pixels: int = option(40_000_000, "Most pixels one request's picture may have.", "Studio",
+                             click.IntRange(min=1))
+    rate: int = option(1200, "Most requests a client may make a minute.", "Studio",
+                       click.IntRange(min=1))
+
+
+# the commands that run a job (blockmaze.jobs.run); serve is described beside them
 COMMANDS: dict[str, type[Job]] = {c.command: c for c in (Generate, Export, Blockwise, Dungeon,
                                                           Info)}
+DESCRIBED: dict[str, type[Job]] = {**COMMANDS, "serve": Serve}
 
 
 def options_of(command: str | type[Job], *names: str) -> tuple[Option, ...]:
@@ -711,7 +737,7 @@ def options_of(command: str | type[Job], *names: str) -> tuple[Option, ...]:
     >>> [o.name for o in options_of("info")], options_of("generate", "height")[0].default
     (['path'], 3)
     """
-    cls = COMMANDS[command] if isinstance(command, str) else command
+    cls = DESCRIBED[command] if isinstance(command, str) else command
     found = _described(cls)
     if names:
         by_name = {o.name: o for o in found}

@@ -41,7 +41,7 @@ from .materials import Theme, load_theme
 from .pipeline import grid_shape
 from .support.progress import phase
 from .support.wording import counted
-from .writing import Plan, Streamed, Written, plan, write_plan
+from .writing import Plan, Streamed, Written, check_source, dungeon_files, plan, write_plan
 
 if TYPE_CHECKING:
     import numpy as np
@@ -184,12 +184,10 @@ def _plan(job: Any, where: Destination, theme: Theme | None, settings: BlockSett
     """The run's plan: ``where`` with ``theme``, ``settings``, ``seed`` and the writer's
     options (a finger labyrinth's groove is given over the passage's blocks)."""
     options = writer_options(job, where.writer)
-    if seed is not None and "seed" in where.writer.options:
-        options["seed"] = seed
     if options.get("finger") is not None:
         width, depth = options["finger"]
         options["finger"] = (width / settings.groove, depth)
-    return plan(where, blocks=settings, theme=theme, **options)
+    return plan(where, blocks=settings, theme=theme, seed=seed, **options)
 
 
 def _settings(job: Any, kind: str, **fixed) -> BlockSettings:
@@ -349,11 +347,11 @@ def export(job: Export, voice: Voice) -> Outcome:
 
 
 def _check_fits(writer: Writer, settings: BlockSettings, kind: str, cells) -> None:
-    """Refuse, before any work, blocks that are too small a scale for a rasterized kind, or a
-    square maze too large for ``writer`` (its blocks are known from its shape)."""
+    """Refuse, before any work, too small a scale for a rasterized kind, or a square maze too
+    large for ``writer`` (its blocks are known from its shape)."""
     if writer.draws_maze:
         return
-    BlockSettings(kind, scale=settings.scale).check_scale()
+    settings.check_scale()
     if kind == "square":
         _check_plan_fits(writer, settings, settings.plan_shape(cells))
 
@@ -523,10 +521,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
                                      lights=job.lights)
     where, theme = _output(job)
     if where is not None:  # a picture, several files to a stream, or too large: refused
-        if where.writer.draws_maze:  # before any work
-            raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a "
-                                 "maze document or picture")
-        from .writing import dungeon_files
+        check_source(where.writer, None)  # before any work
 
         where.level_paths(dungeon_files(job.levels, where.writer))
         _check_plan_fits(where.writer, settings, (2 * size[0] + 1, 2 * size[1] + 1))

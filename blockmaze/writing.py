@@ -2,11 +2,12 @@
 
 A :class:`Plan` holds everything decided about a run's output, once: its destination (the file,
 standard output or folder ``-o`` names, with its writer and tiles), the block settings with every
-default applied, the theme prepared for the writer, the seed and the writer's own options.
-:func:`write_plan` turns a source (a maze document, a dungeon, blocks or a maze streamed row by
-row) into the parts to write, each a volume, bands or a document with its path, its options and
-what it is, and writes them all or none; it returns what was written, companion files included.
-The command (:mod:`blockmaze.jobs`), the studio and :func:`save` all build a plan and call it.
+default applied, the theme prepared for the writer, the seed its theme's variants are drawn
+from (where the format takes one) and the writer's own options. :func:`write_plan` turns a
+source (a maze document, a dungeon, blocks or a maze streamed row by row) into the parts to
+write, each a volume, bands or a document with its path, its options and what it is, and writes
+them all or none; it returns what was written, companion files included. The command
+(:mod:`blockmaze.jobs`), the studio and :func:`save` all build a plan and call it.
 
 Example
 -------
@@ -52,7 +53,7 @@ class Plan:
     blocks: BlockSettings
     theme: Theme
     seed: int | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)  # the writer's own
 
     @property
     def writer(self) -> Writer:
@@ -61,11 +62,12 @@ class Plan:
 
 def plan(target: Target | Destination, format: str | Writer | None = None, *,
          blocks: BlockSettings | None = None, theme: Theme | str | None = None,
-         split: int | None = None, **options) -> Plan:
+         seed: int | None = None, split: int | None = None, **options) -> Plan:
     """The plan of writing ``target`` (a path, ``"-"`` with a format, an open file, or a
     :class:`~blockmaze.export.destination.Destination`) in ``format`` (by default its suffix's),
-    with ``blocks`` (default settings for a square maze), ``theme`` and the writer's own
-    ``options``, checked against what the writer takes.
+    with ``blocks`` (default settings for a square maze), ``theme``, ``seed`` (where the format
+    takes one; a maze document's own by default) and the writer's own ``options``, checked
+    against what the writer takes.
 
     >>> plan("maze.glb", chunk=16).options["chunk"]
     16
@@ -78,8 +80,7 @@ def plan(target: Target | Destination, format: str | Writer | None = None, *,
     writer = where.writer
     writer.check_options(options)
     prepared = writer.themed(as_theme(theme), options)
-    return Plan(where, blocks or BlockSettings(), prepared, options.get("seed"),
-                MappingProxyType(dict(options)))
+    return Plan(where, blocks or BlockSettings(), prepared, seed, MappingProxyType(dict(options)))
 
 
 @dataclass(frozen=True)
@@ -168,17 +169,18 @@ def parts(plan: Plan, source: Source | Dungeon,
     asked for: a dungeon's levels one at a time)."""
     writer, options = plan.writer, dict(plan.options)
     if isinstance(source, Streamed):
-        yield _streamed_part(plan, source, options)
-        return
-    if isinstance(source, np.ndarray):
-        yield Part(_stood(plan, np.asarray(source)), plan.destination.target, options)
+        yield _streamed_part(plan, source, {**writer.taken(seed=source.seed), **options})
         return
     if not isinstance(source, (Maze, MazeDocument)):
-        yield from _dungeon_parts(plan, source, options)
+        options = {**writer.taken(seed=plan.seed), **options}
+        if isinstance(source, np.ndarray):
+            yield Part(_stood(plan, np.asarray(source)), plan.destination.target, options)
+        else:
+            yield from _dungeon_parts(plan, source, options)
         return
     document = _document(source, endpoints)
-    if "seed" in writer.options and options.get("seed") is None:
-        options["seed"] = document.seed
+    seed = document.seed if plan.seed is None else plan.seed
+    options = {**writer.taken(seed=seed), **options}
     if writer.draws_maze:
         yield _drawn_part(plan, document, options)
     elif writer.plan and document.maze.grid.kind == "layered":
@@ -200,8 +202,7 @@ def _drawn_part(plan: Plan, document: MazeDocument, options: dict) -> Part:
     if document.endpoints is None:
         document = MazeDocument(document.maze, place_endpoints(document.maze), document.algorithm,
                                 document.seed, document.braid)
-    if "solution" in plan.writer.options:
-        options["solution"] = plan.blocks.solution
+    options = {**options, **plan.writer.taken(solution=plan.blocks.solution)}
     return Part(document, plan.destination.target, options)
 
 
@@ -249,8 +250,7 @@ def _dungeon_parts(plan: Plan, dungeon: Dungeon, options: dict) -> Iterator[Part
         yield Part(_stood(plan, volume), paths[0], options, f"{len(levels)} levels")
         return
     for number, (level, path) in enumerate(zip(levels, paths, strict=True), 1):
-        extra = {k: v for k, v in (("entities", level.entities), ("metrics", level.metrics))
-                 if k in writer.options}
+        extra = writer.taken(entities=level.entities, metrics=level.metrics)
         blocks = level.plan if writer.plan else level.marked_plan
         yield Part(_stood(plan, blocks), path, {**options, **extra},
                    f"level {number}, {counted(len(level.rooms), 'room')}")
@@ -279,8 +279,6 @@ def _streamed_part(plan: Plan, maze: Streamed, options: dict) -> Part:
                              "world, world-zip, schem")
     if plan.destination.split is None:
         writer.check_size(settings.volume_shape(settings.plan_shape((maze.rows, maze.cols))))
-    if "seed" in writer.options:
-        options["seed"] = maze.seed
 
     def bands() -> Iterator[np.ndarray]:
         return volume_bands(maze.rows, maze.cols, maze.algorithm, as_generator(maze.seed),
@@ -330,7 +328,8 @@ def save(source: Source | Dungeon, target: Target, format: str | Writer | None =
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=None, passage=None, scale: int | None = None,
          height: int = 3, floor: bool = True, roof: bool = False, lights: bool = False,
-         bridges: bool = False, split: int | None = None, **options) -> np.ndarray | None:
+         bridges: bool = False, seed: int | None = None, split: int | None = None,
+         **options) -> np.ndarray | None:
     """Write a maze, a maze document, a dungeon or blocks to ``target`` in the format its suffix
     (or ``format``) names, as ``blockmaze generate -o FILE`` (``dungeon -o FILE``) does.
 
@@ -350,13 +349,15 @@ def save(source: Source | Dungeon, target: Target, format: str | Writer | None =
         What each material looks like.
     endpoints, solution, wall, passage, scale, height, floor, roof, lights, bridges
         How a maze becomes blocks, as for :func:`~blockmaze.pipeline.build`.
+    seed : int, optional
+        Where the format takes one (the theme's variants are drawn from it): by default a
+        document's own.
     split : int, optional
         ``.schem`` only: cut the volume into tiles of at most split x split blocks beside
         ``target`` (``NAME_x<X>_z<Z>.schem``).
     **options
         The format's own (``writer_for(...).options``: e.g. ``mc_version``, ``schem_version``,
-        ``seed``, ``style``); a document's seed is used where the format takes one and none is
-        given.
+        ``style``).
 
     Returns
     -------
@@ -374,11 +375,27 @@ def save(source: Source | Dungeon, target: Target, format: str | Writer | None =
     settings = BlockSettings.resolve(kind, wall=wall, passage=passage, scale=scale,
                                      height=height, floor=floor, roof=roof, lights=lights,
                                      bridges=bridges, solution=solution)
-    chosen = plan(target, format, blocks=settings, theme=theme, split=split, **options)
-    if chosen.writer.draws_maze and not isinstance(source, (Maze, MazeDocument)):
-        raise BlockmazeError(f"{chosen.writer.name} draws a maze, not blocks: pass a Maze or "
-                             "MazeDocument")
+    chosen = plan(target, format, blocks=settings, theme=theme, seed=seed, split=split, **options)
+    check_source(chosen.writer, source)
     return write_plan(chosen, source, endpoints).volume
+
+
+def check_source(writer: Writer, source: Source | Dungeon | None) -> None:
+    """Refuse, before any work, a source ``writer`` cannot write: blocks or a dungeon (None) to
+    a format that draws a maze's graph (a picture, a maze document).
+
+    >>> from blockmaze.export import writer_for
+    >>> check_source(writer_for(format="png"), None)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a dungeon is blocks: choose a block or tile format, not a maze document or picture
+    """
+    if not writer.draws_maze or isinstance(source, (Maze, MazeDocument)):
+        return
+    if source is None or not isinstance(source, np.ndarray):
+        raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "
+                             "document or picture")
+    raise BlockmazeError(f"{writer.name} draws a maze, not blocks: pass a Maze or MazeDocument")
 
 
 def _kind(source) -> str:
@@ -410,6 +427,6 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller",
     """
     settings = BlockSettings.resolve("square", wall=wall, passage=passage, height=height,
                                      floor=floor, roof=roof)
-    chosen = plan(target, format, blocks=settings, theme=theme, split=split, **options)
+    chosen = plan(target, format, blocks=settings, theme=theme, seed=seed, split=split, **options)
     write_plan(chosen, Streamed(rows, cols, algorithm, seed))
     return settings.volume_shape(settings.plan_shape((rows, cols)))

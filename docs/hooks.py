@@ -35,9 +35,7 @@ def _formats_taking(keyword: str) -> list[str]:
 
 def applies_to(option) -> str:
     """Where a described option applies, in words (outputs, grids, modes)."""
-    from blockmaze.commands import WHERE
-
-    parts = [WHERE[option.where]] if WHERE[option.where] else []
+    parts = [option.where.text] if option.where.text else []
     if option.writer is not None:
         parts.append("outputs " + ", ".join(f"`{name}`" for name in _formats_taking(option.writer)))
     if option.not_for:

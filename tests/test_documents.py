@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import blockmaze as bm
+from blockmaze import writing
 from blockmaze.mazes.braiding import braid
 from blockmaze.mazes.documents import MazeDocument, decode_links, encode_links, load_maze
 from blockmaze.export.maze_document import save_maze
@@ -102,7 +103,7 @@ def test_an_opening_inside_the_maze_is_refused(tmp_path):
 
     document = pipeline.make_maze((4, 5), seed=3, entrances=True)
     path = tmp_path / "m.json"
-    pipeline.save(document, path)
+    writing.save(document, path)
     data = json.loads(path.read_text())
     data["openings"] = [[6, "east"]]  # cell 6 (row 1, column 1): its east side is inside
     path.write_text(json.dumps(data))

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
+from blockmaze import writing
 from blockmaze import pipeline
 from blockmaze.blocks.stack import shaft_columns
 from blockmaze.blockwise.strict import strict_volume_layout
@@ -60,12 +61,12 @@ def build_cases(folder):
     for seed, theme in zip((1, 2), THEMES, strict=False):  # the first themes, one a seed
         document = pipeline.make_maze((8, 10), "square", seed=seed, entrances=True)
         path = folder / f"square-{seed}.schem"
-        volume = pipeline.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
+        volume = writing.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
         cases.append((f"square {seed} {theme}", path, volume, list(feet_on(volume, Material.GOAL)), None, []))
     for seed, theme in zip((1, 2, 3, 4), THEMES, strict=False):
         document = pipeline.make_maze((3, 5, 5), "layered", seed=seed, entrances=True)
         path = folder / f"layered-{seed}.schem"
-        volume = pipeline.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
+        volume = writing.save(document, path, theme=theme, solution=True, mc_version="1.20.4")
         cases.append((f"layered {seed} {theme}", path, volume, layered_goal(document), None,
                       layered_route(document)))
     layout = strict_volume_layout(13, 13, 13, "backtracker", 4, passage=(3, 2, 2))
@@ -79,7 +80,7 @@ def build_cases(folder):
     for seed, bridges in ((5, False), (6, True)):  # weave crossings: tunnels, and raised bridges
         document = pipeline.make_maze((6, 8), "weave", "kruskal:weave", seed=seed, weave=1.0)
         path = folder / f"weave-{seed}.schem"
-        volume = pipeline.save(document, path, solution=True, wall=4 - bridges, height=5 if bridges else 3,
+        volume = writing.save(document, path, solution=True, wall=4 - bridges, height=5 if bridges else 3,
                                bridges=bridges, mc_version="1.20.4")
         cases.append((f"weave {'bridges' if bridges else 'tunnels'}", path, volume,
                       list(feet_on(volume, Material.GOAL)), list(feet_on(volume, Material.START)), []))
@@ -181,7 +182,7 @@ def test_the_bot_walks_a_labyrinth_from_its_entrance_to_its_centre(tmp_path):
     for number, (style, circuits) in enumerate(LABYRINTHS):
         document = bm.labyrinth(circuits, style)
         path = tmp_path / f"{style}-{circuits}.schem"
-        volume = pipeline.save(document, path, theme=THEMES[number % len(THEMES)], solution=True,
+        volume = writing.save(document, path, theme=THEMES[number % len(THEMES)], solution=True,
                                mc_version="1.20.4")
         cases.append((f"{style} {circuits}", path, volume, list(feet_on(volume, Material.GOAL)),
                       marked_route(volume)))
@@ -202,7 +203,7 @@ def test_the_model_rejects_a_ceiling_over_the_first_step(monkeypatch):
     for headroom, joined in ((2, False), (3, True)):
         monkeypatch.setattr(stairwell, "HEADROOM", headroom)
         out = io.BytesIO()
-        volume = pipeline.save(document, out, format="schem", solution=True)
+        volume = writing.save(document, out, format="schem", solution=True)
         labels = regions(read_schem(out.getvalue()).blocks)
         sy, sz, sx = np.argwhere(volume == Material.START)[0]
         gx, gy, gz = goal[:3]
@@ -222,12 +223,12 @@ def test_the_bot_walks_a_world_save_from_where_the_game_puts_the_player(tmp_path
     """A world save opened as the server's world: the single player (level.dat's Player record)
     and a player joining a server (the top of the world spawn's column) both arrive outside the
     entrance and walk in to the goal."""
-    from blockmaze.export.minecraft.world import DEFAULT_Y
+    from blockmaze.export.defaults import Y as DEFAULT_Y
 
     shape = (8, 10) if kind == "square" else (3, 5, 5)
     document = pipeline.make_maze(shape, kind, seed=3, entrances=True)
     folder = tmp_path / "Maze"
-    volume = pipeline.save(document, folder, format="world", theme=THEMES[0], solution=True)
+    volume = writing.save(document, folder, format="world", theme=THEMES[0], solution=True)
     if kind == "square":
         goal, route = list(feet_on(volume, Material.GOAL)), []
     else:

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import blockmaze as bm
+from blockmaze import writing
 from blockmaze import pipeline
 from blockmaze.cli import main
 from blockmaze.grids.polar import ring_offsets
@@ -140,14 +141,14 @@ def test_a_labyrinth_goes_through_every_exporter(style):
     for name in FORMATS:
         out = io.BytesIO()
         if name in ("png", "svg", "maze"):
-            pipeline.save(document, out, format=name, solution=True)
+            writing.save(document, out, format=name, solution=True)
         else:
             bm.write(volume if name not in ("tmx", "tmj", "ascii", "ldtk") else volume[1:2], out,
                      format=name)
         made[name] = out.getvalue()
         assert made[name], name
     again = io.BytesIO()
-    pipeline.save(labyrinth(style=style), again, format="schem", solution=True)
+    writing.save(labyrinth(style=style), again, format="schem", solution=True)
     schem = io.BytesIO()
     bm.write(volume, schem, format="schem")
     assert again.getvalue() == schem.getvalue()

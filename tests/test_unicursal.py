@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from scipy.ndimage import label as flood
 
 import blockmaze as bm
+from blockmaze import writing
 from blockmaze import pipeline
 from blockmaze.algorithms import ALGORITHMS
 from blockmaze.blocks.raster import OUTSIDE_LABEL, min_scale
@@ -243,7 +244,7 @@ def test_the_command_writes_every_kind_split(capsys, tmp_path, kind, size):
     doc = pipeline.make_maze(pipeline.grid_shape(kind, tuple(map(int, size.split("x")))), kind,
                              seed=3, entrances=True, unicursal=True)
     again = io.BytesIO()
-    pipeline.save(doc, again, format="schem", seed=3)
+    writing.save(doc, again, format="schem", seed=3)
     assert out.read_bytes() == again.getvalue()
 
 

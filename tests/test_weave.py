@@ -256,7 +256,7 @@ def test_marked_solution_is_continuous_in_3d(seed, bridges):
 
 def test_thin_walls_are_refused_for_tunnels():
     maze = make_maze((6, 6), "weave", "kruskal:weave", seed=1, weave=1.0).maze
-    with pytest.raises(BlockmazeError, match="--wall 4"):
+    with pytest.raises(BlockmazeError, match="wall=4"):
         build(maze, wall=1)
 
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import BlockmazeError
+from ..errors import BlockmazeError, ParameterError
 from ..grids import grid_constructor
 from ..grids.geometry import outer_sides
 from ..maze import Maze
@@ -71,11 +71,11 @@ def check_unicursal_kind(kind: str) -> None:
     >>> check_unicursal_kind("layered")
     Traceback (most recent call last):
     ...
-    blockmaze.errors.BlockmazeError: --unicursal splits the plan of a square, hex, triangle, upsilon or polar maze; a layered maze's levels have no one plan to split
+    blockmaze.errors.ParameterError: unicursal splits the plan of a square, hex, triangle, upsilon or polar maze; a layered maze's levels have no one plan to split
     """
     if kind not in UNICURSAL_KINDS:
         what = f"a {kind} maze's {_FLAT[kind]} have" if kind in _FLAT else f"a {kind} grid has"
-        raise BlockmazeError(f"--unicursal splits the plan of a {', '.join(UNICURSAL_KINDS[:-1])} "
+        raise ParameterError(f"{{unicursal}} splits the plan of a {', '.join(UNICURSAL_KINDS[:-1])} "
                              f"or {UNICURSAL_KINDS[-1]} maze; {what} no one plan to split")
 
 
@@ -98,8 +98,8 @@ def unicursal(maze: Maze, scale: int | None = None) -> Maze:
     kind = maze.grid.kind
     check_unicursal_kind(kind)
     if not maze.is_perfect():
-        raise BlockmazeError("--unicursal splits the passages of a perfect maze (one way between "
-                             "any two cells): drop --braid, or carve it with a perfect algorithm")
+        raise ParameterError("{unicursal} splits the passages of a perfect maze (one way between "
+                             "any two cells): drop {braid}, or carve it with a perfect algorithm")
     if kind == "square":
         return split(maze, entrance(maze.grid))
     drawn = block_maze(maze, scale)

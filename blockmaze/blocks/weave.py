@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..mazes.endpoints import Endpoints
-from ..errors import BlockmazeError
+from ..errors import BlockmazeError, ParameterError
 from ..grids import square_grid
 from ..grids.square import EAST, NORTH, SOUTH, WEST
 from ..grids.weave import OVER_EAST_WEST
@@ -116,16 +116,17 @@ def weave_volume(maze: Maze, wall: Thickness = TUNNEL_WALL, passage: Thickness =
     for thin, axis, stairs in ((wz, "north-south", over_ew != bridges),
                                (wx, "east-west", over_ew == bridges)):
         if stairs.any() and thin < least:
-            raise BlockmazeError(
+            raise ParameterError(
                 f"a weave maze's {what} {DROP} steps in the walls beside a crossing: "
                 f"stairs run {axis} here, so the wall needs {least} blocks or more along "
-                f"it (--wall {least}), got {thin}")
+                f"it ({{wall={least}}}), got {thin}")
     if not floor:
-        raise BlockmazeError("a weave maze's crossings stand on the floor: drop --no-floor")
+        raise ParameterError("a weave maze's crossings stand on the floor: drop {floor=False}")
     least = BRIDGE_HEIGHT if bridges else 2
     if used.size and height < least:
-        raise BlockmazeError(f"a weave maze's {'bridges' if bridges else 'tunnels'} need walls "
-                             f"{least} blocks high (2 blocks of headroom): --height {least} or more")
+        raise ParameterError(f"a weave maze's {'bridges' if bridges else 'tunnels'} need walls "
+                             f"{least} blocks high (2 blocks of headroom): {{height={least}}} or "
+                             "more")
     runs_z, runs_x = thickness_runs(rows, wz, pz), thickness_runs(cols, wx, px)
     if bridges:
         return _bridged(unit, used, over_ew, under, runs_z, runs_x, height, roof)

@@ -198,6 +198,14 @@ class Writer:
         names = list(inspect.signature(self.write).parameters)
         return tuple(names[3:])
 
+    def taken(self, **values) -> dict:
+        """Those of ``values`` this writer takes, as keywords of its ``write``.
+
+        >>> writer_for(format="schem").taken(seed=3, solution=True)
+        {'seed': 3}
+        """
+        return {name: value for name, value in values.items() if name in self.options}
+
     def check_options(self, options) -> None:
         """Refuse options this format does not take, naming those it does."""
         unknown = set(options) - set(self.options)

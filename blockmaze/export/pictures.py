@@ -58,6 +58,7 @@ from .picture_scene import (  # noqa: F401 (the constants stay importable from h
     BACKGROUND, FLOOR_SCALE, GOAL, MARGIN, MAX_PIXELS, PATH, RAMP, RAMP_STEPS, SOLUTION, START,
     STYLES, WALL, Colour, _compress_level_for, _draw_png, _Layer, _scene, _Scene)
 from .target import Target, open_target
+from .defaults import CELL_SIZE, PICTURE_STYLE
 
 # -- public API -------------------------------------------------------------------------------
 
@@ -235,7 +236,8 @@ def _svg_plan(layer: _Layer, scene: _Scene) -> list[str]:
 # -- the output registry: pictures draw the maze itself ---------------------------------------
 
 def _picture_writer(render):
-    def write_picture(document, file, theme, style: str = "walls", cell_size: float = 16,
+    def write_picture(document, file, theme, style: str = PICTURE_STYLE,
+                      cell_size: float = CELL_SIZE,
                       shade: bool = False, solution: bool = False) -> None:
         render(document.maze, file, style=style, cell_size=cell_size, shade=shade,
                endpoints=document.endpoints, solution=solution, theme=theme)

@@ -19,7 +19,7 @@ import io
 import math
 import warnings
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -50,17 +50,23 @@ class RequestError(BlockmazeError):
         self.status = status
 
 
+def _served(name: str):
+    """The default of ``blockmaze serve``'s option ``name``, from its description."""
+    return field(default_factory=lambda: options_of("serve", name)[0].default)
+
+
 @dataclass(frozen=True)
 class Limits:
-    """What one request may ask for: maze cells, blocks in the volume built, picture pixels.
+    """What one request may ask for: maze cells, blocks in the volume built, picture pixels
+    (by default ``blockmaze serve``'s, from its description).
 
     >>> Limits().cells
     250000
     """
 
-    cells: int = 250_000
-    blocks: int = 20_000_000
-    pixels: int = 40_000_000
+    cells: int = _served("max_cells")
+    blocks: int = _served("max_blocks")
+    pixels: int = _served("max_pixels")
 
 
 @dataclass(frozen=True)

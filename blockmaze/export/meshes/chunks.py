@@ -50,6 +50,7 @@ from ...errors import BlockmazeError
 from ...materials import Material
 from .greedy import Quads, Surface, greedy_quads, triangulate, triangulate_together, vectorized
 from .vectorized import greedy_quads_numpy_many
+from ..defaults import CHUNK
 
 __all__ = ["Part", "chunk_parts", "check_chunk", "step_scale", "step_shapes", "uv_of", "DEFAULT_CHUNK"]
 
@@ -57,7 +58,7 @@ __all__ = ["Part", "chunk_parts", "check_chunk", "step_scale", "step_shapes", "u
 # chunk 32 / 64 / 96 / 128 / 256 / none gave 2.08 / 1.87 / 1.81 / 1.74 / 2.01 / 2.01 MB and
 # 3.9 / 2.9 / 2.4 / 2.3 / 2.2 / 4.2 CPU s: 128 is the smallest file (parts of a maze chunk still
 # fit 16-bit indices; 256 does not), at a few per cent more triangles than no chunks.
-DEFAULT_CHUNK = 128
+DEFAULT_CHUNK = CHUNK
 
 
 @dataclass(frozen=True)

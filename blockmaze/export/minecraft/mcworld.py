@@ -60,7 +60,8 @@ from .blockentities import bedrock_entity, block_entities
 from ...support.kernels import compiled_pays, kernel
 from .packing import pack_rows
 from .palette import check_theme_states
-from .world import (DEFAULT_TIME, DEFAULT_Y, MAX_Y, MIN_Y, TERRAINS, check_height, terrain_layers,
+from ..defaults import TERRAIN
+from .world import (TIME, Y, MAX_Y, MIN_Y, TERRAINS, check_height, terrain_layers,
                     world_name)
 
 CHUNK_VERSION = 40  # written by 1.18.30 to 1.21.31; every later release reads and upgrades it
@@ -281,11 +282,11 @@ def write_mcworld(
     bands: Iterable[np.ndarray] | np.ndarray,
     file: BinaryIO,
     theme: Theme,
-    terrain: str = "grass",
-    y: int = DEFAULT_Y,
+    terrain: str = TERRAIN,
+    y: int = Y,
     seed: int | None = None,
     mobs: bool = False,
-    time: int | None = DEFAULT_TIME,
+    time: int | None = TIME,
     name: str | None = None,
 ) -> None:
     """Write a maze (bands of a (y, z, x) volume, or the volume) as a Bedrock ``.mcworld``.

@@ -20,7 +20,7 @@ import nbtlib
 import numpy as np
 from nbtlib import Compound, Int, IntArray, List, String
 
-from ...errors import BlockmazeError
+from ...errors import BlockmazeError, ParameterError
 from ...materials import Theme
 from .. import register_writer, size_limits
 from .blockdata import release_theme
@@ -31,6 +31,7 @@ from .parallel_gzip import ParallelGzip
 from .placement import player_spot
 from .varint import encode_varints
 from .versions import DEFAULT_MC_VERSION, data_version
+from ..defaults import SCHEM_VERSION
 
 SCHEM_VERSIONS = (2, 3)
 MAX_SIDE = 0xFFFF  # unsigned Short
@@ -42,7 +43,7 @@ def write_schem(
     file: BinaryIO,
     theme: Theme,
     mc_version: str = DEFAULT_MC_VERSION,
-    schem_version: int = 2,
+    schem_version: int = SCHEM_VERSION,
     seed: int | None = None,
 ) -> None:
     """Write a (y, z, x) material volume as a Sponge schematic, drawn with ``theme``.
@@ -70,7 +71,7 @@ def write_indexed(
     palette: list[str],
     file: BinaryIO,
     mc_version: str = DEFAULT_MC_VERSION,
-    schem_version: int = 2,
+    schem_version: int = SCHEM_VERSION,
     paste_offset: tuple[int, int, int] = (0, 0, 0),
     entities: Iterable[BlockEntity] = (),
 ) -> None:
@@ -101,7 +102,7 @@ def write_indexed(
 
 
 def write_streamed_data(pieces, size: int, palette: list[str], shape: tuple[int, int, int],
-                        file: BinaryIO, mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                        file: BinaryIO, mc_version: str = DEFAULT_MC_VERSION, schem_version: int = SCHEM_VERSION,
                         paste_offset: tuple[int, int, int] = (0, 0, 0),
                         entities: Iterable[BlockEntity] = ()) -> None:
     """Write a Sponge schematic whose varint block data (``size`` bytes in all, y-z-x order)
@@ -196,7 +197,7 @@ def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: st
 
 
 def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: BinaryIO, theme: Theme,
-                      mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                      mc_version: str = DEFAULT_MC_VERSION, schem_version: int = SCHEM_VERSION,
                       seed: int | None = None) -> tuple[int, int, int]:
     """A .schem of a maze that exists only as bands (y, z<=16, x): ``make_bands()`` starts the
     bands over (a streamed maze is generated again, the same for its seed).
@@ -257,7 +258,7 @@ def tile_name(path: str | os.PathLike, x: int, z: int) -> Path:
 
 
 def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, theme: Theme, split: int,
-                      mc_version: str = DEFAULT_MC_VERSION, schem_version: int = 2,
+                      mc_version: str = DEFAULT_MC_VERSION, schem_version: int = SCHEM_VERSION,
                       seed: int | None = None) -> list[Path]:
     """Cut a maze (bands of (y, z, x), or a volume) into .schem tiles of at most ``split`` x
     ``split`` blocks, written beside ``path`` as ``<stem>_x<X>_z<Z>.schem``, each pasting at
@@ -275,7 +276,7 @@ def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, them
     from ..target import derived_base, transaction
 
     if isinstance(split, bool) or not isinstance(split, (int, np.integer)) or split < 1:
-        raise BlockmazeError(f"--split must be a whole number of blocks >= 1, got {split!r}")
+        raise ParameterError(f"{{split}} must be a whole number of blocks >= 1, got {split!r}")
     path = derived_base(path, "--split tiles")
     if isinstance(bands, np.ndarray):
         bands = volume_slices(bands)

@@ -66,14 +66,14 @@ from .nbt import write_gzipped
 from .palette import haloed_palette, with_next_rows
 from .placement import YAW, player_spot
 from .versions import DEFAULT_MC_VERSION, release
+from ..defaults import TERRAIN, TIME, Y
+from ..target import STDOUT, is_file_object
 
 TERRAINS = ("void", "flat", "grass")
 FIRST_RELEASE = 2860  # 1.18
 LAST_RELEASE = 4556  # 1.21.10
 BAND = 16  # block rows per band: one row of chunks
 WORLD_LIMIT = 29_999_984  # the world border's reach from 0
-DEFAULT_Y = -60  # the maze stands on a classic superflat surface (grass at y = -61)
-DEFAULT_TIME = 6000  # noon
 # Bands made (one thread) and turned into chunk records (another) ahead of the writing thread
 # (0: all in the writing thread). Chunks are written in the same order either way, so the bytes never
 # depend on it (tests/test_world.py compares).
@@ -212,11 +212,11 @@ def write_world(
     target: str | os.PathLike,
     theme: Theme,
     mc_version: str = DEFAULT_MC_VERSION,
-    terrain: str = "grass",
-    y: int = DEFAULT_Y,
+    terrain: str = TERRAIN,
+    y: int = Y,
     seed: int | None = None,
     mobs: bool = False,
-    time: int | None = DEFAULT_TIME,
+    time: int | None = TIME,
     name: str | None = None,
 ) -> None:
     """Write a maze (bands of a (y, z, x) volume, or the volume) as a world folder at ``target``.
@@ -229,7 +229,7 @@ def write_world(
     where one who pastes the maze stands (:func:`~.placement.player_spot`): on the ground
     outside, in front of the entrance, facing in (see :func:`arrival`).
     """
-    if hasattr(target, "write") or os.fspath(target) == "-":
+    if is_file_object(target) or target is STDOUT:
         raise BlockmazeError("a world is a folder of files: give its name (-o NAME), not standard "
                              "output or a stream")
     target = Path(target)
@@ -256,11 +256,11 @@ def write_world_zip(
     file: BinaryIO,
     theme: Theme,
     mc_version: str = DEFAULT_MC_VERSION,
-    terrain: str = "grass",
-    y: int = DEFAULT_Y,
+    terrain: str = TERRAIN,
+    y: int = Y,
     seed: int | None = None,
     mobs: bool = False,
-    time: int | None = DEFAULT_TIME,
+    time: int | None = TIME,
     name: str | None = None,
 ) -> None:
     """The world of :func:`write_world` as a .zip holding one folder (unzip it into ``saves/``).
@@ -498,7 +498,7 @@ def _level(name: str, mc_version: str, data_version: int, terrain: str,
                            "yaw": Float(yaw), "pitch": Float(0)}),
         "Player": player,
         "Time": Long(0),
-        "DayTime": Long(DEFAULT_TIME if time is None else time),
+        "DayTime": Long(TIME if time is None else time),
         "LastPlayed": Long(0),
         "raining": Byte(0), "thundering": Byte(0), "rainTime": Int(0), "thunderTime": Int(0),
         "clearWeatherTime": Int(0 if time is None else 1_000_000_000),

@@ -37,6 +37,7 @@ from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer
 from ..target import write_sidecar
+from ..defaults import TILE_ENCODING
 from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, csv_text, entities, map_plan,
     property_type, tile_kinds, tileset_beside, tileset_png,
@@ -54,7 +55,7 @@ def write_tmx(
     blocks: np.ndarray,
     file: BinaryIO,
     theme: Theme,
-    encoding: str = "csv",
+    encoding: str = TILE_ENCODING,
     external_tileset: bool = False,
     tile_size: int = DEFAULT_TILE_SIZE,
     tileset_file: str | None = None,
@@ -115,7 +116,7 @@ def write_tmj(
     blocks: np.ndarray,
     file: BinaryIO,
     theme: Theme,
-    encoding: str = "csv",
+    encoding: str = TILE_ENCODING,
     external_tileset: bool = False,
     tile_size: int = DEFAULT_TILE_SIZE,
     tileset_file: str | None = None,
