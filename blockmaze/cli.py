@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     128 + the signal) when stopped, 0 otherwise."""
     _settings.update(verbose=False, quiet=False)
     with contextlib.suppress(AttributeError, ValueError):  # messages never fail on a file name
-        sys.stderr.reconfigure(errors="backslashreplace")
+        sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # (a TextIOWrapper's; another stream: AttributeError)
     with warnings.catch_warnings(), stops.command_stops() as take_stops:
         warnings.showwarning = _show_warning
         code = _run(argv, take_stops)

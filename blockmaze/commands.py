@@ -240,7 +240,7 @@ class Record:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._compared() == other._compared()  # type: ignore[attr-defined]
+        return self._compared() == other._compared()
 
     def __hash__(self) -> int:
         return hash(self._compared())
@@ -781,4 +781,4 @@ def make_job(command: str, **values) -> Job:
         raise BlockmazeError(f"{command} needs its {argument.name}")
     parsed = {name: described[name].parse(value) for name, value in values.items()}
     chosen = frozenset(values if given is None else given)
-    return cls(**parsed, given=chosen)  # type: ignore[arg-type]
+    return cls(**parsed, given=chosen)

@@ -268,7 +268,7 @@ def generate(job: Generate, voice: Voice) -> Outcome:
         # a split square maze has twice the rows and columns
         cells = tuple(2 * n for n in shape) if job.unicursal and kind == "square" else shape
         _check_fits(where.writer, settings, kind, cells)
-        _check_graph_output(job, where, kind, shape[0])
+        where = _check_graph_output(job, where, kind, shape[0])
     _warn_unused(job, run_context(job, where))
     seed = _seed(job)
     if where is not None and not job.unicursal and _streams(job, where, shape, settings):
@@ -325,7 +325,7 @@ def _labyrinth(job: Generate, voice: Voice) -> Outcome:
     where, theme = _output(job)
     if where is not None:
         _check_fits(where.writer, settings, "polar", (rings_of(job.style, circuits),))
-        _check_graph_output(job, where, "polar", 1)
+        where = _check_graph_output(job, where, "polar", 1)
     _warn_unused(job, run_context(job, where))
     with phase("drawing the labyrinth"):
         document = labyrinth(circuits, job.style)
@@ -341,7 +341,7 @@ def export(job: Export, voice: Voice) -> Outcome:
     grid = loaded.maze.grid
     settings = _settings(job, grid.kind)
     if where is not None:
-        _check_graph_output(job, where, grid.kind, grid.shape[0])
+        where = _check_graph_output(job, where, grid.kind, grid.shape[0])
     _warn_unused(job, run_context(job, where, grid.kind))
     return _emit(job, voice, loaded, where, theme, settings)
 
@@ -359,18 +359,18 @@ def _check_fits(writer: Writer, settings: BlockSettings, kind: str, cells) -> No
 def _check_plan_fits(writer: Writer, settings: BlockSettings, plan_shape) -> None:
     """Refuse, before any work, a (z, x) plan ``writer`` cannot hold once stood up (a tile map
     holds the plan itself)."""
-    writer.check_size((1, *plan_shape) if writer.plan else settings.volume_shape(plan_shape))
+    writer.check_volume((1, *plan_shape) if writer.plan else settings.volume_shape(plan_shape))
 
 
-def _check_graph_output(job: Any, where: Destination, kind: str, levels: int) -> None:
+def _check_graph_output(job: Any, where: Destination, kind: str, levels: int) -> Destination:
     """Refuse, before any work, what a graph maze's output cannot be: a picture style that
-    cannot draw its kind, a layered maze's tile maps (a file a level) to a stream."""
+    cannot draw its kind, a layered maze's tile maps (a file a level) to a stream; the
+    destination with its levels' files."""
     if where.writer.draws_maze and "style" in where.writer.options:
         from .export import check_picture_style
 
         check_picture_style(job.picture_style, kind)
-    if where.writer.plan and kind == "layered":
-        where.level_paths(levels)
+    return where.for_levels(levels) if where.writer.plan and kind == "layered" else where
 
 
 def _streams(job: Generate, where: Destination, shape, settings: BlockSettings) -> bool:
@@ -384,7 +384,8 @@ def _streams(job: Generate, where: Destination, shape, settings: BlockSettings) 
 def _write_streamed(job: Generate, voice: Voice, where: Destination, theme: Theme | None, shape,
                     seed: int, settings: BlockSettings) -> Outcome:
     """A square maze generated row by row straight into a band writer (a world, a .schem)."""
-    write_plan(_plan(job, where, theme, settings, seed), Streamed(*shape, job.algorithm, seed))
+    rows, cols = shape
+    write_plan(_plan(job, where, theme, settings, seed), Streamed(rows, cols, job.algorithm, seed))
     layers, z, x = settings.volume_shape(settings.plan_shape(shape))
     shown = f"tiles of at most {where.split}x{where.split} blocks beside {where.shown}" \
         if where.split else where.shown
@@ -487,7 +488,7 @@ def _check_blockwise_output(where: Destination | None, settings: BlockSettings, 
             raise BlockmazeError(f"a 3-D blockwise maze has {size[0]} layers and "
                                  f"{where.writer.name} holds one: write it to a block or mesh "
                                  f"format (.schem, .litematic, .glb, .vox, ...)")
-        where.writer.check_size(size)
+        where.writer.check_volume(size)
     else:
         _check_plan_fits(where.writer, settings, size)
 
@@ -523,7 +524,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
     if where is not None:  # a picture, several files to a stream, or too large: refused
         check_source(where.writer, None)  # before any work
 
-        where.level_paths(dungeon_files(job.levels, where.writer))
+        where = where.for_levels(dungeon_files(job.levels, where.writer))
         _check_plan_fits(where.writer, settings, (2 * size[0] + 1, 2 * size[1] + 1))
     _warn_unused(job, run_context(job, where))
     seed = _seed(job)

@@ -27,7 +27,6 @@ True
 from __future__ import annotations
 
 import importlib
-import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -196,10 +195,12 @@ def should_stream(writer: Writer, shape: tuple[int, ...], settings: BlockSetting
 
     if not writer.streams:
         return False
-    square = settings.kind == "square"
-    blocks = math.prod(settings.plan_shape(shape)) * (settings.height + 2) if square else 0
+    blocks = 0
+    if settings.kind == "square":
+        z, x = settings.plan_shape((shape[0], shape[1]))
+        blocks = z * x * (settings.height + 2)
     if blockers:
-        if square:
+        if blocks:
             in_memory_or_explain(blockers, blocks)
         return False
     return writer.bands or split is not None or 3 * blocks > available_memory()

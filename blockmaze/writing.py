@@ -124,10 +124,10 @@ class Written:
     def volume(self) -> np.ndarray | None:
         """The volume written: one part's, or a file per level's plans stacked (None when a
         part has none)."""
-        volumes = [part.volume for part in self.parts]
-        if len(volumes) == 1 or any(v is None for v in volumes):
-            return volumes[0] if len(volumes) == 1 else None
-        return np.concatenate(volumes)
+        volumes = [part.volume for part in self.parts if part.volume is not None]
+        if len(volumes) < len(self.parts) or not volumes:
+            return None
+        return volumes[0] if len(volumes) == 1 else np.concatenate(volumes)
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,7 @@ def _level_parts(plan: Plan, document: MazeDocument, options: dict) -> Iterator[
                              endpoints=shown_endpoints(document.maze, document.endpoints,
                                                        settings.solution),
                              solution=settings.solution)
-    paths = plan.destination.level_paths(len(levels))
+    paths = plan.destination.paths(len(levels))
     for (level, entities), path in zip(levels, paths, strict=True):
         yield Part(plan_layer(level), path, {**options, "entities": entities})
 
@@ -244,7 +244,7 @@ def _dungeon_parts(plan: Plan, dungeon: Dungeon, options: dict) -> Iterator[Part
     from .support.wording import counted
 
     writer, settings, levels = plan.writer, plan.blocks, dungeon.levels
-    paths = plan.destination.level_paths(dungeon_files(len(levels), writer))
+    paths = plan.destination.paths(dungeon_files(len(levels), writer))
     if len(paths) < len(levels):
         volume = stack_dungeon(dungeon, settings.height, settings.floor, settings.roof)
         yield Part(_stood(plan, volume), paths[0], options, f"{len(levels)} levels")
@@ -278,7 +278,7 @@ def _streamed_part(plan: Plan, maze: Streamed, options: dict) -> Part:
         raise BlockmazeError(f"{writer.name} cannot be written band by band; streamed mazes go to: "
                              "world, world-zip, schem")
     if plan.destination.split is None:
-        writer.check_size(settings.volume_shape(settings.plan_shape((maze.rows, maze.cols))))
+        writer.check_volume(settings.volume_shape(settings.plan_shape((maze.rows, maze.cols))))
 
     def bands() -> Iterator[np.ndarray]:
         return volume_bands(maze.rows, maze.cols, maze.algorithm, as_generator(maze.seed),

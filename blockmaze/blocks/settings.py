@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ParameterError
-from .convert import Thickness, plan_shape
+from .convert import Thickness, per_axis, plan_shape
 from .volume import volume_height
 
 CONVERTED = frozenset({"square", "layered", "weave"})  # drawn by the 2n+1 converter
@@ -104,7 +104,7 @@ class BlockSettings:
         (3, 2)
         """
         if self.converted:
-            return int(self.passage[-1] if isinstance(self.passage, tuple) else self.passage)
+            return per_axis(self.passage, "passage")[1]
         return max(1, self.scale - 2)
 
     def check_scale(self) -> None:

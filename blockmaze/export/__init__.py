@@ -22,12 +22,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..errors import BlockmazeError
 from ..support.lazy import Registry
 from ..support.memory import ensure_step_memory
-from .target import Target, is_file_object, open_target
+from .target import PathLike, Target, is_file_object, open_target
 
 if TYPE_CHECKING:  # annotations only: looking up a format imports neither
     import numpy as np
@@ -198,6 +198,12 @@ class Writer:
         names = list(inspect.signature(self.write).parameters)
         return tuple(names[3:])
 
+    def check_volume(self, shape: tuple[int, int, int]) -> None:
+        """Refuse a (y, z, x) volume this format cannot hold, before any work (a maze output
+        holds no volume: nothing to refuse)."""
+        if self.check_size is not None:
+            self.check_size(shape)
+
     def taken(self, **values) -> dict:
         """Those of ``values`` this writer takes, as keywords of its ``write``.
 
@@ -317,7 +323,7 @@ def write(
     >>> out = io.BytesIO()
     >>> write(extrude(to_blocks(generate((3, 4), rng=1))), out, format="schem", schem_version=3)
     """
-    writer = writer_for(None if is_file_object(target) else target, format)
+    writer = writer_for(None if is_file_object(target) else cast(PathLike, target), format)
     if writer.draws_maze:
         raise BlockmazeError(f"{writer.name} draws a maze, not blocks: use blockmaze.save(maze, ...)")
     from ..materials import as_theme
@@ -343,8 +349,7 @@ def write_blocks(writer: Writer, blocks: np.ndarray, target: Target, theme: Them
         blocks = blocks[np.newaxis]
     if blocks.ndim != 3 or blocks.dtype != np.uint8:
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
-    if writer.check_size is not None:  # None for maze outputs only
-        writer.check_size(blocks.shape)
+    writer.check_volume(blocks.shape)
     height, length, width = blocks.shape
     ensure_step_memory(writer.name, blocks.size, f"writing a {width}x{height}x{length}-block {writer.name} file")
     source = volume_slices(blocks) if writer.bands else blocks

@@ -16,23 +16,25 @@ True
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import cast
 
 from ..errors import BlockmazeError, ParameterError
 from . import Writer, writer_for
-from .target import STDOUT, Target, derived_base, is_file_object
+from .target import STDOUT, PathLike, Target, derived_base, is_file_object
 
 
 @dataclass(frozen=True)
 class Destination:
     """A run's output: ``target`` (a path, :data:`STDOUT` or an open binary file), the
-    ``writer`` that writes it, and ``split``, the side of the ``.schem`` tiles it is cut into."""
+    ``writer`` that writes it, ``split``, the side of the ``.schem`` tiles it is cut into, and
+    ``levels``, the files of a run that writes a file a level (:meth:`for_levels`)."""
 
     target: Target
     writer: Writer
     split: int | None = None
+    levels: tuple = ()
 
     @property
     def to_stdout(self) -> bool:
@@ -56,7 +58,7 @@ class Destination:
     @property
     def name(self) -> str:
         """The output's name without its suffix, lower case (a structure's name in the game)."""
-        return Path(os.fspath(self.target)).stem.lower() if self.is_path else "-"
+        return Path(cast(PathLike, self.target)).stem.lower() if self.is_path else "-"
 
     def level_paths(self, count: int) -> list:
         """Where ``count`` files of levels go: the target itself for one, else ``NAME-1.tmx``,
@@ -76,9 +78,19 @@ class Destination:
         stem = base.name[:len(base.name) - len(suffix)]
         return [base.with_name(f"{stem}-{number}{suffix}") for number in range(1, count + 1)]
 
-    def with_target(self, target: Target) -> Destination:
-        """The same writer and tiles, writing ``target`` (one level's file)."""
-        return Destination(target, self.writer, self.split)
+    def for_levels(self, count: int) -> Destination:
+        """This destination for a run of ``count`` levels, their paths worked out (and a
+        stream refused) once, before any work.
+
+        >>> destination("d.tmx").for_levels(2).paths(2)
+        [PosixPath('d-1.tmx'), PosixPath('d-2.tmx')]
+        """
+        return replace(self, levels=tuple(self.level_paths(count)))
+
+    def paths(self, count: int) -> list:
+        """The files of ``count`` levels: those :meth:`for_levels` worked out, or else
+        :meth:`level_paths`."""
+        return list(self.levels) if len(self.levels) == count else self.level_paths(count)
 
 
 def destination(output: Target | None, format: str | Writer | None = None,
@@ -97,7 +109,7 @@ def destination(output: Target | None, format: str | Writer | None = None,
     if stdout and format is None:
         raise BlockmazeError("-o - (standard output) needs --format NAME: the format cannot "
                              "be told from a file name")
-    writer = writer_for(None if stdout or is_file_object(output) else output, format)  # type: ignore[arg-type]
+    writer = writer_for(None if stdout or is_file_object(output) else cast(PathLike, output), format)
     if split is not None and not writer.tiles:
         raise ParameterError(f"{{split}} cuts .schem files into tiles; {writer.name} does not "
                              "take it")

@@ -46,8 +46,9 @@ import sys
 import re
 import threading
 import time
+import weakref
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 from collections.abc import Iterator
 
 from ..errors import BlockmazeError, OutputError
@@ -65,7 +66,10 @@ class _StandardOutput:
 
 
 STDOUT = _StandardOutput()
-Target = str | os.PathLike | BinaryIO
+PathLike = str | os.PathLike
+Target = PathLike | BinaryIO
+# where each file open_target yields ends up (None: nowhere to put a companion file beside it)
+_FINAL: weakref.WeakKeyDictionary[BinaryIO, Path | None] = weakref.WeakKeyDictionary()
 
 
 def is_file_object(target: object) -> bool:
@@ -190,31 +194,31 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
     """Yield a binary file to write ``target``: a path (staged in the current transaction, or
     one of its own), :data:`STDOUT`, or an open binary file (written directly).
 
-    The yielded file's ``target`` attribute is the final path (None when there is no folder to
+    :func:`target_path` of the yielded file is the final path (None when there is no folder to
     put companion files in), for writers that put companion files beside it.
 
     >>> with open_target(io.BytesIO()) as f:
     ...     _ = f.write(b"maze")
     """
     if is_file_object(target):
-        yield target  # type: ignore[misc]  # (an open binary file)
+        yield cast(BinaryIO, target)
         return
     if target is STDOUT:
         with transaction(to_stdout=True) as run:
             if not run.to_stdout:
                 raise BlockmazeError("standard output (-o -) cannot be one of several files")
             buffer = io.BytesIO()
-            buffer.target = Path("-")
+            _FINAL[buffer] = Path("-")
             yield buffer
             run.stdout_data = (run.stdout_data or b"") + buffer.getvalue()
         return
-    path, in_place = _resolve(Path(target))
+    path, in_place = _resolve(Path(cast(PathLike, target)))
     with transaction() as run:
         run.claim(path)
         if in_place:  # a character device or FIFO
             try:
                 with open(path, "wb") as file:
-                    file.target = None
+                    _FINAL[file] = None
                     yield file
             except OSError as error:
                 raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
@@ -236,7 +240,7 @@ def open_target(target: Target) -> Iterator[BinaryIO]:
             raise
         try:
             with os.fdopen(handle, "wb") as file:
-                file.target = path
+                _FINAL[file] = path
                 yield file
                 file.flush()
                 os.fsync(file.fileno())
@@ -309,9 +313,9 @@ def remove_leftovers(folder: str | os.PathLike) -> list[str]:
     >>> remove_leftovers(tempfile.mkdtemp())
     []
     """
-    removed = []
+    removed: list[str] = []
     try:
-        entries = list(os.scandir(folder))
+        entries = list(os.scandir(os.fspath(folder)))
     except OSError:
         return removed
     for entry in entries:
@@ -355,7 +359,7 @@ def derived_base(target: Target, what: str) -> Path:
     if is_file_object(target) or target is STDOUT:
         raise BlockmazeError(f"{what} are files of their own: give a file name (-o NAME), not "
                              "standard output or a stream")
-    path = Path(target)
+    path = Path(cast(PathLike, target))
     try:
         info = os.stat(path)
     except OSError:
@@ -475,14 +479,13 @@ def _is_text(data: bytes) -> bool:
 def target_path(file: BinaryIO) -> Path | None:
     """The path ``file`` ends up at, or None for an in-memory file (for writers of companion files).
 
-    ``file.target`` (set by :func:`open_target`) when present, else a file opened by name.
+    The final path :func:`open_target` noted for it, else a file opened by name.
 
     >>> target_path(io.BytesIO()) is None
     True
     """
-    if hasattr(file, "target"):
-        target = file.target
-        return Path(target) if isinstance(target, (str, os.PathLike)) else None
+    if file in _FINAL:
+        return _FINAL[file]
     name = getattr(file, "name", None)
     if isinstance(name, (str, os.PathLike)) and not str(name).startswith("<"):  # not <stdout>
         return Path(name)

@@ -114,7 +114,7 @@ class Job:
             names = sorted(n for n, f in FORMATS.items() if not (f.folder or f.companion))
             raise RequestError(f"unknown format {fmt!r}; choose one of: {', '.join(names)}")
         by_flag = {o.flag: o for o in options_of(command) if offered(o)}
-        values = {}
+        values: dict[str, str | bool] = {}
         for key, value in query.items():
             option = by_flag.get(key)
             if option is None:
@@ -268,7 +268,7 @@ def describe() -> dict:
 
     from ..algorithms import algorithm_specs
     from ..export import FORMATS
-    from ..materials import load_theme, theme_names
+    from ..materials import Material, load_theme, theme_names
 
     commands = {}
     for name in COMMANDS:
@@ -302,11 +302,11 @@ def describe() -> dict:
     themes = {}
     for theme_name in theme_names():
         theme = load_theme(theme_name)
-        blocks = {}
+        blocks: dict[str, dict[str, str]] = {}
         for material in theme.minecraft:
             for state, _ in theme.minecraft_choices(material):
                 blocks.setdefault(state.split("[")[0], {
-                    "material": material.name.lower(),
+                    "material": Material(material).name.lower(),
                     "color": "#{:02x}{:02x}{:02x}".format(*theme.color(material))})
         themes[theme_name] = blocks
     return {"commands": commands, "formats": formats, "themes": themes, "verdicts": verdicts()}
@@ -331,18 +331,18 @@ def verdicts() -> dict:
     from ..jobs import run_context
 
     names = [n for n, f in FORMATS.items() if not (f.folder or f.companion)]
-    cases = {"generate": [dict(grid=g, unicursal=u) for g in [*GRID_KINDS, "labyrinth"]
-                          for u in (False, True)],
-             "blockwise": [dict(mode=m, solid=d) for m in ("strict", "relaxed")
-                           for d in (False, True)],
-             "dungeon": [{}]}
+    cases: dict[str, list[dict]] = {
+        "generate": [dict(grid=g, unicursal=u) for g in [*GRID_KINDS, "labyrinth"]
+                     for u in (False, True)],
+        "blockwise": [dict(mode=m, solid=d) for m in ("strict", "relaxed") for d in (False, True)],
+        "dungeon": [{}]}
     table: dict = {}
     for command in COMMANDS:
         offered_options = [o for o in options_of(command) if offered(o)]
         table[command] = {}
         for case in cases[command]:
             job = _case_job(command, **case)
-            unapplied = {}
+            unapplied: dict[str, set[str]] = {}
             for name in names:
                 context = run_context(job, writer_for(format=name))
                 unapplied[name] = {o.flag for o in offered_options if why_not(o, context)}
