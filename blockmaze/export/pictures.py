@@ -48,6 +48,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..errors import BlockmazeError
 from ..mazes.endpoints import Endpoints
 from ..materials import Material, Theme, load_theme  # noqa: F401 (Material, load_theme: the examples)
 from ..maze import Maze
@@ -235,12 +236,25 @@ def _svg_plan(layer: _Layer, scene: _Scene) -> list[str]:
 # -- the output registry: pictures draw the maze itself ---------------------------------------
 
 def _picture_writer(render):
+    format = render.__name__[7:]
+
     def write_picture(document, file, theme, style: str = "walls", cell_size: float = 16,
                       shade: bool = False, solution: bool = False) -> None:
+        from ..dungeon.level import Dungeon, DungeonLevel
+
+        if isinstance(document, (Dungeon, DungeonLevel)):  # its blocks, rooms and entities
+            from .dungeon_pictures import write_dungeon_picture
+
+            if style != "walls" or shade or solution:
+                raise BlockmazeError("a dungeon picture is its plan: it takes no style, shade "
+                                     "or solution")
+            write_dungeon_picture(document, file, theme, format=format, cell_size=cell_size)
+            return
         render(document.maze, file, style=style, cell_size=cell_size, shade=shade,
                endpoints=document.endpoints, solution=solution, theme=theme)
 
-    write_picture.__doc__ = f"Draw a maze document's maze as {render.__name__[7:].upper()}."
+    write_picture.__doc__ = (f"Draw a maze document's maze, or a dungeon level "
+                             f"(:mod:`~blockmaze.export.dungeon_pictures`), as {format.upper()}.")
     return write_picture
 
 
