@@ -46,7 +46,8 @@ from .picture_scene import (MAX_PIXELS, _compress_level_for, _draw_png, _Layer, 
                             _svg)
 from .target import Target, open_target
 
-__all__ = ["KEY_COLOUR", "dungeon_svg_text", "render_dungeon_image", "write_dungeon_picture"]
+__all__ = ["KEY_COLOUR", "check_picture_size", "dungeon_svg_text", "render_dungeon_image",
+           "write_dungeon_picture"]
 
 KEY_COLOUR = (214, 51, 168)  # a key and its lock: magenta, unlike every material's colour
 PAPER = (255, 255, 255)  # the margin around each level
@@ -126,19 +127,36 @@ def _palette(theme: Theme) -> list[tuple[int, int, int]]:
     return [PAPER, *colours, room, ARROW, KEY_COLOUR]
 
 
+def check_picture_size(plans: list[tuple[int, int]], cell_size: float = 16) -> tuple[int, int]:
+    """The (width, height) in pixels of the picture of levels whose plans are ``plans`` (z, x
+    blocks each, side by side), or a BlockmazeError before any work when it is too large for
+    the memory limit or :data:`~blockmaze.export.picture_scene.MAX_PIXELS`.
+
+    >>> check_picture_size([(41, 61)]), check_picture_size([(41, 61)] * 2, cell_size=4)
+    ((504, 344), (252, 86))
+    >>> check_picture_size([(40001, 40001)])
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: a 320024x320024-pixel picture is too large (at most 268435456 pixels); choose a smaller dungeon
+    """
+    block = _positive(cell_size, "cell_size", 2) / 2
+    width = int(math.ceil(sum(x + 2 for _, x in plans) * block))
+    height = int(math.ceil((max(z for z, _ in plans) + 2) * block))
+    if width * height > MAX_PIXELS:
+        raise BlockmazeError(f"a {width}x{height}-pixel picture is too large (at most "
+                             f"{MAX_PIXELS} pixels); choose a smaller dungeon")
+    ensure_memory(4 * width * height, f"a {width}x{height}-pixel picture")
+    return width, height
+
+
 def _dungeon_scene(dungeon, theme, cell_size) -> _Scene:
     """The layers of the picture: each level's plan, then its markers, levels left to right."""
     levels = _levels(dungeon)
+    width, height = check_picture_size([level.plan.shape for level in levels], cell_size)
     block = _positive(cell_size, "cell_size", 2) / 2
     theme = as_theme(theme)
     margin = block
     widths = [level.plan.shape[1] * block + 2 * margin for level in levels]
-    width = int(math.ceil(sum(widths)))
-    height = int(math.ceil(max(level.plan.shape[0] for level in levels) * block + 2 * margin))
-    if width * height > MAX_PIXELS:
-        raise BlockmazeError(f"a {width}x{height}-pixel picture is too large; choose a smaller "
-                             f"cell size")
-    ensure_memory(4 * width * height, f"a {width}x{height}-pixel picture")
     marks: dict[str, list] = {name: [] for name in
                               ("stairs-up", "stairs-down", "locks", "keys", "items", "treasures")}
     monsters: list = []
