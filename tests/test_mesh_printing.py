@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 from blockmaze import BlockmazeError, BlockmazeWarning
 from blockmaze.cli import main
 from blockmaze.export.meshes.printing import (DEFAULT_BED, bed_fit, print_size, printed_size,
-                                              size_text, warn_if_too_large)
+                                              size_text, solid_shape, warn_if_too_large)
 from blockmaze.export.meshes.stl import write_stl
 from blockmaze.export.meshes.threemf import write_3mf
 from blockmaze.materials import load_theme
@@ -147,6 +147,21 @@ def test_print_size_is_the_measured_size(writer, name, block):
     data, _ = write(writer, blocks, **options)
     measured = (stl_extent if name == "stl" else threemf_extent)(data)
     assert print_size(blocks.shape, name, block) == size_text(tuple(measured.tolist()))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**16), st.integers(1, 6), st.integers(1, 9), st.integers(1, 9))
+def test_the_writers_judge_the_solid_blocks_they_print(seed, height, length, width):
+    rng = np.random.default_rng(seed)
+    blocks = (rng.random((height, length, width)) < 0.3).astype(np.uint8)
+    if not blocks.any():
+        blocks[0, 0, 0] = 1
+    bed = (14.0, 14.0)  # 5 mm blocks: a part of up to 2 x 2 blocks fits
+    for writer, measure in ((write_stl, stl_extent), (write_3mf, threemf_extent)):
+        data, said = write(writer, blocks, bed=bed)
+        size = measure(data)
+        assert size.tolist() == pytest.approx(printed_size(solid_shape(blocks), 5.0))
+        assert bool(said) == (not fits(size, bed)), (size, said)
 
 
 def test_print_size_of_a_finger_plate_and_of_formats_not_printed():

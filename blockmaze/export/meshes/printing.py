@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import warnings
 
+import numpy as np
+
 from ...errors import BlockmazeError, BlockmazeWarning
 
 DEFAULT_BED = (220.0, 220.0)  # mm: a common bed (the Creality Ender-3's; docs/meshes.md)
@@ -42,6 +44,23 @@ def printed_size(shape: tuple[int, int, int], block_size: float | None = None,
         return width * edge, length * edge, FINGER_BASE + depth
     size = DEFAULT_BLOCK_SIZE if block_size is None else float(block_size)
     return width * size, length * size, height * size
+
+
+def solid_shape(blocks) -> tuple[int, int, int]:
+    """The ``(y, z, x)`` sides of the box around a volume's solid (non-AIR) blocks: what prints,
+    and the volume's own shape wherever solid blocks reach every side, as in every build of
+    blockmaze's (max-reductions over the uint8 array: no copy of it).
+
+    >>> blocks = np.zeros((3, 4, 5), np.uint8); blocks[0, 1:3, 2] = 1
+    >>> solid_shape(blocks), solid_shape(np.zeros((2, 2, 2), np.uint8))
+    ((1, 2, 1), (0, 0, 0))
+    """
+    sides = []
+    for axis in range(3):
+        others = tuple(a for a in range(3) if a != axis)
+        filled = np.flatnonzero(np.asarray(blocks).max(axis=others)) if blocks.size else []
+        sides.append(int(filled[-1] - filled[0] + 1) if len(filled) else 0)
+    return sides[0], sides[1], sides[2]
 
 
 def size_text(size: tuple[float, ...]) -> str:

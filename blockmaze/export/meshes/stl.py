@@ -36,7 +36,7 @@ from .. import register_writer
 from .chunks import chunk_parts
 from .common import check_block_size, check_flag, check_size, z_up
 from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, FINGER_BASE, check_bed, printed_size,
-                       warn_if_too_large)
+                       solid_shape, warn_if_too_large)
 
 __all__ = ["write_stl"]
 
@@ -75,7 +75,7 @@ def write_stl(
         blocks, block_size = finger_plate(blocks), edge
         heights = np.array([0.0, FINGER_BASE, FINGER_BASE + depth]) / edge
     else:
-        size = printed_size(blocks.shape, block_size)
+        size = printed_size(solid_shape(blocks), block_size)
     parts = list(chunk_parts(blocks, chunk=0, watertight=watertight))  # stairs as steps
     if not parts:
         raise BlockmazeError("the volume has no solid block: there is no surface to write")

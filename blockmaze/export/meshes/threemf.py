@@ -40,7 +40,8 @@ from .. import register_writer
 from ..zipped import write_zip
 from .chunks import chunk_parts, step_scale, step_shapes
 from .common import check_block_size, check_size, material_color, material_name, z_up
-from .printing import DEFAULT_BED, DEFAULT_BLOCK_SIZE, check_bed, printed_size, warn_if_too_large
+from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, check_bed, printed_size, solid_shape,
+                       warn_if_too_large)
 
 __all__ = ["write_3mf"]
 
@@ -75,7 +76,7 @@ def write_3mf(
     materials = [int(m) for m in np.flatnonzero(np.bincount(blocks.ravel(), minlength=256)) if m]
     if not materials:
         raise BlockmazeError("the volume has no solid block: there is no surface to write")
-    warn_if_too_large(printed_size(blocks.shape, block_size), bed, block_size=block_size)
+    warn_if_too_large(printed_size(solid_shape(blocks), block_size), bed, block_size=block_size)
     colors = "".join(
         f'<base name="{material_name(m)}" displaycolor="#'
         f'{"".join(f"{round(c * 255):02X}" for c in material_color(theme, m))}FF"/>'
