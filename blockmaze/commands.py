@@ -165,6 +165,17 @@ class Groove(click.ParamType):
         return float(match[1]), float(match[2])
 
 
+class Bed(Groove):
+    """A print bed: ``WIDTHxDEPTH`` millimetres (numbers > 0), as a pair."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"a bed is WIDTHxDEPTH in millimetres, both > 0 (e.g. 220x220), got "
+                      f"{value!r}", param, ctx)
+
+
 class RoomSize(click.ParamType):
     """A dungeon's room sides in cells: ``MIN:MAX`` (or ``N`` for N:N), as a (min, max) pair."""
 
@@ -484,6 +495,11 @@ class Output(Job):
         None, ".stl: a finger labyrinth to print instead: a solid plate with the passages as a "
               "groove WIDTH mm wide and DEPTH mm deep (e.g. 8x3), over a 2 mm base.", "Meshes",
         Groove(), metavar="WIDTHxDEPTH", show_default=False, writer="finger")
+    bed: tuple[float, float] = option(
+        (220.0, 220.0), ".stl, .3mf: the printer's bed in millimetres; a part larger than it "
+                        "is written with a warning saying what --block-size (or --finger "
+                        "groove) would fit.", "Meshes", Bed(), metavar="WIDTHxDEPTH",
+        shown="220x220", writer="bed")
     collision: bool = option(False, "glTF: add a collision node of merged boxes (Godot imports "
                                     "it by its -colonly name).", "Meshes", writer="collision")
     chunk: int = option(CHUNK, "glTF: a node per chunk of this many blocks a side and material "

@@ -2,8 +2,8 @@
 
     python scripts/make_docs_pictures.py [FOLDER]      # default: docs/images
 
-Maze pictures are blockmaze's own PNG output; dungeon levels are their block plans, a pixel
-square a block in the theme's colours; builds (what a schematic, a world or a mesh holds) are
+Maze and dungeon pictures are blockmaze's own PNG output (a dungeon level with spawns and a lock,
+as ``blockmaze dungeon ... --spawns 3:2:1 --lock -o level.png`` draws it); builds (what a schematic, a world or a mesh holds) are
 drawn as isometric blocks by :func:`isometric`. tests/test_docs.py checks every picture a page
 shows is one this script makes.
 """
@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 
 import blockmaze as bm
 from blockmaze.dungeon.stack import stack_dungeon
+from blockmaze.export.dungeon_pictures import render_dungeon_image
 from blockmaze.pipeline import make_maze
 
 FOLDER = Path(__file__).resolve().parent.parent / "docs" / "images"
@@ -26,24 +27,12 @@ SEED = 2026
 GRIDS = {"square": (8, 12), "hex": (7, 10), "upsilon": (7, 9), "triangle": (7, 14),
          "polar": (6,), "layered": (2, 5, 6), "weave": (7, 10)}
 DUNGEON_STYLES = ("rooms-and-mazes", "caves", "bsp", "digger", "mixed")
+DUNGEON_SPAWNS, DUNGEON_CELL = (3, 2, 1), 12  # monsters, items, treasure; pixels a cell
 
 
 def shade(rgb: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
     """``rgb`` darkened by ``factor`` (1 keeps it)."""
     return tuple(int(c * factor) for c in rgb)  # type: ignore[return-value]
-
-
-def plan_picture(plan: np.ndarray, pixels: int = 4) -> Image.Image:
-    """A (z, x) plan of materials as a picture, ``pixels`` a side a block.
-
-    >>> plan_picture(np.array([[1, 0], [0, 1]], dtype=np.uint8), pixels=2).size
-    (4, 4)
-    """
-    theme = bm.load_theme()
-    colours = np.array([theme.color(m) for m in range(len(bm.Material))], dtype=np.uint8)
-    colours[bm.Material.AIR] = (236, 232, 220)  # open ground, light
-    picture = colours[plan].repeat(pixels, axis=0).repeat(pixels, axis=1)
-    return Image.fromarray(picture, "RGB")
 
 
 def isometric(volume: np.ndarray, side: int = 8) -> Image.Image:
@@ -95,8 +84,9 @@ def pictures() -> dict[str, object]:
         made[f"style-{style}.png"] = (square, dict(style=style, cell_size=16))
     made["style-shaded.png"] = (square, dict(shade=True, solution=True, cell_size=16))
     for style in DUNGEON_STYLES:
-        made[f"dungeon-{style}.png"] = plan_picture(bm.generate_dungeon((15, 22), SEED,
-                                                                        style=style).plan)
+        level = bm.generate_dungeon((15, 22), SEED, style=style, spawns=DUNGEON_SPAWNS,
+                                    lock=True).levels[0]
+        made[f"dungeon-{style}.png"] = render_dungeon_image(level, cell_size=DUNGEON_CELL)
     small = make_maze((6, 6), seed=SEED, entrances=True)
     made["build-schematic.png"] = isometric(bm.build(small.maze, small.endpoints, solution=True,
                                                      passage=2))

@@ -45,15 +45,17 @@ API = {
         ("generate", dict(size=(16, 16), seed=7, output="maze.mcpack")),
     "blockmaze generate 20x20 --unicursal --entrances --seed 3 -o walk.schem":
         ("generate", dict(size=(20, 20), unicursal=True, entrances=True, seed=3, output="walk.schem")),
-    "blockmaze generate -g labyrinth --circuits 7 --finger 8x3 -o plate.stl":
-        ("generate", dict(kind="labyrinth", circuits=7, finger=(8.0, 3.0), output="plate.stl")),
+    "blockmaze generate -g labyrinth --circuits 7 --scale 8 --finger 8x3 -o plate.stl":
+        ("generate", dict(kind="labyrinth", circuits=7, scale=8, finger=(8.0, 3.0),
+                          output="plate.stl")),
     "blockmaze generate 16x16 --seed 7 --entrances -o Maze.mcworld":
         ("generate", dict(size=(16, 16), seed=7, entrances=True, output="Maze.mcworld")),
     "blockmaze generate 3x6x6 -g layered --seed 5 --collision -o tower.glb":
         ("generate", dict(size=(3, 6, 6), kind="layered", seed=5, collision=True,
                           output="tower.glb")),
-    "blockmaze generate 10x10 -g hex --seed 5 --solution -o hex.3mf":
-        ("generate", dict(size=(10, 10), kind="hex", seed=5, solution=True, output="hex.3mf")),
+    "blockmaze generate 10x10 -g hex --seed 5 --solution --block-size 2.5 -o hex.3mf":
+        ("generate", dict(size=(10, 10), kind="hex", seed=5, solution=True, block_size=2.5,
+                          output="hex.3mf")),
     "blockmaze dungeon 20x30 --seed 3 --spawns 6:3:1 --lock -o level.tmx":
         ("dungeon", dict(size=(20, 30), seed=3, spawns="6:3:1", lock=True, output="level.tmx")),
     "blockmaze dungeon 20x30 --style caves --levels 2 --seed 3 -o cave.ldtk":

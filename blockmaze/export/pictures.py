@@ -46,8 +46,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
 
+from ..errors import BlockmazeError
 from ..mazes.endpoints import Endpoints
 from ..materials import Material, Theme, load_theme  # noqa: F401 (Material, load_theme: the examples)
 from ..maze import Maze
@@ -56,7 +56,7 @@ from . import register_writer
 from .pngbands import BAND_PIXELS, can_band, write_png_bands
 from .picture_scene import (  # noqa: F401 (the constants stay importable from here)
     BACKGROUND, FLOOR_SCALE, GOAL, MARGIN, MAX_PIXELS, PATH, RAMP, RAMP_STEPS, SOLUTION, START,
-    STYLES, WALL, Colour, _compress_level_for, _draw_png, _Layer, _scene, _Scene)
+    STYLES, WALL, Colour, _compress_level_for, _draw_png, _scene, _svg)
 from .target import Target, open_target
 from .defaults import CELL_SIZE, PICTURE_STYLE
 
@@ -152,97 +152,29 @@ def render_svg(maze: Maze, target: Target, **options) -> None:
     with open_target(target) as file:
         file.write(data)
 
-# -- SVG --------------------------------------------------------------------------------------
-
-def _hex(rgb) -> str:
-    return "#%02x%02x%02x" % tuple(rgb)
-
-
-def _numbers(values: np.ndarray) -> list[str]:
-    return ["%.7g" % v for v in np.round(values, 1).ravel().tolist()]
-
-
-def _path_data(polylines: list[np.ndarray], close: bool) -> str:
-    if not polylines:
-        return ""
-    lengths = [len(p) for p in polylines]
-    numbers = _numbers(np.concatenate(polylines))
-    parts = []
-    k = 0
-    tail = "Z" if close else ""
-    for n in lengths:
-        chunk = numbers[2 * k: 2 * (k + n)]
-        parts.append(f"M{chunk[0]} {chunk[1]}L" + " ".join(chunk[2:]) + tail)
-        k += n
-    return "".join(parts)
-
-
-def _svg(scene: _Scene) -> str:
-    w, h = scene.width, scene.height
-    paper = _hex(scene.palette[BACKGROUND])
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-           f'viewBox="0 0 {w} {h}">',
-           f'<rect class="background" width="{w}" height="{h}" fill="{paper}"/>']
-    for layer in scene.layers:
-        if not layer.svg or not layer.items:
-            continue
-        colour = _hex(scene.palette[layer.colour]) if layer.colour >= 0 else ""
-        if layer.kind == "fill":
-            out.append(f'<path class="{layer.name}" fill="{colour}" '
-                       f'd="{_path_data(layer.items, close=True)}"/>')
-        elif layer.kind == "lines":
-            width = "%.7g" % round(layer.width, 2)
-            out.append(f'<path class="{layer.name}" fill="none" stroke="{colour}" '
-                       f'stroke-width="{width}" stroke-linecap="round" stroke-linejoin="round" '
-                       f'd="{_path_data(layer.items, close=False)}"/>')
-        elif layer.kind == "dots":
-            r = "%.7g" % round(layer.width / 2, 2)
-            for x, y in _pairs(np.asarray(layer.items)):
-                out.append(f'<circle class="{layer.name}" cx="{x}" cy="{y}" r="{r}" fill="{colour}"/>')
-        elif layer.kind == "plan":
-            out += _svg_plan(layer, scene)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def _pairs(points: np.ndarray) -> list[tuple[str, str]]:
-    numbers = _numbers(points)
-    return list(zip(numbers[0::2], numbers[1::2], strict=True))
-
-
-def _svg_plan(layer: _Layer, scene: _Scene) -> list[str]:
-    """A block plan as one path per colour, each horizontal run of equal blocks one rectangle."""
-    ids, xs, ys = layer.items
-    rows, cols = ids.shape
-    start = np.ones(ids.shape, dtype=bool)
-    start[:, 1:] = ids[:, 1:] != ids[:, :-1]
-    z, x0 = np.nonzero(start)
-    x1 = np.append(x0[1:], cols)
-    x1[np.append(z[1:] != z[:-1], True)] = cols
-    values = ids[z, x0]
-    out = []
-    block_h = _numbers(np.array([ys[1] - ys[0]]))[0]
-    for value in np.unique(values).tolist():
-        if value == BACKGROUND:
-            continue
-        pick = values == value
-        left, top, right = _numbers(xs[x0[pick]]), _numbers(ys[z[pick]]), _numbers(xs[x1[pick]])
-        d = "".join(f"M{a} {b}H{c}v{block_h}H{a}Z"
-                    for a, b, c in zip(left, top, right, strict=True))
-        out.append(f'<path class="blocks" fill="{_hex(scene.palette[value])}" d="{d}"/>')
-    return out
-
-
 # -- the output registry: pictures draw the maze itself ---------------------------------------
 
 def _picture_writer(render):
+    format = render.__name__[7:]
+
     def write_picture(document, file, theme, style: str = PICTURE_STYLE,
                       cell_size: float = CELL_SIZE,
                       shade: bool = False, solution: bool = False) -> None:
+        from ..dungeon.level import Dungeon, DungeonLevel
+
+        if isinstance(document, (Dungeon, DungeonLevel)):  # its blocks, rooms and entities
+            from .dungeon_pictures import write_dungeon_picture
+
+            if style != PICTURE_STYLE or shade or solution:
+                raise BlockmazeError("a dungeon picture is its plan: it takes no style, shade "
+                                     "or solution")
+            write_dungeon_picture(document, file, theme, format=format, cell_size=cell_size)
+            return
         render(document.maze, file, style=style, cell_size=cell_size, shade=shade,
                endpoints=document.endpoints, solution=solution, theme=theme)
 
-    write_picture.__doc__ = f"Draw a maze document's maze as {render.__name__[7:].upper()}."
+    write_picture.__doc__ = (f"Draw a maze document's maze, or a dungeon level "
+                             f"(:mod:`~blockmaze.export.dungeon_pictures`), as {format.upper()}.")
     return write_picture
 
 

@@ -4,7 +4,9 @@ STL has no shared vertices and no colours: each triangle holds its three corners
 Stairs are steps, as in every mesh format.
 Z-up is ``(x, D - z, y) * block_size`` with D the volume's depth: a rotation about X plus a shift
 into the positive octant; seen from above, north is at the top as in the maze's picture.
-``block_size`` defaults to 5 mm (a 20x20-cell maze, 41 blocks wide, is 205 mm: a 220 mm bed).
+``block_size`` defaults to 5 mm (a 20x20-cell maze, 41 blocks wide, is 205 mm: a 220 mm bed);
+a part larger than ``bed`` (width, depth in mm; default 220 x 220, None: not checked) is written
+with a one-line warning saying what would fit (:mod:`~blockmaze.export.meshes.printing`).
 
 ``finger=(edge, depth)`` writes a finger labyrinth instead: a solid plate, :data:`FINGER_BASE`
 mm thick under the groove, whose top is the maze's walls ``depth`` mm high, each block ``edge``
@@ -33,11 +35,12 @@ from ...materials import Theme
 from .. import register_writer
 from .chunks import chunk_parts
 from .common import check_block_size, check_flag, check_size, z_up
+from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, FINGER_BASE, check_bed, printed_size,
+                       solid_shape, warn_if_too_large)
 
 __all__ = ["write_stl"]
 
 _STL_CHUNK = 1 << 20  # triangles per write
-FINGER_BASE = 2.0  # mm of plate under a finger labyrinth's groove
 
 
 def finger_plate(blocks: np.ndarray) -> np.ndarray:
@@ -55,25 +58,31 @@ def write_stl(
     blocks: np.ndarray,
     file: BinaryIO,
     theme: Theme,
-    block_size: float = 5.0,
+    block_size: float = DEFAULT_BLOCK_SIZE,
     watertight: bool = True,
     finger: tuple[float, float] | None = None,
+    bed: tuple[float, float] | None = DEFAULT_BED,
 ) -> None:
     """Write a binary STL of all solid blocks as one closed solid, Z-up, ``block_size``
     millimetres; or with ``finger`` a finger labyrinth's plate (see the module docstring)."""
     block_size = check_block_size(block_size)
     check_flag("watertight", watertight)
+    bed = check_bed(bed)
     heights = None
     if finger is not None:
         edge, depth = (check_block_size(v) for v in finger)
+        size = printed_size(blocks.shape, finger=(edge, depth))
         blocks, block_size = finger_plate(blocks), edge
         heights = np.array([0.0, FINGER_BASE, FINGER_BASE + depth]) / edge
+    else:
+        size = printed_size(solid_shape(blocks), block_size)
     parts = list(chunk_parts(blocks, chunk=0, watertight=watertight))  # stairs as steps
     if not parts:
         raise BlockmazeError("the volume has no solid block: there is no surface to write")
     total = sum(len(part.faces) for part in parts)
     if total >= 2**32:
         raise BlockmazeError(f"{total} triangles are too many for a binary STL")
+    warn_if_too_large(size, bed, block_size=block_size, finger=finger is not None)
     file.write(b"blockmaze binary STL, Z-up, units: mm".ljust(80, b" "))
     file.write(struct.pack("<I", total))
     record = np.zeros(min(total, _STL_CHUNK), dtype=[

@@ -40,6 +40,8 @@ from .. import register_writer
 from ..zipped import write_zip
 from .chunks import chunk_parts, step_scale, step_shapes
 from .common import check_block_size, check_size, material_color, material_name, z_up
+from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, check_bed, printed_size, solid_shape,
+                       warn_if_too_large)
 
 __all__ = ["write_3mf"]
 
@@ -61,15 +63,20 @@ def write_3mf(
     blocks: np.ndarray,
     file: BinaryIO,
     theme: Theme,
-    block_size: float = 5.0,
+    block_size: float = DEFAULT_BLOCK_SIZE,
+    bed: tuple[float, float] | None = DEFAULT_BED,
 ) -> None:
     """Write a 3MF print file: an object per material, each closed and manifold, Z-up,
-    ``block_size`` millimetres, coloured by its material (see the module notes)."""
+    ``block_size`` millimetres, coloured by its material (see the module notes); a part larger
+    than ``bed`` (width, depth in mm; None: not checked) is written with a one-line warning
+    saying what would fit (:mod:`~blockmaze.export.meshes.printing`)."""
     block_size = check_block_size(block_size)
+    bed = check_bed(bed)
     blocks = np.asarray(blocks, dtype=np.uint8)
     materials = [int(m) for m in np.flatnonzero(np.bincount(blocks.ravel(), minlength=256)) if m]
     if not materials:
         raise BlockmazeError("the volume has no solid block: there is no surface to write")
+    warn_if_too_large(printed_size(solid_shape(blocks), block_size), bed, block_size=block_size)
     colors = "".join(
         f'<base name="{material_name(m)}" displaycolor="#'
         f'{"".join(f"{round(c * 255):02X}" for c in material_color(theme, m))}FF"/>'
