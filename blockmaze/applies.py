@@ -71,7 +71,7 @@ def _output(option: Option, writer: Writer | None) -> str | None:
         takes = option.writer in writer.options
     else:
         takes = writer.name not in option.not_for and \
-            option.where.takes_file(writer.draws_maze, writer.plan)
+            option.where.takes_file(writer.draws_maze, writer.plan or writer.draws_dungeons)
     return None if takes else f"{writer.name} output"
 
 

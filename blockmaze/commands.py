@@ -35,7 +35,7 @@ from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as TEXT_STYLES
-from .export.defaults import (CELL_SIZE, CHUNK, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
+from .export.defaults import (BED, CELL_SIZE, CHUNK, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
                               Y)
 
 MAX_SEED = 2 ** 64 - 1
@@ -274,7 +274,7 @@ class Where(str, enum.Enum):
     and the descriptions use; :attr:`text` says it in words).
 
     >>> Where("tiles").text, Where.BLOCKS.takes_file(False, False)
-    ("tile maps (what a plan's entities show)", True)
+    ("tile maps and dungeon pictures (what a plan's entities show)", True)
     """
 
     ANY = "any"
@@ -294,17 +294,18 @@ class Where(str, enum.Enum):
         """Whether it applies to a maze printed in the terminal."""
         return self in (Where.ANY, Where.PRINTED)
 
-    def takes_file(self, draws_maze: bool, plan: bool) -> bool:
+    def takes_file(self, draws_maze: bool, entities: bool) -> bool:
         """Whether it applies to an output file whose writer draws the maze itself
-        (``draws_maze``: a picture, a maze document) or a plan (``plan``: a tile map)."""
+        (``draws_maze``: a picture, a maze document) or shows a plan's ``entities`` (a tile
+        map, a dungeon's picture)."""
         if self is Where.PRINTED:
             return False
         if self is Where.BLOCKS:
             return not draws_maze
         if self in (Where.VOLUME, Where.EXTRUSION):
-            return not (draws_maze or plan)
+            return not (draws_maze or entities)
         if self is Where.TILES:
-            return plan
+            return entities
         return True
 
 
@@ -315,7 +316,7 @@ _WHERE_TEXT = {
     Where.BLOCKS: "block and tile files",
     Where.VOLUME: "block files (blocks stood up: not tile maps)",
     Where.EXTRUSION: "block files of a flat plan stood up (not a 3-D blockwise maze)",
-    Where.TILES: "tile maps (what a plan's entities show)",
+    Where.TILES: "tile maps and dungeon pictures (what a plan's entities show)",
 }
 
 
@@ -496,7 +497,7 @@ class Output(Job):
               "groove WIDTH mm wide and DEPTH mm deep (e.g. 8x3), over a 2 mm base.", "Meshes",
         Groove(), metavar="WIDTHxDEPTH", show_default=False, writer="finger")
     bed: tuple[float, float] = option(
-        (220.0, 220.0), ".stl, .3mf: the printer's bed in millimetres; a part larger than it "
+        BED, ".stl, .3mf: the printer's bed in millimetres; a part larger than it "
                         "is written with a warning saying what --block-size (or --finger "
                         "groove) would fit.", "Meshes", Bed(), metavar="WIDTHxDEPTH",
         shown="220x220", writer="bed")

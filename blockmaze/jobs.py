@@ -410,29 +410,46 @@ def _emit(job: Any, voice: Voice, document: MazeDocument, where: Destination | N
     what = _cells(maze.grid.kind, maze.grid.shape)
     if split_from is not None:  # the maze asked for, and the one path it became
         what = f"{_cells(*split_from)} split into one path ({what})"
-    written = write_plan(_plan(job, where, theme, settings, document.seed), document)
+    chosen = _plan(job, where, theme, settings, document.seed)
+    written = write_plan(chosen, document)
     done = _outcome(written)
     if where.writer.draws_maze:
         voice.say(f"wrote {where.shown}{_beside(done)}: {where.writer.format.noun}, {what}{origin}")
     elif where.writer.plan and maze.grid.kind == "layered":  # a tile map a level
-        levels = len(done.paths)
-        shown = _shown(where, done.paths[0]) + (f" ... {Path(done.paths[-1]).name}"
-                                                if levels > 1 else "")
-        voice.say(f"wrote {shown}{_beside(done)}: {counted(levels, 'level')}, {what}"
-                  f"{', a file each' * (levels > 1)}{origin}")
+        _say_files(voice, where, done, what, ", a file each", origin)
     else:
-        _say_blocks(voice, where, written, what, origin)
+        _say_blocks(voice, chosen, written, what, origin)
     return done
+
+
+def _say_files(voice: Voice, where: Destination, done: Outcome, what: str, each: str,
+               origin: str) -> None:
+    """The line of a file a level: ``wrote d-1.tmx ... d-3.tmx: 3 levels, WHAT, a file each``."""
+    levels = len(done.paths)
+    shown = _shown(where, done.paths[0]) + (f" ... {Path(done.paths[-1]).name}"
+                                            if levels > 1 else "")
+    voice.say(f"wrote {shown}{_beside(done)}: {counted(levels, 'level')}"
+              f"{', ' + what if what else ''}{each * (levels > 1)}{origin}")
 
 
 def _outcome(written: Written) -> Outcome:
     return Outcome(None, written.paths, written.volume, written.companions)
 
 
-def _say_blocks(voice: Voice, where: Destination, written: Written, what: str,
+def _printed(plan: Plan, volume) -> str:
+    """``, printed 320 x 375 x 20 mm`` for a file to print (STL, 3MF), else nothing."""
+    if plan.writer.print_size is None:
+        return ""
+    size = plan.writer.print_size(volume.shape, block_size=plan.options.get("block_size"),
+                                  finger=plan.options.get("finger"))
+    return f", printed {size}"
+
+
+def _say_blocks(voice: Voice, plan: Plan, written: Written, what: str,
                 origin: str) -> None:
     """The lines of blocks written: a line a file (its size in blocks), or the tiles, and how
     to place it where the format does not say."""
+    where = plan.destination
     for part in written.parts:
         label = f"{what}, {part.label}" if what and part.label else what or part.label
         if where.split is not None:
@@ -445,7 +462,7 @@ def _say_blocks(voice: Voice, where: Destination, written: Written, what: str,
         beside = f" and {', '.join(p.name for p in part.companions)} beside it" \
             if part.companions else ""
         voice.say(f"wrote {shown}{beside}: {label}, {x}x{y}x{z} blocks (width x height x "
-                  f"length){origin}")
+                  f"length){_printed(plan, part.volume)}{origin}")
         if where.writer.hint is not None:
             name = Path(part.paths[0]).stem.lower() if where.is_path else "-"
             hint = where.writer.hint(part.volume, name=name)
@@ -470,8 +487,9 @@ def blockwise(job: Blockwise, voice: Voice) -> Outcome:
     blocks, what = _blockwise_blocks(job, voice, size, seed)
     if where is None:
         return _print(voice, _plan_text(blocks, _plan_style(job)), seed)
-    written = write_plan(_plan(job, where, theme, settings, seed), blocks)
-    _say_blocks(voice, where, written, what, f", seed {seed}")
+    chosen = _plan(job, where, theme, settings, seed)
+    written = write_plan(chosen, blocks)
+    _say_blocks(voice, chosen, written, what, f", seed {seed}")
     return _outcome(written)
 
 
@@ -523,9 +541,14 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
     where, theme = _output(job)
     if where is not None:  # a picture, several files to a stream, or too large: refused
         check_source(where.writer, None)  # before any work
-
         where = where.for_levels(dungeon_files(job.levels, where.writer))
-        _check_plan_fits(where.writer, settings, (2 * size[0] + 1, 2 * size[1] + 1))
+        plan_shape = (2 * size[0] + 1, 2 * size[1] + 1)  # cells and walls a block each
+        if where.writer.draws_dungeons:
+            from .export.dungeon_pictures import check_picture_size
+
+            check_picture_size([plan_shape] * job.levels)
+        else:
+            _check_plan_fits(where.writer, settings, plan_shape)
     _warn_unused(job, run_context(job, where))
     seed = _seed(job)
     with phase("generating"):
@@ -539,9 +562,13 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
         style = _plan_style(job)
         return _print(voice, "\n\n".join(_plan_text(level.plan, style) for level in made.levels),
                       seed)
-    written = write_plan(_plan(job, where, theme, settings, seed), made)
-    _say_blocks(voice, where, written, "", f", seed {seed}")
+    chosen = _plan(job, where, theme, settings, seed)
+    written = write_plan(chosen, made)
     done = _outcome(written)
+    if where.writer.draws_maze:  # a picture a level
+        _say_files(voice, where, done, "", ", a picture each", f", seed {seed}")
+    else:
+        _say_blocks(voice, chosen, written, "", f", seed {seed}")
     if len(written.parts) > 1:
         done.volume = None
     return done

@@ -250,10 +250,13 @@ def _dungeon_parts(plan: Plan, dungeon: Dungeon, options: dict) -> Iterator[Part
         yield Part(_stood(plan, volume), paths[0], options, f"{len(levels)} levels")
         return
     for number, (level, path) in enumerate(zip(levels, paths, strict=True), 1):
+        label = f"level {number}, {counted(len(level.rooms), 'room')}"
+        if writer.draws_dungeons:  # a picture draws the level itself
+            yield Part(level, path, options, label)
+            continue
         extra = writer.taken(entities=level.entities, metrics=level.metrics)
         blocks = level.plan if writer.plan else level.marked_plan
-        yield Part(_stood(plan, blocks), path, {**options, **extra},
-                   f"level {number}, {counted(len(level.rooms), 'room')}")
+        yield Part(_stood(plan, blocks), path, {**options, **extra}, label)
 
 
 def dungeon_files(levels: int, writer: Writer) -> int:
@@ -264,7 +267,7 @@ def dungeon_files(levels: int, writer: Writer) -> int:
     >>> dungeon_files(3, writer_for(format="tmx")), dungeon_files(3, writer_for(format="schem"))
     (3, 1)
     """
-    return levels if writer.plan else 1
+    return levels if writer.plan or writer.draws_dungeons else 1
 
 
 def _streamed_part(plan: Plan, maze: Streamed, options: dict) -> Part:
@@ -292,7 +295,7 @@ def _write_part(plan: Plan, part: Part) -> WrittenPart:
     writer, theme, split = plan.writer, plan.theme, plan.destination.split
     options = dict(part.options)
     with phase("writing"):
-        if isinstance(part.source, MazeDocument):
+        if writer.draws_maze:  # a maze document, or a picture of a maze or a dungeon level
             with open_target(part.target) as file:
                 writer.write(part.source, file, theme, **options)
             return WrittenPart([part.target], None, part.label)
@@ -381,20 +384,24 @@ def save(source: Source | Dungeon, target: Target, format: str | Writer | None =
 
 
 def check_source(writer: Writer, source: Source | Dungeon | None) -> None:
-    """Refuse, before any work, a source ``writer`` cannot write: blocks or a dungeon (None) to
-    a format that draws a maze's graph (a picture, a maze document).
+    """Refuse, before any work, a source ``writer`` cannot write: blocks to a format that draws
+    a maze's graph (a picture, a maze document), or a dungeon (None) to one that draws no
+    dungeon (a maze document).
 
     >>> from blockmaze.export import writer_for
     >>> check_source(writer_for(format="png"), None)
+    >>> check_source(writer_for(format="maze"), None)
     Traceback (most recent call last):
     ...
-    blockmaze.errors.BlockmazeError: a dungeon is blocks: choose a block or tile format, not a maze document or picture
+    blockmaze.errors.BlockmazeError: a dungeon is blocks: choose a block, tile or picture format, not a maze document
     """
     if not writer.draws_maze or isinstance(source, (Maze, MazeDocument)):
         return
     if source is None or not isinstance(source, np.ndarray):
-        raise BlockmazeError("a dungeon is blocks: choose a block or tile format, not a maze "
-                             "document or picture")
+        if not writer.draws_dungeons:
+            raise BlockmazeError("a dungeon is blocks: choose a block, tile or picture format, "
+                                 "not a maze document")
+        return
     raise BlockmazeError(f"{writer.name} draws a maze, not blocks: pass a Maze or MazeDocument")
 
 

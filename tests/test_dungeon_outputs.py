@@ -223,10 +223,12 @@ def test_save_writes_a_dungeon_as_the_command_does(suffix, tmp_path, capsysbinar
         assert capsysbinary.readouterr().out == (tmp_path / "cli.schem").read_bytes()
 
 
-def test_save_refuses_a_dungeon_as_a_picture(tmp_path):
+def test_save_draws_a_dungeon_as_a_picture_and_refuses_it_as_a_maze_document(tmp_path):
     with pytest.raises(bm.BlockmazeError, match="a dungeon is blocks"):
-        bm.save(bm.generate_dungeon((6, 6), 1), tmp_path / "d.png")
+        bm.save(bm.generate_dungeon((6, 6), 1), tmp_path / "d.json")
     assert not list(tmp_path.iterdir())
+    bm.save(bm.generate_dungeon((6, 6), 1, levels=2), tmp_path / "d.png")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d-1.png", "d-2.png"]
 
 
 @pytest.mark.parametrize("args, message", [

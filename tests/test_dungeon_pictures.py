@@ -234,3 +234,28 @@ def test_any_dungeon_any_cell_size_shows_its_walls(seed, rows, cols, style, cell
     wall = (level.plan == Material.WALL) & ~marked
     assert (image[cy[wall], cx[wall]] == colour(Material.WALL)).all()
     assert not (image[cy[~wall & ~marked], cx[~wall & ~marked]] == colour(Material.WALL)).all(axis=1).any()
+
+
+# --- the command (blockmaze dungeon ... -o level.png) ----------------------------------------
+
+def test_the_command_draws_a_picture_a_level(tmp_path, capsys):
+    from blockmaze.cli import main
+
+    args = ["dungeon", "20x30", "--seed", "7", "--levels", "2", "--spawns", "3:2:1", "--lock"]
+    dungeon = generate_dungeon((20, 30), 7, levels=2, spawns=(3, 2, 1), lock=True)
+    for format in ("png", "svg"):
+        assert main([*args, "-o", str(tmp_path / f"level.{format}")]) == 0
+        err = capsys.readouterr().err  # the report is on standard error
+        assert f"wrote {tmp_path / f'level-1.{format}'} ... level-2.{format}: 2 levels, a picture each" in err
+        assert "Warning" not in err  # --spawns and --lock are drawn
+        for number, level in enumerate(dungeon.levels, 1):
+            expected = io.BytesIO()
+            write_dungeon_picture(level, expected, format=format)
+            assert (tmp_path / f"level-{number}.{format}").read_bytes() == expected.getvalue()
+    assert main(["dungeon", "20x30", "--seed", "7", "-o", str(tmp_path / "one.png")]) == 0
+    assert (tmp_path / "one.png").is_file()
+    assert main([*args, "-o", "-", "-f", "png"]) == 2  # two levels, one stream
+    assert main(["dungeon", "8x8", "-o", str(tmp_path / "d.json")]) == 2
+    assert "not a maze document" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["level-1.png", "level-1.svg", "level-2.png",
+                                                         "level-2.svg", "one.png"]

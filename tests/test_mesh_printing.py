@@ -217,3 +217,17 @@ def test_every_documented_printing_example_fits_the_default_bed(page, command, t
     assert "bed" not in capsys.readouterr().err
     size = extent(tmp_path / PRINTS.search(command)[1])
     assert fits(size), f"{page}: {command} prints {size.round(1).tolist()} mm"
+
+
+def test_the_wrote_line_says_the_printed_size(tmp_path, capsys):
+    plate = tmp_path / "plate.stl"
+    assert main(["generate", "-g", "labyrinth", "--circuits", "7", "--scale", "8", "--finger", "8x3",
+                 "-o", str(plate)]) == 0
+    out = capsys.readouterr().err  # the report is on standard error
+    assert f"printed {size_text(tuple(stl_extent(plate.read_bytes()).tolist()))}" in out
+    assert "printed 216 x 216 x 5 mm" in out
+    assert main(["generate", "10x10", "-g", "hex", "--seed", "5", "--block-size", "2.5", "-o",
+                 str(tmp_path / "hex.3mf")]) == 0
+    assert "printed 160 x 187.5 x 10 mm" in capsys.readouterr().err
+    assert main(["generate", "4x4", "-o", str(tmp_path / "m.glb")]) == 0
+    assert "printed" not in capsys.readouterr().err

@@ -165,7 +165,10 @@ class Writer:
     .schem); ``write_tiles(bands, path, theme, split, **options)`` cuts it into tiles beside
     ``path`` and returns their paths; ``prepare_theme(theme, options)`` gives the theme the file
     is drawn with (a Minecraft release's block states, checked); ``hint(volume, name)`` says how
-    to place the file in the game (None where the file says it itself).
+    to place the file in the game (None where the file says it itself);
+    ``print_size(shape, block_size=, finger=)`` the size a file to print comes out at
+    (``"320 x 375 x 20 mm"``); ``draws_dungeons``: ``write`` draws a dungeon level as it is
+    (rooms, doors, stairs and spawns: pictures).
     """
 
     format: Format
@@ -175,6 +178,8 @@ class Writer:
     write_tiles: Callable | None = None
     prepare_theme: Callable | None = None
     hint: Callable | None = None
+    print_size: Callable | None = None
+    draws_dungeons: bool = False
 
     name = property(lambda self: self.format.name)
     suffixes = property(lambda self: self.format.suffixes)
@@ -251,10 +256,10 @@ def size_limits(what: str, max_side: int | None = None, max_blocks: int | None =
 
 
 def register_writer(name: str, write: Callable, check_size: Callable | None = None,
-                    **abilities: Callable) -> None:
+                    **abilities) -> None:
     """Called by a writer's module for each :data:`FORMATS` row that names it, with what else
-    the writer can do (``write_bands``, ``write_tiles``, ``prepare_theme``, ``hint``: see
-    :class:`Writer`)."""
+    the writer can do (``write_bands``, ``write_tiles``, ``prepare_theme``, ``hint``,
+    ``print_size``, ``draws_dungeons``: see :class:`Writer`)."""
     WRITERS.loaded[name] = Writer(FORMATS[name], write, check_size, **abilities)
 
 

@@ -178,5 +178,5 @@ def _picture_writer(render):
     return write_picture
 
 
-register_writer("png", _picture_writer(render_png))
-register_writer("svg", _picture_writer(render_svg))
+register_writer("png", _picture_writer(render_png), draws_dungeons=True)
+register_writer("svg", _picture_writer(render_svg), draws_dungeons=True)

@@ -23,8 +23,9 @@ import warnings
 import numpy as np
 
 from ...errors import BlockmazeError, BlockmazeWarning
+from ..defaults import BED
 
-DEFAULT_BED = (220.0, 220.0)  # mm: a common bed (the Creality Ender-3's; docs/meshes.md)
+DEFAULT_BED = BED  # mm: a common bed (the Creality Ender-3's; docs/meshes.md)
 DEFAULT_BLOCK_SIZE = 5.0  # mm a block, the STL and 3MF writers' default
 FINGER_BASE = 2.0  # mm of plate under a finger labyrinth's groove
 PRINT_FORMATS = ("stl", "3mf")  # the writers whose files are for printing, in millimetres

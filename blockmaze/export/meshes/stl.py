@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import struct
+from functools import partial
 from typing import BinaryIO
 
 import numpy as np
@@ -35,8 +36,8 @@ from ...materials import Theme
 from .. import register_writer
 from .chunks import chunk_parts
 from .common import check_block_size, check_flag, check_size, z_up
-from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, FINGER_BASE, check_bed, printed_size,
-                       solid_shape, warn_if_too_large)
+from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, FINGER_BASE, check_bed, print_size,
+                       printed_size, solid_shape, warn_if_too_large)
 
 __all__ = ["write_stl"]
 
@@ -102,4 +103,4 @@ def write_stl(
             file.write(memoryview(chunk).cast("B"))
 
 
-register_writer("stl", write_stl, check_size)
+register_writer("stl", write_stl, check_size, print_size=partial(print_size, writer_name="stl"))

@@ -30,6 +30,7 @@ Example
 from __future__ import annotations
 
 import io
+from functools import partial
 from typing import BinaryIO
 
 import numpy as np
@@ -40,8 +41,8 @@ from .. import register_writer
 from ..zipped import write_zip
 from .chunks import chunk_parts, step_scale, step_shapes
 from .common import check_block_size, check_size, material_color, material_name, z_up
-from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, check_bed, printed_size, solid_shape,
-                       warn_if_too_large)
+from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, check_bed, print_size, printed_size,
+                       solid_shape, warn_if_too_large)
 
 __all__ = ["write_3mf"]
 
@@ -247,4 +248,4 @@ def _split_middles(points, triangles, directed, edge, counts):
     return points, triangles
 
 
-register_writer("3mf", write_3mf, check_size)
+register_writer("3mf", write_3mf, check_size, print_size=partial(print_size, writer_name="3mf"))
