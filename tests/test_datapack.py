@@ -390,6 +390,19 @@ def test_unsupported_releases_raise_and_leave_no_file(mc_version, message, tmp_p
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("mc_version, message", [
+    ("26.1", "does not know the datapack format"),
+    ("1.13.2", "/schedule"),
+])
+def test_function_files_refuse_a_release_without_a_datapack(mc_version, message):
+    """The function files, called alone, refuse a release no datapack runs on as the pack does
+    (26.x has no known format: its ``pack_format`` is None, once unpacked as a pair)."""
+    text, ends, columns = datapack.fill_text(maze_volume(2, 2), bm.load_theme(), None, False,
+                                             (0, 0, 0), datapack.TILE, "1.21")
+    with pytest.raises(bm.BlockmazeError, match=message):
+        datapack.function_files(text, ends, columns, mc_version)
+
+
 def test_too_tall_for_the_release_raises():
     """A 300-block-high volume fits a 1.18+ world but not a 1.17 one."""
     volume = np.zeros((300, 1, 1), np.uint8)

@@ -22,7 +22,7 @@ from nbtlib import Int, IntArray, List
 
 import blockmaze as bm
 from blockmaze.export.minecraft.placement import player_spot
-from blockmaze.export.minecraft.sponge import write_indexed
+from blockmaze.export.minecraft.sponge import write_indexed, write_schem_bands
 from blockmaze.export.minecraft.versions import DATA_VERSIONS
 from schem_checker import SchemError, parse_nbt, read_schem
 
@@ -205,6 +205,13 @@ def test_unknown_mc_version_raises_and_leaves_no_file(mc_version, tmp_path):
     with pytest.raises(bm.BlockmazeError, match="unknown Minecraft version"):
         bm.write(maze_volume(2, 2), tmp_path / "maze.schem", mc_version=mc_version)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_no_bands_is_a_clear_error():
+    """A streamed .schem of no bands at all is refused in one line (it once failed unpacking the
+    shape of a first band that was never made)."""
+    with pytest.raises(bm.BlockmazeError, match="at least one band"):
+        write_schem_bands(lambda: iter(()), io.BytesIO(), THEME)
 
 
 @pytest.mark.parametrize("schem_version", SCHEM_VERSIONS)

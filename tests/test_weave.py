@@ -88,6 +88,19 @@ def test_bad_crossings_and_options_are_refused():
         make_maze((5, 5), "weave", weave=1.5)
 
 
+def test_the_weave_drawings_refuse_a_maze_of_another_grid():
+    """What reads a weave grid's crossings takes a weave maze only: another is one clear error
+    (no AttributeError from a grid that has no crossings)."""
+    from blockmaze.blocks.weave import over_maze, weave_volume
+    from blockmaze.export.weave_picture import inset_walls
+    from blockmaze.render.text import weave_text
+
+    square = generate(square_grid(3, 3), rng=1)
+    for draw in (over_maze, weave_volume, inset_walls, weave_text):
+        with pytest.raises(BlockmazeError, match="needs a weave maze, not a square one"):
+            draw(square)
+
+
 # -- blocks: a player's body (2 blocks tall) walks the volume ---------------------------------
 
 from blockmaze.materials import Material  # noqa: E402

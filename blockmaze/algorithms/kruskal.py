@@ -19,6 +19,7 @@ import numpy as np
 
 from ..errors import BlockmazeError
 from ..grids import Grid
+from ..grids.weave import WeaveGrid
 from . import register
 from .common import LOW_HALF, carve_order, join, link_edges, packed_edges, root
 
@@ -121,7 +122,7 @@ def carve(grid: Grid, rng: np.random.Generator, option: str | None = None,
         raise BlockmazeError(f"kruskal takes the option weave, got {option!r}")
     parent = np.full(grid.size, -1, dtype=np.int32)
     laid, joined = None, 0
-    if option == "weave" and getattr(grid, "crossings", None) is not None:
+    if option == "weave" and isinstance(grid, WeaveGrid):
         laid = np.zeros(grid.neighbors.shape, dtype=np.bool_)
         joined = lay_crossings(grid.neighbors, grid.opposite, grid.crossings, grid.under_ends(),
                                parent, laid)

@@ -38,7 +38,7 @@ def per_axis(value: Thickness, name: str) -> tuple[int, int]:
 
 
 def _whole_at_least_one(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 1
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and bool(value >= 1)
 
 
 def thickness_runs(cells: int, wall: int, passage: int) -> np.ndarray:

@@ -115,7 +115,8 @@ def stack_levels(maze: Maze, height: int = 3, method: str = "convert", wall: Thi
     columns = shaft_columns(maze, method, wall, passage, scale)
     shafts = [(cell // per, *columns[cell % per]) for cell in lower.tolist()]
     volume = stack_plans(plans, shafts, height, floor=floor, roof=roof)
-    if solution:  # a shaft's top takes the floor block of its upper cell: show the marker beside it
+    if solution and endpoints is not None:  # (level_plans: a solution needs endpoints)
+        # a shaft's top takes the floor block of its upper cell: show the marker beside it
         for material, cell in ((Material.START, endpoints.start), (Material.GOAL, endpoints.goal)):
             floor_layer = (cell // per) * layers - (not floor)
             if not (volume == material).any() and floor_layer >= 0:
@@ -141,7 +142,7 @@ def level_plans(maze: Maze, method: str = "convert", wall: Thickness = 1, passag
     per = rows * cols
     if solution and endpoints is None:
         raise BlockmazeError("marking the solution needs endpoints (a start and a goal)")
-    openings = {}
+    openings: dict[int, list[tuple[int, int]]] = {}
     for cell, direction in (endpoints.openings if endpoints else ()):
         if direction in (UP, DOWN):
             raise BlockmazeError("an opening must be in an outer wall (north, east, south or west)")
@@ -183,7 +184,7 @@ def level_tiles(maze: Maze, method: str = "convert", wall: Thickness = 1, passag
     per = maze.grid.shape[1] * maze.grid.shape[2]
     columns = shaft_columns(maze, method, wall, passage, scale)
     span = 1 if method == "raster" else min(per_axis(passage, "passage"))
-    entities = [[] for _ in plans]
+    entities: list[list[Entity]] = [[] for _ in plans]
     for cell in np.flatnonzero(maze.links[:, UP]).tolist():
         level, (z, x) = cell // per, (int(v) for v in columns[cell % per])
         far = (z + span - 1, x + span - 1)  # the cell's south-east block
@@ -219,8 +220,8 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
     depth, width = plans[0].shape
     total = len(plans) * layers + bool(roof)
     ensure_memory(total * depth * width, f"a {width}x{total}x{depth}-block volume")
-    wells = []
-    carved: dict[int, list] = {}  # the wells carved so far, by the level their flight leaves
+    wells: list[tuple[int, int] | None] = []
+    carved: dict[int, list[tuple[int, int]]] = {}  # the wells carved so far, by the level their flight leaves
     for level, z, x in shafts:
         if not 0 <= level < len(plans) - 1:
             raise BlockmazeError(f"a shaft from level {level} needs a level above it")
@@ -241,7 +242,7 @@ def stack_plans(plans, shafts, height: int = 3, floor: bool = True, roof: bool =
         volume[level * layers:(level + 1) * layers] = extrude(plan, height, floor=True, roof=False)
     if roof:
         volume[-1] = Material.ROOF
-    flights = {}  # the flights of each well: one spiral, one phase
+    flights: dict[tuple[int, int], list] = {}  # the flights of each well: one spiral, one phase
     for (level, z, x), well in zip(shafts, wells, strict=True):
         # from the lower level's walking layer up through the upper level's floor
         bottom, top = level * layers + 1, (level + 1) * layers

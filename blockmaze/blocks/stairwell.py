@@ -36,6 +36,8 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..materials import SOLID, Material
@@ -166,8 +168,9 @@ def well_at(lower: np.ndarray, upper: np.ndarray, z: int, x: int) -> tuple[int, 
     return None
 
 
-def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int, flight=None,
-               reach: int = 4, cut=()) -> tuple[int, int] | None:
+def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int,
+               flight: tuple[int, int] | None = None, reach: int = 4,
+               cut: Sequence[tuple[int, int]] = ()) -> tuple[int, int] | None:
     """The north-west block of a 2x2 well for stairs at block ``(z, x)``, made room for in both
     plans (in place). Candidates, in order: :func:`well_at`; the wells within ``reach`` blocks,
     nearest first, that are open in both plans or can be cut out of their walls without
@@ -196,7 +199,7 @@ def carve_well(lower: np.ndarray, upper: np.ndarray, z: int, x: int, flight=None
     holding = [(z - dz, x - dx) for dz, dx in CORNERS
                if 1 <= z - dz < depth - 2 and 1 <= x - dx < width - 2
                and all(_openable(plan[z - dz:z - dz + 2, x - dx:x - dx + 2]) for plan in (lower, upper))]
-    candidates = [c for c in [found] * (found is not None) + clean + holding
+    candidates = [c for c in ([] if found is None else [found]) + clean + holding
                   if not any(c != w and abs(c[0] - w[0]) < 2 and abs(c[1] - w[1]) < 2 for w in cut)
                   and not any(np.isin(plan[c[0]:c[0] + 2, c[1]:c[1] + 2], (Material.START, Material.GOAL)).any()
                               for plan in (lower, upper))]  # (a hole over a step would take the mark away)

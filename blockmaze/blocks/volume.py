@@ -85,9 +85,8 @@ def extrude(plan: np.ndarray, height: int = 3, floor: bool = True, roof: bool = 
     volume = np.empty((layers,) + plan.shape, dtype=np.uint8)
     door, light, stairs = (plan == Material.DOOR), (plan == Material.LIGHT), (plan == Material.STAIRS)
     columns = SOLID[plan]  # whole-height columns of their material
-    lit_or_stairs = light.any() or stairs.any()
-    shut = enclosed(plan) if lit_or_stairs else None  # (the common plan, walls and air, needs none)
-    if lit_or_stairs:
+    shut = enclosed(plan) if light.any() or stairs.any() else None  # (walls and air need none)
+    if shut is not None:
         columns |= (light | stairs) & shut
     walls = plan * columns  # AIR (0) outside the columns
     first = int(bool(floor))
@@ -96,7 +95,7 @@ def extrude(plan: np.ndarray, height: int = 3, floor: bool = True, roof: bool = 
         volume[first: first + 2][:, door] = Material.DOOR
         volume[first + 2: first + height][:, door] = Material.WALL
     ground = MARKERS[plan]  # what shows in the floor
-    if lit_or_stairs:
+    if shut is not None:
         volume[first][stairs & ~shut] = Material.STAIRS
         ground |= light & ~shut
     if not ground.any():

@@ -37,7 +37,7 @@ from ..mazes.endpoints import Endpoints
 from ..errors import BlockmazeError, ParameterError
 from ..grids import square_grid
 from ..grids.square import EAST, NORTH, SOUTH, WEST
-from ..grids.weave import OVER_EAST_WEST
+from ..grids.weave import OVER_EAST_WEST, weave_of
 from ..materials import Material
 from ..maze import Maze
 from .convert import Thickness, _mark_endpoints, _unit_plan, per_axis, thickness_runs
@@ -58,7 +58,7 @@ def over_maze(maze: Maze) -> Maze:
     >>> over_maze(m).passage_count == m.passage_count - len(m.grid.used_crossings(m.links))
     True
     """
-    grid = maze.grid
+    grid = weave_of(maze.grid)
     rows, cols = grid.shape
     links = maze.links.copy()
     for cell, before, after in grid.used_crossings(maze.links):
@@ -71,7 +71,7 @@ def over_maze(maze: Maze) -> Maze:
 def weave_unit_plan(maze: Maze, endpoints: Endpoints | None = None, solution: bool = False):
     """The over-level unit plan (one block per wall and cell) and, per used crossing, whether the
     solution goes under it: ``(plan, crossings (m, 3), under_solution bool (m,))``."""
-    grid = maze.grid
+    grid = weave_of(maze.grid)
     cols = grid.shape[1]
     over = over_maze(maze)
     unit = _unit_plan(over)
@@ -110,7 +110,7 @@ def weave_volume(maze: Maze, wall: Thickness = TUNNEL_WALL, passage: Thickness =
     (wz, wx), (pz, px) = per_axis(wall, "wall"), per_axis(passage, "passage")
     unit, used, under = weave_unit_plan(maze, endpoints, solution)
     rows, cols = maze.grid.shape
-    over_ew = maze.grid.crossings[used[:, 0]] == OVER_EAST_WEST
+    over_ew = weave_of(maze.grid).crossings[used[:, 0]] == OVER_EAST_WEST
     what = "bridges go up" if bridges else "tunnels go down"
     least = BRIDGE_WALL if bridges else TUNNEL_WALL
     for thin, axis, stairs in ((wz, "north-south", over_ew != bridges),

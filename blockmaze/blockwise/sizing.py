@@ -174,14 +174,14 @@ def fit_strict(length_blocks: int, wall: Free = None, passage: Free = None,
             f"got {length}"
         )
     runs = np.empty(2 * cells + 1, dtype=np.int64)
-    if wall is None and passage is None:
-        runs[:] = spread(length, 2 * cells + 1)
-    elif wall is None:
+    if wall is not None:
+        runs[0::2] = wall
+        runs[1::2] = spread(length - (cells + 1) * wall, cells)
+    elif passage is not None:
         runs[1::2] = passage
         runs[0::2] = spread(length - cells * passage, cells + 1)
     else:
-        runs[0::2] = wall
-        runs[1::2] = spread(length - (cells + 1) * wall, cells)
+        runs[:] = spread(length, 2 * cells + 1)
     return AxisFit(length, cells, runs)
 
 

@@ -101,7 +101,8 @@ def _separators(walkable, sz, sx, gz, gx):
     return found[:count].copy()
 
 
-def lock_and_key(plan: np.ndarray, start, goal, rng: np.random.Generator):
+def lock_and_key(plan: np.ndarray, start, goal, rng: np.random.Generator
+                 ) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """``(door, key)`` blocks as described above, or None if no single block cuts the goal off
     (every walk can go around) or the start's side holds no plain block for the key."""
     walkable = ~SOLID[plan]

@@ -106,8 +106,8 @@ def _carved_levels(style, size, room_size, levels, rng):
     return made
 
 
-def _furnish(level: DungeonLevel, index: int, levels: int, style: str, rng, counts, spacing,
-             lock, metrics) -> DungeonLevel:
+def _furnish(level: DungeonLevel, index: int, levels: int, style: str, rng,
+             counts: tuple[int, int, int] | None, spacing, lock, metrics) -> DungeonLevel:
     """The level with its stairs, lock and key, spawns and metrics."""
     plan = level.plan
     entities = []
@@ -133,7 +133,7 @@ def _furnish(level: DungeonLevel, index: int, levels: int, style: str, rng, coun
     return replace(level, doors=doors, style=style, entities=tuple(entities), metrics=measured)
 
 
-def _spawn_counts(spawns):
+def _spawn_counts(spawns) -> tuple[int, int, int] | None:
     if spawns is None:
         return None
     try:
@@ -142,7 +142,8 @@ def _spawn_counts(spawns):
         counts = ()
     if len(counts) != 3 or any(isinstance(c, bool) or not isinstance(c, Integral) or c < 0 for c in counts):
         raise BlockmazeError(f"spawns are three whole numbers >= 0 (monsters, items, treasure), got {spawns!r}")
-    return tuple(int(c) for c in counts)
+    monsters, items, treasure = (int(c) for c in counts)
+    return monsters, items, treasure
 
 
 def parse_spawns(text: str | None):

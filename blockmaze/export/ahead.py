@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -27,7 +27,7 @@ DEPTH = 2  # results held ready ahead of the caller (each a band: a few MB)
 _DONE = object()
 
 
-def worked_ahead(items: Iterable[Item], work: Callable[[Item], Result], depth: int = DEPTH) -> Iterator[Result]:
+def worked_ahead(items: Iterable[Item], work: Callable[[Item], Result], depth: int = DEPTH) -> Generator[Result, None, None]:
     """``work(item)`` for each item, in order, computed up to ``depth`` items ahead on a thread
     (0: in the calling thread). An exception in the thread is raised here, at its item; closing
     the generator early (an error in the caller, Ctrl-C) stops the thread."""

@@ -75,7 +75,8 @@ def _colour(value: Colour, name: str) -> tuple[int, int, int]:
         text = value.strip()
         if len(text) == 7 and text[0] == "#":
             try:
-                return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+                red, green, blue = (int(text[i:i + 2], 16) for i in (1, 3, 5))
+                return red, green, blue
             except ValueError:
                 pass
         raise BlockmazeError(f"{name} colour {value!r} is not of the form #rrggbb")
@@ -97,14 +98,15 @@ def _positive(value, name: str, minimum: float) -> float:
 
 def _ramp(stops: Sequence[tuple[int, int, int]], steps: int) -> list[tuple[int, int, int]]:
     """``steps`` colours evenly along the piecewise-linear ramp through ``stops``."""
-    stops = np.asarray(stops, dtype=np.float64)
+    points = np.asarray(stops, dtype=np.float64)
     if steps == 1:
-        return [tuple(int(v) for v in stops[0])]
-    where = np.linspace(0.0, len(stops) - 1, steps)
-    low = np.minimum(where.astype(np.int64), len(stops) - 2)
+        red, green, blue = (int(v) for v in points[0])
+        return [(red, green, blue)]
+    where = np.linspace(0.0, len(points) - 1, steps)
+    low = np.minimum(where.astype(np.int64), len(points) - 2)
     t = (where - low)[:, None]
-    colours = np.rint(stops[low] * (1 - t) + stops[low + 1] * t).astype(np.int64)
-    return [tuple(int(v) for v in c) for c in colours]
+    colours = np.rint(points[low] * (1 - t) + points[low + 1] * t).astype(np.int64)
+    return [(red, green, blue) for red, green, blue in colours.tolist()]
 
 
 # -- scene ------------------------------------------------------------------------------------
@@ -157,6 +159,7 @@ class _Builder:
     as single edges, drawn without Pillow where they are axis-aligned; the banded PNG sets it)."""
 
     segments = False
+    pieces: list[np.ndarray] | None = None  # the solution's pieces, when given (a band's own)
 
     def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette):
         grid = self.grid = maze.grid
@@ -291,6 +294,8 @@ class _Builder:
 
     def solution_pieces(self) -> list[np.ndarray]:
         """The solution's cells, split where a step is not in the plane (layered up/down)."""
+        if self.pieces is not None:
+            return self.pieces
         cells = self.maze.shortest_path(int(self.endpoints.start), int(self.endpoints.goal))
         step_dir = np.argmax(self.grid.neighbors[cells[:-1]] == cells[1:, None], axis=1)
         flat = self.planar[cells[:-1], step_dir]
@@ -396,7 +401,7 @@ class _Builder:
         if self.levels is not None:
             reach = self.levels >= 0
             colour[reach] = self.ramp_base + self.levels[reach]
-        step_pairs = set()
+        step_pairs: set[tuple[int, int]] = set()
         if self.solution:
             for piece in self.solution_pieces():
                 colour[piece] = SOLUTION
@@ -472,7 +477,8 @@ def _draw_png(scene: _Scene):
 
     image = Image.new("P", (scene.width, scene.height), BACKGROUND)
     flat = [v for rgb in scene.palette for v in rgb]
-    image.putpalette(flat + [0] * (768 - len(flat)))
+    palette = flat + [0] * (768 - len(flat))  # (each new image below takes it again)
+    image.putpalette(palette)
     draw = ImageDraw.Draw(image)
     for layer in scene.layers:
         colour = layer.colour
@@ -493,7 +499,8 @@ def _draw_png(scene: _Scene):
             if layer.items:
                 _dots(draw, np.asarray(layer.items), layer.width, colour)
         elif layer.kind == "segments":
-            image = _segments(image, *layer.items, int(round(layer.width)), colour)
+            starts, ends = layer.items
+            image = _segments(image, starts, ends, int(round(layer.width)), colour)
             draw = ImageDraw.Draw(image)
         elif layer.kind == "plan":
             ids, xs, ys = layer.items
@@ -501,7 +508,6 @@ def _draw_png(scene: _Scene):
             block = np.repeat(np.repeat(ids.astype(np.uint8), np.diff(ye), axis=0), np.diff(xe), axis=1)
             canvas = np.asarray(image).copy()
             canvas[ye[0]:ye[-1], xe[0]:xe[-1]] = block
-            palette = image.getpalette()
             image = Image.fromarray(canvas, mode="P")
             image.putpalette(palette)
             draw = ImageDraw.Draw(image)

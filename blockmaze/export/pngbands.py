@@ -47,9 +47,9 @@ def can_band(maze: Maze, options: dict) -> bool:
     number = (int, float, np.integer, np.floating)
     if options.get("style") == "blocks" and options.get("solution"):
         return False  # the 2n+1 plan marks its own solution: drawn whole
-    return (maze.grid.kind == "square" and isinstance(size, number) and not isinstance(size, bool)
-            and np.isfinite(size) and size >= 1 and float(size) == int(size)
-            and (wall is None or (isinstance(wall, number) and np.isfinite(wall) and wall <= size)))
+    return bool(maze.grid.kind == "square" and isinstance(size, number) and not isinstance(size, bool)
+                and np.isfinite(size) and size >= 1 and float(size) == int(size)
+                and (wall is None or (isinstance(wall, number) and np.isfinite(wall) and wall <= size)))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -117,12 +117,12 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
     width, height = probe.width, rows * s + probe.height - s
     if width * height > MAX_PIXELS:
         raise BlockmazeError(f"a {width}x{height}-pixel picture is too large; choose a smaller cell size")
-    levels = ramp_base = path = None
+    shading = path = None  # (each cell's shade level, the palette index of the ramp's first)
     if checked["stops"] is not None:  # distances over the whole maze, by the renderer's own code
         whole = _Builder.__new__(_Builder)
         whole.grid, whole.maze, whole.endpoints, whole.palette = maze.grid, maze, ends, palette
         whole._shade_levels(checked["stops"])
-        levels, ramp_base = whole.levels, whole.ramp_base
+        shading = whole.levels, whole.ramp_base
     if checked["solution"]:
         path = maze.shortest_path(int(ends.start), int(ends.goal))
     if band_rows is None:
@@ -132,7 +132,7 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
     file.write(SIGNATURE + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
                + _chunk(b"PLTE", bytes(v for rgb in palette for v in rgb)))
     done, pending = 0, []
-    plain = style == "walls" and levels is None and path is None and probe.line < 3
+    plain = style == "walls" and shading is None and path is None and probe.line < 3
     lo = r1 = 0
 
     def _emit(scene) -> None:
@@ -163,14 +163,14 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
             continue
         builder = _Builder(sub, style, s, line, band_ends, False, None, list(palette))
         builder.segments = True
-        if levels is not None:
-            builder.levels, builder.ramp_base = levels[cells], ramp_base
+        if shading is not None:
+            builder.levels, builder.ramp_base = shading[0][cells], shading[1]
         if path is not None:
             inside = (path >= cells[0]) & (path <= cells[-1])
             runs = np.split(path, np.flatnonzero(np.diff(inside.astype(np.int8))) + 1)
             pieces = [run - cells[0] for run in runs if cells[0] <= run[0] <= cells[-1]]
             builder.solution = True
-            builder.solution_pieces = lambda pieces=pieces: pieces
+            builder.pieces = pieces
         scene = builder.scene()
         scene.layers = [layer for layer in scene.layers  # start and goal dots of other bands
                         if not (layer.kind == "dots" and layer.name in ("start", "goal")

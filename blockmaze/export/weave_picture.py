@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..mazes.endpoints import Endpoints
-from ..grids.weave import OVER_EAST_WEST
+from ..grids.weave import OVER_EAST_WEST, weave_of
 from ..maze import Maze
 
 INSET = 0.2  # of a cell's side, between its square and its room
@@ -36,12 +36,12 @@ CLOSED = np.array([[[_A, _A], [_B, _A]], [[_B, _A], [_B, _B]], [[_A, _B], [_B, _
 
 def inset_walls(maze: Maze, endpoints: Endpoints | None = None) -> np.ndarray:
     """Every wall as a segment ``(m, 2, 2)`` in plane units (see the module docstring)."""
-    grid = maze.grid
+    grid = weave_of(maze.grid)
     rows, cols = grid.shape
     opened = maze.links.copy()
     if endpoints is not None:
-        for cell, direction in endpoints.openings:
-            opened[int(cell), int(direction)] = True
+        for at, side in endpoints.openings:
+            opened[int(at), int(side)] = True
     closed = ~opened
     crossings = grid.used_crossings(maze.links)
     under = np.where(grid.crossings[crossings[:, 0]] == OVER_EAST_WEST, 0, 1)  # north or east

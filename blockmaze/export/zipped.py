@@ -21,7 +21,7 @@ from __future__ import annotations
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -68,7 +68,8 @@ class Repeat:
         return len(self.data) * self.count
 
 
-Part = bytes | bytearray | memoryview | Repeat
+Bytes = bytes | bytearray | memoryview
+Part = Bytes | Repeat
 
 
 def write_parts(file: BinaryIO, parts: Iterable[Part]) -> None:
@@ -81,7 +82,7 @@ def write_parts(file: BinaryIO, parts: Iterable[Part]) -> None:
             file.write(part)
 
 
-def _pieces(data: Part, level: int, threads: int) -> list[bytes]:
+def _pieces(data: Bytes, level: int, threads: int) -> list[bytes]:
     """``data`` deflated in pieces of ``PIECE`` bytes, each by a fresh compressor ended by a full
     flush (so any piece may follow any other), on ``threads`` threads."""
     view = memoryview(data).cast("B")
@@ -125,9 +126,9 @@ def _zip64_extra(values: list[int]) -> bytes:
     return struct.pack(f"<HH{len(values)}Q", 1, 8 * len(values), *values) if values else b""
 
 
-def _store(parts: Iterable[Part]) -> tuple[list[Part], int, int]:
+def _store(parts: Iterable[Part]) -> tuple[list[Bytes], int, int]:
     """``parts`` as they are (a stored member), their CRC-32 and size."""
-    chunks: list[Part] = []
+    chunks: list[Bytes] = []
     crc = size = 0
     for part in parts:
         for piece in [part.data] * part.count if isinstance(part, Repeat) else [part]:
@@ -136,7 +137,7 @@ def _store(parts: Iterable[Part]) -> tuple[list[Part], int, int]:
     return chunks, crc, size
 
 
-def write_zip(file: BinaryIO, files: dict[str, Part | list[Part] | Callable[[], Part]],
+def write_zip(file: BinaryIO, files: Mapping[str, Part | list[Part] | Callable[[], Part]],
               level: int = 6, stored: Iterable[str] = (), threads: int = 1) -> None:
     """Write ``files`` (name -> bytes, memoryview or list of parts, or a function that gives
     them when that member is written, so large files are read one at a time) as a deflated zip,
@@ -155,7 +156,8 @@ def write_zip(file: BinaryIO, files: dict[str, Part | list[Part] | Callable[[], 
     offset = 0
     stored = set(stored)
     for name in sorted(files):
-        value = files[name]() if callable(files[name]) else files[name]  # (read when written)
+        entry = files[name]
+        value = entry() if callable(entry) else entry  # (read when written)
         parts = value if isinstance(value, list) else [value]
         method = _STORED if name in stored else _DEFLATED
         chunks, crc, size = _store(parts) if method == _STORED else _deflate(parts, level, threads)

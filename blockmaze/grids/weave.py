@@ -79,6 +79,22 @@ class WeaveGrid(Grid):
         return ends[links[ends[:, 1], direction]]
 
 
+def weave_of(grid: Grid) -> WeaveGrid:
+    """``grid`` as the :class:`WeaveGrid` it is, for the code that reads its crossings; another
+    kind of grid is refused.
+
+    >>> weave_of(weave_grid(3, 3)).kind
+    'weave'
+    >>> weave_of(square_grid(3, 3))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: this needs a weave maze, not a square one
+    """
+    if not isinstance(grid, WeaveGrid):
+        raise BlockmazeError(f"this needs a weave maze, not a {grid.kind} one")
+    return grid
+
+
 def weave_grid(rows: int, cols: int, mask: np.ndarray | None = None,
                crossings: np.ndarray | None = None) -> WeaveGrid:
     """A ``rows`` x ``cols`` square grid with ``crossings`` (int8 per cell; None = none yet).

@@ -119,12 +119,12 @@ def weave_text(maze: Maze, style: str = "box", cell_width: int = 3,
     True
     """
     from ..blocks.weave import weave_unit_plan
-    from ..grids.weave import OVER_EAST_WEST
+    from ..grids.weave import OVER_EAST_WEST, weave_of
 
     plan, used, under = weave_unit_plan(maze, endpoints, solution)
     cols = maze.grid.shape[1]
     r, c = np.divmod(used[:, 0], cols)
-    over_ew = maze.grid.crossings[used[:, 0]] == OVER_EAST_WEST
+    over_ew = weave_of(maze.grid).crossings[used[:, 0]] == OVER_EAST_WEST
     z, x = 2 * r + 1, 2 * c + 1
     gap = np.where(under, np.uint8(Material.PATH), np.uint8(Material.AIR))
     for side in (-1, 1):

@@ -29,7 +29,7 @@ rather than ``signal``, which builds enums; ``threading`` only where a function 
 
 from __future__ import annotations
 
-import _signal  # type: ignore[import-not-found]  # the C module: ``signal`` imports enum
+import _signal  # the C module: ``signal`` imports enum
 import contextlib
 import os
 import sys

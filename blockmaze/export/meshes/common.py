@@ -41,7 +41,8 @@ def material_color(theme: Theme, material: int) -> tuple[float, float, float]:
     >>> len(material_color(load_theme(), Material.START))
     3
     """
-    return tuple(c / 255 for c in theme.color(int(material)))
+    red, green, blue = theme.color(int(material))
+    return red / 255, green / 255, blue / 255
 
 
 def material_alpha(theme: Theme, material: int) -> float:

@@ -66,7 +66,7 @@ class _Buffer:
 
     def __init__(self, compress: str | None) -> None:
         self.compress = compress
-        self.blobs: list[bytes] = []  # the binary chunk, in order
+        self.blobs: list[bytes | memoryview] = []  # the binary chunk, in order
         self.blob_length = 0
         self.length = 0  # the (uncompressed) buffer's length
         self.views: list[dict] = []
@@ -78,7 +78,7 @@ class _Buffer:
             meshoptimizer.encode_index_version(1)
             self.meshopt = meshoptimizer
 
-    def _append(self, data: bytes) -> int:
+    def _append(self, data: bytes | memoryview) -> int:
         start = self.blob_length
         self.blobs.append(data)
         padding = -len(data) % 4
@@ -91,7 +91,7 @@ class _Buffer:
         """A buffer view of a 2-D array (rows = vertices), or of a triangle index array."""
         array = np.ascontiguousarray(array)
         stride = array.itemsize * (1 if indices else array.shape[1])
-        view = {"buffer": 0, "byteOffset": 0, "byteLength": array.nbytes}
+        view: dict[str, object] = {"buffer": 0, "byteOffset": 0, "byteLength": array.nbytes}
         if not indices:
             view["byteStride"] = stride
         view["target"] = _ELEMENT_ARRAY_BUFFER if indices else _ARRAY_BUFFER
@@ -110,14 +110,15 @@ class _Buffer:
                 "mode": "TRIANGLES" if indices else "ATTRIBUTES"}}
             self.length += array.nbytes + (-array.nbytes % 4)
         else:
-            view["byteOffset"] = self._append(memoryview(array).cast("B"))
+            view["byteOffset"] = self._append(array.data.cast("B"))
             self.length = self.blob_length
         self.views.append(view)
         return len(self.views) - 1
 
     def accessor(self, array: np.ndarray, kind: str, normalized: bool = False,
                  with_bounds: bool = False, width: int | None = None, indices: bool = False) -> int:
-        entry = {"bufferView": self.view(array, indices), "componentType": _TYPES[array.dtype]}
+        entry: dict[str, object] = {"bufferView": self.view(array, indices),
+                                    "componentType": _TYPES[array.dtype]}
         if normalized:
             entry["normalized"] = True
         entry["count"] = array.size if indices else len(array)
@@ -202,8 +203,8 @@ def _index_array(faces: np.ndarray, vertex_count: int) -> np.ndarray:
 
 def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=False,
                   chunk=DEFAULT_CHUNK, quantize=None, compress=None, uv=False):
-    """The glTF document (a dict) and its binary buffer as a list of byte strings. ``quantize``
-    None: only when compressed.
+    """The glTF document (a dict) and its binary buffer as a list of bytes and memoryviews.
+    ``quantize`` None: only when compressed.
 
     >>> from blockmaze.materials import load_theme
     >>> document, blobs = gltf_document(np.ones((1, 1, 1), np.uint8), load_theme())

@@ -203,7 +203,8 @@ def greedy_quads(blocks: np.ndarray, box: tuple[int, int, int, int, int, int] | 
     if box is None:
         box = (0, 0, 0) + tuple(blocks.shape)
     low, high = np.array(box[:3], np.int64), np.array(box[3:], np.int64)
-    shape = tuple(int(h - lo) for lo, h in zip(low, high, strict=True))
+    height, length, width = (int(h - lo) for lo, h in zip(low, high, strict=True))
+    shape = (height, length, width)
     if vectorized(blocks.size) if numpy_form is None else numpy_form:
         return Quads(greedy_quads_numpy(blocks, tuple(int(v) for v in box)), shape)
 

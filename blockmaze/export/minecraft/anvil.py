@@ -292,7 +292,7 @@ class ChunkBuilder:
         self.payloads: list[bytes] = []
         self.index: dict[str, int] = {}
         self.air = self.id_of("minecraft:air")
-        pieces = [None] * 10  # the fixed bytes between the values a chunk's NBT is made of
+        pieces: dict[int, bytes] = {}  # the fixed bytes between the values a chunk's NBT is made of
         pieces[_HEAD_X] = b"\x0a\x00\x00" + _name(INT, "xPos")
         pieces[_Z] = _name(INT, "zPos")
         pieces[_SECTION_LIST] = _name(LIST, "sections") + bytes((COMPOUND,))
@@ -317,7 +317,7 @@ class ChunkBuilder:
             nbt_int("DataVersion", data_version),
             bytes((END,)),
         ))
-        self.pieces, self.piece_starts = end_to_end(pieces)
+        self.pieces, self.piece_starts = end_to_end([pieces[at] for at in range(_TAIL + 1)])
 
     def id_of(self, state: str) -> int:
         """The global id of a block state, added on first sight."""

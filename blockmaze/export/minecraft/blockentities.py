@@ -149,7 +149,7 @@ def block_entities(blocks: np.ndarray, indices: np.ndarray, palette: list[str], 
     ``origin`` is the (y, z, x) of ``blocks[0, 0, 0]`` in the whole maze (for the mob draw)."""
     from .palette import lookup
 
-    found = []
+    found: list[BlockEntity] = []
     blocks = np.asarray(blocks, dtype=np.uint8)
     low, high = (int(blocks.min()), int(blocks.max())) if blocks.size else (1, 0)
     if not any(low <= v <= high for v in np.flatnonzero(SPAWNS)):

@@ -200,14 +200,9 @@ def fill_text(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     return text, (np.concatenate(ends) if ends else np.empty(0, np.int64)), used
 
 
-def pack_mcmeta(mc_version: str) -> dict:
-    """The ``pack.mcmeta`` document for a release.
-
-    >>> pack_mcmeta("1.20.4")["pack"]["pack_format"]
-    26
-    >>> {k: v for k, v in pack_mcmeta("1.21.11")["pack"].items() if k != "description"}
-    {'min_format': 94, 'max_format': 94}
-    """
+def _pack_major(mc_version: str) -> int:
+    """The datapack format (its major number) of a release that runs a blockmaze datapack, or an
+    error saying why the release does not."""
     target = release(mc_version)
     if target.pack_format is None:
         raise BlockmazeError(
@@ -219,7 +214,18 @@ def pack_mcmeta(mc_version: str) -> dict:
             f"a blockmaze datapack runs its parts with /schedule, which Minecraft {mc_version} "
             f"lacks; choose 1.14 or newer"
         )
-    major, _minor = target.pack_format
+    return target.pack_format[0]
+
+
+def pack_mcmeta(mc_version: str) -> dict:
+    """The ``pack.mcmeta`` document for a release.
+
+    >>> pack_mcmeta("1.20.4")["pack"]["pack_format"]
+    26
+    >>> {k: v for k, v in pack_mcmeta("1.21.11")["pack"].items() if k != "description"}
+    {'min_format': 94, 'max_format': 94}
+    """
+    major = _pack_major(mc_version)
     description = f"blockmaze maze for Minecraft {mc_version}: run /function {NAMESPACE}:build"
     if major > LAST_FLAT_FORMAT:
         return {"pack": {"description": description, "min_format": major, "max_format": major}}
@@ -234,7 +240,7 @@ def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str
     :func:`fill_text` returns them; ``shift`` (y, z, x) is the volume's min corner relative to the
     player; ``facing`` the way the player turns to look into the maze (None: no turn).
     """
-    major, _ = release(mc_version).pack_format
+    major = _pack_major(mc_version)
     folder = f"data/{NAMESPACE}/{'function' if major >= FUNCTION_FOLDER_FROM else 'functions'}"
     if major >= MARKER_ENTITY_FROM:
         marker = f"minecraft:marker ~ ~ ~ {{Tags:[\"{ORIGIN_TAG}\"]}}"

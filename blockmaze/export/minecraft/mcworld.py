@@ -42,7 +42,7 @@ import mmap
 import shutil
 import struct
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import BinaryIO
@@ -307,8 +307,9 @@ def write_mcworld(
         finally:
             db.close()  # (the log holds what no table does: the game reads both)
         name = world_name(file, name)
-        files = {"level.dat": _level_dat(name, layers, spawn, seed, mobs, time),
-                 "levelname.txt": name.encode("utf-8")}
+        files: dict[str, bytes | Callable[[], bytes | memoryview]] = {
+            "level.dat": _level_dat(name, layers, spawn, seed, mobs, time),
+            "levelname.txt": name.encode("utf-8")}
         for path in sorted((folder / "db").iterdir()):
             if path.name not in ("LOG", "LOG.old", "LOCK"):  # (a log of times; a lock of this run)
                 files[f"db/{path.name}"] = functools.partial(_mapped, path)
@@ -416,7 +417,7 @@ def _write_chunks(db, bands, theme: Theme, layers, y: int, seed) -> tuple[int, i
         entities = block_entities(run, indices, palette, seed, origin=(0, z0, 0))
         return run, z0, indices, lookup, entities, list(entries)
 
-    def encoded(made: tuple) -> tuple:
+    def encoded(made: tuple) -> list[tuple]:
         """The run's bands as rows of chunks: (band, z0, entities, sub-chunks, Data3D) each."""
         run, z0, indices, lookup, entities, known = made
         base = shape[2]

@@ -87,8 +87,9 @@ def unpack_longs(longs: np.ndarray, bits: int, count: int, word: int = 64) -> np
     needed = -(-count // per)
     if longs.size < needed:
         raise ValueError(f"{longs.size} words hold fewer than {count} values of {bits} bits")
-    shifts = np.arange(per, dtype=unsigned) * unsigned(bits)
+    # (np.ndarray: numpy's types of either width, joined, keep no shift operator)
+    shifts: np.ndarray = np.arange(per, dtype=unsigned) * unsigned(bits)
     mask = unsigned((1 << bits) - 1)
-    used = longs[:needed].view(unsigned)
+    used: np.ndarray = longs[:needed].view(unsigned)
     # numpy, a column per value slot of a long: a world's thousands of sections load no kernel
     return ((used[:, None] >> shifts) & mask).astype(np.int64).reshape(-1)[:count]

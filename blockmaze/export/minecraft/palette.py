@@ -80,7 +80,7 @@ def minecraft_palette(blocks: np.ndarray, theme: Theme, seed: int | None = None,
     for value, entry in main.items():
         table[value] = entry
     indices = lookup(table, blocks)
-    if drawn:
+    if drawn and seed is not None:  # (variants are drawn only with a seed)
         _draw_variants(blocks, indices, drawn, seed, origin)
     if blocks.ndim == 3:  # doors, gates, stairs, ladders facing their way; support where needed
         floor = theme.minecraft.get(Material.FLOOR, "minecraft:stone")
@@ -212,8 +212,8 @@ def _thresholds(weights: list[float]) -> np.ndarray:
     >>> _thresholds([1, 1, 2]).tolist() == [2**51, 2**52]   # a quarter, a half
     True
     """
-    weights = np.asarray(weights, dtype=np.float64)
-    bounds = np.cumsum(weights / weights.sum())[:-1]
+    array = np.asarray(weights, dtype=np.float64)
+    bounds = np.cumsum(array / array.sum())[:-1]
     return np.array([math.ceil(float(c) * 2.0 ** 53) for c in bounds], dtype=np.uint64)
 
 
@@ -224,7 +224,7 @@ def _draw_variants(blocks: np.ndarray, indices: np.ndarray, drawn, seed: int,
     the volume is big, :func:`_draw_compiled`). A chunk adds to each
     block of a drawn material the step from its first variant's index to the one it draws
     (uint arithmetic wraps), all in buffers each thread keeps: no allocation a chunk."""
-    layers = blocks.reshape((1,) * (3 - blocks.ndim) + blocks.shape)
+    layers: np.ndarray = blocks.reshape((1,) * (3 - blocks.ndim) + blocks.shape)  # (y, z, x)
     chosen = indices.reshape(layers.shape)
     height, length, width = layers.shape
     step = max(1, CHUNK // max(width, 1))

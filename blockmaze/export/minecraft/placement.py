@@ -110,7 +110,8 @@ def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
     gates = [(inside, outside, facing) for inside, outside, facing in edges if open_[inside]]
     if gates:
         if target is not None:
-            gates.sort(key=lambda g: abs(g[0][0] - target[0]) + abs(g[0][1] - target[1]))
+            tz, tx = target
+            gates.sort(key=lambda g: abs(g[0][0] - tz) + abs(g[0][1] - tx))
         _, (z, x), facing = gates[0]
         return Spot(y, z, x, facing)
     if target is None:

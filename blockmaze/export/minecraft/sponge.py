@@ -226,6 +226,8 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
                          for e in block_entities(band, indices, states, seed, mc_version, origin)]
         length += band.shape[1]
         present[np.unique(band)] = True
+    if first is None:
+        raise BlockmazeError("a .schem needs at least one band of blocks")
     shape = (height, length, width)
     spot = player_spot(first, length)  # a streamed maze has no entrance: it lies by the first band
     check_size(shape)

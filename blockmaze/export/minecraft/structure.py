@@ -161,7 +161,7 @@ def write_indexed(
         stream.write(payload[:-len(_EMPTY_LENGTH_AND_END)])  # up to the blocks list's element type
         stream.write(count.to_bytes(4, "big"))
         for chunk in _block_elements(flat, (length, width), states, listed, with_nbt):
-            stream.write(memoryview(chunk.view(np.uint8)))
+            stream.write(chunk.view(np.uint8).data)
         for entity, at in zip(entities, with_nbt, strict=True):
             y, z, x = entity.position
             element = Compound({"pos": List[Int]([Int(x), Int(y), Int(z)]),

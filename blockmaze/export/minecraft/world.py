@@ -179,7 +179,7 @@ class _Spawn:
         still change the answer are examined."""
         if self.start is None and (band == Material.START).any():
             stand = _stand(band)
-            for layer, z, x in np.argwhere(band == Material.START):
+            for layer, z, x in np.argwhere(band == Material.START).tolist():
                 above = np.flatnonzero(stand[layer + 1:, z, x])
                 if above.size:
                     self.start = (int(x), int(layer + 1 + above[0]), z0 + int(z))

@@ -89,7 +89,7 @@ def tile_kinds(theme: Theme) -> list[TileKind]:
     """
     return [
         TileKind(int(m), m.name.lower(), theme.glyph(m),
-                 tuple(theme.color(Material.FLOOR if m == Material.AIR else m)),
+                 theme.color(Material.FLOOR if m == Material.AIR else m),
                  bool(WALKABLE[m]), bool(TRANSPARENT[m]))
         for m in Material
     ]
@@ -172,7 +172,7 @@ def entities(plan: np.ndarray, extra=None) -> list[tuple[str, int, int, dict]]:
     given = {(e.kind, int(e.x), int(e.z)): dict(e.properties) for e in extra or ()}
     found = []
     for material, kind in ENTITIES:
-        for y, x in np.argwhere(plan == material):
+        for y, x in np.argwhere(plan == material).tolist():
             found.append((kind, int(x), int(y), given.pop((kind, int(x), int(y)), {})))
     found += [(kind, x, y, properties) for (kind, x, y), properties in given.items()]
     return found
@@ -345,8 +345,7 @@ def tileset_png(theme: Theme, tile_size: int = DEFAULT_TILE_SIZE) -> bytes:
         raise BlockmazeError("writing a tile set image needs Pillow: pip install pillow") from None
     image = Image.new("RGB", (tile_size * TILE_COUNT, tile_size))
     draw = ImageDraw.Draw(image)
-    # the bitmap font (Pillow >= 10.1; before, load_default() returned it)
-    font = getattr(ImageFont, "load_default_imagefont", ImageFont.load_default)()
+    font = ImageFont.load_default_imagefont()  # the bitmap font (Pillow >= 10.1)
     scale = max(1, tile_size // 16)  # the font's cells are 6x11 pixels: grow them with the tile
     for kind in tile_kinds(theme):
         left = kind.id * tile_size

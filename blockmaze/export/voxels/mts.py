@@ -46,7 +46,7 @@ from .. import register_writer, size_limits
 
 VERSION = 4
 ALWAYS = 127  # param1 / layer probability: always placed
-FACEDIR = {"north": 0, "east": 1, "south": 2, "west": 3}  # Luanti: z+ is north, x+ east
+FACEDIR: dict[str | None, int] = {"north": 0, "east": 1, "south": 2, "west": 3}  # Luanti: z+ is north, x+ east
 # wallmounted param2 is the direction of the wall a ladder hangs on; a Java ladder faces away from it
 WALLMOUNTED = {"north": 5, "south": 4, "east": 3, "west": 2, None: 4}
 
@@ -90,7 +90,7 @@ def luanti_node(state: str) -> tuple[str, int]:
 
 def outside_columns(blocks: np.ndarray) -> np.ndarray:
     """(z, x) True where a column holds no block at all: outside the maze, left as it is."""
-    return ~blocks.any(axis=0)
+    return ~np.any(blocks, axis=0)
 
 
 def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None = None,
