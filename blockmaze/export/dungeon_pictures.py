@@ -123,7 +123,7 @@ def _palette(theme: Theme) -> list[tuple[int, int, int]]:
     colours = [theme.color(m) for m in Material]
     floor = theme.color(Material.FLOOR)
     colours[Material.AIR] = floor  # open ground: a corridor
-    room = tuple((c + 255) // 2 for c in floor)
+    room = ((floor[0] + 255) // 2, (floor[1] + 255) // 2, (floor[2] + 255) // 2)
     return [PAPER, *colours, room, ARROW, KEY_COLOUR]
 
 

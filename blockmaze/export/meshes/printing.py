@@ -59,7 +59,8 @@ def solid_shape(blocks) -> tuple[int, int, int]:
     sides = []
     for axis in range(3):
         others = tuple(a for a in range(3) if a != axis)
-        filled = np.flatnonzero(np.asarray(blocks).max(axis=others)) if blocks.size else []
+        filled = np.flatnonzero(np.asarray(blocks).max(axis=others)) if blocks.size \
+            else np.zeros(0, np.intp)
         sides.append(int(filled[-1] - filled[0] + 1) if len(filled) else 0)
     return sides[0], sides[1], sides[2]
 

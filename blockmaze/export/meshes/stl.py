@@ -100,7 +100,7 @@ def write_stl(
             chunk = record[:len(part)]
             chunk["normal"] = normals[part[:, 0]]
             chunk["corners"] = vertices[part]
-            file.write(memoryview(chunk).cast("B"))
+            file.write(chunk.data.cast("B"))
 
 
 register_writer("stl", write_stl, check_size, print_size=partial(print_size, writer_name="stl"))

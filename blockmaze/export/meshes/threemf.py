@@ -103,12 +103,12 @@ def write_3mf(
         model.write(f'<object id="{index + 2}" name="{material_name(material)}" type="model" '
                     f'pid="1" pindex="{index}"><mesh>\n<vertices>\n')
         for start in range(0, len(vertices), _TEXT_ROWS):
-            part = vertices[start:start + _TEXT_ROWS]
-            model.write('<vertex x="%.6g" y="%.6g" z="%.6g"/>\n' * len(part) % tuple(part.ravel().tolist()))
+            rows = vertices[start:start + _TEXT_ROWS]
+            model.write('<vertex x="%.6g" y="%.6g" z="%.6g"/>\n' * len(rows) % tuple(rows.ravel().tolist()))
         model.write("</vertices>\n<triangles>\n")
         for start in range(0, len(triangles), _TEXT_ROWS):
-            part = triangles[start:start + _TEXT_ROWS]
-            model.write('<triangle v1="%d" v2="%d" v3="%d"/>\n' * len(part) % tuple(part.ravel().tolist()))
+            rows = triangles[start:start + _TEXT_ROWS]
+            model.write('<triangle v1="%d" v2="%d" v3="%d"/>\n' * len(rows) % tuple(rows.ravel().tolist()))
         model.write("</triangles>\n</mesh></object>\n")
     model.write("</resources>\n<build>")
     model.write("".join(f'<item objectid="{index + 2}"/>' for index in range(len(materials))))
