@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from .mazes.documents import MazeDocument
 
 Report = Callable[[str], None]
+GRID_BYTES = 32  # a grid's cell: its neighbours, links and flags (grids/*.py: 26 to 46)
 
 
 class UnusedOptionWarning(UserWarning):
@@ -273,6 +274,7 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     seed = _seed(job)
     if where is not None and not job.unicursal and _streams(job, where, shape, settings):
         return _write_streamed(job, voice, where, theme, shape, seed, settings)
+    _check_memory(job, where, settings, kind, shape)
     document = _carved(job, where, kind, shape, mask, seed)
     return _emit(job, voice, document, where, theme, settings,
                  split_from=(kind, shape) if job.unicursal else None)
@@ -327,6 +329,7 @@ def _labyrinth(job: Generate, voice: Voice) -> Outcome:
         _check_fits(where.writer, settings, "polar", (rings_of(job.style, circuits),))
         where = _check_graph_output(job, where, "polar", 1)
     _warn_unused(job, run_context(job, where))
+    _check_memory(job, where, settings, "polar", (rings_of(job.style, circuits),))
     with phase("drawing the labyrinth"):
         document = labyrinth(circuits, job.style)
     return _emit(job, voice, document, where, theme, settings)
@@ -360,6 +363,40 @@ def _check_plan_fits(writer: Writer, settings: BlockSettings, plan_shape) -> Non
     """Refuse, before any work, a (z, x) plan ``writer`` cannot hold once stood up (a tile map
     holds the plan itself)."""
     writer.check_volume((1, *plan_shape) if writer.plan else settings.volume_shape(plan_shape))
+
+
+def _check_memory(job: Any, where: Destination | None, settings: BlockSettings, kind: str,
+                  shape: tuple[int, ...]) -> None:
+    """Refuse, from arithmetic alone and before any work, a maze whose steps need more memory
+    than the limit: the grid's cells, a unicursal maze's drawing in corridors and its split
+    cells, the rasterized plan, the volume and the writer's own (:mod:`blockmaze.blocks.least`;
+    each step checks the same figure again when it runs)."""
+    from .blocks.least import RASTER_BYTES, least_cells, least_plan_blocks
+    from .blocks.raster import min_scale
+    from .support.memory import ensure_memory, estimate
+
+    cells = least_cells(kind, shape)
+    unicursal = getattr(job, "unicursal", False)
+    steps = {"its grid": GRID_BYTES * cells}
+    if unicursal:
+        if kind != "square":
+            scale = job.scale or min_scale(kind)
+            steps["its drawing in corridors"] = RASTER_BYTES * least_plan_blocks(kind, shape, scale)
+        steps["its split into one path"] = GRID_BYTES * 4 * cells
+    if where is not None and not where.writer.draws_maze:
+        plan = None
+        if kind in ("square", "weave"):
+            rows, cols = (2 * shape[0], 2 * shape[1]) if unicursal else (shape[0], shape[1])
+            z, x = settings.plan_shape((rows, cols))
+            plan = z * x
+        elif not unicursal and not settings.converted:
+            plan = least_plan_blocks(kind, shape, settings.scale)
+            steps["its plan"] = RASTER_BYTES * plan
+        if plan is not None:
+            blocks = plan * (1 if where.writer.plan else settings.volume_height)
+            steps[f"its {where.writer.name} file"] = blocks + estimate(where.writer.name, blocks)
+    what, need = max(steps.items(), key=lambda step: step[1])
+    ensure_memory(need, f"this maze ({what})")
 
 
 def _check_graph_output(job: Any, where: Destination, kind: str, levels: int) -> Destination:

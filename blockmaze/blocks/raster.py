@@ -45,6 +45,7 @@ from ..grids.geometry import cell_shapes
 from ..materials import Material
 from ..maze import Maze
 from ..support.memory import ensure_memory
+from .least import RASTER_BYTES
 
 # The smallest scale (blocks per unit length) each kind rasterizes at: below it some cells have no
 # room for an anchor, a gate or a wall between corridors (found by testing many mazes per kind).
@@ -166,7 +167,7 @@ def raster(maze: Maze, scale: int = 4, endpoints: Endpoints | None = None,
     xmin, ymin, xmax, ymax = shapes.bounds()
     nz = int(math.ceil((ymax - ymin) * scale - 1e-9)) + 2 * PAD
     nx = int(math.ceil((xmax - xmin) * scale - 1e-9)) + 2 * PAD
-    ensure_memory(nz * nx * 32, f"a {nx}x{nz}-block plan")  # owners, labels, queue, flags
+    ensure_memory(nz * nx * RASTER_BYTES, f"a {nx}x{nz}-block plan")  # owners, labels, queue, flags
     # block coordinates: u = (x - xmin) * scale + PAD; block (z, x) spans [x, x + 1) x [z, z + 1)
     pts = np.empty_like(shapes.points)
     pts[..., 0] = (shapes.points[..., 0] - xmin) * scale + PAD

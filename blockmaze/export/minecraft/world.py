@@ -67,7 +67,7 @@ from .palette import haloed_palette, with_next_rows
 from .placement import YAW, player_spot
 from .versions import DEFAULT_MC_VERSION, release
 from ..defaults import TERRAIN, TIME, Y
-from ..target import STDOUT, is_file_object
+from ..target import STDOUT, is_file_object, target_path
 
 TERRAINS = ("void", "flat", "grass")
 FIRST_RELEASE = 2860  # 1.18
@@ -296,8 +296,8 @@ def world_name(file, name: str | None = None) -> str:
     >>> world_name(None), world_name(None, "Labyrinth")
     ('blockmaze', 'Labyrinth')
     """
-    path = getattr(file, "target", None) or getattr(file, "name", None)
-    return name or (Path(path).stem if isinstance(path, (str, os.PathLike)) else "blockmaze")
+    path = None if file is None else target_path(file)
+    return name or (path.stem if path is not None else "blockmaze")
 
 
 def _write_folder(bands, folder: Path, theme: Theme, mc_version: str, data_version: int,
