@@ -152,3 +152,48 @@ def test_block_settings_know_their_shapes():
     assert s.plan_shape((2, 3)) == (9, 17) and s.volume_shape((9, 17)) == (5, 9, 17)
     assert s.groove == 3 and block_settings.default_scale("hex") == 4
     assert np.prod(s.plan_shape((2, 3))) == 153
+
+
+@settings(max_examples=40, deadline=None)
+@given(kind=st.sampled_from(("hex", "triangle", "upsilon", "polar")),
+       rows=st.integers(1, 7), cols=st.integers(1, 7), scale=st.integers(3, 9))
+def test_the_least_plan_is_a_lower_bound(kind, rows, cols, scale):
+    """The arithmetic refusals never refuse what would fit: a rasterized plan has at least the
+    blocks blocks.least counts for it (and not many more: the bound is tight enough to refuse)."""
+    from blockmaze.blocks import rasterize
+    from blockmaze.blocks.least import least_plan_blocks
+    from blockmaze.blocks.raster import min_scale
+
+    shape = (rows,) if kind == "polar" else (rows, cols)
+    scale = max(scale, min_scale(kind))
+    try:
+        maze = bm.generate(shape, rng=1, kind=kind)
+    except BlockmazeError:  # (a triangle grid of one column falls apart)
+        return
+    plan = rasterize(maze, scale)
+    least = least_plan_blocks(kind, shape, scale)
+    assert least <= plan.size <= 4 * least + 200
+
+
+@pytest.mark.parametrize("args", [
+    ("generate", "600", "-g", "polar", "--unicursal", "--memory-limit", "500M"),
+    ("generate", "-g", "labyrinth", "--circuits", "199", "--memory-limit", "200M"),
+    ("generate", "-g", "labyrinth", "--circuits", "199", "--finger", "8x3", "--memory-limit",
+     "200M"),
+    ("generate", "900", "-g", "hex", "--memory-limit", "100M"),
+])
+def test_a_refusal_for_memory_comes_before_any_work(args, tmp_path, monkeypatch, capsys):
+    import blockmaze.mazes.generation
+    import blockmaze.mazes.labyrinths
+    from blockmaze.cli import main
+
+    def never(*args, **kwargs):
+        raise AssertionError("made before refusing")
+
+    monkeypatch.setattr(blockmaze.mazes.generation, "generate", never)
+    monkeypatch.setattr(blockmaze.mazes.labyrinths, "labyrinth", never)
+    suffix = ".stl" if "--finger" in args else ".schem"
+    code = main(["-q", *args, "-o", str(tmp_path / f"m{suffix}")])
+    err = capsys.readouterr().err
+    assert code == 2 and "needs about" in err and "--memory-limit" in err and err.count("\n") == 1
+    assert not list(tmp_path.iterdir())

@@ -11,7 +11,7 @@ cos(pi/8) of that). Rasterizing takes :data:`RASTER_BYTES` a plan block.
 Example
 -------
 >>> least_cells("polar", (3,)), least_plan_blocks("hex", (10, 10), 4)
-(19, 4480)
+(20, 4278)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def least_cells(kind: str, shape: tuple[int, ...]) -> int:
     """The cells of a grid of ``kind`` and ``shape`` (a polar grid's from its ring counts).
 
     >>> least_cells("polar", (3,)), least_cells("layered", (2, 3, 4))
-    (19, 24)
+    (20, 24)
     """
     if kind == "polar":
         from ..grids.polar import ring_counts
@@ -42,10 +42,15 @@ def least_plan_blocks(kind: str, shape: tuple[int, ...], scale: int) -> int:
     its cells' bounding box at that scale.
 
     >>> least_plan_blocks("triangle", (4, 4), 5), least_plan_blocks("polar", (10,), 4)
-    (276, 5329)
+    (204, 6241)
     """
     if kind == "polar":
-        side = 2 * shape[0] * math.cos(math.pi / 8)
+        from ..grids.polar import MAX_SEGMENT, ring_counts
+
+        rings = shape[0]
+        outer = int(ring_counts(rings)[-1])
+        steps = outer * max(1, math.ceil(2 * math.pi * rings / outer / MAX_SEGMENT))
+        side = 2 * rings * math.cos(math.pi / max(steps, 3))  # the outer arc's polygon
         width, height = side, side
     else:
         rows, cols = shape
