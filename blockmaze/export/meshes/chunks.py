@@ -37,6 +37,7 @@ Example
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 from ...support.kernels import kernel
 import numpy as np
 
-from ...errors import BlockmazeError
+from ...errors import BlockmazeError, ParameterError
 from ...materials import Material
 from .greedy import Quads, Surface, greedy_quads, triangulate, triangulate_together, vectorized
 from .vectorized import greedy_quads_numpy_many
@@ -95,6 +96,30 @@ def check_chunk(chunk) -> int:
     if chunk > 16384:
         raise BlockmazeError(f"chunk must be at most 16384 blocks (16-bit vertex positions), got {chunk}")
     return int(chunk)
+
+
+MAX_CHUNKS = 1 << 16  # a glTF node (and its mesh) each: past this a scene only gets slower
+
+
+def check_chunk_count(shape: tuple[int, int, int], chunk: int) -> None:
+    """Refuse, before any meshing, a chunk size that cuts a (y, z, x) volume into more than
+    :data:`MAX_CHUNKS` chunks (a node each), naming the least size that does not.
+
+    >>> check_chunk_count((4, 201, 201), 1)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.ParameterError: chunk=1 cuts this 201x4x201-block volume into 161604 chunks (a node each, and more a material); at most 65536: choose chunk=2 or more (or chunk=0: no chunks)
+    """
+    def count(side: int) -> int:
+        return math.prod(-(-n // side) for n in shape)
+
+    if chunk and count(chunk) > MAX_CHUNKS:
+        least = next(side for side in range(chunk + 1, max(shape) + 1) if count(side) <= MAX_CHUNKS)
+        y, z, x = shape
+        raise ParameterError(f"{{chunk={chunk}}} cuts this {x}x{y}x{z}-block volume into "
+                             f"{count(chunk)} chunks (a node each, and more a material); at most "
+                             f"{MAX_CHUNKS}: choose {{chunk={least}}} or more (or {{chunk=0}}: "
+                             "no chunks)")
 
 
 def step_scale(blocks: np.ndarray, seal: bool = True) -> int:

@@ -43,7 +43,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer
-from .chunks import DEFAULT_CHUNK, Part, chunk_parts, check_chunk, uv_of
+from .chunks import DEFAULT_CHUNK, Part, check_chunk, check_chunk_count, chunk_parts, uv_of
 from .common import (
     check_block_size, check_flag, check_size, material_alpha, material_color, material_name,
     srgb_to_linear,
@@ -220,6 +220,7 @@ def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=Fals
     check_flag("quantize", quantize)
     check_flag("uv", uv)
     chunk = check_chunk(chunk)
+    check_chunk_count(np.shape(blocks), chunk)
     if compress not in COMPRESSIONS:
         raise BlockmazeError(f"compress must be one of: none, meshopt; got {compress!r}")
     if compress:
