@@ -197,3 +197,20 @@ def test_a_refusal_for_memory_comes_before_any_work(args, tmp_path, monkeypatch,
     err = capsys.readouterr().err
     assert code == 2 and "needs about" in err and "--memory-limit" in err and err.count("\n") == 1
     assert not list(tmp_path.iterdir())
+
+
+def test_a_file_size_limit_ends_a_bedrock_world_in_one_line(tmp_path):
+    """LevelDB's own error (a file-size limit, a full disk) is one line, exit 1, nothing left."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("leveldb")
+    script = ("import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000));"
+              "from blockmaze.cli import main; sys.exit(main(['generate', '300', '--seed', '1', "
+              f"'-o', {str(tmp_path / 'w.mcworld')!r}]))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("\n") == 1 and "File too large" in done.stderr, done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -36,6 +36,7 @@ Example
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import mmap
@@ -51,7 +52,7 @@ import nbtlib
 import numpy as np
 from nbtlib import Byte, Compound, Int, List, Long, String
 
-from ...errors import BlockmazeError
+from ...errors import BlockmazeError, OutputError
 from ...materials import Theme
 from .. import register_writer, size_limits, volume_slices
 from .blockdata import checked_theme
@@ -301,11 +302,12 @@ def write_mcworld(
     layers = terrain_layers(terrain, y)
     folder = Path(tempfile.mkdtemp(prefix="blockmaze-mcworld-"))
     try:
-        db = open_leveldb(folder / "db")
-        try:
-            spawn = _write_chunks(db, bands, theme, layers, y, seed)
-        finally:
-            db.close()  # (the log holds what no table does: the game reads both)
+        with _database_errors(folder):
+            db = open_leveldb(folder / "db")
+            try:
+                spawn = _write_chunks(db, bands, theme, layers, y, seed)
+            finally:
+                db.close()  # (the log holds what no table does: the game reads both)
         name = world_name(file, name)
         files: dict[str, bytes | Callable[[], bytes | memoryview]] = {
             "level.dat": _level_dat(name, layers, spawn, seed, mobs, time),
@@ -324,6 +326,32 @@ def write_mcworld(
                   threads=2)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _database_errors(folder: Path) -> Iterator[None]:
+    """LevelDB's own errors while the world's database is written (a full disk, a file-size
+    limit) as one line: the world could not be written.
+
+    >>> with _database_errors(Path("/tmp")):
+    ...     raise __import__("leveldb").LevelDBException(b"IO error: db/000003.log: File too large")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.OutputError: cannot write the Bedrock world's database in / (it is made there first): File too large
+    """
+    try:
+        from leveldb import LevelDBException
+    except ImportError:  # (open_leveldb says what is missing)
+        yield
+        return
+    try:
+        yield
+    except LevelDBException as error:
+        text = error.args[0].decode("utf-8", "replace") if error.args and \
+            isinstance(error.args[0], bytes) else str(error)
+        reason = text.rsplit(": ", 1)[-1] if ": " in text else text
+        raise OutputError(f"cannot write the Bedrock world's database in {folder.parent} (it "
+                          f"is made there first): {reason}") from None
 
 
 def _mapped(path: Path) -> bytes | memoryview:
