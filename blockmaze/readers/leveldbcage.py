@@ -14,6 +14,13 @@ LevelDB opens it names itself, from a number, inside the folder. Files are writt
 device or a FIFO. The members inflate to at most the info limit in all, and the records LevelDB
 hands back may hold at most that many bytes.
 
+Source of the names and of how CURRENT is read: LevelDB's ``db/filename.cc`` (its file types:
+log, lock, table, descriptor, current, temporary, info log) and ``VersionSet::Recover`` in
+``db/version_set.cc``, which reads CURRENT, wants it to end in a newline and opens the folder
+joined with the rest (https://github.com/google/leveldb; Mojang's fork, which amulet-leveldb
+wraps, keeps both: https://github.com/Mojang/leveldb). Seen here with ``strace``: a CURRENT of
+``../../../x/MANIFEST-000002`` made LevelDB open ``/tmp/blockmaze-info-…/db/../../../x/…``.
+
 >>> db_name("MANIFEST-000002"), db_name("000005.ldb"), db_name("LOG")
 ('copy', 'copy', 'skip')
 >>> db_name("../secret") is None, db_name("000005.exe") is None
@@ -34,7 +41,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import BadFileError
+from ..errors import BadFileError, BlockmazeError
 from .base import printable, zip_member
 from .timebound import check_time, time_left
 
@@ -134,11 +141,15 @@ def records(db: Path, site: str, budget: int) -> Iterator[tuple[bytes, bytes]]:
     than ``budget`` bytes."""
     worker = Path(__file__).with_name("leveldbworker.py")
     seconds = time_left()
-    process = subprocess.Popen(  # -I -S: nothing of the caller's folder, environment or site
-        [sys.executable, "-I", "-S", str(worker), str(db), site, str(budget),
-         str(3600.0 if seconds is None else seconds)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=db, start_new_session=True)  # (its own session: a terminal's Ctrl-C is the reader's)
+    try:
+        process = subprocess.Popen(  # -I -S: nothing of the caller's folder, environment or site
+            [sys.executable, "-I", "-S", str(worker), str(db), site, str(budget),
+             str(3600.0 if seconds is None else seconds)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=db, start_new_session=True)  # (its own session: a terminal's Ctrl-C is the reader's)
+    except OSError as error:
+        raise BlockmazeError(f"cannot start the process that reads db/ with LevelDB "
+                             f"({sys.executable or 'no interpreter'}): {error.strerror or error}") from None
     try:
         frames = _Frames(process.stdout.fileno())
         total = 0
