@@ -147,7 +147,7 @@ def large(tmp_path_factory) -> Path:
 def test_a_stop_while_leveldb_reads_is_answered_within_a_second(large, tmp_path, signum):
     settings = dict(os.environ, PYTHONPATH=str(HERE.parent), TMPDIR=str(tmp_path))
     child = subprocess.Popen([sys.executable, "-m", "blockmaze", "info", str(large)], env=settings,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_default_signal(signum))
     try:
         deadline = time.monotonic() + 60
         while not list(tmp_path.glob("blockmaze-info-*/db/LOCK")):  # LevelDB has begun its open
@@ -171,6 +171,12 @@ def test_the_time_bound_holds_while_leveldb_reads(large, tmp_path):
     assert code == 1 and len(err) == 1 and "took more than 0.5 s" in err[0], err
     assert seconds < 2.5, f"refused after {seconds:.2f} s (a start-up and the bound)"
     assert not _workers(tmp_path) and list(tmp_path.iterdir()) == []
+
+
+def _default_signal(signum: int):
+    """For the child: ``signum`` with its default action, whatever this run inherited (a
+    background shell ignores SIGINT, ``nohup`` SIGHUP)."""
+    return lambda: signal.signal(signum, signal.SIG_DFL)
 
 
 def _workers(under: Path) -> list[str]:
