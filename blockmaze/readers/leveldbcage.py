@@ -143,7 +143,7 @@ def records(db: Path, site: str, budget: int) -> Iterator[tuple[bytes, bytes]]:
     seconds = time_left()
     try:
         process = subprocess.Popen(  # -I -S: nothing of the caller's folder, environment or site
-            [sys.executable, "-I", "-S", str(worker), str(db), site, str(budget),
+            [sys.executable, "-I", "-S", str(worker), os.path.abspath(db), site, str(budget),
              str(3600.0 if seconds is None else seconds)],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=db, start_new_session=True)  # (its own session: a terminal's Ctrl-C is the reader's)
