@@ -49,9 +49,10 @@ def read_mcworld(file: BinaryIO) -> FileInfo:
         with zip_member(archive, "level.dat", LEVEL_DAT_LIMIT) as member:
             level = _level(member.read(LEVEL_DAT_LIMIT + 1))
         site = leveldb_site()
-        if site is None:
-            details, size, counts = {"blocks": NOT_COUNTED}, None, {}
-        else:
+        details: dict = {"blocks": NOT_COUNTED}
+        size: tuple[int, int, int] | None = None
+        counts: dict[str, int] = {}
+        if site is not None:
             with unpacked(archive, inflate_limit()) as db, \
                     contextlib.closing(records(db, site, inflate_limit())) as pairs:
                 details, size, counts = _db_summary(pairs)
@@ -89,7 +90,11 @@ def _level(data: bytes) -> dict:
 
 def _db_summary(pairs: Iterator[tuple[bytes, bytes]]) -> tuple[dict, tuple[int, int, int] | None, dict]:
     """Chunks, sub-chunks and block counts of the world's LevelDB records."""
-    chunks, ys, counts, palettes, top = set(), [], Counter(), {}, 0
+    chunks: set[tuple[int, int]] = set()
+    ys: list[int] = []
+    counts: Counter = Counter()
+    palettes: dict[bytes, list[str]] = {}
+    top = 0
     for key, value in pairs:
         check_time()
         if len(key) not in (9, 10):

@@ -38,7 +38,7 @@ import struct
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 from ..errors import BadFileError, BlockmazeError
@@ -117,10 +117,15 @@ def unpacked(archive, budget: int) -> Iterator[Path]:
 
 def _copy(archive, info, path: Path) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    with zip_member(archive, info) as source, os.fdopen(os.open(path, flags, 0o600), "wb") as out:
-        while piece := source.read(_PIECE):
-            check_time()
-            out.write(piece)
+    with zip_member(archive, info) as source:
+        try:
+            with os.fdopen(os.open(path, flags, 0o600), "wb") as out:
+                while piece := source.read(_PIECE):
+                    check_time()
+                    out.write(piece)
+        except OSError as error:  # a full disk, a file-size limit: this machine's, not the world's
+            raise BadFileError(f"cannot copy {info.filename} into {path.parent} to read it: "
+                               f"{error.strerror or error}") from None
 
 
 def _check_current(db: Path, names: set[str]) -> None:
@@ -134,7 +139,7 @@ def _check_current(db: Path, names: set[str]) -> None:
                                      "of db/, on one line"))
 
 
-def records(db: Path, site: str, budget: int) -> Iterator[tuple[bytes, bytes]]:
+def records(db: Path, site: str, budget: int) -> Generator[tuple[bytes, bytes], None, None]:
     """Every (key, value) of the LevelDB in ``db``, read by a worker process (LevelDB from
     ``site``); the worker is ended when the time bound passes, a stop arrives or the caller
     stops iterating. BadFileError when LevelDB refuses the database or its records hold more
@@ -150,8 +155,10 @@ def records(db: Path, site: str, budget: int) -> Iterator[tuple[bytes, bytes]]:
     except OSError as error:
         raise BlockmazeError(f"cannot start the process that reads db/ with LevelDB "
                              f"({sys.executable or 'no interpreter'}): {error.strerror or error}") from None
+    output, said = process.stdout, process.stderr
+    assert output is not None and said is not None  # (both piped)
     try:
-        frames = _Frames(process.stdout.fileno())
+        frames = _Frames(output.fileno())
         total = 0
         while True:
             key_length, value_length = _FRAME.unpack(frames.take(_FRAME.size, process))
@@ -169,8 +176,8 @@ def records(db: Path, site: str, budget: int) -> Iterator[tuple[bytes, bytes]]:
         with contextlib.suppress(OSError):
             process.kill()
         process.wait()
-        process.stdout.close()
-        process.stderr.close()
+        output.close()
+        said.close()
 
 
 class _Frames:

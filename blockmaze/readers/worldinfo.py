@@ -60,7 +60,7 @@ def _files(path: Path) -> dict[str, bytes | Path]:
         if (path / "region").is_symlink():
             raise BlockmazeError("region is a link; info reads the world's own files, not what a "
                                  "link points to")
-        found = {"level.dat": path / "level.dat"}  # each opened once, as a regular file, by _read
+        found: dict[str, bytes | Path] = {"level.dat": path / "level.dat"}  # each opened once, as a regular file, by _read
         found.update({f"region/{p.name}": p for p in (path / "region").glob("r.*.mca")})
         return found
     with open_regular(path, "world zip") as opened, open_zip(opened) as archive:
@@ -153,7 +153,7 @@ def section_counts(section: dict) -> Counter:
     if indices.max() >= len(names):
         raise BlockmazeError("a section's block index is outside its palette")
     counts = np.bincount(indices, minlength=len(names))
-    out = Counter()
+    out: Counter = Counter()
     for name, count in zip(names, counts, strict=True):
         out[name] += int(count)
     return out
