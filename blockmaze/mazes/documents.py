@@ -209,6 +209,10 @@ def check_links_cover(shape: list[int], links_text: object, kind: str = "square"
 MAX_DOCUMENT_BYTES = 1 << 28  # 256 MiB: 2 hex digits a cell, a 100-million-cell maze
 
 
+# what a maze document is, for a user who named another file
+WHAT_DOCUMENT = "export reads the .json that blockmaze generate ... -o m.json writes"
+
+
 def load_maze(source: str | Path | object) -> MazeDocument:
     """Read a maze document from a path or a binary file.
 
@@ -251,6 +255,9 @@ def load_maze(source: str | Path | object) -> MazeDocument:
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        if not raw.lstrip(b"\xef\xbb\xbf \t\r\n").startswith((b"{", b"[")):  # not JSON at all
+            raise BadFileError(f"{name}: its first bytes are not JSON: not a maze document "
+                               f"({WHAT_DOCUMENT})") from None
         raise BadFileError(f"{name}: maze document is not valid JSON: {error}") from None
     except (ValueError, RecursionError) as error:  # a number of too many digits, deep nesting
         raise BadFileError(f"{name}: maze document is not usable JSON: "
@@ -258,6 +265,8 @@ def load_maze(source: str | Path | object) -> MazeDocument:
     try:
         return parse_maze(data)
     except BlockmazeError as error:
+        if str(error).startswith("not a maze document"):
+            raise BadFileError(f"{name}: {error} ({WHAT_DOCUMENT})") from None
         raise BadFileError(f"{name}: {error}") from None
     except (RecursionError, TypeError, ValueError, KeyError, IndexError, OverflowError) as error:
         raise BadFileError(f"{name}: maze document is malformed ({type(error).__name__})") from None

@@ -1,7 +1,9 @@
 """``blockmaze info`` for Bedrock worlds (``.mcworld``): the name and spawn from ``level.dat``,
 and, read through Mojang's LevelDB (the bedrock extra), the chunks, their extent (whole chunks
-across, the highest column from the world's floor up) and the blocks counted by their states; bounded as every reader (the db's files unpacked at most
-the inflate limit, every record checked against the time bound).
+across, the highest column from the world's floor up) and the blocks counted by their states.
+Bounded as every reader, and caged (:mod:`.leveldbcage`): the db's files, their names checked
+first, are copied into a folder of the read's own, at most the inflate limit, and LevelDB reads
+them in a worker process that is ended at the time bound or a stop.
 
 Example
 -------
@@ -14,54 +16,46 @@ blockmaze.errors.BadFileError: a zip, but not a Bedrock world: no level.dat at i
 
 from __future__ import annotations
 
+import contextlib
 import io
-import shutil
 import struct
-import tempfile
 import zipfile
 import zlib
 from collections import Counter
-from pathlib import Path
+from collections.abc import Iterator
 from typing import BinaryIO
 
 import numpy as np
 
 from ..errors import BadFileError
 from ..export.minecraft.packing import unpack_longs
-from .base import FileInfo, zip_member
+from .base import FileInfo, open_zip, zip_member
 from .timebound import check_time
 
 LEVEL_DAT_LIMIT = 1 << 20  # a level.dat of our worlds is under 1 KiB
+NOT_COUNTED = "not counted (reading db/ needs pip install 'blockmaze[bedrock]')"
 
 
 def read_mcworld(file: BinaryIO) -> FileInfo:
     """The summary of a Bedrock world zip (see the module docstring)."""
+    from .leveldbcage import leveldb_site, records, unpacked
     from .nbtread import inflate_limit
 
     try:
-        archive = zipfile.ZipFile(file)
+        archive = open_zip(file)
         names = archive.namelist()
         if "level.dat" not in names:
             raise BadFileError("a zip, but not a Bedrock world: no level.dat at its top")
         with zip_member(archive, "level.dat", LEVEL_DAT_LIMIT) as member:
             level = _level(member.read(LEVEL_DAT_LIMIT + 1))
-        members = [info for info in archive.infolist()
-                   if info.filename.startswith("db/") and not info.is_dir()]
-        if sum(info.file_size for info in members) > inflate_limit():
-            raise BadFileError("the world's db/ inflates to more than info reads (set "
-                               "BLOCKMAZE_INFO_LIMIT to raise it)")
-        folder = Path(tempfile.mkdtemp(prefix="blockmaze-info-"))
-        try:
-            (folder / "db").mkdir()
-            for info in members:
-                name = Path(info.filename).name
-                if not name or name in (".", ".."):
-                    continue
-                with zip_member(archive, info) as source, open(folder / "db" / name, "wb") as out:
-                    shutil.copyfileobj(source, out, 1 << 20)
-            details, size, counts = _db_summary(folder / "db")
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        site = leveldb_site()
+        details: dict = {"blocks": NOT_COUNTED}
+        size: tuple[int, int, int] | None = None
+        counts: dict[str, int] = {}
+        if site is not None:
+            with unpacked(archive, inflate_limit()) as db, \
+                    contextlib.closing(records(db, site, inflate_limit())) as pairs:
+                details, size, counts = _db_summary(pairs)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError,
             NotImplementedError, RuntimeError, KeyError) as error:
         raise BadFileError(f"not a readable zip: {error}") from None
@@ -94,32 +88,25 @@ def _level(data: bytes) -> dict:
             "spawn": ", ".join(v or "?" for v in spawn)}
 
 
-def _db_summary(folder: Path) -> tuple[dict, tuple[int, int, int] | None, dict]:
-    """Chunks, sub-chunks and block counts of the world's LevelDB."""
-    try:
-        from leveldb import LevelDB, LevelDBException
-    except ImportError:
-        return {"blocks": "not counted (reading db/ needs pip install 'blockmaze[bedrock]')"}, None, {}
-    try:
-        db = LevelDB(str(folder))
-    except LevelDBException as error:
-        raise BadFileError(f"db/ is not a LevelDB: {error}") from None
-    chunks, ys, counts, palettes, top = set(), [], Counter(), {}, 0
-    try:
-        for key, value in db.iterate():
-            check_time()
-            if len(key) not in (9, 10):
-                continue
-            cx, cz = struct.unpack("<ii", key[:8])
-            chunks.add((cx, cz))
-            if key[8:9] == b"+" and len(value) >= 512:  # heights above the world's floor
-                top = max(top, int(np.frombuffer(value, "<i2", 256).max()))
-            if key[8:9] == b"/" and len(key) == 10:
-                cy = struct.unpack("b", key[9:10])[0]
-                ys.append(cy)
-                counts.update(_subchunk_counts(value, palettes))
-    finally:
-        db.close()
+def _db_summary(pairs: Iterator[tuple[bytes, bytes]]) -> tuple[dict, tuple[int, int, int] | None, dict]:
+    """Chunks, sub-chunks and block counts of the world's LevelDB records."""
+    chunks: set[tuple[int, int]] = set()
+    ys: list[int] = []
+    counts: Counter = Counter()
+    palettes: dict[bytes, list[str]] = {}
+    top = 0
+    for key, value in pairs:
+        check_time()
+        if len(key) not in (9, 10):
+            continue
+        cx, cz = struct.unpack("<ii", key[:8])
+        chunks.add((cx, cz))
+        if key[8:9] == b"+" and len(value) >= 512:  # heights above the world's floor
+            top = max(top, int(np.frombuffer(value, "<i2", 256).max()))
+        if key[8:9] == b"/" and len(key) == 10:
+            cy = struct.unpack("b", key[9:10])[0]
+            ys.append(cy)
+            counts.update(_subchunk_counts(value, palettes))
     counts.pop("minecraft:air", None)
     if not chunks:
         return {"chunks": 0}, None, dict(counts)

@@ -5,6 +5,11 @@ only regular files are opened, only what is needed is read, piece by piece, and 
 length is checked, so a truncated or hostile file gives one clear :class:`BadFileError` naming
 the file, the formats tried and what was wrong — never a crash, a hang or a flood of memory.
 Limits: ``BLOCKMAZE_INFO_LIMIT`` (see :func:`blockmaze.readers.nbtread.inflate_limit`).
+
+The readers are the rows of :data:`READERS`: a title, the outputs of
+:data:`blockmaze.export.FORMATS` whose files it reads (their suffixes), a test of a file's first
+bytes and the read. A file is read by the rows its bytes fit, most likely first; its name only
+picks one of them, never adds one. A file no row fits is refused in one line naming them all.
 """
 
 from __future__ import annotations
@@ -13,12 +18,13 @@ import io
 import os
 import struct
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import BadFileError, BlockmazeError
 from . import bedrockworld, meshes, pictures, tilemaps, voxels
-from .base import FileInfo, load_json, printable, read_whole
+from .base import FileInfo, file_size, load_json, printable, read_whole
 
 HEAD = 1024
 Opener = Callable[[], BinaryIO]
@@ -37,7 +43,7 @@ def _datapack(opener: Opener, name: str) -> FileInfo:
         return read_datapack_info(file)
 
 
-def _json(opener: Opener, name: str) -> FileInfo:
+def _json_document(opener: Opener, name: str) -> FileInfo:
     from .documents import maze_document_summary
 
     with opener() as file:
@@ -52,7 +58,7 @@ def _json(opener: Opener, name: str) -> FileInfo:
     return maze_document_summary(document)
 
 
-def _mtl(file: BinaryIO) -> FileInfo:
+def _mtl_library(file: BinaryIO) -> FileInfo:
     text = read_whole(file, "a material library")
     names = [line.split(None, 1)[1].strip() for line in text.decode("utf-8", "replace").splitlines()
              if line.startswith("newmtl ") and len(line.split(None, 1)) == 2]
@@ -68,103 +74,185 @@ def _plain(reader: Callable[[BinaryIO], FileInfo]) -> Callable[[Opener, str], Fi
     return read
 
 
-READERS: dict[str, Callable[[Opener, str], FileInfo]] = {
-    "Minecraft NBT (.schem, .litematic, .nbt, .schematic, .mcstructure)": _nbt,
-    "datapack (.zip)": _datapack,
-    "JSON (maze document, .tmj, .tilemap.json)": _json,
-    "glTF (.gltf)": _plain(meshes.read_gltf),
-    "glTF binary (.glb)": _plain(meshes.read_glb),
-    "OBJ (.obj)": _plain(meshes.read_obj),
-    "material library (.mtl)": _plain(_mtl),
-    "PLY (.ply)": _plain(meshes.read_ply),
-    "STL (.stl)": _plain(meshes.read_stl),
-    "3MF (.3mf)": _plain(meshes.read_3mf),
-    "Tiled map (.tmx)": _plain(tilemaps.read_tmx),
-    "text map (.txt)": _plain(tilemaps.read_ascii),
-    "tcod arrays (.npz)": _plain(tilemaps.read_npz),
-    "REXPaint (.xp)": _plain(tilemaps.read_xp),
-    "PNG (.png)": _plain(pictures.read_png),
-    "SVG (.svg)": _plain(pictures.read_svg),
-    "MagicaVoxel (.vox)": _plain(voxels.read_vox),
-    "Luanti schematic (.mts)": _plain(voxels.read_mts),
-    "Bedrock pack (.mcpack)": _plain(voxels.read_mcpack),
-    "Bedrock world (.mcworld)": _plain(bedrockworld.read_mcworld),
-}
-_BY_SUFFIX = {".schem": "Minecraft", ".litematic": "Minecraft", ".nbt": "Minecraft",
-              ".schematic": "Minecraft", ".mcstructure": "Minecraft", ".zip": "datapack",
-              ".json": "JSON", ".tmj": "JSON", ".ldtk": "JSON", ".gltf": "glTF (", ".glb": "glTF binary",
-              ".obj": "OBJ", ".mtl": "material", ".ply": "PLY", ".stl": "STL", ".3mf": "3MF",
-              ".tmx": "Tiled", ".txt": "text", ".npz": "tcod", ".xp": "REXPaint", ".png": "PNG",
-              ".svg": "SVG", ".vox": "MagicaVoxel", ".mts": "Luanti", ".mcpack": "Bedrock pack",
-              ".mcworld": "Bedrock world"}
+# --- what each reader's files look like: a test of their first bytes ---------------------------
+# Each gives 2 (its format, by its magic), 1 (possibly its format: the magic another reader
+# shares, or the weaker of two readings) or 0 (not its format). ``size``: the file's length, or
+# None when it is not known.
+
+LIKELY, POSSIBLE, NOT = 2, 1, 0
+ZIP_MAGIC = b"PK\x03\x04"
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _magic(signature: bytes, score: int = LIKELY) -> Callable[[bytes, int | None], int]:
+    return lambda head, size: score if head.startswith(signature) else NOT
+
+
+def _text(head: bytes) -> bytes:
+    """The first bytes with a UTF-8 byte-order mark and leading white space taken off."""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n")
+
+
+def _gzip_or_nbt(head: bytes, size: int | None) -> int:
+    return POSSIBLE if head.startswith(GZIP_MAGIC) else LIKELY if head[:1] == b"\x0a" else NOT
+
+
+def _json(head: bytes, size: int | None) -> int:
+    text = _text(head)
+    return NOT if text[:1] != b"{" else POSSIBLE if b'"asset"' in text[:200] else LIKELY
+
+
+def _gltf(head: bytes, size: int | None) -> int:
+    return {LIKELY: POSSIBLE, POSSIBLE: LIKELY}.get(_json(head, size), NOT)
+
+
+def _svg(head: bytes, size: int | None) -> int:
+    return NOT if _text(head)[:1] != b"<" else LIKELY if b"<svg" in head else POSSIBLE
+
+
+def _tmx(head: bytes, size: int | None) -> int:
+    return {LIKELY: POSSIBLE, POSSIBLE: LIKELY}.get(_svg(head, size), NOT)
+
+
+def _first_statement(head: bytes) -> bytes:
+    """The first line of a text file that is not a ``#`` comment or blank (OBJ, MTL)."""
+    for line in head.split(b"\n"):
+        line = line.strip()
+        if line and not line.startswith(b"#"):
+            return line
+    return b""
+
+
+_OBJ_STATEMENTS = (b"v ", b"vt ", b"vn ", b"f ", b"o ", b"g ", b"s ", b"mtllib ", b"usemtl ")
+
+
+def _obj(head: bytes, size: int | None) -> int:
+    return LIKELY if _first_statement(head).startswith(_OBJ_STATEMENTS) else NOT
+
+
+def _mtl(head: bytes, size: int | None) -> int:
+    return LIKELY if _first_statement(head).startswith(b"newmtl ") else NOT
+
+
+def _ascii_map(head: bytes, size: int | None) -> int:
+    return LIKELY if head[1:21] == b" blockmaze ascii map" else NOT  # (any comment character)
+
+
+STL_HEADER = b"blockmaze binary STL"
+
+
+def _stl(head: bytes, size: int | None) -> int:
+    """A binary STL has no magic: its length is its triangle count's (or its header is ours)."""
+    if head.startswith(STL_HEADER):
+        return LIKELY
+    if size is None or len(head) < 84:
+        return NOT
+    return POSSIBLE if size == 84 + 50 * struct.unpack_from("<I", head, 80)[0] else NOT
+
+
+# --- the readers ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Reader:
+    """One reader of ``blockmaze info``: its title, the outputs of :data:`blockmaze.export.FORMATS`
+    whose files it reads (their suffixes are its suffixes), the test of a file's first bytes, and
+    the function reading an opened file.
+
+    >>> by_title("PNG").label
+    'PNG (.png)'
+    """
+
+    title: str
+    formats: tuple[str, ...]
+    looks: Callable[[bytes, int | None], int]
+    read: Callable[[Opener, str], FileInfo]
+
+    @property
+    def suffixes(self) -> tuple[str, ...]:
+        from ..export import FORMATS
+
+        return tuple(suffix for name in self.formats for suffix in FORMATS[name].suffixes)
+
+    @property
+    def label(self) -> str:
+        return f"{self.title} ({', '.join(self.suffixes)})"
+
+
+READERS: tuple[Reader, ...] = (
+    Reader("Minecraft NBT", ("schem", "litematic", "structure", "schematic", "mcstructure"),
+           _gzip_or_nbt, _nbt),
+    Reader("datapack", ("datapack",), _magic(ZIP_MAGIC, POSSIBLE), _datapack),
+    Reader("JSON", ("maze", "tmj", "tilemap", "ldtk"), _json, _json_document),
+    Reader("glTF", ("gltf",), _gltf, _plain(meshes.read_gltf)),
+    Reader("glTF binary", ("glb",), _magic(b"glTF"), _plain(meshes.read_glb)),
+    Reader("OBJ", ("obj",), _obj, _plain(meshes.read_obj)),
+    Reader("material library", ("mtl",), _mtl, _plain(_mtl_library)),
+    Reader("PLY", ("ply",), _magic(b"ply\n"), _plain(meshes.read_ply)),
+    Reader("STL", ("stl",), _stl, _plain(meshes.read_stl)),
+    Reader("3MF", ("3mf",), _magic(ZIP_MAGIC, POSSIBLE), _plain(meshes.read_3mf)),
+    Reader("Tiled map", ("tmx",), _tmx, _plain(tilemaps.read_tmx)),
+    Reader("text map", ("ascii",), _ascii_map, _plain(tilemaps.read_ascii)),
+    Reader("tcod arrays", ("npz",), _magic(ZIP_MAGIC, POSSIBLE), _plain(tilemaps.read_npz)),
+    Reader("REXPaint", ("xp",), _magic(GZIP_MAGIC, POSSIBLE), _plain(tilemaps.read_xp)),
+    Reader("PNG", ("png",), _magic(pictures.PNG_SIGNATURE), _plain(pictures.read_png)),
+    Reader("SVG", ("svg",), _svg, _plain(pictures.read_svg)),
+    Reader("MagicaVoxel", ("vox",), _magic(b"VOX "), _plain(voxels.read_vox)),
+    Reader("Luanti schematic", ("mts",), _magic(b"MTSM"), _plain(voxels.read_mts)),
+    Reader("Bedrock pack", ("mcpack",), _magic(ZIP_MAGIC, POSSIBLE), _plain(voxels.read_mcpack)),
+    Reader("Bedrock world", ("mcworld",), _magic(ZIP_MAGIC, POSSIBLE),
+           _plain(bedrockworld.read_mcworld)),
+)
+WORLDS = "Java world folders (level.dat, region/) or a .zip of one"
+
+
+def by_title(title: str) -> Reader:
+    """The reader of that title."""
+    return next(reader for reader in READERS if reader.title == title)
 
 
 def _suffix(name: str) -> str:
     return Path(name).suffix.lower()
 
 
-def _label(prefix: str) -> str:
-    return next(label for label in READERS if label.startswith(prefix))
+def _named(name: str) -> Reader | None:
+    """The reader whose suffix ends ``name`` (the longest such suffix), or None."""
+    lowered = name.lower()
+    named = [(len(suffix), reader) for reader in READERS for suffix in reader.suffixes
+             if lowered.endswith(suffix)]
+    return max(named, key=lambda pair: pair[0])[1] if named else None
 
 
-def candidates(head: bytes, name: str) -> list[str]:
-    """The formats a file may be, most likely first: from its first bytes, then its suffix.
+def candidates(head: bytes, name: str, size: int | None = None) -> list[str]:
+    """The formats a file may be, most likely first, from its first bytes (``size``: its length,
+    for the formats without magic); its name picks one where they fit several. A name alone
+    never makes a format: the bytes must fit it.
 
     >>> candidates(b"\\x89PNG\\r\\n\\x1a\\n", "x.bin")
     ['PNG (.png)']
     >>> candidates(b"\\x1f\\x8b\\x08", "x.bin"), candidates(b"\\x1f\\x8b\\x08", "x.xp")
     (['Minecraft NBT (.schem, .litematic, .nbt, .schematic, .mcstructure)', 'REXPaint (.xp)'], ['REXPaint (.xp)'])
+    >>> candidates(b"root:x:0:0:root:/root:/bin/bash\\n", "passwd", 1024)
+    []
     """
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    by_magic = []
-    if head[:2] == b"\x1f\x8b":
-        by_magic = ["Minecraft", "REXPaint"]
-    elif head[:4] == b"PK\x03\x04":
-        by_magic = ["datapack", "3MF", "tcod", "Bedrock pack", "Bedrock world"]
-    elif head[:8] == pictures.PNG_SIGNATURE:
-        by_magic = ["PNG"]
-    elif head[:4] == b"VOX ":
-        by_magic = ["MagicaVoxel"]
-    elif head[:4] == b"MTSM":
-        by_magic = ["Luanti"]
-    elif head[:4] == b"glTF":
-        by_magic = ["glTF binary"]
-    elif head[:4] == b"ply\n":
-        by_magic = ["PLY"]
-    elif text[:1] == b"{":
-        by_magic = ["glTF (", "JSON"] if b'"asset"' in text[:200] else ["JSON", "glTF ("]
-    elif text[:1] == b"<":
-        by_magic = ["SVG", "Tiled"] if b"<svg" in head else ["Tiled", "SVG"]
-    elif head[:1] == b"\x0a":
-        by_magic = ["Minecraft"]
-    elif head[:1] == b";":
-        by_magic = ["text"]
-    elif head[:7] == b"newmtl " or head.startswith(b"# blockmaze") and b"newmtl" in head:
-        by_magic = ["material"]
-    elif head[:2] in (b"v ", b"# ", b"o ", b"mt"):
-        by_magic = ["OBJ"]
-    order = by_magic[:]
-    hint = _BY_SUFFIX.get(_suffix(name))
-    if hint and hint in order:
-        order = [hint]  # name and first bytes agree: that format alone
-    elif hint and not by_magic:
-        order = [hint]
-    if not order and len(head) >= 84:
-        order = ["STL"]  # binary STL has no magic: its length is checked
-    return [_label(prefix) for prefix in order]
+    scored = [(reader.looks(head, size), reader) for reader in READERS]
+    fitting = [reader for score, reader in sorted(scored, key=lambda pair: -pair[0]) if score]
+    named = _named(name)
+    return [reader.label for reader in ([named] if named in fitting else fitting)]
 
 
 def _inspect(opener: Opener, name: str) -> FileInfo:
     with opener() as file:
         head = file.read(HEAD)
-    tried = candidates(head, name)
+        size = file_size(file)
+    tried = candidates(head, name, size)
     if not tried:
-        raise BadFileError(f"{printable(name)}: not a file blockmaze writes; its first bytes and its name match "
-                           f"none of: {', '.join(READERS)}")
+        raise BadFileError(f"{printable(name)}: not a file blockmaze reads: its first bytes fit none "
+                           f"of the formats info reads: {', '.join(r.label for r in READERS)}; and {WORLDS}")
+    labels = {reader.label: reader for reader in READERS}
     problems = []
     for label in tried:
         try:
-            return READERS[label](opener, name)
+            return labels[label].read(opener, name)
         except BlockmazeError as error:
             problems.append(str(error))
         except (KeyError, TypeError, ValueError, IndexError, OverflowError, struct.error,
@@ -219,6 +307,10 @@ def inspect_file(path: str | Path) -> FileInfo:
 
     check_settings()
     path = Path(path)
+    if path.is_dir():  # (jobs reads world folders before asking here)
+        raise BadFileError(printable(f"{path}: a folder, but not a world folder: info reads a Java "
+                                     "world folder, which holds level.dat (and region/r.X.Z.mca "
+                                     "files), and files blockmaze writes"))
     opener, opened = _open_regular(path)
     try:
         with opened, time_bound(None):  # (_inspect's messages name the file)

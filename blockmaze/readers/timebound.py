@@ -68,3 +68,14 @@ def check_time() -> None:
         where = f"{bound[1]}: " if bound[1] else ""
         raise BadFileError(f"{where}reading it took more than {bound[2]:g} s, the most info "
                            "spends on one file (set BLOCKMAZE_INFO_SECONDS to raise it)")
+
+
+def time_left() -> float | None:
+    """Seconds left of the bound of the file being read (0 once past it), None outside one.
+
+    >>> with time_bound("m.mcworld", seconds=5.0):
+    ...     0 < time_left() <= 5
+    True
+    """
+    bound = getattr(_state, "bound", None)
+    return None if bound is None else max(bound[0] - time.monotonic(), 0.0)

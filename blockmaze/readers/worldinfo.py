@@ -3,8 +3,9 @@
 Reads ``level.dat`` and every ``region/r.X.Z.mca`` with the checking NBT reader of
 :mod:`.nbtread`; a damaged file gives one BlockmazeError naming it. For ``blockmaze info``.
 
-Bounded: every file is a regular file opened once (a FIFO or a link to a device is refused), a
-region holds at most :data:`MAX_REGION` bytes, each chunk inflates to at most :data:`MAX_CHUNK`,
+Bounded: every file is a regular file of the world's own, opened once (a FIFO, a device or a
+link is refused), a region holds at most :data:`MAX_REGION` bytes and the info limit (its size
+checked before it is read), each chunk inflates to at most :data:`MAX_CHUNK`,
 two slots may not share sectors (1,024 slots aimed at one huge chunk), and the whole world
 inflates to at most the info limit (``BLOCKMAZE_INFO_LIMIT``), zip members included.
 
@@ -27,6 +28,7 @@ palette: 2 block states
 
 from __future__ import annotations
 
+import os
 import re
 import struct
 import zipfile
@@ -40,7 +42,7 @@ from ..errors import BadFileError, BlockmazeError
 from ..export.minecraft.anvil import block_bits
 from ..export.minecraft.packing import unpack_longs
 from ..export.minecraft.versions import RELEASES
-from ..support.files import open_regular, read_regular
+from ..support.files import open_regular
 from .base import open_zip, printable, zip_member
 from .nbtread import NbtError, inflate_limit, read_nbt
 from .nbtread import check_settings
@@ -49,12 +51,16 @@ from .timebound import check_time, time_bound
 _REGION = re.compile(r"^r\.(-?\d+)\.(-?\d+)\.mca$")
 MAX_CHUNK = 1 << 26
 MAX_REGION = 8192 + 1024 * 255 * 4096  # a header and 1,024 chunks of 255 sectors (~1 GiB)
+_PIECE = 1 << 24  # bytes of a world file read between checks of the time bound
 
 
 def _files(path: Path) -> dict[str, bytes | Path]:
     """``level.dat`` and region files by their path inside the world."""
     if path.is_dir():
-        found = {"level.dat": path / "level.dat"}  # each opened once, as a regular file, by _read
+        if (path / "region").is_symlink():
+            raise BlockmazeError("region is a link; info reads the world's own files, not what a "
+                                 "link points to")
+        found: dict[str, bytes | Path] = {"level.dat": path / "level.dat"}  # each opened once, as a regular file, by _read
         found.update({f"region/{p.name}": p for p in (path / "region").glob("r.*.mca")})
         return found
     with open_regular(path, "world zip") as opened, open_zip(opened) as archive:
@@ -77,8 +83,29 @@ def _files(path: Path) -> dict[str, bytes | Path]:
         return found
 
 
-def _read(item: bytes | Path) -> bytes:
-    return item if isinstance(item, bytes) else read_regular(item, "world file", MAX_REGION)
+def _read(item: bytes | Path, name: str) -> bytes:
+    """A world file's bytes: a zip member's as read, or a file of the folder's own (a link is
+    refused: what it points to is outside the world), at most :data:`MAX_REGION` and the info
+    limit, its size checked before any byte is read and the time bound between pieces."""
+    if isinstance(item, bytes):
+        return item
+    if item.is_symlink():
+        raise BlockmazeError(f"{name} is a link; info reads the world's own files, not what a "
+                             "link points to")
+    limit = min(MAX_REGION, inflate_limit())
+    with open_regular(item, "world file") as opened:
+        size = os.fstat(opened.fileno()).st_size
+        if size > limit:
+            raise BadFileError(f"{name} is {size} bytes, more than the {limit} info reads of a "
+                               "world file (set BLOCKMAZE_INFO_LIMIT to raise it)")
+        pieces = []
+        while piece := opened.read(_PIECE):
+            check_time()
+            pieces.append(piece)
+            size -= len(piece)
+            if size < 0:
+                raise BadFileError(f"{name} grew while info read it")
+    return b"".join(pieces)
 
 
 def region_chunks(data: bytes, name: str, budget: list[int] | None = None):
@@ -126,7 +153,7 @@ def section_counts(section: dict) -> Counter:
     if indices.max() >= len(names):
         raise BlockmazeError("a section's block index is outside its palette")
     counts = np.bincount(indices, minlength=len(names))
-    out = Counter()
+    out: Counter = Counter()
     for name, count in zip(names, counts, strict=True):
         out[name] += int(count)
     return out
@@ -181,7 +208,7 @@ def _summary(path: Path) -> list[str]:
     if "level.dat" not in files or (isinstance(files["level.dat"], Path) and not files["level.dat"].is_file()):
         raise BlockmazeError("no level.dat: not a world folder")
     budget = [inflate_limit()]
-    data = read_nbt(_read(files["level.dat"]))[1]["Data"]
+    data = read_nbt(_read(files["level.dat"], "level.dat"))[1]["Data"]
     dv = int(data["DataVersion"])
     names = [r.name for r in RELEASES.values() if r.data_version == dv]
     counts: Counter = Counter()
@@ -190,7 +217,7 @@ def _summary(path: Path) -> list[str]:
         match = _REGION.match(member.rpartition("/")[2])
         if not match:
             continue
-        for _slot, chunk in region_chunks(_read(item), member, budget):
+        for _slot, chunk in region_chunks(_read(item, member), member, budget):
             chunks.append((int(chunk["xPos"]), int(chunk["zPos"])))
             for section in chunk["sections"]:
                 counts.update(section_counts(section))
