@@ -254,3 +254,13 @@ def test_an_unknown_release_names_the_nearest_and_the_range(capsys, value, neare
     assert code == 2 and err.count("\n") == 1, err
     assert nearest in err and "from 1.13 to 26.2" in err, err
     assert len(err) < 200 and "1.16.5" not in err, err  # not every release
+
+
+def test_a_datapack_says_how_to_place_it_and_to_pick_the_release(tmp_path, capsys):
+    """As the other Minecraft formats do: where to put it, what to run, and that the pack is for
+    one release (--mc-version)."""
+    code, _, err = run(capsys, "generate", "5x5", "--seed", "1", "-o", str(tmp_path / "m.zip"))
+    hint = [line for line in err.splitlines() if line.startswith("to place it: ")]
+    assert code == 0 and len(hint) == 1, err
+    assert "<world>/datapacks/" in hint[0] and "/function blockmaze:build" in hint[0]
+    assert "--mc-version" in hint[0] and "1.20.4" in hint[0]
