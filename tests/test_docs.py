@@ -242,7 +242,7 @@ def test_the_installed_wheel_shows_the_pages(tmp_path):
     the wheel's files alone, prints the page as docs/ has it."""
     wheels, target = tmp_path / "wheels", tmp_path / "installed"
     pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
-    done = subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels),
+    done = subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels),
                            str(ROOT)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     done = subprocess.run([*pip, "install", "--no-deps", "--target", str(target),
