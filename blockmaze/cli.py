@@ -173,7 +173,10 @@ def _generated(part: str) -> str:
 
     lines = []
     for name in blockmaze.__all__:
-        summary = (getattr(blockmaze, name).__doc__ or "").strip().split("\n")[0]
+        value = getattr(blockmaze, name)
+        own = callable(value) and getattr(value, "__module__", "").startswith("blockmaze")
+        summary = (value.__doc__ or "").strip().split("\n")[0] if own else \
+            f"a table ({type(value).__name__}) by name: `blockmaze.{name}` in Python"
         lines.append(f"- `{name}`: {summary}")
     return "\n".join(lines)
 
