@@ -1,7 +1,8 @@
 """The documentation cannot drift from the code: the site builds with warnings as errors (broken
 internal links and anchors included), every example in README.md and docs/ runs (shell lines as
 a user types them, in a temporary folder; Python as doctests), the pictures are the script's, and
-every command's help ends with its page."""
+every command's help ends naming pages the installed program prints (`blockmaze docs`), whose
+examples run as pasted; every shell line parses as one command."""
 
 from __future__ import annotations
 
