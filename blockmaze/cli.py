@@ -21,23 +21,25 @@ from .support import stops
 EXAMPLES = """
 \b
 Examples:
-  blockmaze generate 10x20                     print a maze in the terminal
+  blockmaze generate 10x20                     # print a maze in the terminal
   blockmaze generate 50x50 --seed 7 -o maze.schem
   blockmaze generate 30x30 --wall 2 --passage 3 --height 4 --roof -o big.schem
   blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
-  blockmaze generate 20x20 --unicursal --entrances -o walk.schem     one path, no junction
-  blockmaze generate -g labyrinth --circuits 7 -o cretan.schem        the classical labyrinth
-  blockmaze generate -g labyrinth --style chartres --finger 8x3 -o chartres.stl     to print
+  blockmaze generate 20x20 --unicursal --entrances -o walk.schem     # one path, no junction
+  blockmaze generate -g labyrinth --circuits 7 -o cretan.schem        # the classical labyrinth
+  blockmaze generate -g labyrinth --style chartres --finger 8x3 -o chartres.stl     # to print
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
-  blockmaze generate 5000x5000 -a eller -o MyMaze/ --format world     a world save, streamed
-  blockmaze blockwise 40x30 --seed 5 -o exact.schem     exactly 40x30 blocks
+  blockmaze generate 500x500 -a eller -o MyMaze/ --format world     # a world save, streamed
+  blockmaze blockwise 40x30 --seed 5 -o exact.schem     # exactly 40x30 blocks
   blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
   blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
   blockmaze dungeon 40x60 --style bsp --spawns 8:4:2 --lock -o level.ldtk
-  blockmaze info maze.schem                    format, size and blocks
-  blockmaze info MyMaze/                       a world save: release, spawn, extent
-""" + "\n\b\nDocs: docs/index.md; every command and option: docs/commands.md (mkdocs serve shows them)"
+  blockmaze info maze.schem                    # format, size and blocks
+  blockmaze info MyMaze/                       # a world save: release, spawn, extent
+  blockmaze docs usage                         # a page of the guide, in the terminal
+""" + "\n\b\nDocs: blockmaze docs (the guide's pages, in the terminal); every command and option: " \
+      "blockmaze docs commands"
 # what each command's help says of it
 SUMMARIES = {
     "generate": "Generate a maze of SIZE cells and print it or write it to a file (a block file "
@@ -63,8 +65,10 @@ def _examples(command: str) -> str:
 
 
 def _docs(command: str) -> str:
-    """The page of ``command`` in the documentation, the last line of its help."""
-    return f"\n\b\nDocs: docs/commands.md#{command} (mkdocs serve shows the site)\n"
+    """Where the documentation says more of ``command``, the last line of its help: a page the
+    installed program prints (``blockmaze docs``)."""
+    return f"\n\b\nDocs: blockmaze docs commands (every option; section {command}), " \
+           f"blockmaze docs usage\n"
 
 
 def _algorithm_list() -> str:
@@ -132,6 +136,41 @@ def _serve(host, port, open_browser, max_cells, max_blocks, max_pixels, rate):
 
 cli.add_command(SectionedCommand("serve", params=described_params(Serve), callback=_serve,
                                  help=_serve.__doc__, epilog=_docs("serve")))
+
+
+@cli.command("docs", epilog=_examples("docs") + _docs("docs"))
+@click.argument("page", required=False)
+def docs_command(page):
+    """Print a page of the documentation in the terminal, as Markdown (the same pages as the
+    site, shipped with the program); without PAGE, list the pages. A page is named by its path
+    without .md (usage, guides/minecraft) or, where that is unique, its last part (roguelike)."""
+    from .support.pages import page_names, page_text
+
+    if page is None:
+        click.echo("\n".join(f"{name:<22} {title}" for name, title in page_names().items()))
+        return
+    click.echo(page_text(page, _generated))
+
+
+def _generated(part: str) -> str:
+    """A generated part of a page, for the terminal: every command's help (``commands``), or
+    each public name of ``import blockmaze`` with its first docstring line (``api``)."""
+    if part == "commands":
+        parts = []
+        for name, command in cli.commands.items():
+            context = click.Context(command, info_name=f"blockmaze {name}", parent=None)
+            parts += [f"## {name}", "", "```text", command.get_help(context), "```", ""]
+        return "\n".join(parts)
+    import blockmaze
+
+    lines = []
+    for name in blockmaze.__all__:
+        value = getattr(blockmaze, name)
+        own = callable(value) and getattr(value, "__module__", "").startswith("blockmaze")
+        summary = (value.__doc__ or "").strip().split("\n")[0] if own else \
+            f"a table ({type(value).__name__}) by name: `blockmaze.{name}` in Python"
+        lines.append(f"- `{name}`: {summary}")
+    return "\n".join(lines)
 
 
 def _info(message: str) -> None:

@@ -60,6 +60,105 @@ UNICURSAL = frozenset({"square", "hex", "triangle", "upsilon", "polar"})
 
 # --- the value types (text in, value out; click's ParamType, so the command uses them as they are)
 
+def _bound(number: int) -> str:
+    """A range's end as a person reads it: ``2**64-1`` rather than twenty digits.
+
+    >>> _bound(2 ** 64 - 1), _bound(319)
+    ('2**64-1', '319')
+    """
+    if number >= 2 ** 32 and (number + 1) & number == 0:
+        return f"2**{(number + 1).bit_length() - 1}-1"
+    return str(number)
+
+
+class Whole(click.IntRange):
+    """A whole number in a range, refused in words (click's own says a word "is not a valid
+    integer range").
+
+    >>> Whole(0, MAX_SEED).wanted(), Whole(min=1).wanted()
+    ('a whole number from 0 to 2**64-1', 'a whole number from 1 up')
+    """
+
+    def wanted(self) -> str:
+        """What the option takes, in words."""
+        if self.min is None and self.max is None:
+            return "a whole number"
+        if self.max is None:
+            return f"a whole number from {_bound(self.min)} up"
+        if self.min is None:
+            return f"a whole number up to {_bound(self.max)}"
+        return f"a whole number from {_bound(self.min)} to {_bound(self.max)}"
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{value!r} is not {self.wanted()}", param, ctx)
+
+
+class FormatName(click.Choice):
+    """An output format by its name or by its suffix (``json`` or ``.json`` is ``maze``, the
+    suffix the output's name would have), as the format's name.
+
+    >>> FormatName(["maze", "ascii", "tilemap"]).convert(".json", None, None)
+    'maze'
+    >>> FormatName(["maze", "ascii", "tilemap"]).convert("tilemap.json", None, None)
+    'tilemap'
+    """
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value not in self.choices:
+            suffix = "." + value.lower().lstrip(".")
+            named = [name for name in self.choices if suffix in FORMATS[name].suffixes]
+            if named:
+                return named[0]
+            if value.lower() in self.choices:
+                return value.lower()
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            other = ", ".join(f"{s} for {n}" for n in self.choices for s in FORMATS[n].suffixes
+                              if s != f".{n}")
+            self.fail(f"{value!r} is not a format: give one of {', '.join(self.choices)}, or its "
+                      f"suffix ({other})", param, ctx)
+
+
+def _release_key(name: str) -> tuple[int, ...]:
+    """A release name as numbers, to put it among the others: ``1.21.4`` -> (1, 21, 4)."""
+    return tuple(int(part) for part in name.split("."))
+
+
+class ReleaseName(click.Choice):
+    """A Minecraft Java release blockmaze knows, refused with the range and the nearest releases
+    (not the whole list, which runs to fifty names).
+
+    >>> ReleaseName(["1.20.4", "1.20.5", "1.21"]).nearest("1.20.7")
+    ['1.20.5', '1.21']
+    """
+
+    def nearest(self, value: str) -> list[str]:
+        """The known releases just below and just above ``value`` (a dotted number)."""
+        key = _release_key(value)
+        ordered = sorted(self.choices, key=_release_key)
+        below = [name for name in ordered if _release_key(name) < key][-1:]
+        above = [name for name in ordered if _release_key(name) > key][:1]
+        return below + above
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            ordered = sorted(self.choices, key=_release_key)
+            known = f"blockmaze knows the releases from {ordered[0]} to {ordered[-1]}"
+            if isinstance(value, str) and re.fullmatch(r"[0-9]{1,4}(\.[0-9]{1,4}){0,3}", value):
+                near = self.nearest(value)
+                near_ = f"is {near[0]}" if len(near) == 1 else f"are {' and '.join(near)}"
+                self.fail(f"{value!r} is not a release blockmaze knows; the nearest {near_} "
+                          f"({known})", param, ctx)
+            self.fail(f"{value!r} is not a release number such as {DEFAULT_MC_VERSION}; {known}",
+                      param, ctx)
+
+
 class Dimensions(click.ParamType):
     """``AxB`` (or a single ``N`` for ``NxN``) of whole numbers >= 1, as a (a, b) pair."""
 
@@ -440,7 +539,7 @@ class Output(Job):
         FilePath(allow_dash=True), flags=("-o", "--output"), show_default=False, studio=False)
     format_: str | None = option(
         None, "Output format; by default the suffix of --output decides (.json: a maze "
-              "document).", "Output", click.Choice(FORMAT_NAMES), flags=("-f", "--format"),
+              "document).", "Output", FormatName(FORMAT_NAMES), flags=("-f", "--format"),
         where="file", show_default=False)
     text_style: str | None = option(
         None, "How the maze is drawn when no --output is given; by default box, and blocks for "
@@ -450,7 +549,7 @@ class Output(Job):
         None, "Refuse, before any work, a job that needs more memory than SIZE (e.g. 512M, 8G; "
               "default: the memory available, or the environment's BLOCKMAZE_MEMORY_LIMIT).",
         "Output", metavar="SIZE", show_default=False, process=True)
-    height: int = option(3, "Wall height in blocks.", "Blocks", click.IntRange(min=1),
+    height: int = option(3, "Wall height in blocks.", "Blocks", Whole(min=1),
                          where="extrusion")
     floor: bool = option(True, "Lay a floor under the maze.", "Blocks", where="extrusion")
     roof: bool = option(False, "Put a roof over the maze.", "Blocks", where="extrusion")
@@ -461,8 +560,9 @@ class Output(Job):
                                        f"theme JSON file.", "Blocks",
                         metavar="NAME|FILE", where="file", not_for=frozenset({"maze"}))
     mc_version: str = option(
-        DEFAULT_MC_VERSION, f"Minecraft Java release the file is for: {', '.join(DATA_VERSIONS)}.",
-        "Minecraft", click.Choice(list(DATA_VERSIONS)),
+        DEFAULT_MC_VERSION, f"Minecraft Java release the file is for: any release from "
+                            f"{next(iter(DATA_VERSIONS))} to {list(DATA_VERSIONS)[-1]}.",
+        "Minecraft", ReleaseName(list(DATA_VERSIONS)),
         metavar="VERSION", writer="mc_version")
     schem_version: str = option(str(SCHEM_VERSION), "Sponge schematic version: 2 loads everywhere, 3 is "
                                      "WorldEdit 7.3's own.", "Minecraft", click.Choice(("2", "3")),
@@ -473,16 +573,16 @@ class Output(Job):
         off="--carve-terrain", writer="keep_terrain")
     split: int | None = option(None, ".schem: write tiles of at most NxN blocks "
                                      "(name_x<X>_z<Z>.schem).", "Minecraft",
-                               click.IntRange(min=16), metavar="N", show_default=False,
+                               Whole(min=16), metavar="N", show_default=False,
                                where="file", studio=False)
     terrain: str = option(TERRAIN, "Worlds: the ground around and under the maze.", "Worlds",
                           click.Choice(("void", "flat", "grass")), writer="terrain")
     y: int = option(Y, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
-                    "Worlds", click.IntRange(-64, 319), flags=("--y",), writer="y")
+                    "Worlds", Whole(-64, 319), flags=("--y",), writer="y")
     mobs: bool = option(False, "Worlds: let mobs spawn (game rule doMobSpawning).", "Worlds",
                         writer="mobs")
     time: int = option(TIME, "Worlds: fixed time of day in ticks (6000 = noon); -1 lets days "
-                             "pass.", "Worlds", click.IntRange(min=-1, max=2 ** 63 - 1),
+                             "pass.", "Worlds", Whole(min=-1, max=2 ** 63 - 1),
                        writer="time", to_writer=lambda ticks: None if ticks < 0 else ticks)
     block_size: float | None = option(
         None, "Meshes: the size of a block, in metres for .glb/.gltf/.obj/.ply (default 1) and "
@@ -504,7 +604,7 @@ class Output(Job):
     collision: bool = option(False, "glTF: add a collision node of merged boxes (Godot imports "
                                     "it by its -colonly name).", "Meshes", writer="collision")
     chunk: int = option(CHUNK, "glTF: a node per chunk of this many blocks a side and material "
-                             "(0: none).", "Meshes", click.IntRange(min=0), writer="chunk")
+                             "(0: none).", "Meshes", Whole(min=0), writer="chunk")
     quantize: bool | None = option(
         None, "glTF: integer vertices, a smaller file that requires KHR_mesh_quantization: Unity "
               "glTFast, Blender, three.js and Babylon.js read it (Unreal 5.1+ lists it), Godot 4 "
@@ -548,7 +648,7 @@ class GraphMaze(Output):
               "hex 3, upsilon 4, polar 4, triangle 5; default 4, or the kind's least if larger; "
               "printed mazes use the least). With --unicursal: the corridors the maze is drawn "
               "in to be split (default the least), in every output.", "Blocks",
-        click.IntRange(min=1),
+        Whole(min=1),
         show_default=False, where="blocks", grids=RASTERIZED,
         grid_note="they use --wall and --passage")
     bridges: bool = option(
@@ -573,7 +673,7 @@ SEED_HELP = "Seed: the same seed gives the same maze and the same file. Drawn at
 
 
 def _seed() -> Any:
-    return option(None, SEED_HELP, "Maze", click.IntRange(0, MAX_SEED), flags=("-s", "--seed"),
+    return option(None, SEED_HELP, "Maze", Whole(0, MAX_SEED), flags=("-s", "--seed"),
                   show_default=False)
 
 
@@ -594,7 +694,7 @@ class Generate(GraphMaze):
                         grid_note="only -g labyrinth has a style")
     circuits: int | None = option(None, "-g labyrinth: how many circuits round the centre: 3, 7, "
                                         "11, 15, ... for cretan (default 7); 11 for chartres.",
-                                  "Maze", click.IntRange(3, 199), show_default=False,
+                                  "Maze", Whole(3, 199), show_default=False,
                                   grids=frozenset({LABYRINTH}),
                                   grid_note="only -g labyrinth has circuits")
     unicursal: bool = option(False, "Split every passage lengthwise (Pullen): one path with no "
@@ -625,7 +725,7 @@ class Generate(GraphMaze):
     animate: bool = option(False, "Printed mazes: replay the carve in the terminal first (plain "
                                   "output when standard output is not a terminal).", "Output",
                            where="printed")
-    fps: int = option(30, "--animate: frames a second.", "Output", click.IntRange(1, 240),
+    fps: int = option(30, "--animate: frames a second.", "Output", Whole(1, 240),
                       where="printed")
 
 
@@ -691,22 +791,22 @@ class Dungeon(Output):
                                         RoomSize(), metavar="MIN:MAX", shown="2:5")
     room_attempts: int | None = option(None, "Rooms tried (overlapping ones are dropped); default "
                                              "fills about half the area.", "Maze",
-                                       click.IntRange(min=0), show_default=False)
+                                       Whole(min=0), show_default=False)
     extra_doors: float = option(0.0, "Chance of each further door between regions (0 = exactly "
                                      "one way between them).", "Maze", Finite(0, 1))
     sparseness: float = option(1.0, "Share of dead-end corridor removed (1 = no dead ends).",
                                "Maze", Finite(0, 1))
     min_shortcut: int | None = option(None, "Add loops, each only where it shortens a walk by at "
                                             "least this many blocks.", "Maze",
-                                      click.IntRange(min=1), show_default=False)
+                                      Whole(min=1), show_default=False)
     levels: int = option(1, "Levels joined by stairs: one stacked volume in block formats; in "
                             "tile maps each level is its own file (name-1, name-2, ...).", "Maze",
-                         click.IntRange(1, MAX_LEVELS))
+                         Whole(1, MAX_LEVELS))
     spawns: str | None = option(None, "Mark spawn points: monsters by distance from the start, "
                                       "items in room centres, treasure in dead ends.", "Maze",
                                 metavar="MONSTERS:ITEMS:TREASURE", show_default=False)
     spawn_spacing: int = option(5, "Least distance in blocks between spawn points.", "Maze",
-                                click.IntRange(min=1))
+                                Whole(min=1))
     lock: bool = option(False, "A locked door on the only way to the goal, its key on the near "
                                "side (entities: tile maps and text maps show them).", "Maze",
                         where="tiles")

@@ -60,7 +60,8 @@ def test_split_tiles_are_one_transaction(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m_x16_z16.schem"]  # no tile, no .part
 
 
-def test_a_signal_during_the_renames_lets_them_finish_and_says_so(tmp_path, capsys, monkeypatch):
+def test_a_signal_during_the_renames_lets_them_finish_and_says_so(tmp_path, capsys, monkeypatch,
+                                                                  terminal_signals):
     replace, calls = os.replace, []
 
     def replace_and_signal(source, destination):
@@ -78,7 +79,8 @@ def test_a_signal_during_the_renames_lets_them_finish_and_says_so(tmp_path, caps
 
 
 def test_a_signal_while_a_temporary_is_made_stops_the_run_once_it_is_noted(tmp_path, capsys,
-                                                                         monkeypatch):
+                                                                         monkeypatch,
+                                                                         terminal_signals):
     """Not dropped, not raised half way (a temporary nobody would remove): the run stops as the
     step ends, and its temporary goes."""
     make = tempfile.mkstemp

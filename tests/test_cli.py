@@ -215,3 +215,52 @@ def test_the_program_ends_without_teardown_but_after_its_exit_handlers_and_all_i
     bad = subprocess.run([sys.executable, "-m", "blockmaze", "generate", "2x2", "--wall", "0"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "1.5", str(2 ** 64)])
+def test_a_bad_seed_says_what_a_seed_is(capsys, value):
+    code, _, err = run(capsys, "generate", "5x5", "--seed", value)
+    assert code == 2 and err.count("\n") == 1, err
+    assert "a whole number from 0 to 2**64-1" in err and "integer range" not in err, err
+
+
+@pytest.mark.parametrize("given, name", [("json", "maze"), (".json", "maze"), ("JSON", "maze"),
+                                         ("txt", "ascii"), ("nbt", "structure"),
+                                         ("tilemap.json", "tilemap"), ("Schem", "schem")])
+def test_a_format_is_taken_by_its_suffix_too(tmp_path, capsys, given, name):
+    """``--format json`` writes what ``-o m.json`` writes: the format the suffix names."""
+    from blockmaze.export import FORMATS
+
+    suffix = FORMATS[name].suffixes[0]
+    by_format, by_suffix = tmp_path / "by-format", tmp_path / f"by-suffix{suffix}"
+    code, _, err = run(capsys, "generate", "5x5", "--seed", "4", "-f", given, "-o", str(by_format))
+    assert code == 0, err
+    assert run(capsys, "generate", "5x5", "--seed", "4", "-o", str(by_suffix))[0] == 0
+    assert by_format.read_bytes() == by_suffix.read_bytes()
+
+
+def test_an_unknown_format_names_the_suffixes_that_differ_from_names(capsys):
+    code, _, err = run(capsys, "generate", "5x5", "-f", "jsn", "-o", "m.jsn")
+    assert code == 2 and err.count("\n") == 1, err
+    assert ".json for maze" in err and ".txt for ascii" in err and ".schem for" not in err
+
+
+@pytest.mark.parametrize("value, nearest", [("1.22", "the nearest are 1.21.11 and 26.1"),
+                                            ("1.20.7", "the nearest are 1.20.6 and 1.21"),
+                                            ("1.12.2", "the nearest is 1.13"),
+                                            ("latest", "a release number such as 1.20.4")])
+def test_an_unknown_release_names_the_nearest_and_the_range(capsys, value, nearest):
+    code, _, err = run(capsys, "generate", "5x5", "--mc-version", value, "-o", "m.schem")
+    assert code == 2 and err.count("\n") == 1, err
+    assert nearest in err and "from 1.13 to 26.2" in err, err
+    assert len(err) < 200 and "1.16.5" not in err, err  # not every release
+
+
+def test_a_datapack_says_how_to_place_it_and_to_pick_the_release(tmp_path, capsys):
+    """As the other Minecraft formats do: where to put it, what to run, and that the pack is for
+    one release (--mc-version)."""
+    code, _, err = run(capsys, "generate", "5x5", "--seed", "1", "-o", str(tmp_path / "m.zip"))
+    hint = [line for line in err.splitlines() if line.startswith("to place it: ")]
+    assert code == 0 and len(hint) == 1, err
+    assert "<world>/datapacks/" in hint[0] and "/function blockmaze:build" in hint[0]
+    assert "--mc-version" in hint[0] and "1.20.4" in hint[0]

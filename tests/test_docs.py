@@ -1,7 +1,8 @@
 """The documentation cannot drift from the code: the site builds with warnings as errors (broken
 internal links and anchors included), every example in README.md and docs/ runs (shell lines as
 a user types them, in a temporary folder; Python as doctests), the pictures are the script's, and
-every command's help ends with its page."""
+every command's help ends naming pages the installed program prints (`blockmaze docs`), whose
+examples run as pasted; every shell line parses as one command."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from PIL import Image
 
@@ -139,16 +141,143 @@ def test_pictures_are_the_scripts(tmp_path):
                 f"run python scripts/make_docs_pictures.py ({name})"
 
 
-@pytest.mark.parametrize("name", [None, *cli.commands])
-def test_help_ends_with_its_page(name, capsys):
+def _help(name: str | None, capsys) -> str:
     with pytest.raises(SystemExit):
         cli.main([name, "--help"] if name else ["--help"], prog_name="blockmaze")
-    last = capsys.readouterr().out.strip().splitlines()[-1]
-    page = f"docs/commands.md#{name}" if name else "docs/index.md"
-    assert last.strip().startswith("Docs: ") and page in last, last
-    assert (ROOT / page.split("#")[0]).is_file()
+    return capsys.readouterr().out
 
 
+@pytest.mark.parametrize("name", [None, *cli.commands])
+def test_help_ends_with_pages_the_installed_program_shows(name, capsys):
+    """The last line names ``blockmaze docs PAGE`` for pages that exist, not a path into a
+    checkout that an installed wheel does not have."""
+    from blockmaze.support.pages import find_page
+
+    last = _help(name, capsys).strip().splitlines()[-1]
+    named = re.findall(r"blockmaze docs ([\w/-]+)", last)
+    assert last.strip().startswith("Docs: ") and "docs/" not in last and named, last
+    for page in named:
+        assert find_page(page).is_file()
+
+
+def help_examples(capsys) -> list[str]:
+    """The example lines of ``blockmaze --help``, in order; every command's help shows only
+    lines from these."""
+    def examples(text: str) -> list[str]:
+        lines = text.split("Examples:\n", 1)[-1].split("\n\n", 1)[0].splitlines()
+        return [line.strip() for line in lines if line.strip().startswith("blockmaze ")]
+
+    top = examples(_help(None, capsys))
+    for name in cli.commands:
+        shown = examples(_help(name, capsys)) if "Examples:" in _help(name, capsys) else []
+        assert set(shown) <= set(top), (name, set(shown) - set(top))
+    return top
+
+
+def test_help_examples_are_commands_with_comments_after_a_hash(capsys):
+    """Pasted as shown, each example line is one command: words after it are a comment."""
+    for line in help_examples(capsys):
+        assert_parses(line, "blockmaze --help")
+
+
+@pytest.mark.slow
+def test_help_examples_paste_and_run(tmp_path, shim, capsys):
+    for line in help_examples(capsys):
+        done = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=shim, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, f"{line} exited {done.returncode}: {done.stderr[-2000:]}"
+
+
+def shell_lines(page: Path) -> list[tuple[int, str]]:
+    """(line, text) of each line of the page's shell blocks that runs blockmaze: ``sh`` and
+    ``console`` blocks (a ``$ `` line) and blocks with no language whose lines start so."""
+    found = []
+    for language, start, text in blocks(page, *SHELL, ""):
+        lines = text.splitlines()
+        if language == "" and not any(line.startswith("blockmaze ") for line in lines):
+            continue  # a drawing or a listing
+        for i, line in enumerate(lines):
+            command = line[2:] if language == "console" and line.startswith("$ ") else line
+            if command.startswith("blockmaze "):
+                found.append((start + i, command))
+    return found
+
+
+def assert_parses(line: str, where: str) -> None:
+    """``line`` is shell words of one blockmaze command (a comment starts with #) that the
+    command's own parser takes: no extra argument, no unknown option, no bad value."""
+    import shlex
+
+    from blockmaze.errors import BadFileError
+
+    words = shlex.split(line.split(" | ")[0].split(" > ")[0], comments=True)
+    assert words[0] == "blockmaze", where
+    at = next((i for i, word in enumerate(words) if i and not word.startswith("-")), len(words))
+    try:
+        parent = cli.make_context("blockmaze", words[1:at] or ["--help"] if at == len(words)
+                                  else [*words[1:at], words[at]])
+        if at < len(words):
+            assert words[at] in cli.commands, f"{where}: no command {words[at]!r}: {line}"
+            cli.commands[words[at]].make_context(words[at], words[at + 1:], parent=parent)
+    except (BadFileError, click.exceptions.Exit):  # an input an earlier line makes; --help
+        pass
+    except (click.UsageError, click.BadParameter) as error:
+        pytest.fail(f"{where}: {line}\n  {error.format_message()}")
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if shell_lines(p)], ids=_name)
+def test_shell_blocks_parse_as_commands(page):
+    for line, command in shell_lines(page):
+        assert_parses(command, f"{_name(page)}:{line}")
+
+
+def test_a_line_with_prose_after_it_does_not_parse():
+    with pytest.raises(pytest.fail.Exception, match="unexpected extra argument"):
+        assert_parses("blockmaze generate 20x20 -o walk.schem    any perfect maze, split", "here")
+    assert_parses("blockmaze generate 20x20 -o walk.schem    # any perfect maze, split", "here")
+
+
+@pytest.mark.slow
+def test_the_installed_wheel_shows_the_pages(tmp_path):
+    """A wheel built from the checkout carries the pages: ``blockmaze docs PAGE``, run from
+    the wheel's files alone, prints the page as docs/ has it."""
+    wheels, target = tmp_path / "wheels", tmp_path / "installed"
+    pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
+    done = subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels),
+                           str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    done = subprocess.run([*pip, "install", "--no-deps", "--target", str(target),
+                           *map(str, wheels.glob("*.whl"))], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    where = subprocess.run([sys.executable, "-c", "import blockmaze; print(blockmaze.__file__)"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert where.stdout.startswith(str(target))
+    shown = subprocess.run([sys.executable, "-m", "blockmaze", "docs", "guides/minecraft"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    page = (ROOT / "docs" / "guides" / "minecraft.md").read_text(encoding="utf-8")
+    assert shown.stdout.strip() == page.strip()
+    listed = subprocess.run([sys.executable, "-m", "blockmaze", "docs"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert "guides/roguelike" in listed.stdout and "commands" in listed.stdout
+
+
+def test_docs_prints_a_page_and_its_generated_parts(capsys):
+    from blockmaze.cli import main
+
+    assert main(["docs", "labyrinths"]) == 0
+    assert capsys.readouterr().out.strip() == \
+        (ROOT / "docs" / "labyrinths.md").read_text(encoding="utf-8").strip()
+    assert main(["docs", "commands"]) == 0
+    out = capsys.readouterr().out
+    assert "<!-- generated" not in out and all(f"## {name}" in out for name in cli.commands)
+    assert "--mc-version VERSION" in out
+    assert main(["docs", "api"]) == 0
+    assert "- `build`: " in capsys.readouterr().out
+    assert main(["docs", "no-such-page"]) == 2
+    assert "the pages: index, " in capsys.readouterr().err
 def test_the_docs_own_code():
     module("griffe", "mkdocstrings[python] (the docs extra)")
     sys.path.insert(0, str(ROOT / "docs"))

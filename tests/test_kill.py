@@ -23,6 +23,8 @@ import pytest
 from blockmaze.__main__ import run
 from blockmaze.support import kernels, stops
 
+import terminal_signals
+
 pytestmark = pytest.mark.slow
 
 KILLS = int(os.environ.get("BLOCKMAZE_KILLS", "15"))
@@ -63,7 +65,7 @@ def start(argv: list[str], folder, marks=None, pause: str | None = None) -> int:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            terminal_signals.reset()  # whatever pytest runs under (nohup, a script's &)
             sys.argv = ["blockmaze", *argv]
             with kernels.forced("python"):
                 code = run()
@@ -170,7 +172,8 @@ def test_real_runs_with_blas_threads_stop_cleanly_and_leftovers_go(tmp_path):
     def blockmaze(args, **options):
         fresh(marks)
         return subprocess.Popen([sys.executable, "-m", "blockmaze", *args], cwd=folder, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **options)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                preexec_fn=terminal_signals.reset, **options)
 
     assert blockmaze(old_args).wait() == 0
     old = snapshot(folder)

@@ -21,6 +21,8 @@ import pytest
 
 from blockmaze.support import stops
 
+import terminal_signals
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ["generate", "10x100x100", "-g", "layered", "--seed", "1", "-o", "m.schem"]
 HANG = 60  # seconds: a run still going after this ignored the signal (or never reached a phase)
@@ -32,7 +34,7 @@ def blockmaze(args, folder, env=None, signal_first=None, marks=None) -> subproce
     there as each phase begins (see :func:`reached`)."""
 
     def prepare():
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        terminal_signals.reset()  # whatever pytest runs under (nohup, a script's &)
         if signal_first is not None:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal_first})
             os.kill(os.getpid(), signal_first)

@@ -121,7 +121,7 @@ def test_a_mask_upload_gives_the_commands_maze(client, tmp_path):
     ("size=5x5&text-style=ascii", "generate has no option 'text-style'", None),
     ("format=png", "size is required", None),
     ("size=-o", "size must be whole numbers", None),  # never taken for an option
-    ("size=5x5&seed=-o", "'-o' is not a valid integer", None),
+    ("size=5x5&seed=-o", "'-o' is not a whole number", None),
 ])
 def test_bad_parameters_get_the_commands_one_line_message(client, tmp_path, query, message, args,
                                                           capsys):

@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...materials import Material
+from .versions import DEFAULT_MC_VERSION
 
 YAW = {"south": 0, "west": 90, "north": 180, "east": -90}  # Minecraft's yaw of a facing
 
@@ -124,9 +125,12 @@ def player_spot(volume: np.ndarray, length: int | None = None) -> Spot:
     return Spot(y, z, x, facing)
 
 
-def placement_hint(volume: np.ndarray, format_name: str, name: str = "maze") -> str | None:
+def placement_hint(volume: np.ndarray, format_name: str, name: str = "maze",
+                   release: str | None = None) -> str | None:
     """What to type to place the volume with the player outside it, for formats that do not store
-    where the player stands (structure ``.nbt``, Bedrock ``.mcstructure``); None for the others.
+    where the player stands (structure ``.nbt``, Bedrock ``.mcstructure``), and how to run a
+    datapack (made for one release: ``release``, the one ``--mc-version`` named, where known);
+    None for the others.
 
     ``name`` is the structure's name: a ``.nbt`` in ``<world>/generated/minecraft/structures/`` is
     ``minecraft:<name>``; a ``.mcstructure`` in a behaviour pack's ``structures/blockmaze/`` is
@@ -138,7 +142,17 @@ def placement_hint(volume: np.ndarray, format_name: str, name: str = "maze") -> 
     stand where the way in should be, facing south (into the maze), and run /place template
     minecraft:maze ~-1 ~-1 ~1 (1.19+), or put a structure block under your feet with Relative
     Position -1, 0, 1
+    >>> print(placement_hint(v, "datapack", release="1.21.4"))
+    put the .zip in <world>/datapacks/ and run /reload, stand where the way in should be and run
+    /function blockmaze:build; the pack is for Minecraft 1.21.4 (--mc-version): give the release
+    your world runs, as 1.21 moved the functions' folder
     """
+    if format_name == "datapack":  # the pack turns the player and builds in front of them
+        made = f"for Minecraft {release}" if release else "for the release --mc-version names"
+        return ("put the .zip in <world>/datapacks/ and run /reload, stand where the way in should "
+                f"be and run /function blockmaze:build; the pack is {made}"
+                f"{' (--mc-version)' if release else f' (default {DEFAULT_MC_VERSION})'}: give the "
+                "release your world runs, as 1.21 moved the functions' folder")
     if format_name not in ("structure", "mcstructure", "mcpack"):
         return None  # the file says where the player stands: no need to find the spot again
     spot = player_spot(volume)
