@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import socket
+import sys
 
 from ..errors import BlockmazeError, OutputError
 from ..support import stops
@@ -68,16 +69,40 @@ def make_server(settings, host: str, port: int):
             if not self.should_exit:  # a second Ctrl-C: already stopping, within a second
                 super().handle_exit(sig, frame)
 
+        async def startup(self, sockets=None) -> None:
+            import asyncio
+
+            asyncio.get_running_loop().set_exception_handler(_quiet_when_out_of_files)
+            await super().startup(sockets)
+
     app = create_app(settings)
-    # never out of file handles: the connections kept, and those taken in at one go (the
-    # backlog, after which each newcomer takes the place of one waiting longest) fit twice over
+    # never out of file handles: the connections kept, those taken in at one go (the backlog)
+    # and as many closed for room but not yet let go fit in half the process's handles
     files = _open_files()
-    most = min(settings.connections, files // 2)
+    most = min(settings.connections, files // 4)
     return Server(uvicorn.Config(
         app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1,
-        backlog=max(16, min(2048, files // 4)),
+        backlog=max(16, min(128, files // 8)),
         http=timed_protocol(settings.head_seconds, settings.body_seconds, most,
                             min(settings.per_client, most))))
+
+
+def _quiet_when_out_of_files(loop, context) -> None:
+    """The event loop's error handler: running out of file handles while taking a connection in
+    (the loop tries again a moment later) is one line, not a traceback a connection; anything
+    else goes to the loop's own handler."""
+    error = context.get("exception")
+    if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
+        now = loop.time()
+        if now - _said_out_of_files[0] > 60:  # (once a minute at most)
+            _said_out_of_files[0] = now
+            print("blockmaze studio: out of file handles for new connections; waiting",
+                  file=sys.stderr)
+        return
+    loop.default_exception_handler(context)
+
+
+_said_out_of_files = [-1e9]
 
 
 def _open_files() -> int:

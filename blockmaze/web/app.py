@@ -65,8 +65,8 @@ class Settings:
     mask_bytes: int = 4 << 20
     head_seconds: float = 10.0
     body_seconds: float = 20.0
-    connections: int = 512
-    per_client: int = 256
+    connections: int = 256
+    per_client: int = 128
     hosts: frozenset[str] = field(default_factory=frozenset)
 
 

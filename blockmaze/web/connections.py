@@ -31,6 +31,66 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 _ON_CLIENT = (h11.IDLE, h11.SEND_BODY)
 
 
+class Crowd:
+    """A server's open connections: how many from each address, and those waiting on their
+    client, longest waiting first (all of them, and each address's), so a newcomer past a cap
+    finds the one to close in a step, however many there are.
+
+    >>> crowd = Crowd()
+    >>> crowd.joined("a", "127.0.0.1"); crowd.joined("b", "127.0.0.1")
+    >>> crowd.waits("a"); crowd.waits("b"); crowd.count("127.0.0.1"), crowd.longest_waiting()
+    (2, 'a')
+    >>> crowd.busy("a"); crowd.longest_waiting("127.0.0.1")
+    'b'
+    """
+
+    def __init__(self):
+        self.total = 0
+        self.by_address: dict = {}
+        self.address_of: dict = {}
+        self.waiting: dict = {}  # (insertion order: longest waiting first)
+        self.waiting_by: dict = {}
+
+    def joined(self, connection, address) -> None:
+        self.total += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.address_of[connection] = address
+
+    def left(self, connection) -> None:
+        if connection not in self.address_of:
+            return
+        self.busy(connection)
+        address = self.address_of.pop(connection)
+        self.total -= 1
+        self.by_address[address] -= 1
+        if not self.by_address[address]:
+            del self.by_address[address]
+
+    def count(self, address=None) -> int:
+        return self.total if address is None else self.by_address.get(address, 0)
+
+    def waits(self, connection) -> None:
+        """``connection`` waits on its client from now (the newest waiting)."""
+        self.busy(connection)
+        self.waiting[connection] = None
+        address = self.address_of.get(connection)
+        self.waiting_by.setdefault(address, {})[connection] = None
+
+    def busy(self, connection) -> None:
+        """``connection`` has a whole request: the server's turn, not to be closed for room."""
+        self.waiting.pop(connection, None)
+        mine = self.waiting_by.get(self.address_of.get(connection))
+        if mine is not None:
+            mine.pop(connection, None)
+            if not mine:
+                del self.waiting_by[self.address_of.get(connection)]
+
+    def longest_waiting(self, address=None):
+        """The connection (of ``address``, or of any) waiting longest, or None."""
+        waiting = self.waiting if address is None else self.waiting_by.get(address, {})
+        return next(iter(waiting), None)
+
+
 class TimedHeads(H11Protocol):
     """An h11 connection closed when a request's head (or body) is not in within its time, and
     let in past the caps by closing the connection that has waited longest on its client."""
@@ -39,21 +99,32 @@ class TimedHeads(H11Protocol):
     body_seconds: float = 20.0
     most: int = 256
     per_client: int = 128
+    crowd: Crowd  # (one for each server: timed_protocol makes it)
     _timer: asyncio.TimerHandle | None = None
-    _waiting_since = 0.0
     _body = False  # the body's time is running
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._waiting_since = self.loop.time()
         address = self.client[0] if self.client else None
-        for cap, crowd in ((self.per_client, lambda c: c.client and c.client[0] == address),
-                           (self.most, lambda c: True)):
-            open_ = [c for c in self.connections if not c.transport.is_closing() and crowd(c)]
-            if len(open_) > cap and not _make_room(open_, self):
-                transport.close()  # connection_lost takes it out of the server's set
+        self.crowd.joined(self, address)
+        for cap, among in ((self.per_client, address), (self.most, None)):
+            if self.crowd.count(among) > cap and not self._make_room(among):
+                self.crowd.left(self)
+                transport.close()  # every connection is busy: this one waits for none
                 return
+        self.crowd.waits(self)
         self._arm(self.head_seconds)
+
+    def _make_room(self, address) -> bool:
+        """Close the connection (of ``address``, or any) that has waited longest on its client;
+        False when none waits."""
+        oldest = self.crowd.longest_waiting(address)
+        if oldest is None:
+            return False
+        oldest._disarm()
+        self.crowd.left(oldest)
+        oldest.transport.close()
+        return True
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -64,19 +135,18 @@ class TimedHeads(H11Protocol):
                 self._arm(self.body_seconds)
         elif state is not h11.IDLE:
             self._disarm()  # a whole request: the server's turn
+            self.crowd.busy(self)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        self._waiting_since = self.loop.time()
+        if not self.transport.is_closing() and self.conn.their_state in _ON_CLIENT:
+            self.crowd.waits(self)
         self._arm(self.head_seconds)  # the next request's head has its own time
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self.crowd.left(self)
         super().connection_lost(exc)
-
-    def waiting_on_client(self) -> bool:
-        """Whether this connection waits for its client to send a request (or the rest of one)."""
-        return self.conn.their_state in _ON_CLIENT and not self.transport.is_closing()
 
     def _arm(self, seconds: float) -> None:
         self._disarm()
@@ -93,26 +163,15 @@ class TimedHeads(H11Protocol):
     def _overdue(self) -> None:
         self._timer = None
         idle = self.cycle is None or self.cycle.response_complete
-        if self.waiting_on_client() and (idle or self.conn.their_state is h11.SEND_BODY):
+        waiting = self.conn.their_state in _ON_CLIENT and not self.transport.is_closing()
+        if waiting and (idle or self.conn.their_state is h11.SEND_BODY):
             self.transport.close()
-
-
-def _make_room(crowd: list, newcomer: TimedHeads) -> bool:
-    """Close the connection of ``crowd`` (not ``newcomer``) that has waited longest on its
-    client; False when every one is busy with a whole request."""
-    waiting = [c for c in crowd if c is not newcomer and isinstance(c, TimedHeads)
-               and c.waiting_on_client()]
-    if not waiting:
-        return False
-    oldest = min(waiting, key=lambda c: c._waiting_since)
-    oldest._disarm()
-    oldest.transport.close()
-    return True
 
 
 def timed_protocol(head_seconds: float, body_seconds: float, most: int,
                    per_client: int) -> type[TimedHeads]:
-    """The protocol class uvicorn is given (``http=``), with these bounds."""
+    """The protocol class uvicorn is given (``http=``), with these bounds and a crowd of its
+    own."""
     return type("TimedHeads", (TimedHeads,), {
         "head_seconds": head_seconds, "body_seconds": body_seconds, "most": most,
-        "per_client": per_client})
+        "per_client": per_client, "crowd": Crowd()})
