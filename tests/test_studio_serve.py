@@ -75,9 +75,9 @@ def _clone_named_blockmaze(tmp_path):
     return clone
 
 
-def _venv_with(tmp_path, clone, mode: str):
-    """A fresh virtual environment with ``clone`` installed (``mode``: editable, its
-    compat mode, or a plain install); its other packages are this environment's."""
+def _venv_with(tmp_path, clone):
+    """A fresh virtual environment with ``clone`` installed editable (setuptools' finder); its
+    other packages are this environment's."""
     import site
     import sysconfig
     from pathlib import Path
@@ -91,13 +91,7 @@ def _venv_with(tmp_path, clone, mode: str):
             if Path(p).is_dir()]  # (its .pth files, our own install among them, are not read)
     Path(purelib.strip(), "the-tests-packages.pth").write_text("\n".join(dict.fromkeys(ours)))
     install = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-               "--no-deps"]
-    if mode == "editable":
-        install += ["-e", str(clone)]
-    elif mode == "editable, compat":
-        install += ["--config-settings", "editable_mode=compat", "-e", str(clone)]
-    else:
-        install += [str(clone)]
+               "--no-deps", "-e", str(clone)]
     done = subprocess.run(install, capture_output=True, text=True, timeout=600)
     if done.returncode:
         pytest.skip(f"cannot install the copy here: {done.stderr.strip().splitlines()[-1:]}")
@@ -116,7 +110,7 @@ def test_python_m_blockmaze_and_the_studio_work_from_the_folder_holding_the_clon
     import httpx
 
     clone = _clone_named_blockmaze(tmp_path)
-    python = _venv_with(tmp_path, clone, "editable")
+    python = _venv_with(tmp_path, clone)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     version = subprocess.run([str(python), "-m", "blockmaze", "--version"], cwd=tmp_path,
                              capture_output=True, text=True, env=env, timeout=120)

@@ -276,11 +276,11 @@ def download_name(job: Job, filename: str) -> str:
 
     >>> download_name(Job("dungeon", {"seed": "7"}, "tmx", "20x30"), "maze.tmx")
     'dungeon-20x30-seed7.tmx'
-    >>> download_name(Job("generate", {"grid": "labyrinth"}, "png", None), "maze.png")
+    >>> download_name(Job("generate", {"kind": "labyrinth"}, "png", None), "maze.png")
     'generate-labyrinth.png'
     """
     parts = [job.command]
-    grid = str(job.values.get("grid") or "square")
+    grid = str(job.values.get("kind") or "square")  # (--grid's value)
     if grid != "square" and grid.isalnum():
         parts.append(grid)
     size = (job.size or "").strip().lower()
