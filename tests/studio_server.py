@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import threading
 import time
@@ -113,3 +114,76 @@ def slow_clients(url: str, half_open: int, trickling: int, seconds: float = 60):
     finally:
         stop.set()
         thread.join(30)
+
+
+def free_port() -> int:
+    """A port free on loopback a moment ago."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until_up(url: str, seconds: float = 60) -> None:
+    """Until the studio at ``url`` answers (at most ``seconds``)."""
+    import httpx
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            httpx.get(f"{url}/api/options", timeout=5)
+            return
+        except httpx.HTTPError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def serve_process(tmp_path, **popen):
+    """A ``blockmaze serve`` process in a session of its own (as a terminal's job), its
+    temporary folders in ``tmp_path``; returns it and its base URL once it answers."""
+    import subprocess
+    import sys
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "blockmaze", "serve", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True, env=dict(os.environ, TMPDIR=str(tmp_path)),
+                              **popen)
+    url = f"http://127.0.0.1:{port}"
+    wait_until_up(url)
+    return server, url
+
+
+def running_in_session(sid: int) -> list[str]:
+    """The processes of session ``sid`` still running (not zombies: a container's first
+    process may not reap the orphans it is given)."""
+    import subprocess
+
+    listing = subprocess.run(["ps", "-e", "-o", "sid=,stat=,pid=,args="], capture_output=True,
+                             text=True, check=True).stdout
+    return [line for line in listing.splitlines()
+            if line.split()[0] == str(sid) and not line.split()[1].startswith("Z")]
+
+
+def start_heavy_jobs(url: str, count: int):
+    """``count`` heavy jobs started (each in a thread of its own), once they all run."""
+    import httpx
+
+    def ask(seed):
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(f"{url}/api/generate?size=300x300&seed={seed}&format=glb", timeout=60)
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(count)
+    for seed in range(count):
+        pool.submit(ask, seed)
+    return pool
+
+
+def wait_for_processes(sid: int, count: int) -> None:
+    """Until session ``sid`` runs ``count`` processes (its jobs have started)."""
+    deadline = time.monotonic() + 60
+    while len(running_in_session(sid)) < count:
+        assert time.monotonic() < deadline, running_in_session(sid)
+        time.sleep(0.1)

@@ -276,26 +276,19 @@ def test_the_page_answers_within_2_s_during_1000_half_open_connections_and_300_t
     1,000 half-open connections and 300 uploads trickled a byte at a time: its page answers
     within 2 s throughout, and its log shows no traceback."""
     import resource
-    import subprocess
-    import sys
 
     import httpx
 
-    from studio_server import raise_open_files, slow_clients
+    from studio_server import raise_open_files, serve_process, slow_clients
 
     if not raise_open_files(4096):
         pytest.skip("this test opens 1,300 connections: it needs 4096 file handles")
-    port = _free_port()
 
     def limited():
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
 
-    server = subprocess.Popen([sys.executable, "-m", "blockmaze", "serve", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              preexec_fn=limited, env=dict(os.environ, TMPDIR=str(tmp_path)))
-    url = f"http://127.0.0.1:{port}"
+    server, url = serve_process(tmp_path, preexec_fn=limited)
     try:
-        _wait_until_up(url)
         times = []
         with slow_clients(url, half_open=1000, trickling=300, seconds=60):
             for _ in range(10):
@@ -309,26 +302,6 @@ def test_the_page_answers_within_2_s_during_1000_half_open_connections_and_300_t
         server.kill()
     assert max(times) < 2, times
     assert "Traceback" not in err and err.strip().splitlines() == ["stopped"], err[-2000:]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_until_up(url: str, seconds: float = 60) -> None:
-    import httpx
-
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            httpx.get(f"{url}/api/options", timeout=5)
-            return
-        except httpx.HTTPError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 # values every option may be given in a random query: good ones, bad ones, and ones that look
@@ -367,55 +340,6 @@ def test_random_queries_get_the_file_or_a_one_line_refusal(client, case):
         assert error and "\n" not in error and "Traceback" not in error
 
 
-def _serve(tmp_path, **popen):
-    """A ``blockmaze serve`` process in a session of its own (as a terminal's job), its
-    temporary folders in ``tmp_path``; returns it and its base URL once it answers."""
-    import subprocess
-    import sys
-
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "blockmaze", "serve", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              start_new_session=True, env=dict(os.environ, TMPDIR=str(tmp_path)),
-                              **popen)
-    url = f"http://127.0.0.1:{port}"
-    _wait_until_up(url)
-    return server, url
-
-
-def _running_in_session(sid: int) -> list[str]:
-    """The processes of session ``sid`` still running (not zombies: a container's first
-    process may not reap the orphans it is given)."""
-    import subprocess
-
-    listing = subprocess.run(["ps", "-e", "-o", "sid=,stat=,pid=,args="], capture_output=True,
-                             text=True, check=True).stdout
-    return [line for line in listing.splitlines()
-            if line.split()[0] == str(sid) and not line.split()[1].startswith("Z")]
-
-
-def _start_heavy_jobs(url: str, count: int):
-    """``count`` heavy jobs started (each in a thread of its own), once they all run."""
-    import httpx
-
-    def ask(seed):
-        with contextlib.suppress(httpx.HTTPError):
-            httpx.get(f"{url}/api/generate?size=300x300&seed={seed}&format=glb", timeout=60)
-
-    pool = ThreadPoolExecutor(count)
-    for seed in range(count):
-        pool.submit(ask, seed)
-    return pool
-
-
-def _wait_for_jobs(sid: int, count: int) -> None:
-    """Until session ``sid`` runs ``count`` processes (its jobs have started)."""
-    deadline = time.monotonic() + 60
-    while len(_running_in_session(sid)) < count:
-        assert time.monotonic() < deadline, _running_in_session(sid)
-        time.sleep(0.1)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGINT twice", "SIGHUP"])
 def test_a_stop_with_jobs_running_ends_everything_within_2_s_and_leaves_nothing(tmp_path, how):
@@ -425,10 +349,12 @@ def test_a_stop_with_jobs_running_ends_everything_within_2_s_and_leaves_nothing(
     import signal
     import subprocess
 
-    server, url = _serve(tmp_path)
-    pool = _start_heavy_jobs(url, 4)
+    from studio_server import running_in_session, serve_process, start_heavy_jobs, wait_for_processes
+
+    server, url = serve_process(tmp_path)
+    pool = start_heavy_jobs(url, 4)
     try:
-        _wait_for_jobs(server.pid, 1 + 2 + 4)  # the server, its resource tracker and fork server
+        wait_for_processes(server.pid, 1 + 2 + 4)  # the server, its resource tracker and fork server
         assert [p for p in tmp_path.iterdir() if p.name.startswith("blockmaze-studio-")]
         started = time.monotonic()
         if how.startswith("SIGINT"):
@@ -444,9 +370,9 @@ def test_a_stop_with_jobs_running_ends_everything_within_2_s_and_leaves_nothing(
             pytest.fail("the server still runs 20 s after the stop")
         took = time.monotonic() - started
         deadline = time.monotonic() + 2
-        while _running_in_session(server.pid) and time.monotonic() < deadline:
+        while running_in_session(server.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        left = _running_in_session(server.pid)
+        left = running_in_session(server.pid)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(server.pid, signal.SIGKILL)
@@ -463,16 +389,18 @@ def test_jobs_end_with_a_server_that_dies(tmp_path):
     its pipe to the server close."""
     import signal
 
-    server, url = _serve(tmp_path)
-    pool = _start_heavy_jobs(url, 3)
+    from studio_server import running_in_session, serve_process, start_heavy_jobs, wait_for_processes
+
+    server, url = serve_process(tmp_path)
+    pool = start_heavy_jobs(url, 3)
     try:
-        _wait_for_jobs(server.pid, 1 + 2 + 3)
+        wait_for_processes(server.pid, 1 + 2 + 3)
         server.kill()
         server.communicate(timeout=20)
         deadline = time.monotonic() + 2
-        while _running_in_session(server.pid) and time.monotonic() < deadline:
+        while running_in_session(server.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _running_in_session(server.pid) == []
+        assert running_in_session(server.pid) == []
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(server.pid, signal.SIGKILL)

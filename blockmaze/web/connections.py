@@ -10,8 +10,9 @@ it opens holds a file handle until the process has none left. Here:
   answer) and a whole body within ``body_seconds`` of its head, or it is closed;
 - at most ``most`` connections are open at once, and at most ``per_client`` from one address;
   a connection past either cap takes the place of the one that has waited longest on its client
-  (no whole request sent yet), so a prompt request (the page's) is always taken in. Only when
-  every connection is busy with a request of its own is the newcomer closed.
+  (no whole request sent yet, and no bytes waiting to be read: a request just sent is read
+  first), so a prompt request (the page's) is always taken in. Only when every connection is
+  busy with a request of its own is the newcomer closed.
 
 Example
 -------
@@ -23,6 +24,8 @@ Example
 from __future__ import annotations
 
 import asyncio
+import itertools
+import sys
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -85,10 +88,14 @@ class Crowd:
             if not mine:
                 del self.waiting_by[self.address_of.get(connection)]
 
-    def longest_waiting(self, address=None):
-        """The connection (of ``address``, or of any) waiting longest, or None."""
+    def longest_waiting(self, address=None, passed=lambda connection: False, looks: int = 32):
+        """The connection (of ``address``, or of any) waiting longest, or None; those that
+        ``passed(connection)`` says to leave are passed over (``looks`` at most are looked at)."""
         waiting = self.waiting if address is None else self.waiting_by.get(address, {})
-        return next(iter(waiting), None)
+        for connection in itertools.islice(waiting, looks):
+            if not passed(connection):
+                return connection
+        return None
 
 
 class TimedHeads(H11Protocol):
@@ -118,7 +125,7 @@ class TimedHeads(H11Protocol):
     def _make_room(self, address) -> bool:
         """Close the connection (of ``address``, or any) that has waited longest on its client;
         False when none waits."""
-        oldest = self.crowd.longest_waiting(address)
+        oldest = self.crowd.longest_waiting(address, _unread)
         if oldest is None:
             return False
         oldest._disarm()
@@ -166,6 +173,20 @@ class TimedHeads(H11Protocol):
         waiting = self.conn.their_state in _ON_CLIENT and not self.transport.is_closing()
         if waiting and (idle or self.conn.their_state is h11.SEND_BODY):
             self.transport.close()
+
+
+def _unread(connection: TimedHeads) -> bool:
+    """Whether bytes from the client wait in ``connection``'s socket, not yet read by the
+    server (its request may have come: it is not closed for room before it is read)."""
+    try:
+        import fcntl
+        import termios
+
+        socket = connection.transport.get_extra_info("socket")
+        count = fcntl.ioctl(socket.fileno(), termios.FIONREAD, b"\0\0\0\0")
+    except (ImportError, AttributeError, OSError, ValueError):  # (no way to tell)
+        return False
+    return int.from_bytes(count, sys.byteorder) > 0
 
 
 def timed_protocol(head_seconds: float, body_seconds: float, most: int,
