@@ -68,11 +68,19 @@ def test_loopback_names_and_the_servers_port_are_answered(client):
         assert client.get("/api/options", headers={"sec-fetch-site": site}).status_code == 200
 
 
-def test_a_huge_cell_size_is_a_one_line_refusal(client):
+def test_a_huge_cell_size_is_a_one_line_refusal(client, tmp_path, capsys):
+    """In the studio (400) and in the command (exit 2), not an internal error."""
+    from blockmaze.cli import main
+
     for value in ("1e308", "100000"):
         answer = client.get(f"/api/generate?size=5&format=png&cell-size={value}")
         assert answer.status_code == 400, answer.text
         assert "cell-size" in answer.json()["error"]
+        capsys.readouterr()
+        assert main(["generate", "5", "--cell-size", value, "-o", str(tmp_path / "m.png")]) == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and "--cell-size" in lines[0], lines
+        assert not (tmp_path / "m.png").exists()
 
 
 @pytest.mark.parametrize("query", ["memory-limit=1", "output=/tmp/x", "split=16", "mask=/etc/passwd"])
