@@ -13,7 +13,6 @@ of the server's, removed when it stops.
 Example
 -------
 >>> import asyncio
-import contextlib
 >>> async def never_gone():
 ...     return False
 >>> asyncio.run(Workers(1, 1, 30).run((_double, 21), never_gone))
@@ -63,7 +62,7 @@ def _start_fork_server() -> None:
     try:
         if sys.version_info >= (3, 11):
             forkserver.ensure_running()
-        else:  # (older ones: started from a folder with no package in it)
+        else:  # (older ones: started in the folder holding this package, whose blockmaze is it)
             cwd = os.getcwd()
             os.chdir(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
             try:
