@@ -47,6 +47,17 @@ def test_foreign_hosts_and_origins_get_403(client, headers):
         assert answer.status_code == 403 and "localhost" in answer.json()["error"]
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(["localhost", "127.0.0.1", "[::1]"]),
+       junk=st.text(alphabet="@/?#[]:.% \t\\evil8", min_size=1, max_size=12))
+def test_a_host_with_anything_after_its_own_authority_is_refused(client, name, junk):
+    """Only ``name`` or ``name:80`` (the test client's port) exactly: whatever follows (a user
+    part's ``@``, a path, a second port, a stray bracket) makes another authority."""
+    answer = client.get("/api/options", headers={"host": f"{name}:80{junk}"})
+    assert answer.status_code == 403, (name, junk)
+
+
 @pytest.mark.parametrize("site", ["cross-site", "same-site"])
 def test_requests_a_browser_marks_as_from_another_site_get_403(client, site):
     """An image, script or no-cors fetch from another page carries no Origin, but the browser
