@@ -77,6 +77,10 @@ def test_loopback_names_and_the_servers_port_are_answered(client):
         assert answer.status_code == 200, origin
     for site in ("same-origin", "none"):  # the studio's own page; an address typed in
         assert client.get("/api/options", headers={"sec-fetch-site": site}).status_code == 200
+    # a link on another site may open the page (its requests are then its own), not the API
+    link = {"sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate"}
+    assert client.get("/", headers=link).status_code == 200
+    assert client.get("/api/generate?size=3x3&format=png", headers=link).status_code == 403
 
 
 def test_a_huge_cell_size_is_a_one_line_refusal(client, tmp_path, capsys):

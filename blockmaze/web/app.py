@@ -138,8 +138,8 @@ def own_authority(value: str | None, port: int | None, hosts: frozenset[str]) ->
 class Guard:
     """ASGI middleware that answers 403 to a request whose ``Host`` or ``Origin`` is not this
     server's own (loopback names and this port: DNS rebinding, other sites' forms and images), or
-    that the browser marks as sent from another site (``Sec-Fetch-Site``), before the
-    application sees it."""
+    that the browser marks as sent from another site (``Sec-Fetch-Site``; only the page itself
+    may be opened from a link elsewhere), before the application sees it."""
 
     def __init__(self, app, hosts: frozenset[str]):
         self.app, self.hosts = app, hosts
@@ -166,7 +166,10 @@ class Guard:
         if len(hosts) != 1 or not own_authority(hosts[0], port, self.hosts) or not origin_ok:
             return ("this studio answers pages of its own machine only (Host and Origin must "
                     "be localhost and its port)")
-        if any(site not in ("same-origin", "none") for site in headers.get("sec-fetch-site", [])):
+        foreign_site = any(site not in ("same-origin", "none")
+                           for site in headers.get("sec-fetch-site", []))
+        opened = scope.get("path") == "/" and headers.get("sec-fetch-mode") == ["navigate"]
+        if foreign_site and not opened:  # (a link elsewhere may open the page itself, no more)
             return "this studio answers its own page only, not requests from other sites"
         return None
 
