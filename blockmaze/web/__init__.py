@@ -83,7 +83,8 @@ def make_server(settings, host: str, port: int):
     return Server(uvicorn.Config(
         app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1,
         backlog=max(16, min(128, files // 8)),
-        http=timed_protocol(settings.head_seconds, settings.body_seconds, most,
+        # (a body's time is the application's to answer, 408: the connection's a second later)
+        http=timed_protocol(settings.head_seconds, settings.body_seconds + 1, most,
                             min(settings.per_client, most))))
 
 
