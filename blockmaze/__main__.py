@@ -1,13 +1,46 @@
 """``python -m blockmaze`` (and the ``blockmaze`` command) runs the command line, under the stop
-policy of :mod:`blockmaze.support.stops` (Ctrl-C at any moment: one line, exit 130)."""
+policy of :mod:`blockmaze.support.stops` (Ctrl-C at any moment: one line, exit 130).
 
-import atexit
-import contextlib
+``python -m`` puts the current folder first on the module path. Run from the folder that holds
+a clone named ``blockmaze`` (its top folder has no ``__init__.py``), Python takes that folder
+for a namespace package named ``blockmaze`` in place of the installed package whenever the
+install is found after the path (an editable install's finder): then the folder is taken off
+the path and the installed package is run (:func:`_unshadow`).
+"""
+
 import os
 import sys
-from typing import NoReturn
 
-from .support import stops
+
+def _shadowing(folder: str) -> bool:
+    """Whether a module path entry ``folder`` holds a ``blockmaze`` folder that is not a package
+    (the top folder of a clone, say)."""
+    folder = os.path.abspath(folder or os.curdir)
+    inside = os.path.join(folder, "blockmaze")
+    return os.path.isdir(inside) and not os.path.exists(os.path.join(inside, "__init__.py"))
+
+
+def _unshadow() -> None:
+    """Run the installed package's command when ``blockmaze`` was imported as a namespace
+    package (a folder of that name on the path, not the package): the folders that hold one
+    go off the path, what was imported from them is forgotten, and the package is imported
+    again."""
+    sys.path[:] = [entry for entry in sys.path if not _shadowing(entry)]
+    for name in [name for name in sys.modules if name.split(".")[0] == "blockmaze"]:
+        del sys.modules[name]
+    from blockmaze.__main__ import program as installed
+
+    installed()
+
+
+if __name__ == "__main__" and getattr(sys.modules.get(__package__ or ""), "__file__", 1) is None:
+    _unshadow()
+
+import atexit  # noqa: E402
+import contextlib  # noqa: E402
+from typing import NoReturn  # noqa: E402
+
+from .support import stops  # noqa: E402
 
 
 def run() -> int:

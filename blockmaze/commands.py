@@ -661,7 +661,7 @@ class GraphMaze(Output):
     picture_style: str = option(PICTURE_STYLE, "Pictures (.png, .svg): lines are walls, lines are "
                                          "paths, or filled blocks.", "Pictures",
                                 click.Choice(PICTURE_STYLES), writer="style")
-    cell_size: float = option(CELL_SIZE, "Pictures: pixels per cell.", "Pictures", Finite(min=1),
+    cell_size: float = option(CELL_SIZE, "Pictures: pixels per cell.", "Pictures", Finite(min=1, max=1000),
                               writer="cell_size")
     shade: bool = option(False, "Pictures: colour each cell by its distance from the start.",
                          "Pictures", writer="shade")

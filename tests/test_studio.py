@@ -218,3 +218,16 @@ def test_serve_binds_localhost_and_prints_its_url():
     finally:
         server.terminate()
         server.wait(10)
+
+
+@pytest.mark.parametrize("query, saved", [
+    ("dungeon?size=20x30&seed=7&format=schem", "dungeon-20x30-seed7.schem"),
+    ("dungeon?size=20x30&seed=7&format=tmx", "dungeon-20x30-seed7.zip"),  # (with its tile set)
+    ("generate?size=6&grid=hex&seed=2&format=svg", "generate-hex-6-seed2.svg"),
+    ("blockwise?size=5x9x9&seed=1&format=vox", "blockwise-5x9x9-seed1.vox"),
+    ("generate?grid=labyrinth&format=png", "generate-labyrinth.png"),
+])
+def test_a_download_is_named_after_its_command_grid_size_and_seed(client, query, saved):
+    answer = client.get(f"/api/{query}")
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["content-disposition"] == f'attachment; filename="{saved}"'

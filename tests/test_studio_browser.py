@@ -289,22 +289,33 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-# (page, format, the command's arguments, the output's name): one file, and files with companions
+# (page, format, the command's arguments, the output's name, the download's name: its command,
+# grid, size and seed): one file, and files with companions
 DOWNLOADS = [
     ("size=11x13&seed=8&roof=1&theme=hedge", "schem",
-     ["generate", "11x13", "--seed", "8", "--roof", "--theme", "hedge"], "maze.schem"),
-    ("size=7x8&seed=3", "obj", ["generate", "7x8", "--seed", "3"], "maze.obj"),
-    ("size=7x8&seed=3&grid=hex", "png", ["generate", "7x8", "-g", "hex", "--seed", "3"], "maze.png"),
+     ["generate", "11x13", "--seed", "8", "--roof", "--theme", "hedge"], "maze.schem",
+     "generate-11x13-seed8.schem"),
+    ("size=7x8&seed=3", "obj", ["generate", "7x8", "--seed", "3"], "maze.obj",
+     "generate-7x8-seed3.zip"),
+    ("size=7x8&seed=3&grid=hex", "png", ["generate", "7x8", "-g", "hex", "--seed", "3"], "maze.png",
+     "generate-hex-7x8-seed3.png"),
     ("size=2x5x5&grid=layered&seed=3", "tmj",
-     ["generate", "2x5x5", "-g", "layered", "--seed", "3"], "maze.tmj"),
+     ["generate", "2x5x5", "-g", "layered", "--seed", "3"], "maze.tmj",
+     "generate-layered-2x5x5-seed3.zip"),
     ("command=dungeon&size=12x14&seed=2&levels=2", "tilemap",
-     ["dungeon", "12x14", "--seed", "2", "--levels", "2"], "maze.tilemap.json"),
-    ("command=blockwise&size=5x9x9&seed=1", "vox", ["blockwise", "5x9x9", "--seed", "1"], "maze.vox"),
+     ["dungeon", "12x14", "--seed", "2", "--levels", "2"], "maze.tilemap.json",
+     "dungeon-12x14-seed2.zip"),
+    ("command=blockwise&size=5x9x9&seed=1", "vox", ["blockwise", "5x9x9", "--seed", "1"],
+     "maze.vox", "blockwise-5x9x9-seed1.vox"),
 ]
 
 
-@pytest.mark.parametrize("page, fmt, args, name", DOWNLOADS, ids=[d[1] + "-" + d[3] for d in DOWNLOADS])
-def test_a_download_is_the_commands_file(browser, studio, tmp_path, page, fmt, args, name):
+@pytest.mark.parametrize("page, fmt, args, name, saved", DOWNLOADS,
+                         ids=[d[1] + "-" + d[3] for d in DOWNLOADS])
+def test_a_download_is_the_commands_file_named_for_its_maze(browser, studio, tmp_path, page, fmt,
+                                                           args, name, saved):
+    """The file saved is the command's, named after the command, grid, size and seed (not
+    ``maze.*`` whatever the maze)."""
     import zipfile
 
     open_page(browser, f"{studio}/?{page}")
@@ -319,16 +330,15 @@ def test_a_download_is_the_commands_file(browser, studio, tmp_path, page, fmt, a
             break
         time.sleep(0.1)
     assert done, os.listdir(browser.downloads)
+    assert done == [saved]
     expected = tmp_path / "cli"
     expected.mkdir()
     assert main(["-q", *args, "-o", str(expected / name)]) == 0
     target = Path(browser.downloads, done[0])
     wanted = _files(expected)
     if len(wanted) == 1:
-        assert done == [name]
         assert target.read_bytes() == wanted[name]
     else:  # a file and its companions come as one zip of the command's files
-        assert done == ["maze.zip"]
         with zipfile.ZipFile(target) as archive:
             assert {n: archive.read(n) for n in archive.namelist()} == wanted
     assert console_errors(browser) == []
@@ -579,3 +589,84 @@ def test_the_walker_moves_by_the_games_numbers(browser, studio):
     assert low_gap[0] == pytest.approx(2.7, abs=1e-3)
     assert climbed[2] >= 3 - 1e-6  # up the scaffolding to stand on its top
     assert flat == [1.5, 1, 1]
+
+
+def _choose(driver, element_id: str, value: str) -> None:
+    """Choose ``value`` in the page's select ``element_id`` as a user does (a change event)."""
+    driver.execute_script(
+        "const e = document.getElementById(arguments[0]); e.value = arguments[1];"
+        "e.dispatchEvent(new Event('change'));", element_id, value)
+
+
+def _views_empty(driver) -> bool:
+    """Whether the picture and the 3-D view show no maze."""
+    return driver.execute_script(
+        "return document.getElementById('picture').width === 0 && !studio.view.model"
+        " && studio.shown.levels.length === 0")
+
+
+def test_a_labyrinth_then_a_dungeon_keeps_the_size_and_a_refusal_leaves_no_old_maze(browser, studio):
+    """Choosing a labyrinth sets the size aside (its design sizes it); a dungeon chosen next
+    gets it back and is made. A size left out is refused with the views emptied, not with the
+    last maze still in them."""
+    open_page(browser, f"{studio}/?size=20x30&seed=1")
+    _choose(browser, "opt-grid", "labyrinth")
+    wait_for(browser, "studio.settled && studio.pictures > 1")
+    assert browser.find_element(By.ID, "size").get_attribute("value") == ""
+    pictures = browser.execute_script("return studio.pictures")
+    _choose(browser, "command", "dungeon")
+    wait_for(browser, f"studio.settled && studio.pictures > {pictures}")
+    assert browser.find_element(By.ID, "size").get_attribute("value") == "20x30"
+    assert browser.find_element(By.ID, "status").get_attribute("class") != "error"
+    assert browser.find_element(By.ID, "status").text.startswith("dungeon 20x30")
+    assert not _views_empty(browser)
+    size = browser.find_element(By.ID, "size")
+    size.clear()
+    browser.find_element(By.ID, "make").click()
+    wait_for(browser, "studio.settled")
+    assert browser.find_element(By.ID, "status").text.startswith("size is required")
+    assert _views_empty(browser)
+    assert console_errors(browser) == []
+
+
+# held W for 1.5 s from where the walker appears, then the frame's most common colour's share
+WALK_ON = """
+const done = arguments[arguments.length - 1];
+window.dispatchEvent(new KeyboardEvent('keydown', { code: 'KeyW', bubbles: true }));
+setTimeout(() => {
+  window.dispatchEvent(new KeyboardEvent('keyup', { code: 'KeyW', bubbles: true }));
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    const w = studio.walk, v = w.volume, [x, y, z] = w.camera;
+    const top = v.top(Math.floor(x), Math.floor(y), Math.floor(z));
+    const marker = document.getElementById('walker-marker').getBoundingClientRect();
+    const picture = document.getElementById('picture').getBoundingClientRect();
+    done({ position: w.walker.position, inWall: top !== null && top > y, size: [v.width, v.length],
+           marker: [marker.left + marker.width / 2, marker.top + marker.height / 2],
+           shown: !document.getElementById('walker-marker').hidden,
+           picture: [picture.left, picture.top, picture.width, picture.height] });
+  }));
+}, 1500);
+"""
+
+
+def test_walking_forward_keeps_the_passage_in_view_and_marks_the_walker_in_the_picture(
+        browser, studio):
+    """Walking forward for 1.5 s (into the wall at the end of the first passage): the frame
+    shows the passage around that wall, not one flat face, from a camera in the open, and the
+    picture marks where the walker is."""
+    open_page(browser, f"{studio}/?size=20x30&seed=3")
+    browser.find_element(By.ID, "walk").click()
+    wait_for(browser, "studio.walk.on", timeout=60)
+    walked = browser.execute_async_script(WALK_ON)
+    frame = canvas_pixels(browser)
+    colours = frame.getcolors(1 << 20)
+    assert max(colours)[0] < 0.9 * frame.width * frame.height, "the frame is one flat face"
+    assert not walked["inWall"]
+    assert walked["shown"]
+    left, top, width, height = walked["picture"]
+    (x, _, z), (across, down) = walked["position"], walked["size"]
+    expected = (left + x / across * width, top + z / down * height)
+    assert abs(walked["marker"][0] - expected[0]) < 3 and abs(walked["marker"][1] - expected[1]) < 3
+    browser.execute_script(  # Esc stops walking (a pointer locked to the view takes clicks)
+        "window.dispatchEvent(new KeyboardEvent('keydown', { code: 'Escape', bubbles: true }))")
+    assert not browser.find_element(By.ID, "walker-marker").is_displayed()

@@ -4,6 +4,7 @@ bounded in count and time."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import socket
@@ -30,8 +31,15 @@ def client():
 @pytest.mark.parametrize("headers", [
     {"host": "evil.example"},
     {"host": "192.168.1.5:8000"},
+    {"host": "127.0.0.1:80@evil.com"},   # a user part: the host is evil.com
+    {"host": "[::1]evil.com"},
+    {"host": "localhost:8001"},           # another port: another server's page
+    {"host": "localhost:80/x"},
     {"origin": "http://evil.example"},
     {"origin": "null"},
+    {"origin": "http://localhost:8001"},
+    {"origin": "https://localhost"},
+    {"origin": "http://localhost/path"},
 ])
 def test_foreign_hosts_and_origins_get_403(client, headers):
     for path in ("/", "/api/options", "/api/generate?size=3x3&format=png"):
@@ -39,11 +47,55 @@ def test_foreign_hosts_and_origins_get_403(client, headers):
         assert answer.status_code == 403 and "localhost" in answer.json()["error"]
 
 
-def test_loopback_names_are_answered(client):
-    for host in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000", "127.5.6.7"):
-        assert client.get("/api/options", headers={"host": host}).status_code == 200
-    answer = client.get("/api/options", headers={"origin": "http://127.0.0.1:8000"})
-    assert answer.status_code == 200
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(["localhost", "127.0.0.1", "[::1]"]),
+       junk=st.text(alphabet="@/?#[]:.% \t\\evil8", min_size=1, max_size=12))
+def test_a_host_with_anything_after_its_own_authority_is_refused(client, name, junk):
+    """Only ``name`` or ``name:80`` (the test client's port) exactly: whatever follows (a user
+    part's ``@``, a path, a second port, a stray bracket) makes another authority."""
+    answer = client.get("/api/options", headers={"host": f"{name}:80{junk}"})
+    assert answer.status_code == 403, (name, junk)
+
+
+@pytest.mark.parametrize("site", ["cross-site", "same-site"])
+def test_requests_a_browser_marks_as_from_another_site_get_403(client, site):
+    """An image, script or no-cors fetch from another page carries no Origin, but the browser
+    says where it came from; same-site is another port of this machine (another local server)."""
+    for path in ("/", "/api/generate?size=3x3&format=png", "/api/carve?size=3x3"):
+        answer = client.get(path, headers={"sec-fetch-site": site, "sec-fetch-mode": "no-cors"})
+        assert answer.status_code == 403 and "other sites" in answer.json()["error"]
+
+
+def test_loopback_names_and_the_servers_port_are_answered(client):
+    # (the test client's server is localhost port 80: a Host without a port names port 80)
+    for host in ("localhost", "localhost:80", "127.0.0.1", "127.0.0.1:80", "[::1]:80",
+                 "127.5.6.7", "LOCALHOST"):
+        assert client.get("/api/options", headers={"host": host}).status_code == 200, host
+    for origin in ("http://127.0.0.1", "http://localhost:80", "http://[::1]"):
+        answer = client.get("/api/options", headers={"origin": origin})
+        assert answer.status_code == 200, origin
+    for site in ("same-origin", "none"):  # the studio's own page; an address typed in
+        assert client.get("/api/options", headers={"sec-fetch-site": site}).status_code == 200
+    # a link on another site may open the page (its requests are then its own), not the API
+    link = {"sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate"}
+    assert client.get("/", headers=link).status_code == 200
+    assert client.get("/api/generate?size=3x3&format=png", headers=link).status_code == 403
+
+
+def test_a_huge_cell_size_is_a_one_line_refusal(client, tmp_path, capsys):
+    """In the studio (400) and in the command (exit 2), not an internal error."""
+    from blockmaze.cli import main
+
+    for value in ("1e308", "100000"):
+        answer = client.get(f"/api/generate?size=5&format=png&cell-size={value}")
+        assert answer.status_code == 400, answer.text
+        assert "cell-size" in answer.json()["error"]
+        capsys.readouterr()
+        assert main(["generate", "5", "--cell-size", value, "-o", str(tmp_path / "m.png")]) == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and "--cell-size" in lines[0], lines
+        assert not (tmp_path / "m.png").exists()
 
 
 @pytest.mark.parametrize("query", ["memory-limit=1", "output=/tmp/x", "split=16", "mask=/etc/passwd"])
@@ -69,9 +121,9 @@ def test_a_streamed_body_is_refused_once_it_passes_the_limit():
     with running_studio(Settings(mask_bytes=1000)) as url:
         host, port = url.removeprefix("http://").split(":")
         with socket.create_connection((host, int(port)), timeout=5) as connection:
-            connection.sendall(b"POST /api/generate?size=3x3&format=maze HTTP/1.1\r\n"
-                               b"Host: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
-                               + b"%x\r\n" % 1500 + b"." * 1500 + b"\r\n")
+            connection.sendall(f"POST /api/generate?size=3x3&format=maze HTTP/1.1\r\n"
+                               f"Host: {host}:{port}\r\nTransfer-Encoding: chunked\r\n\r\n"
+                               .encode() + b"%x\r\n" % 1500 + b"." * 1500 + b"\r\n")
             answer = connection.recv(4096)  # (the body's end is never sent)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:40]
 
@@ -120,7 +172,7 @@ def _abandon(url: str, count: int) -> None:
     for seed in range(count):
         with socket.create_connection((host, int(port)), timeout=5) as connection:
             connection.sendall(f"GET /api/generate?size=400x400&format=glb&seed={seed} HTTP/1.1\r\n"
-                               f"Host: localhost\r\n\r\n".encode())
+                               f"Host: {host}:{port}\r\n\r\n".encode())
 
 
 @pytest.mark.slow
@@ -181,29 +233,98 @@ def test_a_head_sent_too_slowly_is_closed_and_a_prompt_one_answered():
         assert httpx.get(f"{url}/", timeout=10).status_code == 200
 
 
-def test_connections_past_the_cap_are_closed_as_they_arrive():
+def test_a_newcomer_past_the_cap_takes_the_place_of_the_longest_waiting():
+    """Idle connections cannot lock the page out: past the cap, the one that has waited longest
+    for its client to send a request is closed to let the newcomer in."""
     import httpx
 
-    from studio_server import running_studio
+    from studio_server import address, running_studio
 
     with running_studio(Settings(connections=4, head_seconds=30)) as url:
-        host, port = url.removeprefix("http://").split(":")
-        held = [socket.create_connection((host, int(port)), timeout=5) for _ in range(4)]
+        held = []
         try:
-            time.sleep(0.2)  # the server has taken them in
-            with socket.create_connection((host, int(port)), timeout=5) as extra:
-                assert _closed_by_server(extra, 5)
+            for _ in range(8):
+                held.append(socket.create_connection(address(url), timeout=5))
+                time.sleep(0.05)  # (taken in one by one: the oldest is the first)
+            started = time.monotonic()
+            assert httpx.get(f"{url}/", timeout=5).status_code == 200
+            assert time.monotonic() - started < 2
+            assert all(_closed_by_server(c, 5) for c in held[:4])  # the oldest made room
         finally:
             for connection in held:
                 connection.close()
-        deadline = time.monotonic() + 10  # the held ones are gone: a page answers again
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        assert httpx.get(f"{url}/", timeout=5).status_code == 200
+
+
+def test_each_client_has_its_own_cap():
+    import httpx
+
+    from studio_server import address, running_studio
+
+    with running_studio(Settings(connections=100, per_client=3, head_seconds=30)) as url:
+        held = [socket.create_connection(address(url), timeout=5) for _ in range(3)]
+        try:
+            time.sleep(0.2)
+            assert httpx.get(f"{url}/", timeout=5).status_code == 200
+            assert _closed_by_server(held[0], 5)  # its fourth connection took the first's place
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def test_an_upload_trickled_a_byte_at_a_time_is_cut_off_at_its_time():
+    """A body sent slowly but never stalling is refused once ``body_seconds`` have passed."""
+    from studio_server import address, running_studio
+
+    with running_studio(Settings(body_seconds=1)) as url:
+        with socket.create_connection(address(url), timeout=5) as slow:
+            slow.sendall(f"POST /api/generate?size=3x3&format=maze HTTP/1.1\r\nHost: {url[7:]}"
+                         "\r\nContent-Length: 1000\r\n\r\n".encode())
+            started, answer = time.monotonic(), b""
+            slow.settimeout(0.2)
+            while time.monotonic() - started < 6 and not answer:
+                try:
+                    slow.send(b"x")
+                    answer = slow.recv(4096) or b"(closed)"
+                except TimeoutError:
+                    pass
+                except OSError:
+                    answer = b"(closed)"
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:40]
+        assert time.monotonic() - started < 4
+
+
+@pytest.mark.slow
+def test_the_page_answers_within_2_s_during_1000_half_open_connections_and_300_trickles(tmp_path):
+    """A real server (its own process, its file handles limited to 1024 as on many systems) under
+    1,000 half-open connections and 300 uploads trickled a byte at a time: its page answers
+    within 2 s throughout, and its log shows no traceback."""
+    import resource
+
+    import httpx
+
+    from studio_server import raise_open_files, serve_process, slow_clients
+
+    if not raise_open_files(4096):
+        pytest.skip("this test opens 1,300 connections: it needs 4096 file handles")
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    server, url = serve_process(tmp_path, preexec_fn=limited)
+    try:
+        times = []
+        with slow_clients(url, half_open=1000, trickling=300, seconds=60):
+            for _ in range(10):
+                started = time.monotonic()
+                assert httpx.get(f"{url}/", timeout=10).status_code == 200
+                times.append(time.monotonic() - started)
+                time.sleep(1)
+        server.terminate()
+        _, err = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    assert max(times) < 2, times
+    assert "Traceback" not in err and err.strip().splitlines() == ["stopped"], err[-2000:]
 
 
 # values every option may be given in a random query: good ones, bad ones, and ones that look
@@ -240,3 +361,70 @@ def test_random_queries_get_the_file_or_a_one_line_refusal(client, case):
     if answer.status_code != 200:
         error = answer.json()["error"]
         assert error and "\n" not in error and "Traceback" not in error
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGINT twice", "SIGHUP"])
+def test_a_stop_with_jobs_running_ends_everything_within_2_s_and_leaves_nothing(tmp_path, how):
+    """SIGTERM to the server, or Ctrl-C (the terminal sends SIGINT to the whole group, once or
+    twice): the server, its fork server and its jobs are gone within 2 s, their folders too,
+    and it says one word."""
+    import signal
+    import subprocess
+
+    from studio_server import running_in_session, serve_process, start_heavy_jobs, wait_for_processes
+
+    server, url = serve_process(tmp_path)
+    pool = start_heavy_jobs(url, 4)
+    try:
+        wait_for_processes(server.pid, 1 + 2 + 4)  # the server, its resource tracker and fork server
+        assert [p for p in tmp_path.iterdir() if p.name.startswith("blockmaze-studio-")]
+        started = time.monotonic()
+        if how.startswith("SIGINT"):
+            os.killpg(server.pid, signal.SIGINT)
+            if how.endswith("twice"):
+                time.sleep(0.1)
+                os.killpg(server.pid, signal.SIGINT)
+        else:
+            server.send_signal(getattr(signal, how))
+        try:
+            _, err = server.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the server still runs 20 s after the stop")
+        took = time.monotonic() - started
+        deadline = time.monotonic() + 2
+        while running_in_session(server.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = running_in_session(server.pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        pool.shutdown(wait=False, cancel_futures=True)
+    assert took < 2, took
+    assert left == [], left
+    assert server.returncode == 0 and err.strip().splitlines() == ["stopped"], err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_jobs_end_with_a_server_that_dies(tmp_path):
+    """A server killed outright (SIGKILL: no handler runs) leaves no job running: each sees
+    its pipe to the server close."""
+    import signal
+
+    from studio_server import running_in_session, serve_process, start_heavy_jobs, wait_for_processes
+
+    server, url = serve_process(tmp_path)
+    pool = start_heavy_jobs(url, 3)
+    try:
+        wait_for_processes(server.pid, 1 + 2 + 3)
+        server.kill()
+        server.communicate(timeout=20)
+        deadline = time.monotonic() + 2
+        while running_in_session(server.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert running_in_session(server.pid) == []
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        pool.shutdown(wait=False, cancel_futures=True)

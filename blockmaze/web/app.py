@@ -5,9 +5,10 @@
 ``POST`` the same with a mask picture or text as the body. ``GET /api/carve?...`` returns the
 maze's carve order (JSON) for the page's animation.
 
-A server is hostile territory (any page a user visits can send it requests): only loopback
-``Host`` and ``Origin`` names are answered (others get 403), a body is refused as soon as its
-declared or streamed size passes the limit, each job runs in a process of its own that is
+A server is hostile territory (any page a user visits can send it requests): only a ``Host``
+and ``Origin`` of a loopback name and the server's port are answered, and no request a browser
+marks as sent by another site (others get 403), a body is refused as soon as its declared or
+streamed size passes the limit or its time is up, each job runs in a process of its own that is
 stopped when its client goes or its time is up, and jobs wait in a bounded queue (a full one
 answers 503), so the page itself always answers.
 
@@ -26,15 +27,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import re
 import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -43,7 +44,6 @@ from .jobs import Job, Limits, RequestError
 from .workers import Workers
 
 STATIC = Path(__file__).with_name("static")
-LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost"})
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,9 @@ class Settings:
     """The server's bounds: ``limits`` per request, ``workers`` jobs at once and ``queue`` more
     waiting (beyond that: 503), ``seconds`` a job may take (then 504), ``rate`` requests a client
     may make per minute (more get 429), ``mask_bytes`` per upload, the ``hosts`` its pages
-    may be asked for by (loopback names and addresses are always allowed), ``head_seconds`` a
-    connection has to send a request's head and ``connections`` open at once
+    may be asked for by (``localhost`` and loopback addresses are always allowed),
+    ``head_seconds`` a connection has to send a request's head and ``body_seconds`` its body,
+    ``connections`` open at once and ``per_client`` of them from one address
     (:mod:`.connections`).
     """
 
@@ -63,7 +64,9 @@ class Settings:
     rate: int = 1200
     mask_bytes: int = 4 << 20
     head_seconds: float = 10.0
+    body_seconds: float = 20.0
     connections: int = 256
+    per_client: int = 128
     hosts: frozenset[str] = field(default_factory=frozenset)
 
 
@@ -87,65 +90,112 @@ class RateLimit:
             return True
 
 
-def allowed_host(name: str, extra: frozenset[str] = frozenset()) -> bool:
-    """Whether a request naming the server ``name`` (a Host header's or an Origin's host, port
-    left off) may be answered: a loopback name or address, or one of ``extra``.
+def authority(value: str) -> tuple[str, int | None] | None:
+    """The host and port of a URL authority as a Host header or an Origin gives it
+    (``name``, ``name:port``, ``[::1]:port``), lower case; None when it is anything else (a user
+    part, a path, a stray character).
 
-    >>> [allowed_host(n) for n in ("localhost", "127.0.0.1", "::1", "evil.example", "10.0.0.1")]
+    >>> authority("LocalHost:8000"), authority("[::1]"), authority("127.0.0.1:80@evil.com")
+    (('localhost', 8000), ('[::1]', None), None)
+    """
+    match = _AUTHORITY.fullmatch(value)
+    if match is None:
+        return None
+    return match[1].lower(), int(match[2]) if match[2] else None
+
+
+_AUTHORITY = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::([0-9]{1,5}))?")
+
+
+def allowed_host(name: str, extra: frozenset[str] = frozenset()) -> bool:
+    """Whether a request naming the server ``name`` (a Host header's or an Origin's host as
+    :func:`authority` gives it) may be answered: ``localhost``, a loopback address written
+    out in full, or one of ``extra``.
+
+    >>> [allowed_host(n) for n in ("localhost", "127.0.0.1", "[::1]", "evil.example", "127.1")]
     [True, True, True, False, False]
     """
-    name = name.strip().lower().strip("[]")
-    if name in LOOPBACK_NAMES or name in extra:
+    if name == "localhost" or name in extra:
         return True
     try:
-        return ipaddress.ip_address(name).is_loopback
+        address = ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
     except ValueError:
         return False
+    written = f"[{address.compressed}]" if address.version == 6 else address.compressed
+    return address.is_loopback and name == written
 
 
-def _host_of(value: str) -> str:
-    """The host of a Host header (``name:port``, ``[::1]:port``) without its port."""
-    if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else value
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+def own_authority(value: str | None, port: int | None, hosts: frozenset[str]) -> bool:
+    """Whether ``value`` (a Host header, or an Origin's ``host[:port]``) names this server: an
+    allowed host (:func:`allowed_host`) and the server's ``port`` (80 when it leaves it out;
+    None: any port, a server with no port of its own)."""
+    parts = authority(value or "")
+    if parts is None or not allowed_host(parts[0], hosts):
+        return False
+    return port is None or (parts[1] or 80) == port
 
 
 class Guard:
     """ASGI middleware that answers 403 to a request whose ``Host`` or ``Origin`` is not this
-    machine's own (DNS rebinding, cross-site forms and images), before the application sees it."""
+    server's own (loopback names and this port: DNS rebinding, other sites' forms and images), or
+    that the browser marks as sent from another site (``Sec-Fetch-Site``; only the page itself
+    may be opened from a link elsewhere), before the application sees it."""
 
     def __init__(self, app, hosts: frozenset[str]):
         self.app, self.hosts = app, hosts
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
-            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-            host = _host_of(headers.get("host", ""))
-            origin = headers.get("origin")
-            foreign = not allowed_host(host, self.hosts) or (
-                origin is not None and not allowed_host(urlsplit(origin).hostname or "", self.hosts))
-            if foreign:
-                await _error("this studio answers pages of its own machine only "
-                             "(Host and Origin must be localhost)", 403)(scope, receive, send)
+            refusal = self.refusal(scope)
+            if refusal:
+                await _error(refusal, 403)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
+    def refusal(self, scope) -> str | None:
+        """Why the request of ``scope`` is not answered, or None."""
+        headers: dict[str, list[str]] = defaultdict(list)
+        for key, value in scope["headers"]:
+            headers[key.decode("latin-1").lower()].append(value.decode("latin-1"))
+        server = scope.get("server")
+        port = server[1] if server and len(server) > 1 else None
+        hosts, origins = headers.get("host", []), headers.get("origin", [])
+        origin_ok = all(origin.startswith("http://")
+                        and own_authority(origin[len("http://"):], port, self.hosts)
+                        for origin in origins)
+        if len(hosts) != 1 or not own_authority(hosts[0], port, self.hosts) or not origin_ok:
+            return ("this studio answers pages of its own machine only (Host and Origin must "
+                    "be localhost and its port)")
+        foreign_site = any(site not in ("same-origin", "none")
+                           for site in headers.get("sec-fetch-site", []))
+        opened = scope.get("path") == "/" and headers.get("sec-fetch-mode") == ["navigate"]
+        if foreign_site and not opened:  # (a link elsewhere may open the page itself, no more)
+            return "this studio answers its own page only, not requests from other sites"
+        return None
 
-async def read_body(request: Request, limit: int) -> bytes | None:
+
+async def read_body(request: Request, limit: int, seconds: float = 20.0) -> bytes | None:
     """The request's body, refused (RequestError 413) as soon as its declared or streamed size
-    passes ``limit``; a body that stalls for 10 seconds is refused too (408)."""
+    passes ``limit``; a body not all in within ``seconds`` (or that stalls for 10) is refused
+    too (408), and one whose client hangs up answers nobody (499)."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise RequestError(f"a mask is at most {limit} bytes", 413)
     chunks, size = [], 0
     stream = request.stream().__aiter__()
+    deadline = time.monotonic() + seconds
     while True:
         try:
-            chunk = await asyncio.wait_for(stream.__anext__(), 10)
+            wait = min(10.0, deadline - time.monotonic())
+            if wait <= 0:
+                raise asyncio.TimeoutError
+            chunk = await asyncio.wait_for(stream.__anext__(), wait)
         except StopAsyncIteration:
             break
         except asyncio.TimeoutError:
-            raise RequestError("the upload stalled; send the mask at once", 408) from None
+            raise RequestError("the upload was too slow; send the mask at once", 408) from None
+        except ClientDisconnect:
+            raise RequestError("the client went away", 499) from None
         size += len(chunk)
         if size > limit:
             raise RequestError(f"a mask is at most {limit} bytes", 413)
@@ -157,6 +207,11 @@ def create_app(settings: Settings = Settings()) -> Starlette:
     """The studio application with ``settings``."""
     workers = Workers(settings.workers, settings.queue, settings.seconds)
     rate = RateLimit(settings.rate)
+
+    async def body(request: Request) -> bytes | None:
+        if request.method != "POST":
+            return None
+        return await read_body(request, settings.mask_bytes, settings.body_seconds)
 
     async def guarded(request: Request, task) -> Response:
         """Run ``task`` (a picklable call) in a worker process, answering its result or error."""
@@ -173,22 +228,21 @@ def create_app(settings: Settings = Settings()) -> Starlette:
         query = dict(request.query_params)
         disposition = "inline" if query.pop("inline", None) else "attachment"
         try:
-            mask = await read_body(request, settings.mask_bytes) if request.method == "POST" else None
-            job = Job.from_query(command, query, mask)
+            job = Job.from_query(command, query, await body(request))
         except RequestError as error:
             return _error(str(error), error.status)
         answer = await guarded(request, (_run_job, job, settings.limits))
         if isinstance(answer, tuple):
             data, filename, media_type = answer
             return Response(data, media_type=media_type, headers={
-                "Content-Disposition": f'{disposition}; filename="{filename}"',
+                "Content-Disposition": f'{disposition}; filename="{download_name(job, filename)}"',
                 "Cache-Control": "no-store"})
         return answer
 
     async def carve(request: Request):
         query = dict(request.query_params)
         try:
-            mask = await read_body(request, settings.mask_bytes) if request.method == "POST" else None
+            mask = await body(request)
         except RequestError as error:
             return _error(str(error), error.status)
         answer = await guarded(request, (_carve, query, settings.limits, mask))
@@ -215,7 +269,31 @@ def create_app(settings: Settings = Settings()) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan)
     app.add_middleware(Guard, hosts=settings.hosts)
+    app.state.workers = workers  # (the server stops them the moment it is told to stop)
     return app
+
+
+def download_name(job: Job, filename: str) -> str:
+    """The name a download is saved under: its command, its grid (unless square), its size and
+    its seed, then the suffix of the file the job wrote (``filename``).
+
+    >>> download_name(Job("dungeon", {"seed": "7"}, "tmx", "20x30"), "maze.tmx")
+    'dungeon-20x30-seed7.tmx'
+    >>> download_name(Job("generate", {"kind": "labyrinth"}, "png", None), "maze.png")
+    'generate-labyrinth.png'
+    """
+    parts = [job.command]
+    grid = str(job.values.get("kind") or "square")  # (--grid's value)
+    if grid != "square" and grid.isalnum():
+        parts.append(grid)
+    size = (job.size or "").strip().lower()
+    if size and re.fullmatch(r"[0-9]{1,6}(x[0-9]{1,6}){0,2}", size):
+        parts.append(size)
+    seed = str(job.values.get("seed") or "").strip()
+    if seed.isdigit() and len(seed) <= 20:
+        parts.append(f"seed{seed}")
+    stem, dot, suffix = filename.partition(".")
+    return "-".join(parts) + dot + suffix
 
 
 def _run_job(job: Job, limits: Limits, folder: str):

@@ -33,9 +33,17 @@ function solid3d() { return command() === "blockwise" && sizeParts().length === 
 function sizedElsewhere() {
   return command() === "generate" && (valueOf("grid", "square") === "labyrinth" || !!studio.mask);
 }
-// a labyrinth's size is its circuits (or its design's): a size of rows and columns is dropped
+// a labyrinth's size is its circuits (or its design's): a size of rows and columns is set aside
+// while one is chosen, and comes back when the command or grid needs a size again
+let setAside = "";
 function fitSize() {
-  if (valueOf("grid", "square") === "labyrinth" && /x/i.test($("size").value)) $("size").value = "";
+  const size = $("size").value.trim();
+  if (command() === "generate" && valueOf("grid", "square") === "labyrinth") {
+    if (/x/i.test(size)) { setAside = size; $("size").value = ""; }
+  } else if (!size && setAside && !sizedElsewhere()) {
+    $("size").value = setAside;
+    setAside = "";
+  }
 }
 // the status line of a job done: its command, size (or grid) and seed
 function jobLine() {
@@ -241,6 +249,10 @@ async function update() {
   remember();
   downloads();
   if (!$("size").value.trim() && !sizedElsewhere()) {
+    for (const figure of ["picture-view", "carve-view", "three-view"]) {
+      busy(figure, false);
+      clear(figure);  // the last maze is not this one: none is shown
+    }
     studio.settled = true;
     return status("size is required, e.g. 20x30", true);
   }
@@ -520,7 +532,9 @@ function layersOfSchematic(buffer) {
 }
 
 // ---- walking the maze (walk.js): the volume from the schematic, the camera at the eyes ----
-const walking = studio.walk = { walker: null, on: false, last: 0 };
+const walking = studio.walk = { walker: null, on: false, last: 0, camera: null, marker: null };
+// a walker sees wider than the preview's camera (the game's field of view: 70 degrees)
+const WALK_FOV = 70, VIEW_FOV = 45;
 
 async function walk() {
   if (walking.on) return stopWalking();
@@ -530,16 +544,18 @@ async function walk() {
   query.set("schem-version", "2");
   status("loading the blocks to walk on…");
   try {
-    const [{ volumeOfSchematic, Walker }, answer] = await Promise.all([
+    const [{ volumeOfSchematic, Walker, cameraSpot }, answer] = await Promise.all([
       import("/static/walk.js"), call(`/api/${command()}`, query)]);
     const root = readNbt(await inflate(await answer.arrayBuffer(), "gzip"));
     if (mine !== generation) return;
     walking.volume = volumeOfSchematic(root.Schematic ?? root, (name) => themeBlock(name)?.material);
     walking.walker = new Walker(walking.volume);
+    walking.cameraSpot = cameraSpot;
   } catch (error) {
     return status(error.message, true);
   }
   walking.on = true;
+  view.camera.fov = WALK_FOV;
   view.controls.enabled = false;
   view.renderer.clippingPlanes = [];
   $("walk").textContent = "stop walking";
@@ -556,6 +572,9 @@ function stopWalking() {
   if (walking.walker) walking.walker.keys.clear();
   if (document.pointerLockElement) document.exitPointerLock();
   view.controls.enabled = true;
+  view.camera.fov = VIEW_FOV;
+  $("walker-marker").hidden = true;
+  walking.marker = null;
   $("walk").textContent = "walk";
   $("walk").setAttribute("aria-pressed", "false");
   if (view.model) { frameModel(); cutPreview(); }
@@ -566,15 +585,35 @@ function walkFrame(now) {
   const walker = walking.walker;
   walker.update((now - walking.last) / 1000);
   walking.last = now;
-  const [x, y, z] = walker.position, low = view.bounds.min;
-  view.camera.position.set(low.x + x, low.y + y + 1.62, low.z + z);
+  const low = view.bounds.min;
+  // the eyes, drawn back along the passage: a wall walked up to is seen with what is around it
+  const [x, y, z] = walking.camera = walking.cameraSpot(walking.volume, walker.position, walker.yaw);
+  view.camera.position.set(low.x + x, low.y + y, low.z + z);
   view.camera.rotation.set(walker.pitch, walker.yaw, 0, "YXZ");
   view.camera.near = 0.05;
   view.camera.far = 4 * view.bounds.getSize(new view.THREE.Vector3()).length() + 100;
   view.camera.updateProjectionMatrix();
   render();
+  placeMarker();
   const time = walker.time.toFixed(1);
   $("timer").textContent = walker.finished ? `goal in ${time} s` : walker.started !== null ? `${time} s` : "";
+}
+
+// the walker in the picture: a dot with an arrow the way it faces, where it stands in the level
+// (the picture spans the build: a tile a block, or the maze drawn edge to edge)
+function placeMarker() {
+  const marker = $("walker-marker"), canvas = $("picture"), volume = walking.volume;
+  if (!canvas.width || !canvas.offsetWidth || !volume) { marker.hidden = true; return; }
+  const [x, , z] = walking.walker.position;
+  const across = Math.min(1, Math.max(0, x / volume.width));
+  const down = Math.min(1, Math.max(0, z / volume.length));
+  const left = canvas.offsetLeft + across * canvas.offsetWidth;
+  const top = canvas.offsetTop + down * canvas.offsetHeight;
+  marker.style.left = `${left}px`;
+  marker.style.top = `${top}px`;
+  marker.style.transform = `rotate(${-walking.walker.yaw}rad)`;  // yaw 0 faces up the picture
+  marker.hidden = false;
+  walking.marker = { across, down, left, top };
 }
 
 const WALK_KEYS = new Set(["KeyW", "KeyA", "KeyS", "KeyD", "Space", "ShiftLeft", "ShiftRight"]);
@@ -769,7 +808,7 @@ function downloads() {
     const query = settings(format.name);
     const link = document.createElement("a");
     link.href = `/api/${command()}?${query}`;
-    link.download = "";  // the server's name: maze.schem, or maze.zip for a file and companions
+    link.download = "";  // the server's name: dungeon-20x30-seed7.schem (.zip with companions)
     link.textContent = format.name === "maze" ? "maze document (.json)" : format.name;
     link.title = format.summary;
     link.dataset.format = format.name;
@@ -810,7 +849,11 @@ async function start() {
   studio.themes = described.themes;
   buildForm(params);
   studio.formReadyMs = performance.now();
-  $("command").addEventListener("change", () => { buildForm(new URLSearchParams()); update(); });
+  $("command").addEventListener("change", () => {
+    buildForm(new URLSearchParams());
+    fitSize();
+    update();
+  });
   $("size").addEventListener("change", () => {  // a 3-D blockwise size has no tile maps
     fillFormats($("format"), $("format").value);
     refresh();

@@ -269,3 +269,26 @@ export class Walker {
     return (this.finished ?? this.clock) - this.started;
   }
 }
+
+// where the walker's camera sits: at the eyes, drawn back along the heading by up to ``back``
+// blocks as far as the passage is free (``margin`` from any solid block), so a wall the walker
+// stands against is seen with the passage around it, not as one flat face filling the frame
+export function cameraSpot(volume, position, yaw, back = 1.2, margin = 0.12) {
+  const [x, y, z] = position, eye = y + EYE, [dx, dz] = [Math.sin(yaw), Math.cos(yaw)];
+  const free = (px, pz) => {
+    for (const [ox, oz] of [[-margin, -margin], [margin, -margin], [-margin, margin], [margin, margin]]) {
+      for (const oy of [-margin, margin]) {
+        const [bx, by, bz] = [Math.floor(px + ox), Math.floor(eye + oy), Math.floor(pz + oz)];
+        const top = volume.top(bx, by, bz);
+        if (top !== null && top > eye + oy) return false;
+      }
+    }
+    return true;
+  };
+  let drawn = 0;
+  for (let step = 0.05; step <= back + 1e-9; step += 0.05) {
+    if (!free(x + dx * step, z + dz * step)) break;
+    drawn = step;
+  }
+  return [x + dx * drawn, eye, z + dz * drawn];
+}
