@@ -81,13 +81,12 @@ class Whole(click.IntRange):
 
     def wanted(self) -> str:
         """What the option takes, in words."""
-        if self.min is None and self.max is None:
-            return "a whole number"
-        if self.max is None:
-            return f"a whole number from {_bound(self.min)} up"
-        if self.min is None:
-            return f"a whole number up to {_bound(self.max)}"
-        return f"a whole number from {_bound(self.min)} to {_bound(self.max)}"
+        low, high = self.min, self.max
+        if high is None:
+            return "a whole number" if low is None else f"a whole number from {_bound(low)} up"
+        if low is None:
+            return f"a whole number up to {_bound(high)}"
+        return f"a whole number from {_bound(low)} to {_bound(high)}"
 
     def convert(self, value, param, ctx):
         try:

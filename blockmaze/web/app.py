@@ -40,6 +40,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..commands import options_of
 from .jobs import Job, Limits, RequestError
 from .workers import Workers
 
@@ -57,11 +58,11 @@ class Settings:
     (:mod:`.connections`).
     """
 
-    limits: Limits = Limits()
+    limits: Limits = field(default_factory=Limits)
     workers: int = 4
     queue: int = 32
     seconds: float = 120.0
-    rate: int = 1200
+    rate: int = field(default_factory=lambda: options_of("serve", "rate")[0].default)
     mask_bytes: int = 4 << 20
     head_seconds: float = 10.0
     body_seconds: float = 20.0

@@ -110,7 +110,7 @@ class TimedHeads(H11Protocol):
     _timer: asyncio.TimerHandle | None = None
     _body = False  # the body's time is running
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         address = self.client[0] if self.client else None
         self.crowd.joined(self, address)
