@@ -4,6 +4,8 @@ call a command) and reports what it did, and errors in one line."""
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
 import sys
 import warnings
@@ -200,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     2 for bad usage, 1 for a bad input file or an output that could not be written, 130 (or
     128 + the signal) when stopped, 0 otherwise."""
     _settings.update(verbose=False, quiet=False)
+    if sys.stdout is None:  # started with standard output closed: a maze printed there fails
+        sys.stdout = _Closed()
+    too_small = _address_space()
+    if too_small:
+        return _fail(too_small, 1)
     with contextlib.suppress(AttributeError, ValueError):  # messages never fail on a file name
         sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # (a TextIOWrapper's; another stream: AttributeError)
     with warnings.catch_warnings(), stops.command_stops() as take_stops:
@@ -214,6 +221,43 @@ def main(argv: list[str] | None = None) -> int:
         if code == 0:
             code = _fail(f"cannot write to standard output: {error.strerror or error}", 1)
     return code
+
+
+LEAST_ADDRESS_SPACE = 128 << 20  # numpy and its libraries mapped: below this, its import spins
+
+
+def _address_space() -> str | None:
+    """Under an address-space limit (``ulimit -v``): one BLAS thread (numpy's starts one a core,
+    each mapping its stack and buffers; blockmaze needs none), and a message when the limit is
+    too small to start at all (None: it is not)."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if soft == resource.RLIM_INFINITY:
+        return None
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    if soft < LEAST_ADDRESS_SPACE:
+        return (f"the process may map at most {soft >> 20} MiB (ulimit -v); blockmaze needs "
+                f"{LEAST_ADDRESS_SPACE >> 20} MiB or more to start: raise that limit")
+    return None
+
+
+class _Closed(io.TextIOBase):
+    """Standard output when the program started with it closed: writing to it fails as writing to
+    a closed descriptor does (one line, exit 1), and a run that writes files needs it not.
+
+    >>> _Closed().write("maze")
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno 9] standard output is closed
+    """
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def isatty(self) -> bool:
+        return False
 
 
 def _run(argv, take_stops=lambda: None) -> int:

@@ -53,6 +53,11 @@ class OutputError(BlockmazeError):
     standard output closed (exit 1)."""
 
 
+class LimitError(OutputError):
+    """The machine's limits stopped a run that was right: an address-space or file-size limit
+    the process was started under (exit 1, as for an output that could not be written)."""
+
+
 class ParameterError(BlockmazeError):
     """Bad parameters, worded for whoever passed them: a Python caller reads the library's
     parameter names (``floor=False``), the command's user its flags (``--no-floor``).

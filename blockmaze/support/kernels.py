@@ -53,6 +53,7 @@ import numpy as np
 
 from . import stops
 from .progress import phase
+from ..errors import LimitError
 
 # Measured (bench/bench_startup.py, 2-core machine): importing numba and loading cached kernels
 # costs about 0.9 s a process, compiling one on an empty cache 0.5-6 s; the plain Python kernels
@@ -213,7 +214,11 @@ def _without_unused_modules() -> Iterator[None]:
 
 def _jit(function: Callable, options: dict):
     """numba.njit the function, with every Kernel it refers to replaced by its compiled twin."""
-    import numba
+    try:
+        import numba
+    except (ImportError, OSError) as error:  # its compiler's library could not be mapped
+        raise LimitError(f"cannot load numba's compiler ({str(error).split('. ')[0]})"
+                         f"{address_space_note()}") from None
 
     twin = _twin(function, {**_kernels_in(function, lambda inner: inner.compiled),
                             "COMPILED": True})  # see COMPILED
@@ -224,6 +229,20 @@ def _jit(function: Callable, options: dict):
         warnings.warn(f"numba cannot cache compiled kernels here ({error}); compiling each run",
                       KernelCacheWarning, stacklevel=2)
         return numba.njit(**{**options, "cache": False})(twin)
+
+
+def address_space_note() -> str:
+    """What to say of the process's address-space limit where one is set (``ulimit -v``).
+
+    >>> address_space_note() in ("", address_space_note())
+    True
+    """
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return ""
+    return f": the process may map at most {soft >> 20} MiB (ulimit -v); raise that limit"
 
 
 def _twin(function: Callable, changes: dict) -> Callable:
