@@ -629,6 +629,16 @@ def test_a_labyrinth_then_a_dungeon_keeps_the_size_and_a_refusal_leaves_no_old_m
     assert console_errors(browser) == []
 
 
+def test_a_page_opened_on_a_labyrinth_gives_the_next_command_a_size(browser, studio):
+    """A labyrinth's page has no size; a dungeon chosen there starts from the page's first one."""
+    open_page(browser, f"{studio}/?size=&grid=labyrinth&circuits=7")
+    pictures = browser.execute_script("return studio.pictures")
+    _choose(browser, "command", "dungeon")
+    wait_for(browser, f"studio.settled && studio.pictures > {pictures}")
+    assert browser.find_element(By.ID, "size").get_attribute("value") == "20x30"
+    assert browser.find_element(By.ID, "status").text.startswith("dungeon 20x30")
+
+
 # held W for 1.5 s from where the walker appears, then the frame's most common colour's share
 WALK_ON = """
 const done = arguments[arguments.length - 1];

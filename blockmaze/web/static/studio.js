@@ -40,8 +40,8 @@ function fitSize() {
   const size = $("size").value.trim();
   if (command() === "generate" && valueOf("grid", "square") === "labyrinth") {
     if (/x/i.test(size)) { setAside = size; $("size").value = ""; }
-  } else if (!size && setAside && !sizedElsewhere()) {
-    $("size").value = setAside;
+  } else if (!size && !sizedElsewhere()) {  // (none set aside: the page's first size)
+    $("size").value = setAside || $("size").defaultValue;
     setAside = "";
   }
 }
