@@ -32,7 +32,7 @@ Examples:
   blockmaze generate -g labyrinth --circuits 7 -o cretan.schem        # the classical labyrinth
   blockmaze generate -g labyrinth --style chartres --finger 8x3 -o chartres.stl     # to print
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
-  blockmaze generate 500x500 -a eller -o MyMaze/ --format world     # a world save, streamed
+  blockmaze generate 200x200 -a eller -o MyMaze/ --format world     # a world save, streamed
   blockmaze blockwise 40x30 --seed 5 -o exact.schem     # exactly 40x30 blocks
   blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
   blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
