@@ -372,10 +372,12 @@ def _check_memory(job: Any, where: Destination | None, settings: BlockSettings, 
     cells, the rasterized plan, the volume and the writer's own (:mod:`blockmaze.blocks.least`;
     each step checks the same figure again when it runs)."""
     from .blocks.least import RASTER_BYTES, least_cells, least_plan_blocks
+    from .grids.base import check_cell_count
     from .blocks.raster import min_scale
     from .support.memory import ensure_memory, estimate
 
     cells = least_cells(kind, shape)
+    check_cell_count(cells, f"a {'x'.join(map(str, shape))} {kind} grid")  # before its memory
     unicursal = getattr(job, "unicursal", False)
     steps = {"its grid": GRID_BYTES * cells}
     if unicursal:
@@ -502,7 +504,7 @@ def _say_blocks(voice: Voice, plan: Plan, written: Written, what: str,
                   f"length){_printed(plan, part.volume)}{origin}")
         if where.writer.hint is not None:
             name = Path(part.paths[0]).stem.lower() if where.is_path else "-"
-            hint = where.writer.hint(part.volume, name=name)
+            hint = where.writer.hint(part.volume, name=name, release=plan.options.get("mc_version"))
             if hint:
                 voice.say(f"to place it: {hint}")
 

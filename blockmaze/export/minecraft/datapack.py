@@ -55,6 +55,7 @@ The zip is byte-identical for identical input: sorted entries, fixed time stamps
 
 from __future__ import annotations
 
+from functools import partial
 import json
 from typing import BinaryIO
 
@@ -70,7 +71,7 @@ from ..zipped import write_zip
 from .blockdata import for_release, release_theme
 from .blockentities import block_entities
 from .palette import minecraft_palette
-from .placement import YAW, player_spot
+from .placement import YAW, placement_hint, player_spot
 from .versions import DEFAULT_MC_VERSION, release
 
 NAMESPACE = "blockmaze"
@@ -386,4 +387,5 @@ def check_size(shape: tuple[int, int, int]) -> None:
         raise BlockmazeError(f"a {width}x{length} maze is wider than a Minecraft world ({MAX_SIDE})")
 
 
-register_writer("datapack", write_datapack, check_size, prepare_theme=release_theme)
+register_writer("datapack", write_datapack, check_size, prepare_theme=release_theme,
+                hint=partial(placement_hint, format_name="datapack"))
