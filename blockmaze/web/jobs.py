@@ -267,7 +267,7 @@ def describe() -> dict:
     import click
 
     from ..algorithms import algorithm_specs
-    from ..export import FORMATS
+    from ..export import FORMATS, writer_for
     from ..materials import Material, load_theme, theme_names
 
     commands = {}
@@ -293,8 +293,10 @@ def describe() -> dict:
                 entry["default"] = "x".join(map(str, entry["default"]))
             options.append(entry)
         commands[name] = options
+    # "dungeons": a picture writer that draws a dungeon's levels too
     formats = [{"name": f.name, "summary": f.summary, "source": f.source,
-                "suffix": (f.suffixes or (".zip",))[0]}
+                "suffix": (f.suffixes or (".zip",))[0],
+                "dungeons": writer_for(format=f.name).draws_dungeons}
                for f in FORMATS.values() if not (f.folder or f.companion)]
     # each theme's blocks (by the block's name, states left off) as the page needs them: the
     # materials they stand for and their colours (to draw a schematic's layers, and to find

@@ -54,10 +54,10 @@ function formatNamed(name) { return studio.formats.find((f) => f.name === name);
 function valueOf(flag, fallback) { return $("opt-" + flag)?.value || fallback; }
 
 // the formats the command can write for this size (a 3-D blockwise maze has no plan; only a
-// generated maze is a graph that pictures and maze documents draw)
+// generated maze is a graph that pictures and maze documents draw, and pictures draw dungeons)
 function formatsOffered() {
-  return studio.formats.filter((f) => !(command() !== "generate" && f.source === "maze")
-    && !(solid3d() && f.source === "plan"));
+  return studio.formats.filter((f) => !(command() !== "generate" && f.source === "maze"
+    && !(command() === "dungeon" && f.dungeons)) && !(solid3d() && f.source === "plan"));
 }
 
 // whether an option applies to the chosen command, grid, mode and the output ``format`` (none:
