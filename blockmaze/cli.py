@@ -17,7 +17,7 @@ from .support import progress
 from .algorithms import ALGORITHMS
 from .cli_options import SectionedCommand, SuggestingGroup, described_params, given_options
 from .commands import COMMANDS, Serve, options_of
-from .errors import BadFileError, BlockmazeError, OutputError
+from .errors import BadFileError, BlockmazeError, OutputError, printable
 from .support import stops
 
 EXAMPLES = """
@@ -179,7 +179,7 @@ def _info(message: str) -> None:
     """Say what was done on stderr (not under -q)."""
     if not _settings["quiet"]:
         progress.clear()
-        click.echo(message, err=True)
+        click.echo(printable(message), err=True)
 
 
 def _is_terminal(stream) -> bool:
@@ -194,7 +194,7 @@ _settings = {"verbose": False, "quiet": False}
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     progress.clear()
-    click.echo(f"Warning: {message}", err=True)
+    click.echo(f"Warning: {printable(str(message))}", err=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -313,7 +313,7 @@ def _stopped(error: BaseException | None) -> int:
 def _fail(message: str, code: int) -> int:
     progress.clear()
     try:
-        click.echo("Error: " + " ".join(str(message).split()), err=True)
+        click.echo("Error: " + printable(" ".join(str(message).split())), err=True)
     except OSError:
         pass
     return code

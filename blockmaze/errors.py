@@ -41,6 +41,17 @@ def shown(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def printable(text: str) -> str:
+    r"""``text`` with every control character but newline and tab shown as its escape, so a
+    name or any text from a file cannot move the cursor, recolour or clear a terminal.
+
+    >>> print(printable("Maze\x1b[2J\x07 one\u0085"))
+    Maze\x1b[2J\x07 one\x85
+    """
+    return "".join(c if c in "\n\t" or (c.isprintable() and c not in "\u2028\u2029")
+                   else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 class BlockmazeWarning(UserWarning):
     """Something a user should know about a file that was still written (the CLI prints it).
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from .applies import Context, unused
 from .blocks.settings import BlockSettings
 from .commands import Blockwise, Dungeon, Export, Generate, Info, Job, make_job, options_of
-from .errors import BlockmazeError, ParameterError
+from .errors import BlockmazeError, ParameterError, printable
 from .export.destination import Destination, destination
 from .materials import Theme, load_theme
 from .pipeline import grid_shape
@@ -649,7 +649,7 @@ def info(job: Info, voice: Voice) -> Outcome:
 
     path = job.path
     lines = summarize_world(path) if is_world(path) else inspect_file(path).lines()
-    return _print(voice, "\n".join(lines), None)
+    return _print(voice, "\n".join(printable(line) for line in lines), None)  # a file's text
 
 
 RUNNERS: dict[str, Callable[[Any, Voice], Outcome]] = {

@@ -43,3 +43,23 @@ def test_too_small_an_address_space_is_one_line(tmp_path):
     assert done.returncode == 1, done.stderr
     assert done.stderr.count("\n") == 1 and "ulimit -v" in done.stderr, done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_text_from_a_file_is_shown_with_its_control_characters_escaped(tmp_path, capsys):
+    """A world named with escape codes and a newline cannot clear or move the terminal: info
+    shows them as escapes, and so does an error naming a file."""
+    import numpy as np
+
+    from blockmaze.cli import main
+    from blockmaze.export import writer_for
+    from blockmaze.materials import load_theme
+
+    writer = writer_for(format="world")
+    writer.write(iter([np.ones((2, 3, 3), np.uint8)]), tmp_path / "W", load_theme(),
+                 name="Evil\x1b[2J\x07Name")
+    assert main(["info", str(tmp_path / "W")]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "Evil\\x1b[2J\\x07Name" in out, out
+    assert main(["generate", "3", "-o", str(tmp_path / "no" / "a\x1b[31m.schem")]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "a\\x1b[31m.schem" in err and err.count("\n") == 1, err
