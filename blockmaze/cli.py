@@ -30,7 +30,7 @@ Examples:
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
   blockmaze generate 20x20 --unicursal --entrances -o walk.schem     # one path, no junction
   blockmaze generate -g labyrinth --circuits 7 -o cretan.schem        # the classical labyrinth
-  blockmaze generate -g labyrinth --style chartres --finger 8x3 -o chartres.stl     # to print
+  blockmaze generate -g labyrinth --style chartres --scale 8 --finger 5x3 -o chartres.stl  # to print
   blockmaze export maze.json --schem-version 3 --mc-version 1.21.4 -o maze.schem
   blockmaze generate 200x200 -a eller -o MyMaze/ --format world     # a world save, streamed
   blockmaze blockwise 40x30 --seed 5 -o exact.schem     # exactly 40x30 blocks
