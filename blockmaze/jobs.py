@@ -296,11 +296,12 @@ def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
     """The maze ``job`` asks for, replayed in the terminal first with ``--animate``."""
     from .pipeline import make_maze
 
+    weave = job.weave if kind == "weave" else 0.0  # (elsewhere it was warned of as ignored)
     if job.animate and where is None and kind != "layered":
         from .replay import carve_frames, play, recorded_maze
 
         document, order, _ = recorded_maze(shape, kind, job.algorithm, seed, job.braid,
-                                           job.entrances, mask, job.weave)
+                                           job.entrances, mask, weave)
         per_frame = max(1, -(-len(order) // (4 * job.fps)))  # about four seconds
         play(carve_frames(document, order, per_frame, job.text_style or "box",
                           _plan_style(job)), job.fps)  # then the maze itself
@@ -309,7 +310,7 @@ def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
         return make_maze(shape, kind, job.algorithm, seed, 0.0, job.entrances, mask,
                          unicursal=True, scale=job.scale)  # the perfect maze, split
     shows_ends = where is None or where.writer.draws_maze or job.solution
-    return make_maze(shape, kind, job.algorithm, seed, job.braid, job.entrances, mask, job.weave,
+    return make_maze(shape, kind, job.algorithm, seed, job.braid, job.entrances, mask, weave,
                      ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale)
 
 

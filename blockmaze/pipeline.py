@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .blocks.settings import BlockSettings
-from .errors import BlockmazeError
+from .errors import BlockmazeError, ParameterError
 from .maze import Maze
 from .mazes.documents import MazeDocument
 from .mazes.endpoints import Endpoints, place_endpoints
@@ -93,7 +93,8 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
         cells = load_mask(mask, kind, shape) if not isinstance(mask, np.ndarray) else mask
         grid = masked_grid(kind, shape, cells)
     if weave and kind != "weave":
-        raise BlockmazeError(f"--weave makes crossings on a weave grid (-g weave), not a {kind} grid")
+        raise ParameterError(f"{{weave}} makes crossings on a weave grid ({{kind=weave}}), not a "
+                             f"{kind} grid")
     if kind == "weave":
         from .grids.weave import place_crossings
 

@@ -82,7 +82,7 @@ def test_bad_crossings_and_options_are_refused():
     crossings[0] = 1
     with pytest.raises(BlockmazeError, match="crossing cell 0"):
         weave_grid(3, 3, crossings=crossings)
-    with pytest.raises(BlockmazeError, match="--weave"):
+    with pytest.raises(BlockmazeError, match="weave makes crossings on a weave grid"):
         make_maze((5, 5), "square", weave=0.5)
     with pytest.raises(BlockmazeError, match="from 0 to 1"):
         make_maze((5, 5), "weave", weave=1.5)
