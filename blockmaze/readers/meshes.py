@@ -65,6 +65,7 @@ def _gltf_summary(document: object, name: str) -> FileInfo:
     """Counts from the accessors; size, chunks and encoding from what our writer records (the
     scene's extras, mesh names ``material_x_y_z``, ``extensionsUsed``)."""
     accessors = need(document, "accessors", list)
+    assert isinstance(document, dict)  # (need() refuses anything else)
     vertices = triangles = collision = 0
     bounds = _Bounds()
     chunks, materials = set(), set()
@@ -95,8 +96,9 @@ def _gltf_summary(document: object, name: str) -> FileInfo:
         material, _, chunk = str(mesh.get("name", "")).partition("_")
         chunks.add(chunk)
         materials.add(material)
-    scenes = document.get("scenes") or [{}]
-    extras = scenes[0].get("extras", {}) if isinstance(scenes[0], dict) else {}
+    scenes = document.get("scenes")
+    scene = scenes[0] if isinstance(scenes, list) and scenes else {}
+    extras = scene.get("extras", {}) if isinstance(scene, dict) else {}
     extras = extras if isinstance(extras, dict) else {}
     block = extras.get("block_size_m")
     block = float(block) if isinstance(block, (int, float)) and block > 0 else None
@@ -239,11 +241,12 @@ def read_ply(file: BinaryIO) -> FileInfo:
     lines = head[:end].split(b"\n")
     if b"format binary_little_endian 1.0" not in lines:
         raise BadFileError("a PLY that is not binary_little_endian 1.0, which is what blockmaze writes")
-    elements, block = [], None
+    elements: list[tuple[bytes, int, list[list[bytes]]]] = []  # name, count, properties
+    block = None
     for line in lines:
         words = line.split()
         if words[:1] == [b"element"] and len(words) == 3 and words[2].isdigit():
-            elements.append([words[1], int(words[2]), []])
+            elements.append((words[1], int(words[2]), []))
         elif words[:1] == [b"property"] and elements:
             elements[-1][2].append(words[1:])
         elif (found := _BLOCK_SIZE.search(line)) and block is None:
@@ -271,7 +274,8 @@ def read_ply(file: BinaryIO) -> FileInfo:
         if len(raw) < take * dtype.itemsize:
             raise BadFileError("the PLY vertex data is truncated")
         rows = np.frombuffer(raw, dtype)
-        bounds.add(np.stack([rows[dtype.names[i]] for i in range(3)], axis=1))
+        names = dtype.names or ()
+        bounds.add(np.stack([rows[names[i]] for i in range(3)], axis=1))
         left -= take
     return _mesh_info("PLY, binary (.ply)", total, counts[b"face"], bounds, block, "m", z_up=True)
 

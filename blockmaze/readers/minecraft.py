@@ -102,12 +102,12 @@ def _sponge(root: dict, version: int, opener: Opener) -> FileInfo:
                     _named(palette, counts), details)
 
 
-def _list_ints(value: object, where: str) -> tuple[int, ...]:
+def _list_ints(value: object, where: str) -> tuple[int, int, int]:
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if not isinstance(value, list) or len(value) != 3 or not all(isinstance(v, int) for v in value):
         raise BadFileError(f"{where} must be a list of 3 Ints")
-    return tuple(value)
+    return value[0], value[1], value[2]
 
 
 def _state_name(entry: dict) -> str:
@@ -176,13 +176,15 @@ def _litematic(root: dict, opener: Opener) -> FileInfo:
                 raise BadFileError(f"{where}BlockStates has {STATUS[-2]}") from None
         counter.update(_named(palette, counts))
         total = [max(t, s) for t, s in zip(total, size, strict=True)]
-    return FileInfo(f"Litematica schematic v{root.get('Version')}", tuple(total),
+    return FileInfo(f"Litematica schematic v{root.get('Version')}", (total[0], total[1], total[2]),
                     root.get("MinecraftDataVersion"), dict(counter), {"regions": len(regions)})
 
 
 def _byte_counts(array) -> np.ndarray:
     """How often each byte value occurs in a kept or a streamed ByteArray."""
     if isinstance(array, Skipped):
+        if array.bytes is None:  # (a byte array the reader was not asked to count)
+            raise BadFileError("a byte array was skipped uncounted; its blocks cannot be told")
         return array.bytes
     return np.bincount(array.view(np.uint8), minlength=256)
 

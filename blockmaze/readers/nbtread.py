@@ -128,10 +128,10 @@ def _region_layout(context: dict | None) -> tuple[int, int, int] | None:
     size, palette = context.get("Size"), context.get("BlockStatePalette")
     if not isinstance(size, dict) or not isinstance(palette, list) or not palette:
         return None
-    sides = [size.get(k) for k in "xyz"]
-    if not all(isinstance(v, int) for v in sides):
+    x, y, z = (size.get(k) for k in "xyz")
+    if not (isinstance(x, int) and isinstance(y, int) and isinstance(z, int)):
         return None
-    return max(2, (len(palette) - 1).bit_length()), abs(sides[0] * sides[1] * sides[2]), len(palette)
+    return max(2, (len(palette) - 1).bit_length()), abs(x * y * z), len(palette)
 
 
 class _Counting:
@@ -150,7 +150,7 @@ class _Counting:
 
     def __call__(self, piece) -> None:
         skipped = self.skipped
-        if skipped.tag == 7:
+        if skipped.tag == 7 and skipped.bytes is not None:
             values = np.frombuffer(piece, np.uint8)
             skipped.bytes += np.bincount(values, minlength=256)
             if skipped.varints is not None and self.varint_tally(values, skipped.varints, self.state):
@@ -197,6 +197,7 @@ class Source:
             piece = b""
             while not piece:
                 z = self.z
+                assert z is not None  # (made with self.gz)
                 if z.eof:  # (at the end of a member, unconsumed_tail also holds what follows)
                     data = z.unused_data or self._raw()
                     if not data:
@@ -300,7 +301,7 @@ class _Reader:
         return n
 
     def numbers(self, tag: int, n: int, size: int, name: str, context: dict | None = None):
-        dtype = np.dtype(_NUMPY[tag]).newbyteorder(self.order)
+        dtype = np.dtype(_NUMPY[tag]).newbyteorder("<" if self.order == "<" else ">")
         if n * size <= KEEP:
             return np.frombuffer(self.src.take(n * size), dtype=dtype)
         if tag in _ARRAYS:
@@ -386,7 +387,7 @@ class _Reader:
                 return self.compounds(n)
             return [self.payload(item, depth + 1, name) for _ in range(n)]
         if tag == 10:
-            compound = {}
+            compound: dict[str, object] = {}
             while True:
                 inner = self.number("b", 1)
                 if inner == 0:

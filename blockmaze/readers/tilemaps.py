@@ -12,6 +12,7 @@ Example
 from __future__ import annotations
 
 import base64
+import binascii
 import io
 import re
 import zipfile
@@ -93,7 +94,7 @@ def _decode_data(text: bytes | str, encoding: str | None, compression: str | Non
         if len(raw) != tiles * 4:
             raise BadFileError(f"base64 tile data holds {len(raw)} bytes; {tiles} tiles need {tiles * 4}")
         return np.frombuffer(raw, "<u4")
-    except (ValueError, zlib.error, base64.binascii.Error, NbtError) as error:
+    except (ValueError, zlib.error, binascii.Error, NbtError) as error:
         raise BadFileError(f"tile data cannot be decoded: {error}") from None
 
 
@@ -256,7 +257,8 @@ def read_xp(file: BinaryIO) -> FileInfo:
         if width * height * 10 > source.left_at_most():
             raise BadFileError(f"a REXPaint layer of {width}x{height} cells is more than info reads "
                                "(set BLOCKMAZE_INFO_LIMIT to raise it)")
-        glyphs, carry = Counter(), b""
+        glyphs: Counter[int] = Counter()
+        carry = b""
         for piece in source.pieces(width * height * 10):
             check_time()
             piece = carry + bytes(piece)
