@@ -182,7 +182,8 @@ def test_every_command_grid_and_level_is_shown_as_a_picture_and_in_3d(browser, s
         assert lit > 0.03, f"level {level} is not in the 3-D view"
     links = {a.get_attribute("data-format")
              for a in browser.find_elements(By.CSS_SELECTOR, "#download-buttons a")}
-    assert ("png" in links) == ("command=" not in query)  # pictures draw graph mazes only
+    # pictures draw graph mazes and dungeons (not a blockwise maze)
+    assert ("png" in links) == ("command=" not in query or "command=dungeon" in query)
     assert "mtl" not in links
     assert ("tilemap" in links) == ("x21x21" not in query)  # a 3-D blockwise maze has no plan
     offered = set(browser.execute_script(

@@ -43,6 +43,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .chunks import DEFAULT_CHUNK, Part, check_chunk, check_chunk_count, chunk_parts, uv_of
 from .common import (
     check_block_size, check_flag, check_size, material_alpha, material_color, material_name,
@@ -392,5 +393,5 @@ def write_gltf(
     file.write(_json_bytes(document))
 
 
-register_writer("glb", write_glb, check_size)
-register_writer("gltf", write_gltf, check_size)
+register_writer("glb", write_glb, check_size, prepare_theme=checked_theme)
+register_writer("gltf", write_gltf, check_size, prepare_theme=checked_theme)

@@ -34,6 +34,7 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
 from ..target import target_path, write_sidecar
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .chunks import chunk_parts, uv_of
 from .common import (
     check_block_size, check_flag, check_size, material_alpha, material_color, material_name,
@@ -127,5 +128,5 @@ def write_mtl(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
     file.write(("\n".join(lines) + "\n").encode("ascii"))
 
 
-register_writer("obj", write_obj, check_size)
-register_writer("mtl", write_mtl, check_size)
+register_writer("obj", write_obj, check_size, prepare_theme=checked_theme)
+register_writer("mtl", write_mtl, check_size, prepare_theme=checked_theme)

@@ -24,6 +24,7 @@ import numpy as np
 
 from ...materials import Theme
 from .. import register_writer
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .chunks import chunk_parts, uv_of
 from .common import check_block_size, check_flag, check_size, material_color, z_up
 from ...errors import BlockmazeError
@@ -84,4 +85,4 @@ def write_ply(
         file.write(face.tobytes())
 
 
-register_writer("ply", write_ply, check_size)
+register_writer("ply", write_ply, check_size, prepare_theme=checked_theme)

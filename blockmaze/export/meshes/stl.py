@@ -34,6 +34,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .chunks import chunk_parts
 from .common import check_block_size, check_flag, check_size, z_up
 from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, FINGER_BASE, check_bed, print_size,
@@ -103,4 +104,5 @@ def write_stl(
             file.write(chunk.data.cast("B"))
 
 
-register_writer("stl", write_stl, check_size, print_size=partial(print_size, writer_name="stl"))
+register_writer("stl", write_stl, check_size, print_size=partial(print_size, writer_name="stl"),
+                prepare_theme=checked_theme)

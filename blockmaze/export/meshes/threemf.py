@@ -39,6 +39,7 @@ from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer
 from ..zipped import write_zip
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .chunks import chunk_parts, step_scale, step_shapes
 from .common import check_block_size, check_size, material_color, material_name, z_up
 from .printing import (DEFAULT_BED, DEFAULT_BLOCK_SIZE, check_bed, print_size, printed_size,
@@ -248,4 +249,5 @@ def _split_middles(points, triangles, directed, edge, counts):
     return points, triangles
 
 
-register_writer("3mf", write_3mf, check_size, print_size=partial(print_size, writer_name="3mf"))
+register_writer("3mf", write_3mf, check_size, print_size=partial(print_size, writer_name="3mf"),
+                prepare_theme=checked_theme)

@@ -33,6 +33,7 @@ from ...errors import BlockmazeError
 from ...materials import Theme
 from ...support.memory import ensure_memory
 from .. import register_writer
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .tiles import check_plan_size, draw_marks, entity_marks, glyph_legend, glyph_rows, plan_of
 
 DEFAULT_COMMENT = ";"
@@ -113,4 +114,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "a text map")
 
 
-register_writer("ascii", write_ascii, check_size)
+register_writer("ascii", write_ascii, check_size, prepare_theme=checked_theme)

@@ -27,6 +27,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, check_plan_size, csv_text, entities as map_entities,
     map_plan, tile_kinds, tileset_beside,
@@ -272,4 +273,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "an LDtk project", MAX_SIDE)
 
 
-register_writer("ldtk", write_ldtk, check_size)
+register_writer("ldtk", write_ldtk, check_size, prepare_theme=checked_theme)

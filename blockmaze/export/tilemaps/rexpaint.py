@@ -21,6 +21,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .tiles import check_plan_size, contrast, entity_marks, map_plan, tile_kinds
 
 XP_VERSION = -1
@@ -95,4 +96,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "REXPaint .xp", MAX_SIDE)
 
 
-register_writer("xp", write_xp, check_size)
+register_writer("xp", write_xp, check_size, prepare_theme=checked_theme)

@@ -36,6 +36,7 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer
 from ..zipped import zip_entry
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .tiles import TRANSPARENT, WALKABLE, check_plan_size, entities as map_entities, map_plan
 
 ORDERS = {"C": "y,x", "F": "x,y"}
@@ -115,4 +116,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "a tcod .npz")
 
 
-register_writer("npz", write_npz, check_size)
+register_writer("npz", write_npz, check_size, prepare_theme=checked_theme)

@@ -38,6 +38,7 @@ from ...materials import Theme
 from .. import register_writer
 from ..target import write_sidecar
 from ..defaults import TILE_ENCODING
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, csv_text, entities, map_plan,
     property_type, tile_kinds, tileset_beside, tileset_png,
@@ -316,5 +317,5 @@ def _json_bytes(document: dict) -> bytes:
     return (json.dumps(document, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-register_writer("tmx", write_tmx, check_size)
-register_writer("tmj", write_tmj, check_size)
+register_writer("tmx", write_tmx, check_size, prepare_theme=checked_theme)
+register_writer("tmj", write_tmj, check_size, prepare_theme=checked_theme)

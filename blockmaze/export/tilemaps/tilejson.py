@@ -32,6 +32,7 @@ import numpy as np
 
 from ...materials import Material, Theme
 from .. import register_writer
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .tiles import UP_GLYPH, check_plan_size, draw_up_stairs, entities as map_entities, glyph_legend, glyph_rows, map_plan, up_stairs
 
 FORMAT = "blockmaze-tilemap"
@@ -104,4 +105,4 @@ def check_size(shape: tuple[int, int, int]) -> None:
     check_plan_size(shape, "a JSON tile map")
 
 
-register_writer("tilemap", write_tilemap, check_size)
+register_writer("tilemap", write_tilemap, check_size, prepare_theme=checked_theme)

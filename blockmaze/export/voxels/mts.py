@@ -43,6 +43,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from .. import register_writer, size_limits
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 
 VERSION = 4
 ALWAYS = 127  # param1 / layer probability: always placed
@@ -136,4 +137,4 @@ def write_mts(blocks: np.ndarray, file: BinaryIO, theme: Theme, seed: int | None
     file.write(packer.flush())
 
 
-register_writer("mts", write_mts, check_size)
+register_writer("mts", write_mts, check_size, prepare_theme=checked_theme)

@@ -33,6 +33,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from .. import register_writer, size_limits
+from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 
 VERSION = 200
 MODEL_SIDE = 256  # the most voxels a model holds along each axis (XYZI stores bytes)
@@ -123,4 +124,4 @@ def write_vox(blocks: np.ndarray, file: BinaryIO, theme: Theme) -> None:
     file.write(_chunk(b"MAIN", b"", body))
 
 
-register_writer("vox", write_vox, check_size)
+register_writer("vox", write_vox, check_size, prepare_theme=checked_theme)
