@@ -97,8 +97,3 @@ def unused(job: Job, context: Context) -> dict[str, str]:
     return {o.name: reason for o in options_of(type(job)) if o.name in job.given
             for reason in [why_not(o, context)] if reason}
 
-
-def verdicts(job: Job, context: Context) -> dict[str, str | None]:
-    """Every option of ``job``'s command with the reason it does not apply (None: it does): what
-    the studio's form shows or hides."""
-    return {o.name: why_not(o, context) for o in options_of(type(job)) if not o.argument}

@@ -132,16 +132,6 @@ def _flags(job: Job) -> Callable[[str, str | None], str]:
 
 # --- what every command resolves once
 
-def output_writer(output, format_=None) -> Writer | None:
-    """The writer ``output`` and ``format_`` ask for (None when the maze is printed).
-
-    >>> output_writer("m.glb").name, output_writer(None)
-    ('glb', None)
-    """
-    where = _destination(output, format_)
-    return None if where is None else where.writer
-
-
 def _output(job: Any) -> tuple[Destination | None, Theme | None]:
     """Where ``job`` writes (None: the maze is printed), parsed once from ``-o``, and its theme:
     both refused before any work."""
@@ -454,7 +444,7 @@ def _emit(job: Any, voice: Voice, document: MazeDocument, where: Destination | N
     written = write_plan(chosen, document)
     done = _outcome(written)
     if where.writer.draws_maze:
-        voice.say(f"wrote {where.shown}{_beside(done)}: {where.writer.format.noun}, {what}{origin}")
+        voice.say(f"wrote {where.shown}{_beside(done.companions)}: {where.writer.format.noun}, {what}{origin}")
     elif where.writer.plan and maze.grid.kind == "layered":  # a tile map a level
         _say_files(voice, where, done, what, ", a file each", origin)
     else:
@@ -468,7 +458,7 @@ def _say_files(voice: Voice, where: Destination, done: Outcome, what: str, each:
     levels = len(done.paths)
     shown = _shown(where, done.paths[0]) + (f" ... {Path(done.paths[-1]).name}"
                                             if levels > 1 else "")
-    voice.say(f"wrote {shown}{_beside(done)}: {counted(levels, 'level')}"
+    voice.say(f"wrote {shown}{_beside(done.companions)}: {counted(levels, 'level')}"
               f"{', ' + what if what else ''}{each * (levels > 1)}{origin}")
 
 
@@ -498,10 +488,8 @@ def _say_blocks(voice: Voice, plan: Plan, written: Written, what: str,
                       f"{label}{origin}")
             continue
         y, z, x = part.volume.shape  # type: ignore[union-attr]
-        shown = _shown(where, part.paths[0])
-        beside = f" and {', '.join(p.name for p in part.companions)} beside it" \
-            if part.companions else ""
-        voice.say(f"wrote {shown}{beside}: {label}, {x}x{y}x{z} blocks (width x height x "
+        voice.say(f"wrote {_shown(where, part.paths[0])}{_beside(part.companions)}: {label}, "
+                  f"{x}x{y}x{z} blocks (width x height x "
                   f"length){_printed(plan, part.volume)}{origin}")
         if where.writer.hint is not None:
             name = Path(part.paths[0]).stem.lower() if where.is_path else "-"
@@ -726,11 +714,11 @@ def _cells(kind: str, shape) -> str:
     return f"{kind} {'x'.join(map(str, shape))} {unit}"
 
 
-def _beside(done: Outcome) -> str:
+def _beside(companions: list) -> str:
     """The companion files a run wrote, for its "wrote" line: `` and maze.mtl beside it``."""
-    if not done.companions:
+    if not companions:
         return ""
-    return f" and {', '.join(p.name for p in done.companions)} beside it"
+    return f" and {', '.join(p.name for p in companions)} beside it"
 
 
 def _plan_text(blocks, style: str) -> str:

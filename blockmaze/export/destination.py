@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import cast
 
 from ..errors import BlockmazeError, ParameterError
@@ -54,11 +53,6 @@ class Destination:
         ('standard output', 'm.svg')
         """
         return "standard output" if self.to_stdout else str(self.target)
-
-    @property
-    def name(self) -> str:
-        """The output's name without its suffix, lower case (a structure's name in the game)."""
-        return Path(cast(PathLike, self.target)).stem.lower() if self.is_path else "-"
 
     def level_paths(self, count: int) -> list:
         """Where ``count`` files of levels go: the target itself for one, else ``NAME-1.tmx``,
