@@ -93,20 +93,13 @@ def test_a_plain_folder_is_not_a_world_folder(tmp_path, capsys):
     assert "not a world folder" in err and "level.dat" in err and "not a regular file" not in err, err
 
 
-def test_export_of_a_file_blockmaze_wrote_says_export_takes_a_maze_document(tmp_path, capsys):
-    schem = tmp_path / "m2.schem"
-    assert main(["generate", "3x3", "--seed", "1", "-o", str(schem)]) == 0
+@pytest.mark.parametrize("name", ["m2.schem", "t.tmj"])  # blocks, and another JSON file
+def test_export_of_a_file_blockmaze_wrote_says_export_takes_a_maze_document(name, tmp_path,
+                                                                            capsys):
+    written = tmp_path / name
+    assert main(["generate", "3x3", "--seed", "1", "-o", str(written)]) == 0
     capsys.readouterr()
-    assert main(["export", str(schem), "-o", str(tmp_path / "m.png")]) == 1
+    assert main(["export", str(written), "-o", str(tmp_path / "m.png")]) == 1
     err = one_line(capsys)
     assert "not a maze document" in err and "-o m.json" in err and "utf-8" not in err.lower(), err
     assert not (tmp_path / "m.png").exists()
-
-
-def test_export_of_another_json_file_says_what_export_takes(tmp_path, capsys):
-    tiled = tmp_path / "t.tmj"
-    assert main(["generate", "3x3", "--seed", "1", "-o", str(tiled)]) == 0
-    capsys.readouterr()
-    assert main(["export", str(tiled), "-o", str(tmp_path / "m.png")]) == 1
-    err = one_line(capsys)
-    assert "not a maze document" in err and "-o m.json" in err, err
