@@ -255,6 +255,27 @@ def test_a_newcomer_past_the_cap_takes_the_place_of_the_longest_waiting():
                 connection.close()
 
 
+def test_only_a_head_waiting_unread_keeps_a_connection_from_being_closed_for_room():
+    """A connection whose request may wait unread in its socket is passed over when room is
+    made; an upload's unread body bytes are not a request: a trickling upload that has waited
+    longest is closed like any other (else 32 trickles at the front lock every newcomer out)."""
+    from types import SimpleNamespace
+
+    import h11
+
+    from blockmaze.web.connections import _unread
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(b"bytes from the client")
+        time.sleep(0.05)
+        transport = SimpleNamespace(get_extra_info=lambda name: ours)
+        for state, passed in ((h11.IDLE, True), (h11.SEND_BODY, False)):
+            connection = SimpleNamespace(conn=SimpleNamespace(their_state=state),
+                                         transport=transport)
+            assert _unread(connection) is passed, state
+
+
 def test_each_client_has_its_own_cap():
     import httpx
 

@@ -176,8 +176,12 @@ class TimedHeads(H11Protocol):
 
 
 def _unread(connection: TimedHeads) -> bool:
-    """Whether bytes from the client wait in ``connection``'s socket, not yet read by the
-    server (its request may have come: it is not closed for room before it is read)."""
+    """Whether a request's head may wait in ``connection``'s socket, not yet read by the server
+    (no request on it yet and bytes from the client unread): it is not closed for room before
+    it is read. A body's unread bytes do not count: an upload that trickles is closed like any
+    other that waits longest."""
+    if connection.conn.their_state is not h11.IDLE:
+        return False
     try:
         import fcntl
         import termios
