@@ -18,6 +18,7 @@ from .algorithms import ALGORITHMS
 from .cli_options import SectionedCommand, SuggestingGroup, described_params, given_options
 from .commands import COMMANDS, Serve, options_of
 from .errors import BadFileError, BlockmazeError, OutputError, printable
+from .hosts import HOSTS
 from .support import stops
 
 EXAMPLES = """
@@ -39,6 +40,8 @@ Examples:
   blockmaze dungeon 40x60 --style bsp --spawns 8:4:2 --lock -o level.ldtk
   blockmaze info maze.schem                    # format, size and blocks
   blockmaze info MyMaze/                       # a world save: release, spawn, extent
+  blockmaze plugin blender -o blockmaze.zip    # Blender's Install from Disk takes it
+  blockmaze plugin amulet                      # into Amulet's plugin folder, said where
   blockmaze docs usage                         # a page of the guide, in the terminal
 """ + "\n\b\nDocs: blockmaze docs (the guide's pages, in the terminal); every command and option: " \
       "blockmaze docs commands"
@@ -138,6 +141,22 @@ def _serve(host, port, open_browser, max_cells, max_blocks, max_pixels, rate):
 
 cli.add_command(SectionedCommand("serve", params=described_params(Serve), callback=_serve,
                                  help=_serve.__doc__, epilog=_docs("serve")))
+
+
+@cli.command("plugin", epilog=_examples("plugin") + _docs("plugin"))
+@click.argument("host", type=click.Choice(HOSTS))
+@click.option("-o", "--output", type=click.Path(dir_okay=True, writable=True),
+              help="Where to write the plugin (its .py file, the extension's .zip, the "
+                   "extension's folder); without it, where the host looks for its plugins.")
+def plugin_command(host, output):
+    """Put blockmaze inside HOST: an operation in Amulet's Operations tool, Add > Mesh > Maze in
+    Blender 4.2+, a map format and an action in Tiled. The plugin runs this blockmaze, so the
+    host needs nothing else installed."""
+    from .hosts import host as host_named
+    from .hosts import write_plugin
+
+    where = write_plugin(host, output)
+    _info(f"wrote {where}: {host_named(host).how}")
 
 
 @cli.command("docs", epilog=_examples("docs") + _docs("docs"))

@@ -28,12 +28,13 @@ FLOORS = (
     ("blockmaze.export", "blockmaze.readers", "blockmaze.render"),
     ("blockmaze.pipeline", "blockmaze.streaming"),
     ("blockmaze.writing",),
-    ("blockmaze.jobs", "blockmaze.commands", "blockmaze.applies", "blockmaze.replay"),
-    ("blockmaze.cli", "blockmaze.cli_options", "blockmaze.web"),
+    ("blockmaze.jobs", "blockmaze.commands", "blockmaze.applies", "blockmaze.replay",
+     "blockmaze.forms"),
+    ("blockmaze.cli", "blockmaze.cli_options", "blockmaze.web", "blockmaze.hosts"),
     ("blockmaze.__main__",),
 )
 TOP_LEVEL = {"__init__", "__main__", "analysis", "applies", "cli", "cli_options", "commands",
-             "entities", "errors", "jobs", "materials", "maze", "pipeline", "replay", "streaming",
+             "entities", "errors", "forms", "jobs", "materials", "maze", "pipeline", "replay", "streaming",
              "writing"}
 
 
@@ -41,7 +42,7 @@ def _modules() -> dict[str, tuple[Path, list[str]]]:
     """Dotted module name -> (its file, the package its relative imports start from)."""
     found = {}
     for path in PACKAGE.rglob("*.py"):
-        if "vendor" in path.parts:
+        if "vendor" in path.parts or "payload" in path.parts:  # (code run by other programs)
             continue
         parts = ["blockmaze", *path.relative_to(PACKAGE).with_suffix("").parts]
         if parts[-1] == "__init__":

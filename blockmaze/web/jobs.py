@@ -24,22 +24,15 @@ from functools import cache
 from pathlib import Path
 
 from ..blocks.settings import BlockSettings
-from ..commands import Option, make_job, options_of
+from ..commands import make_job, options_of
 from ..errors import BlockmazeError
+from ..forms import offered
 
 COMMANDS = ("generate", "blockwise", "dungeon")
 MEDIA = {"png": "image/png", "svg": "image/svg+xml", "maze": "application/json",
          "tmj": "application/json", "tilemap": "application/json", "ldtk": "application/json",
          "gltf": "model/gltf+json", "glb": "model/gltf-binary", "tmx": "application/xml",
          "ascii": "text/plain; charset=utf-8", "obj": "text/plain"}
-
-
-def offered(option: Option) -> bool:
-    """Whether a request may give ``option``: not the argument, not the server's files (output,
-    mask: masks come as uploads, split tiles), nothing that configures the process and nothing
-    for a maze printed in a terminal (the studio always writes a file)."""
-    return not (option.argument or option.process or not option.studio
-                or option.name == "format_" or option.where == "printed")
 
 
 class RequestError(BlockmazeError):
@@ -264,35 +257,11 @@ def describe() -> dict:
     >>> "algorithm" in [o["flag"] for o in describe()["commands"]["generate"]]
     True
     """
-    import click
-
-    from ..algorithms import algorithm_specs
     from ..export import FORMATS, writer_for
+    from ..forms import form
     from ..materials import Material, load_theme, theme_names
 
-    commands = {}
-    for name in COMMANDS:
-        options = []
-        for option in options_of(name):
-            if not offered(option):
-                continue
-            default = option.default if option.shown is None else option.shown
-            entry = {"flag": option.flag, "name": option.name, "help": option.help,
-                     "group": option.group, "default": default}
-            if option.switch:
-                entry["type"] = "flag"
-            elif isinstance(option.type, click.Choice):
-                entry.update(type="choice", choices=list(option.type.choices))
-            elif option.name == "algorithm":
-                entry.update(type="choice", choices=algorithm_specs())
-            elif option.name == "theme":
-                entry.update(type="choice", choices=theme_names())
-            else:
-                entry["type"] = "text"
-            if isinstance(entry["default"], tuple):
-                entry["default"] = "x".join(map(str, entry["default"]))
-            options.append(entry)
-        commands[name] = options
+    commands = {name: form(name) for name in COMMANDS}
     # "dungeons": a picture writer that draws a dungeon's levels too
     formats = [{"name": f.name, "summary": f.summary, "source": f.source,
                 "suffix": (f.suffixes or (".zip",))[0],
