@@ -61,11 +61,30 @@ def _mesh_info(name: str, vertices: int, triangles: int, bounds: _Bounds, block:
 
 # -- glTF -------------------------------------------------------------------------------------
 
+def _listed(document: dict, key: str) -> list:
+    """The optional list ``document[key]`` ([] when absent or null), else BadFileError.
+
+    >>> _listed({"scenes": None}, "scenes"), _listed({}, "scenes")
+    ([], [])
+    >>> _listed({"scenes": 5}, "scenes")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BadFileError: scenes has the wrong type
+    """
+    value = document.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BadFileError(f"{key} has the wrong type")
+    return value
+
+
 def _gltf_summary(document: object, name: str) -> FileInfo:
     """Counts from the accessors; size, chunks and encoding from what our writer records (the
     scene's extras, mesh names ``material_x_y_z``, ``extensionsUsed``)."""
+    if not isinstance(document, dict):
+        raise BadFileError("the glTF JSON is not an object")
     accessors = need(document, "accessors", list)
-    assert isinstance(document, dict)  # (need() refuses anything else)
     vertices = triangles = collision = 0
     bounds = _Bounds()
     chunks, materials = set(), set()
@@ -96,9 +115,8 @@ def _gltf_summary(document: object, name: str) -> FileInfo:
         material, _, chunk = str(mesh.get("name", "")).partition("_")
         chunks.add(chunk)
         materials.add(material)
-    scenes = document.get("scenes")
-    scene = scenes[0] if isinstance(scenes, list) and scenes else {}
-    extras = scene.get("extras", {}) if isinstance(scene, dict) else {}
+    scenes = _listed(document, "scenes")
+    extras = scenes[0].get("extras", {}) if scenes and isinstance(scenes[0], dict) else {}
     extras = extras if isinstance(extras, dict) else {}
     block = extras.get("block_size_m")
     block = float(block) if isinstance(block, (int, float)) and block > 0 else None
@@ -111,7 +129,7 @@ def _gltf_summary(document: object, name: str) -> FileInfo:
     info.details["chunks"] = (f"{len(chunks)}" + (f" ({side} blocks a side)" if side else " (no chunking)")
                               + f", {counted(len(materials), 'material')}: "
                               + ", ".join(sorted(materials)))
-    used = document.get("extensionsUsed") or []
+    used = _listed(document, "extensionsUsed")
     info.details["encoding"] = ", ".join(map(str, used)) if used else "plain floats, uncompressed"
     if collision:
         info.details["collision"] = f"{collision} triangles"
@@ -241,7 +259,7 @@ def read_ply(file: BinaryIO) -> FileInfo:
     lines = head[:end].split(b"\n")
     if b"format binary_little_endian 1.0" not in lines:
         raise BadFileError("a PLY that is not binary_little_endian 1.0, which is what blockmaze writes")
-    elements: list[tuple[bytes, int, list[list[bytes]]]] = []  # name, count, properties
+    elements: list[tuple[bytes, int, list[list[bytes]]]] = []  # (name, count, its properties' words)
     block = None
     for line in lines:
         words = line.split()
@@ -258,9 +276,11 @@ def read_ply(file: BinaryIO) -> FileInfo:
     if b"vertex" not in counts or b"face" not in counts or elements[0][0] != b"vertex":
         raise BadFileError("a PLY without vertex and face elements, vertex first")
     props = elements[0][2]
-    if any(p[0] == b"list" or p[0] not in _PLY_TYPES for p in props) or [p[1] for p in props[:3]] != [b"x", b"y", b"z"]:
-        raise BadFileError("PLY vertices must start with x, y, z and have fixed-size properties")
-    dtype = np.dtype([(p[1].decode("ascii", "replace") + f"_{i}", "<" + _PLY_TYPES[p[0]]) for i, p in enumerate(props)])
+    if any(len(p) < 2 or p[0] not in _PLY_TYPES for p in props) or [p[1] for p in props[:3]] != [b"x", b"y", b"z"]:
+        raise BadFileError("PLY vertices must start with x, y, z and have fixed-size properties, "
+                           "each a type and a name")
+    names = [p[1].decode("ascii", "replace") + f"_{i}" for i, p in enumerate(props)]
+    dtype = np.dtype([(name, "<" + _PLY_TYPES[p[0]]) for name, p in zip(names, props, strict=True)])
     total, bounds = counts[b"vertex"], _Bounds()
     size = file_size(file)
     if size is not None and end + 11 + total * dtype.itemsize > size:
@@ -274,8 +294,7 @@ def read_ply(file: BinaryIO) -> FileInfo:
         if len(raw) < take * dtype.itemsize:
             raise BadFileError("the PLY vertex data is truncated")
         rows = np.frombuffer(raw, dtype)
-        names = dtype.names or ()
-        bounds.add(np.stack([rows[names[i]] for i in range(3)], axis=1))
+        bounds.add(np.stack([rows[name] for name in names[:3]], axis=1))
         left -= take
     return _mesh_info("PLY, binary (.ply)", total, counts[b"face"], bounds, block, "m", z_up=True)
 

@@ -49,6 +49,26 @@ def _palette_indices(palette: dict) -> None:
         raise BadFileError("the palette's indices are not 0..n-1 without repeats")
 
 
+def _byte_array(mapping: dict, key: str, where: str = "") -> tuple[np.ndarray | Skipped, np.ndarray]:
+    """``mapping[key]``, checked to be a ByteArray (kept, or streamed by and counted), and how
+    often each byte value occurs in it; BadFileError for any other tag (an IntArray's bytes are
+    not block ids).
+
+    >>> _byte_array({"Blocks": np.array([3, 3, 1], np.int8)}, "Blocks")[1][[1, 3]].tolist()
+    [1, 2]
+    >>> _byte_array({"Blocks": np.array([3, 3, 1], np.int32)}, "Blocks")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BadFileError: Blocks must be a ByteArray
+    """
+    value = need(mapping, key, (np.ndarray, Skipped), where)
+    if isinstance(value, Skipped) and value.bytes is not None:  # (counted for a ByteArray only)
+        return value, value.bytes
+    if isinstance(value, np.ndarray) and value.dtype.itemsize == 1:
+        return value, np.bincount(value.view(np.uint8), minlength=256)
+    raise BadFileError(f"{where}{key} must be a ByteArray")
+
+
 def _varints(data, volume: int, palette_size: int) -> np.ndarray:
     from .nbtscan import STATUS, varint_tally
 
@@ -94,7 +114,7 @@ def _sponge(root: dict, version: int, opener: Opener) -> FileInfo:
     size = tuple(need(body, k, int, where) & 0xFFFF for k in ("Width", "Height", "Length"))
     blocks = body if version == 2 else need(body, "Blocks", dict, where)
     palette = need(blocks, "Palette", dict, where if version == 2 else where + "Blocks.")
-    data = need(blocks, "BlockData" if version == 2 else "Data", (np.ndarray, Skipped), where)
+    data, _ = _byte_array(blocks, "BlockData" if version == 2 else "Data", where)
     _palette_indices(palette)
     counts = _varints(data, size[0] * size[1] * size[2], len(palette))
     details = {"PaletteMax": body.get("PaletteMax")} if version == 2 else {}
@@ -180,19 +200,10 @@ def _litematic(root: dict, opener: Opener) -> FileInfo:
                     root.get("MinecraftDataVersion"), dict(counter), {"regions": len(regions)})
 
 
-def _byte_counts(array) -> np.ndarray:
-    """How often each byte value occurs in a kept or a streamed ByteArray."""
-    if isinstance(array, Skipped):
-        if array.bytes is None:  # (a byte array the reader was not asked to count)
-            raise BadFileError("a byte array was skipped uncounted; its blocks cannot be told")
-        return array.bytes
-    return np.bincount(array.view(np.uint8), minlength=256)
-
-
 def _legacy(root: dict, opener: Opener) -> FileInfo:
     size = tuple(need(root, k, int) & 0xFFFF for k in ("Width", "Height", "Length"))
-    blocks = need(root, "Blocks", (np.ndarray, Skipped))
-    data = need(root, "Data", (np.ndarray, Skipped))
+    blocks, ids = _byte_array(root, "Blocks")
+    data, _ = _byte_array(root, "Data")
     volume = size[0] * size[1] * size[2]
     if len(blocks) != volume or len(data) != volume:
         raise BadFileError(f"Blocks and Data must hold {volume} entries")
@@ -201,7 +212,6 @@ def _legacy(root: dict, opener: Opener) -> FileInfo:
         keys = blocks.view(np.uint8).astype(np.int64) * 16 + (data.view(np.uint8) & 15)
         counts = {f"{k // 16}:{k % 16}": int(c) for k, c in zip(*np.unique(keys, return_counts=True), strict=True)}
     else:  # too long to pair up in memory: ids alone
-        ids = _byte_counts(blocks)
         counts = {f"{k}:*": int(c) for k, c in enumerate(ids) if c}
         details["data values"] = "not paired with ids (too many blocks to hold)"
     return FileInfo("MCEdit schematic (legacy, numeric ids)", size, None, counts, details)

@@ -23,7 +23,7 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 import numpy as np
 
@@ -142,9 +142,10 @@ class _Counting:
 
         self.skipped, self.varint_tally = skipped, varint_tally
         self.state, self.carry = np.zeros(3, np.int64), b""
+        self.bytes = np.zeros(256, np.int64)  # (skipped.bytes, for a ByteArray: added to in place)
         self.packed = None
         if skipped.tag == 7:
-            skipped.bytes, skipped.varints = np.zeros(256, np.int64), np.zeros(1 << 16, np.int64)
+            skipped.bytes, skipped.varints = self.bytes, np.zeros(1 << 16, np.int64)
         elif layout is not None:
             self.packed = PackedCounter(*layout)
 
@@ -152,7 +153,7 @@ class _Counting:
         skipped = self.skipped
         if skipped.tag == 7 and skipped.bytes is not None:
             values = np.frombuffer(piece, np.uint8)
-            skipped.bytes += np.bincount(values, minlength=256)
+            self.bytes += np.bincount(values, minlength=256)
             if skipped.varints is not None and self.varint_tally(values, skipped.varints, self.state):
                 skipped.varints = None
         elif self.packed is not None:
@@ -191,13 +192,12 @@ class Source:
     def _more(self) -> bytes:
         """The next piece of inflated bytes; b"" at the end."""
         check_time()
-        if not self.gz:
+        z = self.z
+        if z is None:
             piece = self._raw()
         else:
             piece = b""
             while not piece:
-                z = self.z
-                assert z is not None  # (made with self.gz)
                 if z.eof:  # (at the end of a member, unconsumed_tail also holds what follows)
                     data = z.unused_data or self._raw()
                     if not data:
@@ -271,7 +271,7 @@ class Source:
 class _Reader:
     def __init__(self, source: Source, little: bool, count: dict[int, Callable] | None):
         self.src = source
-        self.order = "<" if little else ">"
+        self.order: Literal["<", ">"] = "<" if little else ">"
         self.skipped = 0
         self.values = 0
         self.count = count or {}  # ordinal of a skipped array -> function fed its pieces

@@ -45,10 +45,10 @@ def read_svg(file: BinaryIO) -> FileInfo:
     if not found:
         raise BadFileError("no <svg> element in the first 64 KiB: not an SVG picture")
     tag = found.group(0).decode("utf-8", "replace")
-    found_sides = [re.search(r"\b" + name + _NUMBER, tag) for name in ("width", "height")]
-    sides = [m.group(1) for m in found_sides if m is not None]
-    details: dict[str, object] = {"size": " x ".join(sides) + " pixels (width x height)"
-                                  if len(sides) == 2 else "not given"}
+    width, height = (re.search(r"\b" + name + _NUMBER, tag) for name in ("width", "height"))
+    details: dict[str, object] = {"size": "not given"}
+    if width and height:
+        details["size"] = f"{width.group(1)} x {height.group(1)} pixels (width x height)"
     return FileInfo("SVG picture", details=details)
 
 
