@@ -386,7 +386,8 @@ def test_random_queries_get_the_file_or_a_one_line_refusal(client, case):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT twice", "SIGHUP"])
-def test_a_stop_with_jobs_running_ends_everything_within_2_s_and_leaves_nothing(tmp_path, how):
+def test_a_stop_with_jobs_running_ends_everything_within_2_s_and_leaves_nothing(tmp_path, how,
+                                                                              terminal_signals):
     """SIGTERM or SIGHUP to the server, or Ctrl-C twice (the terminal sends SIGINT to the whole
     group): the server, its fork server and its jobs are gone within 2 s, their folders too,
     and it says one word. (A single Ctrl-C to the group already ended a server with light jobs

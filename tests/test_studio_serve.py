@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -26,34 +27,47 @@ def test_a_busy_port_is_one_line_naming_port_and_exit_1():
 
 
 @pytest.mark.parametrize("signum", [2, 15, 1])  # SIGINT (Ctrl-C), SIGTERM, SIGHUP
-def test_a_stop_signal_stops_the_server_with_one_word_and_exit_0(tmp_path, signum):
-    import os
-    import time
-
-    import httpx
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = dict(os.environ, TMPDIR=str(tmp_path))
-    server = subprocess.Popen([sys.executable, "-m", "blockmaze", "serve", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        assert f":{port}/" in server.stdout.readline()  # the banner: the port is bound
-        for _ in range(400):  # until it answers (the banner comes just before uvicorn starts)
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/generate?size=3x3&seed=1&format=maze",
-                          timeout=30)
-                break
-            except httpx.ConnectError:
-                time.sleep(0.05)
+def test_a_stop_signal_stops_the_server_with_one_word_and_exit_0(tmp_path, signum,
+                                                                 terminal_signals):
+    with _answering_server(tmp_path) as (server, _):
         server.send_signal(signum)
         out, err = server.communicate(timeout=60)
-    finally:
-        server.kill()
     assert server.returncode == 0, err
     assert err.strip().splitlines() == ["stopped"], err
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("blockmaze-studio-")]
+
+
+def test_a_server_started_under_nohup_runs_on_after_a_hang_up(tmp_path):
+    """``nohup blockmaze serve``: SIGHUP was ignored when it started, so a hang-up leaves it
+    serving (it stopped before); SIGTERM still stops it."""
+    import signal
+
+    import httpx
+
+    def nohup():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    with _answering_server(tmp_path, preexec_fn=nohup) as (server, url):
+        server.send_signal(signal.SIGHUP)
+        assert httpx.get(f"{url}/", timeout=30).status_code == 200
+        assert server.poll() is None
+        server.send_signal(signal.SIGTERM)
+        out, err = server.communicate(timeout=60)
+    assert server.returncode == 0 and err.strip().splitlines() == ["stopped"], err
+
+
+@contextlib.contextmanager
+def _answering_server(tmp_path, **popen):
+    """``blockmaze serve`` (tests/studio_server.py) once it answers: (the process, its
+    address); killed at the block's end."""
+    from studio_server import serve_process
+
+    server, url = serve_process(tmp_path, **popen)
+    try:
+        yield server, url
+    finally:
+        server.kill()
 
 
 def _clone_named_blockmaze(tmp_path):

@@ -419,7 +419,8 @@ def _watch(read_end: int, done, seconds: float) -> None:
 @contextlib.contextmanager
 def serving(shut_down: Callable[[int, object], None]) -> Iterator[list[int]]:
     """A server's run inside the command: a stop signal asks it to shut down (the server's own
-    ``shut_down(signum, frame)`` for SIGHUP; a server such as uvicorn takes SIGINT and SIGTERM
+    ``shut_down(signum, frame)`` for SIGHUP, unless SIGHUP was ignored, as under ``nohup``, where
+    it stays ignored; a server such as uvicorn takes SIGINT and SIGTERM
     itself, and raises them again once it is down, when they are ignored), and the stop watcher
     leaves it time to. Yields the list of the stop signals that arrived, filled when the block
     ends: the command then says "stopped" and exits 0 (a server stopped is a server done).
@@ -431,8 +432,11 @@ def serving(shut_down: Callable[[int, object], None]) -> Iterator[list[int]]:
     def hang_up(signum, frame):  # the server's shutdown, asked as for SIGTERM, which the server
         shut_down(_SIGTERM, frame)  # raises again once down, while it is ignored: no late echo
 
-    previous = {signum: _signal.signal(signum, hang_up if signum == _SIGHUP else _signal.SIG_IGN)
-                for signum in STOP_SIGNALS}
+    previous = {}
+    for signum in STOP_SIGNALS:
+        if signum == _SIGHUP and _signal.getsignal(signum) is _signal.SIG_IGN:
+            continue  # (started under nohup: a hang-up stays ignored, the server runs on)
+        previous[signum] = _signal.signal(signum, hang_up if signum == _SIGHUP else _signal.SIG_IGN)
     _serving.append(True)
     try:
         yield stopped
