@@ -63,3 +63,51 @@ def test_text_from_a_file_is_shown_with_its_control_characters_escaped(tmp_path,
     assert main(["generate", "3", "-o", str(tmp_path / "no" / "a\x1b[31m.schem")]) == 1
     err = capsys.readouterr().err
     assert "\x1b" not in err and "a\\x1b[31m.schem" in err and err.count("\n") == 1, err
+
+
+FULL_DISK_OUTPUTS = ["maze.schem", "maze.mcworld", "level.tmx", "maze.obj", "maze.png",
+                     "maze.glb"]
+
+
+@pytest.mark.parametrize("output", FULL_DISK_OUTPUTS)
+def test_a_full_device_is_one_line(output, tmp_path):
+    """Written to /dev/full (every write fails: no space left), each output is one line, exit 1."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    done = _run(["generate", "20x20", "--seed", "1", "-o", "/dev/full", "--format",
+                 output.rpartition(".")[2]], tmp_path)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("Error: ") and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 64 KiB file system (tmpfs) at tmp_path/disk, unmounted after the test; skipped where
+    this process may not mount one (not root, or a container without the right)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
+                             capture_output=True, text=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
+
+
+@pytest.mark.parametrize("output", [*FULL_DISK_OUTPUTS, "World"])
+def test_a_full_disk_is_one_line_and_keeps_the_file_there_before(output, small_disk):
+    """A disk that fills up midway: one line naming the file and the cause, exit 1, and the disk
+    holds what it held before (the earlier maze, byte for byte), no temporary left behind."""
+    earlier = small_disk / "earlier.schem"
+    assert _run(["generate", "5x5", "--seed", "1", "-o", str(earlier)], small_disk).returncode == 0
+    before = earlier.read_bytes()
+    target = small_disk / output
+    world = [] if "." in output else ["--format", "world"]
+    done = _run(["generate", "300x300", "--seed", "1", "-o", str(target), *world], small_disk)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [f"Error: cannot write {target}: No space left on device"], \
+        done.stderr
+    assert sorted(p.name for p in small_disk.iterdir()) == ["earlier.schem"]
+    assert earlier.read_bytes() == before
