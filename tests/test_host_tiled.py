@@ -1,15 +1,16 @@
 """The Tiled extension (``blockmaze plugin tiled``), run by Debian's Tiled 1.8.2 headless.
 
-Tiled 1.8 has no ``--evaluate`` (1.9 added it) and its command line cannot trigger an action,
-but ``tiled --export-map`` loads the user's script extensions before it reads the source map.
-So each test writes the extension into a temporary config folder with ``blockmaze plugin tiled
--o``, runs ``QT_QPA_PLATFORM=offscreen tiled --export-map in.blockmaze out.tmx`` (the map format's
-``read`` runs blockmaze, Tiled's TMX reader reads its file, Tiled's TMX writer writes out.tmx),
-and compares out.tmx, tile for tile and object for object, with the ``.tmx`` blockmaze writes
-itself for the same options. A ``.blockmaze`` request with ``"into"`` makes the level into a
-given map through the same function the action calls on the open map (``makeInto`` inside
-``map.macro``): that is how the action's code is tested here. Its prompt and its undo step need
-Tiled's window and are not run.
+Tiled 1.8 has no ``--evaluate`` (1.9 added it), but ``tiled --export-map`` loads the user's
+script extensions before it reads the source map. So most tests write the extension into a
+temporary config folder with ``blockmaze plugin tiled -o``, run ``QT_QPA_PLATFORM=offscreen tiled
+--export-map in.blockmaze out.tmx`` (the map format's ``read`` runs blockmaze, Tiled's TMX reader
+reads its file, Tiled's TMX writer writes out.tmx) and compare out.tmx, tile for tile and object
+for object, with the ``.tmx`` blockmaze writes itself for the same options. A request with
+``"into"`` makes the level into a given map through the action's own function.
+
+The action itself runs in Tiled's window, offscreen: a probe extension
+(tests/external/tiled_probe.js) answers its prompt, triggers it on the map Tiled opened, and
+writes the map after the run and after one undo.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -168,6 +170,25 @@ def test_tiled_exports_the_tiles_and_objects_blockmaze_writes(tmp_path, command,
     assert list((tmp_path / "tmp").glob("blockmaze-tiled-*")) == []
 
 
+@pytest.mark.reader
+@pytest.mark.slow
+def test_a_theme_file_is_found_beside_the_request(tmp_path):
+    theme = json.loads((Path(__file__).parents[1] / "blockmaze" / "themes" / "hedge.json").read_text())
+    theme["name"] = "my hedge"
+    theme["materials"]["wall"]["color"] = "#204080"
+    (tmp_path / "levels").mkdir()
+    (tmp_path / "levels" / "mine.json").write_text(json.dumps(theme))
+    request = {"command": "dungeon", "size": "9x9", "options": {"seed": 1, "theme": "mine.json"}}
+    done = export(tmp_path, request, "levels/in")
+    assert done.returncode == 0, done.stderr
+    ref = reference(tmp_path, "dungeon", "9x9", {"seed": 1, "theme": tmp_path / "levels" / "mine.json"})
+    out = tmp_path / "levels" / "in-out.tmx"
+    assert mismatches(tiles(out)[2], tiles(ref)[2]) == 0
+    assert [t.get("name") for t in ET.parse(out).getroot().iter("tileset")] == ["my hedge"]
+    assert (tmp_path / "levels" / "in-tiles.png").read_bytes() == \
+        (ref.parent / "ref-tiles.png").read_bytes()
+
+
 BLANK = """<?xml version="1.0" encoding="UTF-8"?>
 <map version="1.8" tiledversion="1.8.2" orientation="orthogonal" renderorder="right-down"
  width="{w}" height="{h}" tilewidth="32" tileheight="32" infinite="0" nextlayerid="2" nextobjectid="1">
@@ -221,3 +242,77 @@ def test_the_actions_code_makes_a_dungeon_into_a_map_twice(tmp_path):
     assert (width, height) == tiles(ref)[:2] == (51, 31)
     assert mismatches(cells, tiles(ref)[2]) == 0
     assert objects(second, scale=2) == objects(ref)
+
+
+PROBE = Path(__file__).with_name("external") / "tiled_probe.js"
+WINDOW_SECONDS = 120
+
+
+@pytest.mark.reader
+@pytest.mark.slow
+def test_the_action_in_tileds_window_makes_a_level_and_undoes_it_in_one_step(tmp_path):
+    """Tiled's window (offscreen) opens a map; a probe extension triggers Map > Make a blockmaze
+    maze or dungeon… with each line as the prompt's answer, writes the map, undoes once and
+    writes it again."""
+    tiled = readers.program("tiled", "Debian's tiled")
+    env = tiled_env(tmp_path)
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    out = tmp_path / "out"
+    out.mkdir()
+    lines = ["dungeon --seed 3 --spawns 3:2:1 --lock", "dungeon --style nope",
+             "maze 15x25 --seed 4 --theme hedge --solution"]
+    probe = Path(env["XDG_CONFIG_HOME"]) / "tiled" / "extensions" / "probe" / "probe.js"
+    probe.parent.mkdir()
+    probe.write_text(f"const OUT = {json.dumps(str(out))};\nconst LINES = {json.dumps(lines)};\n"
+                     + PROBE.read_text())
+    w, h = 45, 27
+    (tmp_path / "map.tmx").write_text(
+        BLANK.format(w=w, h=h, data=",\n".join(",".join("0" * w) for _ in range(h))))
+    window = subprocess.Popen([tiled, "map.tmx"], cwd=tmp_path, env={**env, "XDG_RUNTIME_DIR": str(runtime)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + WINDOW_SECONDS
+        while not (out / "report.json").exists():
+            assert window.poll() is None, f"Tiled ended with {window.returncode}"
+            assert time.monotonic() < deadline, f"no report from Tiled in {WINDOW_SECONDS} s"
+            time.sleep(0.2)
+    finally:
+        window.kill()
+        window.wait()
+    report = json.loads((out / "report.json").read_text())
+    assert report["error"] is None
+    assert [p["text"] for p in report["prompts"]] == ["dungeon --style rooms-and-mazes"] * 3
+    assert "--style rooms-and-mazes|caves|bsp|digger|mixed" in report["prompts"][0]["label"]
+    assert report["alerts"] == ["Invalid value for '--style': 'nope' is not one of "
+                                "'rooms-and-mazes', 'caves', 'bsp', 'digger', 'mixed'."]
+    # made, undone; failed (nothing to undo); made, undone
+    assert report["modified"] == [True, False, False, False, True, False]
+
+    ref = reference(tmp_path, "dungeon", "13x22", {"seed": 3, "spawns": "3:2:1", "lock": True})
+    ref_w, ref_h, ref_cells = tiles(ref)
+    _, _, cells = tiles(out / "run-0.tmx")
+    assert mismatches([cells[y * w + x] for y in range(ref_h) for x in range(ref_w)], ref_cells) == 0
+    assert objects(out / "run-0.tmx", scale=2) == objects(ref)
+    root = ET.parse(out / "run-0.tmx").getroot()
+    assert {p.get("name"): p.get("value") for p in root.find("properties")} == \
+        {"blockmaze": lines[0]}
+    assert (tmp_path / "blockmaze-stone-bricks-tiles.png").is_file()
+
+    ref = reference(tmp_path, "generate", "15x25", {"seed": 4, "theme": "hedge", "solution": True})
+    root = ET.parse(out / "run-2.tmx").getroot()
+    assert (root.get("width"), root.get("height")) == ("51", "31")  # the map grew to fit
+    assert mismatches(tiles(out / "run-2.tmx")[2], tiles(ref)[2]) == 0
+    assert objects(out / "run-2.tmx", scale=2) == objects(ref)
+
+    # each undo, and the failed run, leave the map as it was opened
+    def layers(path):
+        root = ET.parse(path).getroot()
+        return (root.get("width"), root.get("height"), [t.get("name") for t in root.iter("tileset")],
+                [(layer.tag, layer.get("name")) for layer in root if layer.tag in ("layer", "objectgroup")],
+                root.find("properties"))
+    opened = layers(tmp_path / "map.tmx")
+    assert opened == ("45", "27", [], [("layer", "ground")], None)
+    for name in ("undone-0", "run-1", "undone-1", "undone-2"):
+        assert layers(out / f"{name}.tmx") == opened, name
+        assert tiles(out / f"{name}.tmx", "ground")[2] == [None] * (w * h)

@@ -97,10 +97,10 @@ function temporaryFolder() {
   return folder;
 }
 
-// Run blockmaze for request {command, size, options} and read the .tmx it wrote with Tiled's
-// TMX reader. The tile set image is moved to tilesFile(tilesetName) so it outlives the
+// Run blockmaze for request {command, size, options} in folder `here` (where a relative theme
+// file is found) and read the .tmx it wrote, into a temporary folder, with Tiled's TMX reader. The tile set image is moved to tilesFile(tilesetName) so it outlives the
 // temporary folder. Throws the command's one-line error.
-function generated(request, tilesFile) {
+function generated(request, tilesFile, here) {
   const command = commandOf(request.command);
   if (!request.size)
     throw new Error('the size is missing, e.g. "size": "40x60" (rows x columns)');
@@ -110,7 +110,7 @@ function generated(request, tilesFile) {
     const args = MANIFEST.run.slice(1).concat(
       [command, String(request.size)], flagsFor(command, request.options), ["-o", output]);
     const process = new Process();
-    process.workingDirectory = folder;
+    process.workingDirectory = here;
     const code = process.exec(MANIFEST.run[0], args, false);
     if (code !== 0) {
       const lines = process.readStdErr().split(/\r?\n/).filter(line => line.trim());
@@ -256,7 +256,7 @@ function promptLabel() {
     const shown = fields(command).map(f => {
       if (f.type === "flag")
         return (f.default === true ? "--no-" : "--") + f.flag;
-      if (f.type === "choice" && f.choices.length <= 6)
+      if (f.type === "choice" && f.choices.length <= 8)
         return `--${f.flag} ${f.choices.join("|")}`;
       return `--${f.flag} ${f.default === null ? "VALUE" : f.default}`;
     });
@@ -297,7 +297,7 @@ tiled.registerMapFormat("blockmaze", {
       fileName = FileInfo.canonicalPath(fileName);  // (the command line's may be relative)
       const request = readRequest(fileName);
       if (!request.into)
-        return generated(request, besideRequest(fileName));
+        return generated(request, besideRequest(fileName), FileInfo.path(fileName));
       const intoFile = FileInfo.isAbsolutePath(request.into) ? request.into
         : FileInfo.joinPaths(FileInfo.path(fileName), request.into);
       const format = tiled.mapFormatForFile(intoFile);
@@ -305,7 +305,7 @@ tiled.registerMapFormat("blockmaze", {
         throw new Error(`${request.into}: not a map Tiled reads`);
       const map = format.read(intoFile);
       request.size = request.size || fittingSize(map);
-      const made = generated(request, besideMap(intoFile));
+      const made = generated(request, besideMap(intoFile), FileInfo.path(fileName));
       map.macro("Make a blockmaze " + request.command, () => makeInto(map, made, JSON.stringify(request)));
       return map;
     } catch (error) {
@@ -331,7 +331,7 @@ const action = tiled.registerAction("BlockmazeMake", function () {
     return;
   try {
     const request = parseLine(line, map);
-    const made = generated(request, besideMap(map.fileName));
+    const made = generated(request, besideMap(map.fileName), FileInfo.path(map.fileName));
     map.macro("Make a blockmaze " + request.command, () => makeInto(map, made, line.trim()));
   } catch (error) {
     tiled.alert(message(error), TITLE);
