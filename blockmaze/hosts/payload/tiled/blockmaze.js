@@ -98,8 +98,9 @@ function temporaryFolder() {
 }
 
 // Run blockmaze for request {command, size, options} in folder `here` (where a relative theme
-// file is found) and read the .tmx it wrote, into a temporary folder, with Tiled's TMX reader. The tile set image is moved to tilesFile(tilesetName) so it outlives the
-// temporary folder. Throws the command's one-line error.
+// file is found), writing into a temporary folder, and read its .tmx with Tiled's TMX reader.
+// The tile set image is copied to tilesFile(tilesetName) so it outlives the temporary folder.
+// Throws the command's one-line error.
 function generated(request, tilesFile, here) {
   const command = commandOf(request.command);
   if (!request.size)
@@ -130,8 +131,7 @@ function generated(request, tilesFile, here) {
     const file = new TextFile(placed, TextFile.WriteOnly);
     file.write(text);
     file.commit();  // (and closes it)
-    const map = tiled.mapFormat("tmx").read(placed);
-    return map;
+    return tiled.mapFormat("tmx").read(placed);
   } finally {
     File.remove(folder);
   }
