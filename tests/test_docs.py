@@ -66,12 +66,15 @@ def python_examples(page: Path) -> list[tuple[str, int, str]]:
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory) -> dict[str, str]:
-    """An environment whose ``blockmaze`` is the package these tests import."""
+    """An environment whose ``blockmaze`` is the package these tests import, its home (and the
+    folders a host plugin is installed in by default) a temporary folder."""
     folder = tmp_path_factory.mktemp("bin")
+    home = tmp_path_factory.mktemp("home")
     (folder / "blockmaze").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m blockmaze "$@"\n')
     (folder / "blockmaze").chmod(0o755)
     source = str(Path(blockmaze.__file__).resolve().parents[1])
-    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}",
+    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}", "HOME": str(home),
+            "XDG_DATA_HOME": str(home / ".local" / "share"), "XDG_CONFIG_HOME": str(home / ".config"),
             "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
 
 
