@@ -377,17 +377,27 @@ def _check_memory(job: Any, where: Destination | None, settings: BlockSettings, 
             steps["its drawing in corridors"] = RASTER_BYTES * least_plan_blocks(kind, shape, scale)
         steps["its split into one path"] = GRID_BYTES * 4 * cells
     if where is not None and not where.writer.draws_maze:
-        plan = None
+        plan, height = None, settings.volume_height
         if kind in ("square", "weave"):
             rows, cols = (2 * shape[0], 2 * shape[1]) if unicursal else (shape[0], shape[1])
             z, x = settings.plan_shape((rows, cols))
             plan = z * x
+        elif kind == "layered":  # a plan a level, stacked (blocks/stack.py), the bottom floor
+            levels, rows, cols = shape  # perhaps left out
+            z, x = settings.plan_shape((rows, cols))
+            plan, height = levels * z * x, 1
+            if not where.writer.plan:
+                plan = z * x
+                height = levels * (settings.height + 1) + settings.roof - 1
         elif not unicursal and not settings.converted:
             plan = least_plan_blocks(kind, shape, settings.scale)
             steps["its plan"] = RASTER_BYTES * plan
         if plan is not None:
-            blocks = plan * (1 if where.writer.plan else settings.volume_height)
+            blocks = plan * (1 if where.writer.plan else height)
             steps[f"its {where.writer.name} file"] = blocks + estimate(where.writer.name, blocks)
+    if where is not None and where.writer.drawing_memory is not None:
+        steps[f"its {where.writer.name} picture"] = where.writer.drawing_memory(
+            kind, cells, writer_options(job, where.writer))
     what, need = max(steps.items(), key=lambda step: step[1])
     ensure_memory(need, f"this maze ({what})")
 

@@ -168,7 +168,9 @@ class Writer:
     to place the file in the game (None where the file says it itself);
     ``print_size(shape, block_size=, finger=)`` the size a file to print comes out at
     (``"320 x 375 x 20 mm"``); ``draws_dungeons``: ``write`` draws a dungeon level as it is
-    (rooms, doors, stairs and spawns: pictures).
+    (rooms, doors, stairs and spawns: pictures); ``drawing_memory(kind, cells, options)`` the
+    bytes its drawing of a maze of ``cells`` cells of ``kind`` needs, so a run refuses a picture
+    too large before making the maze (0 where it is drawn in bands).
     """
 
     format: Format
@@ -180,6 +182,7 @@ class Writer:
     hint: Callable | None = None
     print_size: Callable | None = None
     draws_dungeons: bool = False
+    drawing_memory: Callable[[str, int, dict], int] | None = None
 
     name = property(lambda self: self.format.name)
     suffixes = property(lambda self: self.format.suffixes)
@@ -259,7 +262,7 @@ def register_writer(name: str, write: Callable, check_size: Callable | None = No
                     **abilities) -> None:
     """Called by a writer's module for each :data:`FORMATS` row that names it, with what else
     the writer can do (``write_bands``, ``write_tiles``, ``prepare_theme``, ``hint``,
-    ``print_size``, ``draws_dungeons``: see :class:`Writer`)."""
+    ``print_size``, ``draws_dungeons``, ``drawing_memory``: see :class:`Writer`)."""
     WRITERS.loaded[name] = Writer(FORMATS[name], write, check_size, **abilities)
 
 

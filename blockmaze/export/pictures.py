@@ -51,9 +51,9 @@ from ..errors import BlockmazeError
 from ..mazes.endpoints import Endpoints
 from ..materials import Material, Theme, load_theme  # noqa: F401 (Material, load_theme: the examples)
 from ..maze import Maze
-from ..support.memory import ensure_step_memory
+from ..support.memory import ensure_step_memory, estimate
 from . import register_writer
-from .pngbands import BAND_PIXELS, can_band, write_png_bands
+from .pngbands import BAND_PIXELS, kind_can_band, write_png_bands
 from .picture_scene import (  # noqa: F401 (the constants stay importable from here)
     BACKGROUND, FLOOR_SCALE, GOAL, MARGIN, MAX_PIXELS, PATH, RAMP, RAMP_STEPS, SOLUTION, START,
     STYLES, WALL, Colour, _compress_level_for, _draw_png, _scene, _svg)
@@ -105,7 +105,7 @@ def render_png(maze: Maze, target: Target, **options) -> None:
     b'\\x89PNG\\r\\n\\x1a\\n'
     """
     pixels = _pixels(maze, options)
-    if can_band(maze, options) and pixels > BAND_PIXELS:  # big: band by band
+    if _banded(maze.grid.kind, pixels, options):  # big: band by band
         with open_target(target) as file:
             write_png_bands(maze, file, **options)
         return
@@ -118,11 +118,35 @@ def render_png(maze: Maze, target: Target, **options) -> None:
 def _pixels(maze: Maze, options: dict) -> float:
     """About how many pixels a maze's picture has (cells x cell size squared; 0 for a bad cell
     size, which the option checks then refuse)."""
+    return _cell_pixels(maze.grid.size, options)
+
+
+def _cell_pixels(cells: int, options: dict) -> float:
     try:
-        pixels = maze.grid.size * float(options.get("cell_size", 16)) ** 2
+        pixels = cells * float(options.get("cell_size", 16)) ** 2
     except (TypeError, ValueError, OverflowError):
         return 0.0
     return pixels if math.isfinite(pixels) else 0.0
+
+
+def _png_memory(kind: str, cells: int, options: dict) -> int:
+    """The bytes a PNG of a maze of ``cells`` cells of ``kind`` needs drawn whole (0: banded).
+
+    >>> _png_memory("hex", 1000, {"cell_size": 10}) > 0, _png_memory("square", 10**6, {})
+    (True, 0)
+    """
+    pixels = _cell_pixels(cells, options)
+    return 0 if _banded(kind, pixels, options) else estimate("png", int(pixels))
+
+
+def _banded(kind: str, pixels: float, options: dict) -> bool:
+    """Whether a PNG of ``pixels`` pixels of a maze of ``kind`` is drawn band by band: a big
+    one the banded writer can draw."""
+    return pixels > BAND_PIXELS and kind_can_band(kind, options)
+
+
+def _svg_memory(kind: str, cells: int, options: dict) -> int:
+    return estimate("svg", cells)
 
 
 def _compress_level(image) -> int:
@@ -178,5 +202,7 @@ def _picture_writer(render):
     return write_picture
 
 
-register_writer("png", _picture_writer(render_png), draws_dungeons=True)
-register_writer("svg", _picture_writer(render_svg), draws_dungeons=True)
+register_writer("png", _picture_writer(render_png), draws_dungeons=True,
+                drawing_memory=_png_memory)
+register_writer("svg", _picture_writer(render_svg), draws_dungeons=True,
+                drawing_memory=_svg_memory)

@@ -43,11 +43,20 @@ def can_band(maze: Maze, options: dict) -> bool:
     """Whether the banded writer draws this picture: a square grid, a whole-number cell size and
     walls no wider than a cell (so a band's borrowed rows hold everything that reaches into it);
     not the blocks style with the solution."""
+    return kind_can_band(maze.grid.kind, options)
+
+
+def kind_can_band(kind: str, options: dict) -> bool:
+    """:func:`can_band` for a maze of grid ``kind``, before the maze is made.
+
+    >>> kind_can_band("square", {"cell_size": 4}), kind_can_band("hex", {"cell_size": 4})
+    (True, False)
+    """
     size, wall = options.get("cell_size", 16), options.get("wall_width")
     number = (int, float, np.integer, np.floating)
     if options.get("style") == "blocks" and options.get("solution"):
         return False  # the 2n+1 plan marks its own solution: drawn whole
-    return bool(maze.grid.kind == "square" and isinstance(size, number) and not isinstance(size, bool)
+    return bool(kind == "square" and isinstance(size, number) and not isinstance(size, bool)
                 and np.isfinite(size) and size >= 1 and float(size) == int(size)
                 and (wall is None or (isinstance(wall, number) and np.isfinite(wall) and wall <= size)))
 
