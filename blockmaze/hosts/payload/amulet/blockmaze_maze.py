@@ -181,15 +181,16 @@ def operation(world, dimension, selection, options):
             source = structure.dimensions[0]
             bounds = structure.bounds(source)
             low, high = bounds.min, bounds.max
-            size = [b - a for a, b in zip(low, high)]
+            size = [high[axis] - low[axis] for axis in range(3)]
             if size[1] > box.size_y:
                 raise OperationError(f"the maze is {size[1]} blocks high and the selection "
                                      f"{box.size_y}: select more height or lower the wall height")
             # The maze stands on the selection's bottom layer, at its lowest corner. (Issue 51,
             # terrain following, will lift each part of it onto the ground here instead.)
             corner = (box.min_x, box.min_y, box.min_z)
-            centre = [(a + b) // 2 for a, b in zip(low, high)]  # what paste puts at location
-            location = tuple(c + m - a for c, m, a in zip(corner, centre, low))
+            # paste puts the pasted box's centre, (min + max) // 2, at the location it is given
+            location = tuple(corner[axis] + (low[axis] + high[axis]) // 2 - low[axis]
+                             for axis in range(3))
             for progress in world.paste_iter(structure, source, bounds, dimension, location,
                                              include_entities=False):
                 yield 0.3 + 0.7 * progress, "blockmaze: placing the blocks"
