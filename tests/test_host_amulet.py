@@ -15,8 +15,10 @@ import os
 import struct
 import subprocess
 import sys
+import shutil
 import types
 import zipfile
+import zlib
 from pathlib import Path
 
 import nbtlib
@@ -356,3 +358,67 @@ def test_the_default_folder_is_amulets_operations_folder(monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "platform", "linux")
     assert main(["plugin", "amulet"]) == 0
     assert (tmp_path / "xdg" / "AmuletMapEditor" / "plugins" / "operations" / "blockmaze_maze.py").is_file()
+
+
+# --- the game: a bot walks the edited world -----------------------------------------------------
+
+
+def without_bare_sections(region: bytes) -> bytes:
+    """A region file with every chunk's bare sections (a ``Y`` and nothing else, as Amulet saves
+    a section of air once it dropped the light) left out. The game reads such a section as air;
+    the bot's server (prismarine-provider-anvil) fails on one, so the world it walks goes without.
+    Nothing else changes: each chunk is parsed and written back by nbtlib, zlib-compressed."""
+    out, table = bytearray(8192), bytearray(8192)
+    for index in range(1024):
+        offset, count = int.from_bytes(region[4 * index:4 * index + 3], "big"), region[4 * index + 3]
+        if not count:
+            continue
+        at = offset * 4096
+        length, kind = int.from_bytes(region[at:at + 4], "big"), region[at + 4]
+        assert kind == 2, f"chunk {index}: compression {kind}, not zlib"
+        chunk = nbtlib.File.parse(io.BytesIO(zlib.decompress(region[at + 5:at + 4 + length])))
+        chunk["sections"] = nbtlib.List[nbtlib.Compound](
+            [section for section in chunk["sections"] if len(section) > 1])
+        buffer = io.BytesIO()
+        chunk.write(buffer)
+        data = zlib.compress(buffer.getvalue())
+        record = (len(data) + 1).to_bytes(4, "big") + b"\x02" + data
+        record += bytes(-len(record) % 4096)
+        table[4 * index:4 * index + 4] = (len(out) // 4096).to_bytes(3, "big") + bytes([len(record) // 4096])
+        out += record
+    out[:4096] = table[:4096]
+    out[4096:8192] = region[4096:8192]  # the timestamps
+    return bytes(out)
+
+
+@pytest.mark.reader
+@pytest.mark.slow
+def test_the_bot_walks_the_edited_java_world_from_outside_the_selection_to_the_goal(tmp_path):
+    """The base world is one walled room (a 1-cell maze with a 40-block passage, inside x and z
+    1 to 40); the operation fills all of it but a corridor 3 blocks wide along its west side,
+    where the player spawns (1, -59, 1). The maze (seed 7: 13 x 12 cells of walls 1 and passages
+    2, 40 x 37 blocks) has its start opening on the west, facing the corridor, and its goal's on
+    the north, against the room's wall: the goal is reached through the maze or not at all. A
+    mineflayer bot on a Minecraft server (tests/game.py) walks from the spawn to the goal."""
+    from game import walk
+
+    folder = tmp_path / "room"
+    assert main(["-q", "generate", "1x1", "--passage", "40", "--seed", "1", "-f", "world",
+                 "-o", str(folder)]) == 0
+    low, high = (4, -60, 1), (41, -54, 41)
+    run_operation(tmp_path, folder, low=low, high=high)
+    blocks = expected_blocks(tmp_path, ["generate", "13x12", *SAME[2:]])
+    assert blocks.shape == (4, 40, 37)
+    (_, start_z, start_x), *_ = np.argwhere(blocks == "minecraft:lime_wool")
+    (y, z, x), *_ = np.argwhere(blocks == "minecraft:red_wool")
+    assert start_x == 1 and z == 1  # the start by the west wall, the goal by the north one
+    goal = [low[0] + int(x), low[1] + int(y) + 1, low[2] + int(z)]  # the feet on the goal block
+    walked = tmp_path / "walked"
+    shutil.copytree(folder, walked)
+    for region in (walked / "region").glob("*.mca"):
+        region.write_bytes(without_bare_sections(region.read_bytes()))
+    results = walk(world={"folder": walked, "goal": goal, "starts": ["player"], "route": []},
+                   timeout=90)
+    failed = [f"{r['name']}: {r['why']} at {r['at']} (goal {r['goal']})" for r in results
+              if not r["reached"]]
+    assert not failed, "\n".join(failed)
