@@ -4,7 +4,8 @@ fields) and the default folder; the reader tests run the operation with amulet-c
 interpreter on a Java and a Bedrock world that blockmaze wrote, save, and read the worlds back
 with other readers (anvil-parser2; Mojang's LevelDB through amulet-leveldb): inside the maze's
 box every block is the .schem's of the same options, every other block is as it was, and an
-undo after the editor's undo point gives the world back."""
+undo after the editor's undo point gives the world back. The game's bot walks an edited Java
+world from outside the selection to the maze's goal."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import ast
 import io
 import json
 import os
+import re
 import struct
 import subprocess
-import sys
 import shutil
+import sys
 import types
 import zipfile
 import zlib
@@ -173,6 +175,23 @@ def test_the_operation_fills_a_java_world_with_the_schems_blocks(tmp_path):
 
 @pytest.mark.reader
 @pytest.mark.slow
+def test_a_weave_maze_fills_a_java_world_with_the_schems_blocks(tmp_path):
+    """The weave grid (walls 4, passages 1: 4 columns in 27 blocks, 3 rows in 23), its tunnels
+    under the crossings below its floor: 7 blocks high, in an 8-block selection."""
+    folder = make_world(tmp_path, "java")
+    before = java_blocks(folder)
+    chosen = {"Grid": "weave", "Seed": "7", "Wall thickness": 4, "Passage width": 1,
+              "Weave crossings": 0.5}
+    run_operation(tmp_path, folder, chosen=chosen, high=(HIGH[0], LOW[1] + 8, HIGH[2]))
+    expected = expected_blocks(tmp_path, ["generate", "3x4", "--grid", "weave", "--seed", "7",
+                                          "--wall", "4", "--passage", "1", "--weave", "0.5",
+                                          "--mc-version", "1.20.4"])
+    assert expected.shape == (7, 19, 24)
+    assert compare(before, java_blocks(folder), expected) == (0, 0)
+
+
+@pytest.mark.reader
+@pytest.mark.slow
 def test_an_undo_after_the_operation_gives_the_java_world_back(tmp_path):
     folder = make_world(tmp_path, "java")
     before = java_blocks(folder)
@@ -280,6 +299,13 @@ def test_the_operation_fills_a_bedrock_world_with_the_schems_blocks(tmp_path):
     expected = bedrock_expected(tmp_path)
     assert compare(before, after, expected) == (0, 0)
     assert (after != before).sum() > 100
+    # and Amulet's translation of each state is blockmaze's own Bedrock block (its .mcstructure)
+    from test_mcstructure import read_mcstructure
+
+    assert main(["-q", *SAME[:-2], "-o", str(tmp_path / "same.mcstructure")]) == 0
+    ours, *_ = read_mcstructure((tmp_path / "same.mcstructure").read_bytes())
+    untyped = np.vectorize(lambda key: re.sub(r":(byte|int|string):", "=", key), otypes=[object])
+    assert (untyped(ours) == expected).all()
 
 
 # --- without Amulet: the file, its options and the folder --------------------------------------
