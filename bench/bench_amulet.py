@@ -1,7 +1,9 @@
 """Time the Amulet operation: fill a square selection of a Java and a Bedrock world (amulet-core's
 own interpreter, tests/readers.py finds it) and print a table.
 
-    BLOCKMAZE_READERS=/work/readers python bench/bench_amulet.py [SIDE ...]   (default 200)
+    python bench/bench_amulet.py [--quick] [SIDE ...]   (default 200; --quick: 40)
+
+(``BLOCKMAZE_READERS`` or ``BLOCKMAZE_AMULET_PYTHON`` say where amulet-core is, as for the tests.)
 
 Each row: the world's platform, the selection (side x 6 x side blocks at y -60), the seconds the
 operation took (blockmaze's generate, loading the .schem, Amulet's paste with its translation)
@@ -77,4 +79,5 @@ def main(sides: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [200])
+    arguments = [a for a in sys.argv[1:] if a != "--quick"]
+    main([int(a) for a in arguments] or [40 if "--quick" in sys.argv else 200])

@@ -71,7 +71,10 @@ def shim(tmp_path_factory) -> dict[str, str]:
     (folder / "blockmaze").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m blockmaze "$@"\n')
     (folder / "blockmaze").chmod(0o755)
     source = str(Path(blockmaze.__file__).resolve().parents[1])
+    homes = tmp_path_factory.mktemp("home")  # where `blockmaze plugin HOST` installs, not the user's
     return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}",
+            "DATA_DIR": str(homes / "amulet"), "XDG_DATA_HOME": str(homes / "data"),
+            "XDG_CONFIG_HOME": str(homes / "config"),
             "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
 
 
