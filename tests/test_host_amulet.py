@@ -448,3 +448,24 @@ def test_the_bot_walks_the_edited_java_world_from_outside_the_selection_to_the_g
     failed = [f"{r['name']}: {r['why']} at {r['at']} (goal {r['goal']})" for r in results
               if not r["reached"]]
     assert not failed, "\n".join(failed)
+
+
+def test_the_release_is_the_worlds_own_as_far_as_amulet_translates(tmp_path):
+    """A Java world's .schem is for the world's release (no newer than Amulet's translator
+    knows, as one of the command's releases); a Bedrock world's is the command's default."""
+    module = load_written(write_plugin("amulet", tmp_path / "op.py"))
+    field = {f["name"]: f for f in form("generate")}["mc_version"]
+
+    def world(platform, release, newest=(1, 21, 4)):
+        manager = types.SimpleNamespace(
+            version_numbers=lambda _platform: [(1, 16, 5), newest],
+            get_version=lambda _platform, _version: types.SimpleNamespace(version_number=release))
+        return types.SimpleNamespace(translation_manager=manager, level_wrapper=types.SimpleNamespace(
+            platform=platform, version=release))
+
+    choices, default = field["choices"], field["default"]
+    assert module.release(world("java", (1, 20, 4)), choices, default) == "1.20.4"
+    assert module.release(world("java", (1, 19, 0)), choices, default) == "1.19"
+    assert module.release(world("java", (1, 21, 9)), choices, default) == "1.21.4"  # the newest known
+    assert module.release(world("bedrock", (1, 21, 90)), choices, default) == default
+    assert module.release(world("bedrock", (1, 21, 90), newest=(1, 18, 2)), choices, default) == "1.18.2"
