@@ -27,7 +27,8 @@ def offered(option: Option) -> bool:
 def form(command: str) -> list[dict[str, Any]]:
     """The fields of ``command``'s form, in the order of its description: each a dict of
     ``flag``, ``name``, ``help``, ``group``, ``default`` (as text for a size) and ``type``:
-    ``flag`` (on or off), ``choice`` (with ``choices``) or ``text`` (parsed by the command)."""
+    ``flag`` (on or off, with ``off``: the flag that turns it off, ``no-floor``), ``choice``
+    (with ``choices``) or ``text`` (parsed by the command)."""
     import click
 
     from .algorithms import algorithm_specs
@@ -43,7 +44,7 @@ def form(command: str) -> list[dict[str, Any]]:
         field: dict[str, Any] = {"flag": option.flag, "name": option.name, "help": option.help,
                                  "group": option.group, "default": default}
         if option.switch:
-            field["type"] = "flag"
+            field.update(type="flag", off=(option.off or f"--no-{option.flag}")[2:])
         elif isinstance(option.type, click.Choice):
             field.update(type="choice", choices=list(option.type.choices))
         elif option.name == "algorithm":

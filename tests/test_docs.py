@@ -74,7 +74,8 @@ def shim(tmp_path_factory) -> dict[str, str]:
     (folder / "blockmaze").chmod(0o755)
     source = str(Path(blockmaze.__file__).resolve().parents[1])
     return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}", "HOME": str(home),
-            "XDG_DATA_HOME": str(home / ".local" / "share"), "XDG_CONFIG_HOME": str(home / ".config"),
+            "DATA_DIR": str(home / "amulet"), "XDG_DATA_HOME": str(home / ".local" / "share"),
+            "XDG_CONFIG_HOME": str(home / ".config"),
             "PYTHONPATH": os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")]))}
 
 
