@@ -175,14 +175,20 @@ def test_the_least_plan_is_a_lower_bound(kind, rows, cols, scale):
     assert least <= plan.size <= 4 * least + 200
 
 
-@pytest.mark.parametrize("args", [
-    ("generate", "600", "-g", "polar", "--unicursal", "--memory-limit", "500M"),
-    ("generate", "-g", "labyrinth", "--circuits", "199", "--memory-limit", "200M"),
-    ("generate", "-g", "labyrinth", "--circuits", "199", "--finger", "8x3", "--memory-limit",
-     "200M"),
-    ("generate", "900", "-g", "hex", "--memory-limit", "100M"),
+@pytest.mark.parametrize("args, output", [
+    (("generate", "600", "-g", "polar", "--unicursal", "--memory-limit", "500M"), "m.schem"),
+    (("generate", "-g", "labyrinth", "--circuits", "199", "--memory-limit", "200M"), "m.schem"),
+    (("generate", "-g", "labyrinth", "--circuits", "199", "--finger", "8x3", "--memory-limit",
+      "200M"), "m.stl"),
+    (("generate", "900", "-g", "hex", "--memory-limit", "100M"), "m.schem"),
+    # a layered maze's blocks, counted from its levels; pictures drawn whole
+    (("generate", "4x1000x1000", "-g", "layered", "--memory-limit", "200M"), "m.glb"),
+    (("generate", "2x300x300", "-g", "layered", "--memory-limit", "20M"), "m.tmx"),
+    (("generate", "4x1000x1000", "-g", "layered", "--memory-limit", "200M"), "m.png"),
+    (("generate", "300x300", "-g", "hex", "--memory-limit", "200M"), "m.png"),
+    (("generate", "1000", "-g", "polar", "--memory-limit", "200M"), "m.svg"),
 ])
-def test_a_refusal_for_memory_comes_before_any_work(args, tmp_path, monkeypatch, capsys):
+def test_a_refusal_for_memory_comes_before_any_work(args, output, tmp_path, monkeypatch, capsys):
     import blockmaze.mazes.generation
     import blockmaze.mazes.labyrinths
     from blockmaze.cli import main
@@ -192,10 +198,9 @@ def test_a_refusal_for_memory_comes_before_any_work(args, tmp_path, monkeypatch,
 
     monkeypatch.setattr(blockmaze.mazes.generation, "generate", never)
     monkeypatch.setattr(blockmaze.mazes.labyrinths, "labyrinth", never)
-    suffix = ".stl" if "--finger" in args else ".schem"
-    code = main(["-q", *args, "-o", str(tmp_path / f"m{suffix}")])
+    code = main(["-q", *args, "-o", str(tmp_path / output)])
     err = capsys.readouterr().err
-    assert code == 2 and "needs about" in err and "--memory-limit" in err and err.count("\n") == 1
+    assert code == 2 and "needs about" in err and "--memory-limit" in err and err.count("\n") == 1, err
     assert not list(tmp_path.iterdir())
 
 
