@@ -544,9 +544,9 @@ def _check_blockwise_output(where: Destination | None, settings: BlockSettings, 
             raise BlockmazeError(f"a 3-D blockwise maze has {size[0]} layers and "
                                  f"{where.writer.name} holds one: write it to a block or mesh "
                                  f"format (.schem, .litematic, .glb, .vox, ...)")
-        where.writer.check_volume(size)
-    else:
-        _check_plan_fits(where.writer, settings, size)
+        where.writer.check_writing(size)
+    else:  # (its volume made whole, then written: its memory known from its shape)
+        where.writer.check_writing((1, *size) if where.writer.plan else settings.volume_shape(size))
 
 
 def _blockwise_blocks(job: Blockwise, voice: Voice, size, seed):

@@ -187,8 +187,11 @@ def test_the_least_plan_is_a_lower_bound(kind, rows, cols, scale):
     (("generate", "4x1000x1000", "-g", "layered", "--memory-limit", "200M"), "m.png"),
     (("generate", "300x300", "-g", "hex", "--memory-limit", "200M"), "m.png"),
     (("generate", "1000", "-g", "polar", "--memory-limit", "200M"), "m.svg"),
+    (("blockwise", "60x600x600", "--memory-limit", "200M"), "m.glb"),  # (9 s and 288 MB before)
+    (("blockwise", "3000x3000", "--memory-limit", "200M"), "m.vox"),
 ])
 def test_a_refusal_for_memory_comes_before_any_work(args, output, tmp_path, monkeypatch, capsys):
+    import blockmaze.blockwise.strict
     import blockmaze.mazes.generation
     import blockmaze.mazes.labyrinths
     from blockmaze.cli import main
@@ -198,6 +201,8 @@ def test_a_refusal_for_memory_comes_before_any_work(args, output, tmp_path, monk
 
     monkeypatch.setattr(blockmaze.mazes.generation, "generate", never)
     monkeypatch.setattr(blockmaze.mazes.labyrinths, "labyrinth", never)
+    for made in ("strict_plan", "strict_volume_3d"):
+        monkeypatch.setattr(blockmaze.blockwise.strict, made, never)
     code = main(["-q", *args, "-o", str(tmp_path / output)])
     err = capsys.readouterr().err
     assert code == 2 and "needs about" in err and "--memory-limit" in err and err.count("\n") == 1, err

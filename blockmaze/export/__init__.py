@@ -212,6 +212,14 @@ class Writer:
         if self.check_size is not None:
             self.check_size(shape)
 
+    def check_writing(self, shape: tuple[int, int, int]) -> None:
+        """:meth:`check_volume`, and the memory writing a (y, z, x) volume of ``shape`` takes:
+        what :func:`write_blocks` checks, asked before a volume is made too."""
+        self.check_volume(shape)
+        height, length, width = shape
+        ensure_step_memory(self.name, height * length * width,
+                           f"writing a {width}x{height}x{length}-block {self.name} file")
+
     def taken(self, **values) -> dict:
         """Those of ``values`` this writer takes, as keywords of its ``write``.
 
@@ -357,9 +365,7 @@ def write_blocks(writer: Writer, blocks: np.ndarray, target: Target, theme: Them
         blocks = blocks[np.newaxis]
     if blocks.ndim != 3 or blocks.dtype != np.uint8:
         raise BlockmazeError(f"blocks must be a uint8 array (y, z, x), got {blocks.dtype} {blocks.shape}")
-    writer.check_volume(blocks.shape)
-    height, length, width = blocks.shape
-    ensure_step_memory(writer.name, blocks.size, f"writing a {width}x{height}x{length}-block {writer.name} file")
+    writer.check_writing(blocks.shape)
     source = volume_slices(blocks) if writer.bands else blocks
     if writer.folder:
         if is_file_object(target):
