@@ -70,7 +70,7 @@ function flagsFor(command, options) {
       if (value && field.default !== true)
         args.push("--" + key);
       else if (!value && field.default === true)
-        args.push("--no-" + key);
+        args.push("--" + field.off);
     } else if (value !== null && value !== undefined && value !== "") {
       args.push("--" + key, String(value));
     }
@@ -215,9 +215,12 @@ function parseLine(line, map) {
   const words = line.trim().split(/\s+/);
   const request = {command: words.shift(), size: null, options: {}};
   const command = commandOf(request.command);
-  const switches = {};
-  for (const field of fields(command))
+  const switches = {}, offs = {};
+  for (const field of fields(command)) {
     switches[field.flag] = field.type === "flag";
+    if (field.type === "flag")
+      offs[field.off] = field.flag;
+  }
   while (words.length) {
     const word = words.shift();
     if (/^\d+(x\d+){0,2}$/.test(word)) {
@@ -228,8 +231,8 @@ function parseLine(line, map) {
     if (!match)
       throw new Error(`expected a size (20x30) or an option (--seed 3), got ${JSON.stringify(word)}`);
     let name = match[1];
-    if (switches[name] === undefined && name.startsWith("no-") && switches[name.slice(3)]) {
-      request.options[name.slice(3)] = false;
+    if (switches[name] === undefined && offs[name] !== undefined) {
+      request.options[offs[name]] = false;
       continue;
     }
     if (switches[name]) {
@@ -255,7 +258,7 @@ function promptLabel() {
   for (const [name, command] of [["dungeon", "dungeon"], ["maze", "generate"]]) {
     const shown = fields(command).map(f => {
       if (f.type === "flag")
-        return (f.default === true ? "--no-" : "--") + f.flag;
+        return "--" + (f.default === true ? f.off : f.flag);
       if (f.type === "choice" && f.choices.length <= 8)
         return `--${f.flag} ${f.choices.join("|")}`;
       return `--${f.flag} ${f.default === null ? "VALUE" : f.default}`;
