@@ -30,14 +30,20 @@ from blockmaze.export.meshes.common import material_color, srgb_to_linear
 pytestmark = [pytest.mark.reader, pytest.mark.slow]
 
 
-def blender(paths) -> dict:
-    probe = Path(__file__).parent / "blender" / "probe.bpy.txt"  # Python for bpy, not collected
-    done = subprocess.run([readers.bpy_python(), str(probe), "--", *map(str, paths)], capture_output=True,
-                          text=True, timeout=300)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+def bpy_script(name: str, *args, env=None, errors_ok=False) -> dict:
+    """Run ``tests/blender/NAME.bpy.txt`` (Python for bpy, not collected) with ``args`` after
+    ``--`` and return its ``RESULT`` line's JSON; no error on its stderr unless ``errors_ok``."""
+    script = Path(__file__).parent / "blender" / f"{name}.bpy.txt"
+    done = subprocess.run([readers.bpy_python(), str(script), "--", *map(str, args)], capture_output=True,
+                          text=True, timeout=600, env=env)
+    lines = [line[line.index("RESULT "):] for line in done.stdout.splitlines() if "RESULT " in line]
     assert done.returncode == 0 and lines, done.stderr[-2000:]
-    assert "Error" not in done.stderr, done.stderr[-2000:]
+    assert errors_ok or "Error" not in done.stderr, done.stderr[-2000:]
     return json.loads(lines[0][len("RESULT "):])
+
+
+def blender(paths) -> dict:
+    return bpy_script("probe", *paths)
 
 
 def maze(rows, cols, seed, height=3):

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from . import MANIFEST, Host, payload
 
-TAGLINE = "Mazes on every grid: square, hex, polar, weave, layered, labyrinths"
+TAGLINE = "Mazes on square, hex, polar, weave, layered grids and labyrinths"  # <= 64
 LICENSE = "SPDX:MIT"  # pyproject.toml's licence
+FILES = "Runs blockmaze, which writes a .glb in a temporary folder"  # why: <= 64
 
 
 def blender_manifest(version: str) -> bytes:
@@ -37,8 +38,7 @@ def blender_manifest(version: str) -> bytes:
     }
     lines = [f"{key} = {json.dumps(value)}" for key, value in keys.items()]
     lines += [f"license = [{json.dumps(LICENSE)}]", 'tags = ["Add Mesh"]', "", "[permissions]",
-              'files = "Runs the blockmaze command, which writes a .glb into a temporary folder"',
-              ""]
+              f"files = {json.dumps(FILES)}", ""]
     return "\n".join(lines).encode()
 
 
