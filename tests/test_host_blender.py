@@ -51,6 +51,12 @@ CASES = {
 }
 
 
+# what the issue asks the panel for: every grid kind, labyrinths, weave, layered, the solution
+# and collision, besides the maze's own options
+KIND_OPTIONS = ["kind", "style", "circuits", "weave", "bridges", "algorithm", "seed", "height",
+                "wall", "passage", "solution", "collision", "entrances", "theme", "block_size"]
+
+
 def plugin_zip(folder: Path) -> Path:
     result = CliRunner().invoke(cli, ["plugin", "blender", "-o", str(folder / "blockmaze.zip")])
     assert result.exit_code == 0, result.output
@@ -130,6 +136,7 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
         {"glb": rerun},
         {"op": {"size": "6x7", "seed": "5", "solution": True}, "clear": True},
         {"op": {"size": "6x7", "seed": "5", "solution": True, "replace": False}},
+        {"op": {"size": "6x7", "seed": "5", "solution": True}, "clear": True, "cursor": [10, -2, 1]},
     ]
     result = run_in_blender(tmp_path, cases)
     assert result["operator"] == "MESH_OT_blockmaze_add"
@@ -142,7 +149,7 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
     assert {"path", "start", "goal"} <= set(square["materials"])  # the solution, its own material
     assert [o[0] for o in square["objects"] if "path" in o[2]] == ["path_0_0_0"]
     assert "collision-colonly" in square["all"]  # --collision: its own object, no material
-    first, second, bad, worse, reference, again, kept = found[2 * len(KINDS):]
+    first, second, bad, worse, reference, again, kept, moved = found[2 * len(KINDS):]
     assert first["objects"] != second["objects"]
     same_scene(second, reference, "another seed")
     for refused, words in ((bad, "'zz'"), (worse, "--braid")):
@@ -152,6 +159,33 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
                {k: v for k, v in second.items() if k not in ("error", "seconds")}
     same_scene(again, reference, "again")
     assert len(kept["tagged"]) == 2 * len(again["tagged"])  # replace off: both mazes
+    np.testing.assert_allclose(moved["min"], np.add(reference["min"], [10, -2, 1]), atol=1e-6)
+
+
+@pytest.mark.reader
+@pytest.mark.slow
+def test_blender_fields_are_the_generate_form(tmp_path):
+    """Every field of the operator and of the sidebar is a field of the generate form, with its
+    kind, default and choices (so a new option of the command shows without a change here)."""
+    result = run_in_blender(tmp_path, [])
+    assert result["options"] == ["REGISTER", "UNDO"]  # one undo step
+    settings = {k: v for k, v in result["settings_properties"].items() if k != "name"}
+    assert result["properties"] == settings  # the panel's, the operator's (a group has a name)
+    fields = {f["name"]: f for f in json.loads(manifest_bytes())["forms"]["generate"]}
+    shown = result["properties"]
+    assert {"size", "replace", *KIND_OPTIONS} <= set(shown)
+    for name, prop in shown.items():
+        if name in ("size", "replace"):
+            continue
+        field = fields[name]
+        kind = {"flag": "BOOLEAN", "choice": "ENUM", "text": "STRING"}[field["type"]]
+        assert prop["type"] == kind, name
+        if kind == "ENUM":
+            assert prop["items"] == field["choices"] and prop["default"] == field["default"], name
+        elif kind == "BOOLEAN":
+            assert prop["default"] == bool(field["default"]), name
+        else:
+            assert prop["default"] == ("" if field["default"] is None else str(field["default"])), name
 
 
 @pytest.mark.reader
