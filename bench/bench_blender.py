@@ -72,7 +72,7 @@ def main() -> None:
             sys.exit(done.stderr[-2000:])
         found = json.loads(lines[0])["cases"]
     print(f"load average {os.getloadavg()[0]:.2f}; best of {args.repeats}; wall seconds")
-    print(f"| maze | triangles | operator s | command alone s | glTF import alone s |")
+    print("| maze | triangles | operator s | command alone s | glTF import alone s |")
     print("|---|---:|---:|---:|---:|")
     step = 2 * args.repeats
     for index, (kind, size, _) in enumerate(mazes):
