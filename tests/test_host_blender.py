@@ -102,6 +102,14 @@ def command_glb(folder: Path, name: str, flags: list[str]) -> Path:
     return path
 
 
+def shim(folder: Path) -> Path:
+    """A ``blockmaze`` program of its own (what the add-on's preference names), leaving a mark."""
+    path = folder / "blockmaze"
+    path.write_text(f'#!/bin/sh\ntouch "{folder}/shim-ran"\nexec "{sys.executable}" -m blockmaze "$@"\n')
+    path.chmod(0o755)
+    return path
+
+
 def run_in_blender(folder: Path, cases: list[dict]) -> dict:
     """Install the extension into a Blender whose HOME is ``folder`` and run ``cases``
     (tests/blender/plugin.bpy.txt)."""
@@ -137,6 +145,9 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
         {"op": {"size": "6x7", "seed": "5", "solution": True}, "clear": True},
         {"op": {"size": "6x7", "seed": "5", "solution": True, "replace": False}},
         {"op": {"size": "6x7", "seed": "5", "solution": True}, "clear": True, "cursor": [10, -2, 1]},
+        {"op": {"size": "6x7", "seed": "5", "solution": True}, "clear": True,
+         "command": str(shim(tmp_path))},  # the preference: another blockmaze program
+        {"op": {"size": "6x7", "seed": "4"}, "command": str(tmp_path / "no-such-blockmaze")},
     ]
     result = run_in_blender(tmp_path, cases)
     assert result["operator"] == "MESH_OT_blockmaze_add"
@@ -149,7 +160,7 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
     assert {"path", "start", "goal"} <= set(square["materials"])  # the solution, its own material
     assert [o[0] for o in square["objects"] if "path" in o[2]] == ["path_0_0_0"]
     assert "collision-colonly" in square["all"]  # --collision: its own object, no material
-    first, second, bad, worse, reference, again, kept, moved = found[2 * len(KINDS):]
+    first, second, bad, worse, reference, again, kept, moved, other, missing = found[2 * len(KINDS):]
     assert first["objects"] != second["objects"]
     same_scene(second, reference, "another seed")
     for refused, words in ((bad, "'zz'"), (worse, "--braid")):
@@ -160,6 +171,10 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
     same_scene(again, reference, "again")
     assert len(kept["tagged"]) == 2 * len(again["tagged"])  # replace off: both mazes
     np.testing.assert_allclose(moved["min"], np.add(reference["min"], [10, -2, 1]), atol=1e-6)
+    same_scene(other, reference, "the preference's program")
+    assert (tmp_path / "shim-ran").exists()
+    assert missing["error"].startswith("Error: cannot run ") and "no-such-blockmaze" in missing["error"]
+    assert missing["objects"] == other["objects"]
 
 
 @pytest.mark.reader
@@ -169,6 +184,9 @@ def test_blender_fields_are_the_generate_form(tmp_path):
     kind, default and choices (so a new option of the command shows without a change here)."""
     result = run_in_blender(tmp_path, [])
     assert result["options"] == ["REGISTER", "UNDO"]  # one undo step
+    drawn = result["drawn"]  # the sidebar: a button that runs the operator with every field
+    assert drawn["operator"] == "mesh.blockmaze_add"
+    assert sorted(drawn["props"]) == sorted(drawn["button"]) == sorted(result["properties"])
     settings = {k: v for k, v in result["settings_properties"].items() if k != "name"}
     assert result["properties"] == settings  # the panel's, the operator's (a group has a name)
     fields = {f["name"]: f for f in json.loads(manifest_bytes())["forms"]["generate"]}
