@@ -102,10 +102,15 @@ def command_glb(folder: Path, name: str, flags: list[str]) -> Path:
     return path
 
 
-def shim(folder: Path) -> Path:
-    """A ``blockmaze`` program of its own (what the add-on's preference names), leaving a mark."""
-    path = folder / "blockmaze"
-    path.write_text(f'#!/bin/sh\ntouch "{folder}/shim-ran"\nexec "{sys.executable}" -m blockmaze "$@"\n')
+def shim(folder: Path, kind: str = "blockmaze") -> Path:
+    """A program of its own for the add-on's preference to name: ``blockmaze`` (leaving a mark
+    that it ran) or ``junk``, which exits 0 having written a file that is no .glb."""
+    path = folder / kind
+    if kind == "junk":
+        path.write_text('#!/bin/sh\nfor last; do :; done\necho "no glb" > "$last"\n')
+    else:
+        path.write_text(f'#!/bin/sh\ntouch "{folder}/shim-ran"\n'
+                        f'exec "{sys.executable}" -m blockmaze "$@"\n')
     path.chmod(0o755)
     return path
 
@@ -148,6 +153,7 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
         {"op": {"size": "6x7", "seed": "5", "solution": True}, "clear": True,
          "command": str(shim(tmp_path))},  # the preference: another blockmaze program
         {"op": {"size": "6x7", "seed": "4"}, "command": str(tmp_path / "no-such-blockmaze")},
+        {"op": {"size": "6x7", "seed": "4"}, "command": str(shim(tmp_path, "junk"))},
     ]
     result = run_in_blender(tmp_path, cases)
     assert result["operator"] == "MESH_OT_blockmaze_add"
@@ -160,7 +166,8 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
     assert {"path", "start", "goal"} <= set(square["materials"])  # the solution, its own material
     assert [o[0] for o in square["objects"] if "path" in o[2]] == ["path_0_0_0"]
     assert "collision-colonly" in square["all"]  # --collision: its own object, no material
-    first, second, bad, worse, reference, again, kept, moved, other, missing = found[2 * len(KINDS):]
+    first, second, bad, worse, reference, again, kept, moved, other, missing, junk = \
+        found[2 * len(KINDS):]
     assert first["objects"] != second["objects"]
     same_scene(second, reference, "another seed")
     for refused, words in ((bad, "'zz'"), (worse, "--braid")):
@@ -175,6 +182,10 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
     assert (tmp_path / "shim-ran").exists()
     assert missing["error"].startswith("Error: cannot run ") and "no-such-blockmaze" in missing["error"]
     assert missing["objects"] == other["objects"]
+    assert junk["error"].startswith("Error: Blender's glTF importer: "), junk["error"]
+    assert "\n" not in junk["error"].strip() and junk["error"].count("Error") == 1
+    assert {k: v for k, v in junk.items() if k not in ("error", "seconds")} == \
+           {k: v for k, v in other.items() if k not in ("error", "seconds")}
 
 
 @pytest.mark.reader

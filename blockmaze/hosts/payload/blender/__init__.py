@@ -149,10 +149,15 @@ def make(context, values):
         before = {obj.as_pointer() for obj in bpy.data.objects}
         try:
             bpy.ops.import_scene.gltf(filepath=glb)
-        finally:
-            new = [obj for obj in bpy.data.objects if obj.as_pointer() not in before]
-        if not new:
-            raise RuntimeError("Blender's glTF importer made no object of " + glb)
+            failed = None
+        except (RuntimeError, AttributeError) as error:  # (AttributeError: glTF add-on off)
+            failed = str(error).strip().splitlines() or ["failed"]
+            failed[-1] = failed[-1].removeprefix("Error: ")  # (bpy.ops says it again)
+        new = [obj for obj in bpy.data.objects if obj.as_pointer() not in before]
+        if failed or not new:
+            remove(new)
+            raise RuntimeError("Blender's glTF importer: " + (failed[-1] if failed else
+                                                              "no object in the .glb"))
     line = " ".join(["blockmaze", *argv[:-2]])
     old = [obj for obj in made_here(context.scene) if obj not in new] if values["replace"] else []
     meshes = {obj.data for obj in new if obj.type == "MESH"}
