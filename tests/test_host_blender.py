@@ -115,13 +115,14 @@ def shim(folder: Path, kind: str = "blockmaze") -> Path:
     return path
 
 
-def run_in_blender(folder: Path, cases: list[dict]) -> dict:
+def run_in_blender(folder: Path, cases: list[dict], printed=None) -> dict:
     """Install the extension into a Blender whose HOME is ``folder`` and run ``cases``
     (tests/blender/plugin.bpy.txt)."""
     (folder / "home").mkdir(exist_ok=True)
     (folder / "cases.json").write_text(json.dumps(cases))
     env = {**os.environ, "HOME": str(folder / "home")}
-    return bpy_script("plugin", plugin_zip(folder), folder / "cases.json", env=env, errors_ok=True)
+    return bpy_script("plugin", plugin_zip(folder), folder / "cases.json", env=env, errors_ok=True,
+                      printed=printed)
 
 
 def same_scene(made: dict, imported: dict, what: str) -> None:
@@ -154,8 +155,10 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
          "command": str(shim(tmp_path))},  # the preference: another blockmaze program
         {"op": {"size": "6x7", "seed": "4"}, "command": str(tmp_path / "no-such-blockmaze")},
         {"op": {"size": "6x7", "seed": "4"}, "command": str(shim(tmp_path, "junk"))},
+        {"op": {"size": "6x7", "seed": "4", "scale": "2"}, "clear": True},
     ]
-    result = run_in_blender(tmp_path, cases)
+    printed: list[str] = []
+    result = run_in_blender(tmp_path, cases, printed)
     assert result["operator"] == "MESH_OT_blockmaze_add"
     assert result["menu"] and result["panel"] and result["settings"]
     found = result["cases"]
@@ -166,7 +169,7 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
     assert {"path", "start", "goal"} <= set(square["materials"])  # the solution, its own material
     assert [o[0] for o in square["objects"] if "path" in o[2]] == ["path_0_0_0"]
     assert "collision-colonly" in square["all"]  # --collision: its own object, no material
-    first, second, bad, worse, reference, again, kept, moved, other, missing, junk = \
+    first, second, bad, worse, reference, again, kept, moved, other, missing, junk, warned = \
         found[2 * len(KINDS):]
     assert first["objects"] != second["objects"]
     same_scene(second, reference, "another seed")
@@ -186,6 +189,8 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
     assert "\n" not in junk["error"].strip() and junk["error"].count("Error") == 1
     assert {k: v for k, v in junk.items() if k not in ("error", "seconds")} == \
            {k: v for k, v in other.items() if k not in ("error", "seconds")}
+    assert warned["error"] is None and warned["objects"]  # warned, and made
+    assert "Warning: --scale does not apply to square mazes" in printed[0]  # Blender's report
 
 
 @pytest.mark.reader

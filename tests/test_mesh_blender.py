@@ -30,14 +30,17 @@ from blockmaze.export.meshes.common import material_color, srgb_to_linear
 pytestmark = [pytest.mark.reader, pytest.mark.slow]
 
 
-def bpy_script(name: str, *args, env=None, errors_ok=False) -> dict:
+def bpy_script(name: str, *args, env=None, errors_ok=False, printed=None) -> dict:
     """Run ``tests/blender/NAME.bpy.txt`` (Python for bpy, not collected) with ``args`` after
-    ``--`` and return its ``RESULT`` line's JSON; no error on its stderr unless ``errors_ok``."""
+    ``--`` and return its ``RESULT`` line's JSON; no error on its stderr unless ``errors_ok``.
+    ``printed``, a list, gets what Blender printed (its reports among it)."""
     script = Path(__file__).parent / "blender" / f"{name}.bpy.txt"
     done = subprocess.run([readers.bpy_python(), str(script), "--", *map(str, args)], capture_output=True,
                           text=True, timeout=600, env=env)
     lines = [line[line.index("RESULT "):] for line in done.stdout.splitlines() if "RESULT " in line]
     assert done.returncode == 0 and lines, done.stderr[-2000:]
+    if printed is not None:
+        printed.append(done.stdout + done.stderr)
     assert errors_ok or "Error" not in done.stderr, done.stderr[-2000:]
     return json.loads(lines[0][len("RESULT "):])
 

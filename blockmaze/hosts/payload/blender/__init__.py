@@ -84,8 +84,8 @@ def command():
 
 
 def run(argv, folder):
-    """Run blockmaze with ``argv`` in ``folder``: its summary line, or raise RuntimeError with
-    its one-line error."""
+    """Run blockmaze with ``argv`` in ``folder``: its summary line and its warnings (an option
+    that does not apply to the grid), or raise RuntimeError with its one-line error."""
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTHONHOME", "PYTHONPATH")}  # Blender's, not the command's
     program = command()
@@ -101,8 +101,9 @@ def run(argv, folder):
         line = (errors or lines or [f"blockmaze exited with {done.returncode}"])[-1]
         raise RuntimeError(line[len("error:"):].strip() if line.lower().startswith("error:")
                            else line)
-    summary = lines[-1] if lines else ""
-    return "blockmaze: " + summary.split(": ", 1)[-1]  # (not "wrote /tmp/...glb: ")
+    wrote = [line for line in lines if line.startswith("wrote ")] or lines or [""]
+    warnings = [line for line in lines if line.lower().startswith("warning")]
+    return "blockmaze: " + wrote[-1].split(": ", 1)[-1], warnings  # (not "wrote /tmp/..: ")
 
 
 def made_here(scene):
@@ -141,11 +142,11 @@ def _collection(block):
 
 def make(context, values):
     """Write the maze of ``values`` and bring it into the scene, all or nothing: the new
-    objects, or an error with the scene as it was. Returns the command's summary."""
+    objects, or an error with the scene as it was. Returns the command's summary and warnings."""
     with tempfile.TemporaryDirectory(prefix="blockmaze-") as folder:
         glb = os.path.join(folder, "maze.glb")
         argv = arguments(values, glb)
-        summary = run(argv, folder)
+        summary, warnings = run(argv, folder)
         before = {obj.as_pointer() for obj in bpy.data.objects}
         try:
             bpy.ops.import_scene.gltf(filepath=glb)
@@ -169,7 +170,7 @@ def make(context, values):
     for obj in new:
         if obj.parent is None:  # at the 3D cursor, as Add > Mesh places things
             obj.location = obj.location + context.scene.cursor.location
-    return summary
+    return summary, warnings
 
 
 def draw_fields(layout, data):
@@ -209,10 +210,12 @@ class BlockmazePreferences(bpy.types.AddonPreferences):
 def execute(self, context):
     values = {name: getattr(self, name) for name in properties()}
     try:
-        summary = make(context, values)
+        summary, warnings = make(context, values)
     except RuntimeError as error:
         self.report({"ERROR"}, str(error).splitlines()[0] if str(error) else "blockmaze failed")
         return {"CANCELLED"}
+    for warning in warnings:
+        self.report({"WARNING"}, warning.split(":", 1)[-1].strip())
     self.report({"INFO"}, summary)
     return {"FINISHED"}
 
