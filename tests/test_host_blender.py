@@ -141,8 +141,21 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
     for kind in KINDS:
         options, flags = CASES[kind]
         cases += [{"op": options, "clear": True}, {"glb": str(command_glb(tmp_path, kind, flags))}]
+    found = run_in_blender(tmp_path, cases)["cases"]
+    for index, kind in enumerate(KINDS):
+        same_scene(found[2 * index], found[2 * index + 1], kind)
+        assert found[2 * index]["objects"], kind
+    square = found[0]
+    assert {"path", "start", "goal"} <= set(square["materials"])  # the solution, its own material
+    assert [o[0] for o in square["objects"] if "path" in o[2]] == ["path_0_0_0"]
+    assert "collision-colonly" in square["all"]  # --collision: its own object, no material
+
+
+@pytest.mark.reader
+@pytest.mark.slow
+def test_blender_operator_replaces_refuses_and_runs_its_preference(tmp_path):
     rerun = str(command_glb(tmp_path, "rerun", ["6x7", "--seed", "5", "--solution"]))
-    cases += [
+    cases = [
         {"op": {"size": "6x7", "seed": "4", "solution": True}, "clear": True},
         {"op": {"size": "6x7", "seed": "5", "solution": True}},  # replaces the seed-4 maze
         {"op": {"size": "zz"}},  # refused: the seed-5 maze stays as it was
@@ -158,19 +171,8 @@ def test_blender_operator_makes_the_glb_of_every_grid_kind(tmp_path):
         {"op": {"size": "6x7", "seed": "4", "scale": "2"}, "clear": True},
     ]
     printed: list[str] = []
-    result = run_in_blender(tmp_path, cases, printed)
-    assert result["operator"] == "MESH_OT_blockmaze_add"
-    assert result["menu"] and result["panel"] and result["settings"]
-    found = result["cases"]
-    for index, kind in enumerate(KINDS):
-        same_scene(found[2 * index], found[2 * index + 1], kind)
-        assert found[2 * index]["objects"], kind
-    square = found[0]
-    assert {"path", "start", "goal"} <= set(square["materials"])  # the solution, its own material
-    assert [o[0] for o in square["objects"] if "path" in o[2]] == ["path_0_0_0"]
-    assert "collision-colonly" in square["all"]  # --collision: its own object, no material
-    first, second, bad, worse, reference, again, kept, moved, other, missing, junk, warned = \
-        found[2 * len(KINDS):]
+    found = run_in_blender(tmp_path, cases, printed)["cases"]
+    first, second, bad, worse, reference, again, kept, moved, other, missing, junk, warned = found
     assert first["objects"] != second["objects"]
     same_scene(second, reference, "another seed")
     for refused, words in ((bad, "'zz'"), (worse, "--braid")):
@@ -199,6 +201,8 @@ def test_blender_fields_are_the_generate_form(tmp_path):
     """Every field of the operator and of the sidebar is a field of the generate form, with its
     kind, default and choices (so a new option of the command shows without a change here)."""
     result = run_in_blender(tmp_path, [])
+    assert result["operator"] == "MESH_OT_blockmaze_add"  # Add > Mesh > Maze, the sidebar's tab
+    assert result["menu"] and result["panel"] and result["settings"]
     assert result["options"] == ["REGISTER", "UNDO"]  # one undo step
     drawn = result["drawn"]  # the sidebar: a button that runs the operator with every field
     assert drawn["operator"] == "mesh.blockmaze_add"
