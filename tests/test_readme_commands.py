@@ -26,7 +26,8 @@ def readme_commands() -> list[str]:
     for block in re.findall(r"```(?:sh|bash|console)?\n(.*?)```", text, re.S):
         for line in block.splitlines():
             line = line.split(" #")[0].split(" | ")[0].strip()
-            if line.startswith("blockmaze ") and line not in NOT_JOBS:
+            if line.startswith("blockmaze ") and line not in NOT_JOBS \
+                    and not line.startswith("blockmaze plugin "):  # (tests/test_host_*.py)
                 lines.append(line)
     return lines
 
