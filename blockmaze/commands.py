@@ -702,6 +702,14 @@ class Generate(GraphMaze):
                                     "1-block corridors at --scale, each block a cell). Not for "
                                     "layered or weave grids.", "Maze", grids=UNICURSAL,
                              grid_note="levels and crossings have no one plan to split")
+    fit: tuple[int, ...] | None = option(None, "In place of SIZE: the most cells whose plan fits "
+                                               "ROWSxCOLS blocks (north-south x east-west), at "
+                                               "the walls, passages or scale given; "
+                                               "HEIGHTxROWSxCOLS for a layered maze, its levels "
+                                               "from the height.", "Blocks", Size(),
+                                         metavar="[HEIGHTx]ROWSxCOLS", show_default=False,
+                                         studio=False, grids=CARVED,
+                                         grid_note="a labyrinth's size is its circuits")
     mask: str | None = option(None, "Cells to leave out: a text file (X = off) or a "
                                     "black-and-white picture (black = off).", "Maze",
                               FilePath(exists=True, dir_okay=False), show_default=False,

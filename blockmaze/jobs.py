@@ -249,11 +249,11 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     kind = job.kind
     if job.unicursal:
         _check_unicursal(job)
-    shape, mask = shape_and_mask(kind, job.size, job.mask)
     # a unicursal maze is built square: one of another kind is drawn in corridors at --scale
     # first (whatever the output), so --wall and --passage apply too
     built = "square" if job.unicursal else kind
     settings = _settings(job, built, **({"scale": None} if job.unicursal else {}))
+    shape, mask = _shape_and_mask(job, settings)
     where, theme = _output(job)
     if where is not None:
         # a split square maze has twice the rows and columns
@@ -268,6 +268,19 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     document = _carved(job, where, kind, shape, mask, seed)
     return _emit(job, voice, document, where, theme, settings,
                  split_from=(kind, shape) if job.unicursal else None)
+
+
+def _shape_and_mask(job: Generate, settings: BlockSettings):
+    """The grid's shape from SIZE (or the mask's), or the most cells whose plan fits ``--fit``'s
+    blocks at these settings."""
+    if job.fit is None:
+        return shape_and_mask(job.kind, job.size, job.mask)
+    if job.size is not None or job.mask is not None or job.unicursal:
+        raise BlockmazeError("--fit is the maze's size in blocks: give it without SIZE, --mask "
+                             "or --unicursal")
+    from .blocks.fit import fitting_shape
+
+    return fitting_shape(job.kind, tuple(job.fit), settings), None
 
 
 def _check_unicursal(job: Generate) -> None:

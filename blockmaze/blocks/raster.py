@@ -118,6 +118,23 @@ def rasterize_labels(maze: Maze, scale: int = 4, endpoints: Endpoints | None = N
     return raster(maze, scale, endpoints, False, corridor).labels
 
 
+def plan_extent(grid, scale: int) -> tuple[int, int]:
+    """The (z, x) blocks of ``grid``'s rasterized plan at ``scale``, from its cells' shapes alone
+    (no maze needed: what :func:`raster` makes).
+
+    >>> from blockmaze.grids import grid_constructor
+    >>> plan_extent(grid_constructor("hex")(2, 3), 4)
+    (20, 22)
+    """
+    return _extent(cell_shapes(grid).bounds(), int(scale))
+
+
+def _extent(bounds, scale: int) -> tuple[int, int]:
+    xmin, ymin, xmax, ymax = bounds
+    return (int(math.ceil((ymax - ymin) * scale - 1e-9)) + 2 * PAD,
+            int(math.ceil((xmax - xmin) * scale - 1e-9)) + 2 * PAD)
+
+
 def min_scale(kind: str) -> int:
     """The smallest scale a grid kind rasterizes at.
 
@@ -164,9 +181,9 @@ def raster(maze: Maze, scale: int = 4, endpoints: Endpoints | None = None,
         raise BlockmazeError("marking the solution needs endpoints (a start and a goal)")
 
     shapes = cell_shapes(grid)
-    xmin, ymin, xmax, ymax = shapes.bounds()
-    nz = int(math.ceil((ymax - ymin) * scale - 1e-9)) + 2 * PAD
-    nx = int(math.ceil((xmax - xmin) * scale - 1e-9)) + 2 * PAD
+    bounds = shapes.bounds()
+    xmin, ymin = bounds[:2]
+    nz, nx = _extent(bounds, scale)
     ensure_memory(nz * nx * RASTER_BYTES, f"a {nx}x{nz}-block plan")  # owners, labels, queue, flags
     # block coordinates: u = (x - xmin) * scale + PAD; block (z, x) spans [x, x + 1) x [z, z + 1)
     pts = np.empty_like(shapes.points)
