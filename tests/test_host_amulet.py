@@ -37,9 +37,11 @@ from schem_checker import read_schem
 OVERWORLD = "minecraft:overworld"
 # the selection, min inclusive and max exclusive: 27 x 6 x 23 blocks over the base world's maze
 LOW, HIGH = (2, -60, 3), (29, -54, 26)
+# the labels of the wall and passage fields in Amulet's panel
+WALL, PASSAGE = "Wall thickness (0: the grid's own)", "Passage width (0: the grid's own)"
 # the options chosen in Amulet's panel (by label), and the same maze as the command makes it:
 # walls 1 and passages 2 fit 8 columns in 27 blocks ((27 - 1) // 3) and 7 rows in 23
-CHOSEN = {"Seed": "7", "Wall thickness": 1, "Passage width": 2, "Wall height": 3,
+CHOSEN = {"Seed": "7", WALL: 1, PASSAGE: 2, "Wall height": 3,
           "Solution": True, "Entrances": True, "Lights": True, "Theme": "hedge"}
 SAME = ["generate", "7x8", "--seed", "7", "--wall", "1", "--passage", "2", "--height", "3",
         "--solution", "--entrances", "--lights", "--theme", "hedge", "--mc-version", "1.20.4"]
@@ -180,13 +182,34 @@ def test_a_weave_maze_fills_a_java_world_with_the_schems_blocks(tmp_path):
     under the crossings below its floor: 7 blocks high, in an 8-block selection."""
     folder = make_world(tmp_path, "java")
     before = java_blocks(folder)
-    chosen = {"Grid": "weave", "Seed": "7", "Wall thickness": 4, "Passage width": 1,
+    chosen = {"Grid": "weave", "Seed": "7", WALL: 4, PASSAGE: 1,
               "Weave crossings": 0.5}
     run_operation(tmp_path, folder, chosen=chosen, high=(HIGH[0], LOW[1] + 8, HIGH[2]))
     expected = expected_blocks(tmp_path, ["generate", "3x4", "--grid", "weave", "--seed", "7",
                                           "--wall", "4", "--passage", "1", "--weave", "0.5",
                                           "--mc-version", "1.20.4"])
     assert expected.shape == (7, 19, 24)
+    assert compare(before, java_blocks(folder), expected) == (0, 0)
+
+
+@pytest.mark.reader
+@pytest.mark.slow
+@pytest.mark.parametrize("grid, high_y", [("hex", HIGH[1]), ("polar", HIGH[1]),
+                                          ("layered", LOW[1] + 12)])
+def test_a_maze_of_another_grid_fills_the_selection_as_its_fit(tmp_path, grid, high_y):
+    """Any grid: the command's --fit makes the most cells the selection's blocks hold (a
+    layered maze's levels from its height: 12 blocks, three levels of 3 with their floors), at
+    the grid's own walls and passages (a layered maze's 2 wide), and the world holds that
+    .schem block for block."""
+    folder = make_world(tmp_path, "java")
+    before = java_blocks(folder)
+    high = (HIGH[0], high_y, HIGH[2])
+    size = [b - a for a, b in zip(LOW, high, strict=True)]
+    run_operation(tmp_path, folder, chosen={"Grid": grid, "Seed": "7"}, high=high)
+    fit = f"{size[2]}x{size[0]}" if grid != "layered" else f"{size[1]}x{size[2]}x{size[0]}"
+    expected = expected_blocks(tmp_path, ["generate", "--fit", fit, "--grid", grid, "--seed",
+                                          "7", "--mc-version", "1.20.4"])
+    assert all(e <= s for e, s in zip(expected.shape, (size[1], size[2], size[0]), strict=True))
     assert compare(before, java_blocks(folder), expected) == (0, 0)
 
 
@@ -328,13 +351,14 @@ def test_the_plugin_file_exports_an_operation_with_the_forms_options(tmp_path):
     assert export["operation"].__code__.co_argcount == 4
     fields = {f["name"]: f for f in form("generate")}
     options = export["options"]
-    assert options["Grid"] == ["str_choice", "square", "weave"]
+    assert options["Grid"] == ["str_choice", "square", *sorted(set(fields["kind"]["choices"])
+                                                                - {"square", "labyrinth"})]
     assert options["Algorithm"][:2] == ["str_choice", fields["algorithm"]["default"]]
     assert sorted(options["Algorithm"][1:]) == sorted(fields["algorithm"]["choices"])
     assert options["Theme"][1] == fields["theme"]["default"]
     assert sorted(options["Theme"][1:]) == sorted(fields["theme"]["choices"])
     assert options["Wall height"] == ["int", fields["height"]["default"], 1, 384]
-    assert options["Wall thickness"][0] == options["Passage width"][0] == "int"
+    assert options[WALL] == options[PASSAGE] == ["int", 0, 0, 64]
     for name, label in [("solution", "Solution"), ("lights", "Lights"), ("entrances", "Entrances"),
                         ("floor", "Floor"), ("roof", "Roof")]:
         assert options[label] == ["bool", fields[name]["default"]]
@@ -346,19 +370,17 @@ def test_the_plugin_file_exports_an_operation_with_the_forms_options(tmp_path):
 def test_the_command_line_is_built_from_the_fields(tmp_path):
     out = write_plugin("amulet", tmp_path / "op.py")
     module = load_written(out)
-    chosen = module.values({"Seed": "7", "Floor": False, "Solution": True, "Wall thickness": 2})
-    args = module.command(3, 4, chosen, "1.20.4", "m.schem")
-    assert args[:5] == [sys.executable, "-m", "blockmaze", "generate", "3x4"]
+    chosen = module.values({"Seed": "7", "Floor": False, "Solution": True, WALL: 2})
+    box = types.SimpleNamespace(size_x=27, size_z=23, size_y=6)
+    args = module.command(module.fit(box, chosen), chosen, "1.20.4", "m.schem")
+    assert args[:6] == [sys.executable, "-m", "blockmaze", "generate", "--fit", "23x27"]
     assert args[args.index("--seed") + 1] == "7" and "--no-floor" in args and "--solution" in args
     assert "--roof" not in args and "--no-roof" not in args  # a switch at its default is left out
     assert args[-4:] == ["--mc-version", "1.20.4", "-o", "m.schem"]
-    box = types.SimpleNamespace(size_x=27, size_z=23, size_y=6)
-    assert module.cells(box, {"wall": 1, "passage": 2}) == (7, 8)
-    with pytest.raises(module.OperationError, match="needs at least 5x5"):
-        module.cells(types.SimpleNamespace(size_x=4, size_z=30), {"wall": 1, "passage": 3})
-    # and the command takes it: the maze fills 7 x 8 cells of 3 blocks plus a wall
+    assert module.fit(box, {"kind": "layered"}) == "6x23x27"
+    # and the command takes it: the maze fills 7 x 8 cells of 2 blocks of wall and 1 of passage
     assert main(["-q", *args[3:-2], "-o", str(tmp_path / "m.schem")]) == 0
-    assert read_schem((tmp_path / "m.schem").read_bytes()).width == 4 * (2 + 1) + 2
+    assert read_schem((tmp_path / "m.schem").read_bytes()).width == 8 * (2 + 1) + 2
 
 
 def test_the_template_refuses_until_the_manifest_is_set(tmp_path):

@@ -1,9 +1,9 @@
 """Maze (blockmaze): an Amulet Map Editor operation that fills the selected box with a maze.
 
 Written by ``blockmaze plugin amulet``, which sets the manifest below (the command to run and
-its options' fields). The operation sizes the maze to the selection (cells from its width and
-depth and the chosen wall and passage), runs that blockmaze's ``generate`` in a temporary folder
-to write a .schem, loads it with Amulet and pastes it at the selection's lowest corner, where
+its options' fields). The operation runs that blockmaze's ``generate --fit`` with the
+selection's blocks (the most cells that fit them, on any grid; a layered maze's levels from its
+height too) in a temporary folder to write a .schem, loads it with Amulet and pastes it at the selection's lowest corner, where
 Amulet translates every block for the world's platform and version. Amulet makes the undo point
 when the operation ends without an error; on an error it puts the world back as it was.
 """
@@ -24,14 +24,17 @@ except ImportError:  # amulet-core alone (the tests, a script)
 # the generate fields the operation offers, by name, in the order shown
 OFFERED = ("kind", "algorithm", "seed", "braid", "entrances", "weave", "wall", "passage",
            "height", "floor", "roof", "lights", "solution", "theme", "bridges")
-# the grid kinds whose blocks are cells on a lattice, so the cells follow from the selection's
-# width and depth by arithmetic (rasterized kinds and layered mazes are left out: see the guide)
-GRIDS = ("square", "weave")
+# every grid kind but the labyrinth, whose size is its circuits, not the blocks it is given
+LEFT_OUT = ("labyrinth",)
 # fields a form gives as text that Amulet shows as numbers: (type, initial, min, max)
-NUMBERS = {"height": ("int", None, 1, 384), "wall": ("int", 1, 1, 64),
-           "passage": ("int", 1, 1, 64), "braid": ("float", None, 0.0, 1.0),
+NUMBERS = {"height": ("int", None, 1, 384), "wall": ("int", 0, 0, 64),
+           "passage": ("int", 0, 0, 64), "braid": ("float", None, 0.0, 1.0),
            "weave": ("float", None, 0.0, 1.0)}
-LABELS = {"kind": "Grid", "wall": "Wall thickness", "passage": "Passage width",
+# fields whose 0 leaves the choice to the command (the grid's own: a weave maze's walls 4, a
+# layered maze's passages 2)
+AUTO = ("wall", "passage")
+LABELS = {"kind": "Grid", "wall": "Wall thickness (0: the grid's own)",
+          "passage": "Passage width (0: the grid's own)",
           "height": "Wall height", "weave": "Weave crossings"}
 
 
@@ -64,7 +67,7 @@ def amulet_option(field):
     if field["type"] == "flag":
         return ["bool", bool(default)]
     if field["type"] == "choice":
-        choices = [c for c in field["choices"] if name != "kind" or c in GRIDS]
+        choices = [c for c in field["choices"] if name != "kind" or c not in LEFT_OUT]
         first = [default] if default in choices else []
         return ["str_choice", *first, *[c for c in choices if c not in first]]
     if name in NUMBERS:
@@ -117,29 +120,25 @@ def the_box(selection):
     return boxes[0]
 
 
-def cells(box, chosen):
-    """The maze's rows (north-south, along z) and columns (along x) that fit in ``box``: each
-    cell one passage and one wall, with one more wall on the far side."""
-    wall, passage = int(chosen["wall"]), int(chosen["passage"])
-    rows = (box.size_z - wall) // (wall + passage)
-    cols = (box.size_x - wall) // (wall + passage)
-    if rows < 1 or cols < 1:
-        least = 2 * wall + passage
-        raise OperationError(f"the selection is {box.size_x}x{box.size_z} blocks: a maze with "
-                             f"walls {wall} and passages {passage} needs at least {least}x{least}")
-    return rows, cols
+def fit(box, chosen):
+    """The blocks the maze is to fit (``--fit``): the selection's depth (north-south, along z)
+    and width (along x), and for a layered maze its height first (the command finds the cells
+    and levels)."""
+    plan = f"{box.size_z}x{box.size_x}"
+    return f"{box.size_y}x{plan}" if chosen.get("kind") == "layered" else plan
 
 
-def command(rows, cols, chosen, version, output):
-    """The blockmaze command line that writes the maze to ``output`` (a .schem)."""
+def command(size, chosen, version, output):
+    """The blockmaze command line that writes the maze to ``output`` (a .schem) fitting
+    ``size`` blocks."""
     every = fields()
-    args = [*manifest()["run"], "generate", f"{rows}x{cols}"]
+    args = [*manifest()["run"], "generate", "--fit", size]
     for name, value in chosen.items():
         field = every[name]
         if field["type"] == "flag":
             if bool(value) != bool(field["default"]):
                 args.append("--" + (field["flag"] if value else field["off"]))
-        elif value not in ("", None):
+        elif value not in ("", None) and not (name in AUTO and not value):
             args += ["--" + field["flag"], str(value)]
     return args + ["--mc-version", version, "-o", output]
 
@@ -167,13 +166,12 @@ def operation(world, dimension, selection, options):
 
     box = the_box(selection)
     chosen = values(options)
-    rows, cols = cells(box, chosen)
     version_field = {f["name"]: f for f in forms["generate"]}["mc_version"]
     version = release(world, version_field["choices"], version_field["default"])
     yield 0.02, "blockmaze: generating the maze"
     with tempfile.TemporaryDirectory(prefix="blockmaze-") as folder:
         output = os.path.join(folder, "maze.schem")
-        said = run(command(rows, cols, chosen, version, output), folder)
+        said = run(command(fit(box, chosen), chosen, version, output), folder)
         print(said)
         yield 0.3, "blockmaze: loading the maze"
         structure = amulet.load_level(output)
@@ -185,6 +183,9 @@ def operation(world, dimension, selection, options):
             if size[1] > box.size_y:
                 raise OperationError(f"the maze is {size[1]} blocks high and the selection "
                                      f"{box.size_y}: select more height or lower the wall height")
+            if size[0] > box.size_x or size[2] > box.size_z:  # (--fit keeps within them)
+                raise OperationError(f"the maze is {size[0]}x{size[2]} blocks and the "
+                                     f"selection {box.size_x}x{box.size_z}")
             # The maze stands on the selection's bottom layer, at its lowest corner. (Issue 51,
             # terrain following, will lift each part of it onto the ground here instead.)
             corner = (box.min_x, box.min_y, box.min_z)
