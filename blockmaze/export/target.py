@@ -49,7 +49,7 @@ import time
 import weakref
 from pathlib import Path
 from typing import BinaryIO, cast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import BlockmazeError, OutputError
 from ..support import stops
@@ -97,6 +97,11 @@ class Transaction:
         self.targets: set[str] = set()  # every path this run writes, to refuse writing one twice
         self.companions: list[Path] = []  # files written beside a main output (an OBJ's .mtl)
         self.swept: set[str] = set()  # folders whose leftover staged files were removed
+        # called with the run as the renames begin (stop signals deferred): it writes a journal
+        # of them and takes the staged files it names out of ``temporaries``, so a failure from
+        # then on leaves them for the journal to finish (``--into``)
+        self.journal: Callable[[Transaction], None] | None = None
+        self.settled: list[Callable[[], None]] = []  # called once every file is renamed
 
     def claim(self, path: Path) -> None:
         """Refuse a second file of this run at ``path`` (a companion over the main output)."""
@@ -112,11 +117,15 @@ class Transaction:
         renames lets them finish, then raises ``stops.Interrupted`` naming the files written),
         then send standard output."""
         with stops.deferred() as written:
+            if self.journal is not None:
+                self.journal(self)
             for temporary, final in self.staged:
                 os.replace(temporary, final)
                 written.append(final)
             self.staged.clear()
             self.temporaries.clear()
+            for settle in self.settled:
+                settle()
         if self.stdout_data is not None:
             data, self.stdout_data = self.stdout_data, None
             _send_to_stdout(data)
