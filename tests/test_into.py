@@ -310,7 +310,9 @@ def kill_test(tmp_path: Path, rounds: int, seed: int = 0) -> dict[str, int]:
     for _ in range(rounds):
         shutil.rmtree(world, ignore_errors=True)
         shutil.copytree(source, world)
-        kill_round(world, [*args, str(world)], rng.uniform(0.0, seconds * 1.1))
+        # half over the whole run, half over its end, where it writes and renames
+        late = rng.random() < 0.5
+        kill_round(world, [*args, str(world)], rng.uniform(0.7 * seconds if late else 0.0, seconds * 1.1))
         journaled = (world / into_module.JOURNAL).exists()
         with into_module.world_lock(world):
             into_module.recover(world)
@@ -330,3 +332,55 @@ def test_sigkill_at_40_random_moments_leaves_every_world_unchanged_or_wholly_cha
     counts = kill_test(tmp_path, 40)
     assert counts["broken or mixed"] == 0, counts
     assert sum(counts.values()) == 40
+
+
+def test_a_run_killed_right_after_its_journal_is_finished_by_the_next(tmp_path):
+    """SIGKILL once the journal is written, before any rename: the world is still the old one
+    to the game's eyes until the next run (here ``info``) finishes it wholly."""
+    world = tmp_path / "W"
+    write_world(np.zeros((1, 544, 544), np.uint8), world, load_theme(), terrain="grass", y=-60)
+    before = files(world)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    env = {**os.environ, "BLOCKMAZE_STOPS_MARKS": str(marks), "BLOCKMAZE_STOPS_PAUSE": "journaled"}
+    process = subprocess.Popen([*COMMAND, "generate", "30x30", "-s", "3", "--at", "512,512", "--y",
+                                "-60", "--into", str(world)], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (marks / "journaled").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert (world / into_module.JOURNAL).exists() and files(world) == before
+    staged = list((world / "region").glob(".blockmaze-*"))
+    assert len(staged) == 4
+    run("info", str(world))
+    assert not (world / into_module.JOURNAL).exists()
+    assert not list(world.rglob(".blockmaze-*"))
+    changed = files(world)
+    assert all(changed[name] != before[name] for name in before if name.startswith("region/"))
+    (backup,) = (world / into_module.BACKUPS).iterdir()
+    assert sorted(p.name for p in (backup / "region").iterdir()) == sorted(
+        p.name for p in (world / "region").iterdir())
+
+
+@pytest.mark.slow
+@pytest.mark.reader
+def test_the_bot_walks_from_the_worlds_spawn_into_a_maze_built_into_it(tmp_path):
+    """The game's bot (tests/game.py: flying-squid opens the world folder as its world) starts
+    where the game puts the player and a joining player, walks over the world's ground to the
+    maze built into it and through its entrance to the goal."""
+    from blockmaze import pipeline, writing
+    from blockmaze.export.minecraft.into import INTO
+    from game import feet_on, walk
+
+    world = tmp_path / "W"
+    write_world(np.zeros((1, 128, 128), np.uint8), world, load_theme(), terrain="grass", y=-60)
+    document = pipeline.make_maze((8, 10), "square", seed=3, entrances=True)
+    volume = writing.save(document, world, format=INTO, solution=True, at=(64, 64), y=-60)
+    x0, z0 = box_of(volume.shape, (64, 64))
+    gx, gy, gz = feet_on(volume, Material.GOAL)
+    results = walk(world={"folder": world, "goal": [x0 + gx, gy - 60, z0 + gz], "route": [],
+                          "starts": ["player", "spawn"]}, timeout=60, bots=2)
+    failed = [f"{r['name']}: {r['why']} at {r['at']} (goal {r['goal']})" for r in results if not r["reached"]]
+    assert not failed, "\n".join(failed)

@@ -314,9 +314,10 @@ def _sweep(run: Transaction, folder: Path) -> None:
     remove_leftovers(folder)
 
 
-def remove_leftovers(folder: str | os.PathLike) -> list[str]:
+def remove_leftovers(folder: str | os.PathLike, any_age: bool = False) -> list[str]:
     """Remove staged files and folders of runs that are gone (by their name's process id) and
-    that were last changed before this run started; return their names. Errors are ignored.
+    that were last changed before this run started (``any_age``: whenever, for a caller that
+    holds a lock no other run writes there without); return their names. Errors are ignored.
 
     >>> import tempfile
     >>> remove_leftovers(tempfile.mkdtemp())
@@ -332,7 +333,7 @@ def remove_leftovers(folder: str | os.PathLike) -> list[str]:
         if not match or int(match.group(1)) == os.getpid() or _alive(int(match.group(1))):
             continue
         try:
-            if entry.stat(follow_symlinks=False).st_mtime >= RUN_STARTED:
+            if not any_age and entry.stat(follow_symlinks=False).st_mtime >= RUN_STARTED:
                 continue
             if entry.is_dir(follow_symlinks=False):
                 import shutil

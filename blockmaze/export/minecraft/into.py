@@ -47,7 +47,7 @@ from nbtlib import Byte, Compound, Int, List, LongArray, String
 from ...errors import BadFileError, BlockmazeError, OutputError
 from ...materials import Theme
 from .. import Format, Writer, size_limits, volume_slices
-from ..target import open_target, remove_leftovers, staged_prefix, transaction, _making
+from ..target import _making, _umask, open_target, remove_leftovers, staged_prefix, transaction
 from .anvil import (MAX_Y, MIN_Y, RegionWriter, block_bits, chunk_payload, chunk_nbt,
                     region_records)
 from .blockdata import checked_theme, for_release
@@ -134,8 +134,8 @@ def recover(folder: str | os.PathLike) -> bool:
         with stops.deferred():
             _replay(folder, entries)
         finished = True
-    remove_leftovers(folder / "region")
-    remove_leftovers(folder)
+    remove_leftovers(folder / "region", any_age=True)  # (the lock keeps other runs out)
+    remove_leftovers(folder, any_age=True)
     return finished
 
 
@@ -420,7 +420,17 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
         check_height(height, box.y)
         for (x, z), chunk in chunks.items():
             edit_chunk(chunk, x, z, box, ids, states, entities, f"chunk {x}, {z}")
-        _commit(folder, regions, backup)
+        kept = _commit(folder, regions, backup)
+    import warnings
+
+    from ...errors import BlockmazeWarning
+
+    warnings.warn(BlockmazeWarning(
+        f"built into {folder}: the maze stands at x {box.x}..{box.x + width - 1}, y {box.y}.."
+        f"{box.y + height - 1}, z {box.z}..{box.z + length - 1} (Minecraft {release}'s blocks); "
+        f"{len(chunks)} chunks in {len(regions)} region files rewritten; "
+        + (f"the replaced files are in {kept}" if kept else "no backup kept (--no-backup)")),
+        stacklevel=2)
 
 
 def _read_regions(folder: Path, box: Box) -> dict:
@@ -458,9 +468,11 @@ def _read_regions(folder: Path, box: Box) -> dict:
     return regions
 
 
-def _commit(folder: Path, regions: dict, backup: bool) -> None:
+def _commit(folder: Path, regions: dict, backup: bool) -> Path | None:
     """Write the touched region files beside the old ones, back the old ones up, write the
     journal, rename (the module docstring says why each step comes where it does)."""
+    from ...support import stops
+
     now = int(time.time())
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
     with transaction() as run:
@@ -492,6 +504,7 @@ def _commit(folder: Path, regions: dict, backup: bool) -> None:
                 (folder / BACKUPS).mkdir(exist_ok=True)
                 renames.append([os.path.relpath(held, folder), os.path.relpath(final_backup, folder)])
             _write_journal(folder, renames)
+            stops._mark("journaled")  # (tests stop a run here: BLOCKMAZE_STOPS_PAUSE=journaled)
             owned = {str(staged) for staged, _ in run.staged} | {str(held)}
             run.temporaries[:] = [t for t in run.temporaries if str(t) not in owned]
 
@@ -501,6 +514,7 @@ def _commit(folder: Path, regions: dict, backup: bool) -> None:
 
         run.journal = journal
         run.settled.append(settled)
+    return final_backup if backup else None
 
 
 def _backup_folder(folder: Path, run, finals: list[Path]) -> str:
@@ -515,6 +529,7 @@ def _backup_folder(folder: Path, run, finals: list[Path]) -> str:
     with stops.deferred(), _making:  # made and noted as one step
         held = tempfile.mkdtemp(prefix=staged_prefix(), suffix=".part", dir=folder)
         run.temporaries.append(held)
+    os.chmod(held, 0o777 & ~_umask())  # (mkdtemp makes it for its owner alone)
     try:
         (Path(held) / "region").mkdir()
         for final in finals:
