@@ -603,7 +603,7 @@ class Output(Job):
         show_default=False, writer="at")
     backup: bool = option(True, "--into: keep the region files it replaces in "
                                 "WORLD/blockmaze-backups/.", "Worlds", off="--no-backup",
-                          writer="backup")
+                          writer="backup", studio=False)
     mobs: bool = option(False, "Worlds: let mobs spawn (game rule doMobSpawning).", "Worlds",
                         writer="mobs")
     time: int = option(TIME, "Worlds: fixed time of day in ticks (6000 = noon); -1 lets days "

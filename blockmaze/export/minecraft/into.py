@@ -48,14 +48,14 @@ from ...errors import BadFileError, BlockmazeError, OutputError
 from ...materials import Theme
 from .. import Format, Writer, size_limits, volume_slices
 from ..target import _making, _umask, open_target, remove_leftovers, staged_prefix, transaction
-from .anvil import (MAX_Y, MIN_Y, RegionWriter, block_bits, chunk_payload, chunk_nbt,
+from .anvil import (MIN_Y, RegionWriter, block_bits, chunk_payload, chunk_nbt,
                     region_records)
 from .blockdata import checked_theme, for_release
 from .blockentities import SPAWNS, block_entities
 from .packing import pack_rows, unpack_longs
 from .palette import block_state_tag, haloed_palette, with_next_rows
 from .versions import RELEASES
-from .world import FIRST_RELEASE, check_height
+from .world import FIRST_RELEASE, WORLD_LIMIT, check_height
 
 JOURNAL = "blockmaze-into.journal"  # in the world folder: the renames a run still owes
 BACKUPS = "blockmaze-backups"  # in the world folder: one folder per run, its region/ the old files
@@ -288,13 +288,12 @@ def check_chunk(chunk: nbtlib.File, where: str) -> None:
                              "there in the game once, or choose --at among generated chunks")
 
 
-def ground(chunks: dict[tuple[int, int], nbtlib.File], box: Box) -> int:
+def ground(heightmaps: Iterable[tuple[tuple[int, int], dict]], box: Box) -> int:
     """The y one above the ground under the box: the median over its columns of the game's
     ``MOTION_BLOCKING_NO_LEAVES`` heightmap (else ``MOTION_BLOCKING``, else ``WORLD_SURFACE``),
-    which counts from the world's bottom."""
+    which counts from the world's bottom; ``heightmaps`` gives each chunk's ``Heightmaps``."""
     heights = []
-    for (cx, cz), chunk in chunks.items():
-        maps = chunk.get("Heightmaps") or {}
+    for (cx, cz), maps in heightmaps:
         name = next((n for n in ("MOTION_BLOCKING_NO_LEAVES", "MOTION_BLOCKING", "WORLD_SURFACE")
                      if n in maps), None)
         if name is None:
@@ -389,7 +388,8 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
     """Build the maze (bands of a (y, z, x) volume, or the volume) into the Java world folder
     ``target``: centred on ``at`` (x, z; default the world's spawn), its lowest layer at ``y``
     (default: one above the ground there, :func:`ground`). The replaced region files are kept in
-    ``WORLD/blockmaze-backups/STAMP/region/`` unless ``backup`` is False.
+    ``WORLD/blockmaze-backups/STAMP/region/`` unless ``backup`` is False. Region files are read,
+    merged and written one at a time, so memory holds the maze, one region file and one chunk.
 
     >>> import tempfile
     >>> from blockmaze.materials import load_theme
@@ -400,6 +400,10 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
     >>> sorted(p.name for p in folder.iterdir())
     ['level.dat', 'region', 'session.lock']
     """
+    import warnings
+
+    from ...errors import BlockmazeWarning
+
     folder = Path(target)
     check_world(folder)
     if isinstance(bands, np.ndarray):
@@ -413,52 +417,50 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
         height, length, width = ids.shape
         cx, cz = spawn if at is None else at
         box = Box(cx - width // 2, MIN_Y if y is None else y, cz - length // 2, ids.shape)
-        regions = _read_regions(folder, box)
-        chunks = {place: chunk for records in regions.values() for place, chunk in records[1].items()}
+        regions = _regions(folder, box)
         if y is None:
-            box.y = ground(chunks, box)
+            box.y = ground(_heightmaps(folder, regions), box)
         check_height(height, box.y)
-        for (x, z), chunk in chunks.items():
-            edit_chunk(chunk, x, z, box, ids, states, entities, f"chunk {x}, {z}")
-        kept = _commit(folder, regions, backup)
-    import warnings
 
-    from ...errors import BlockmazeWarning
+        def merged(chunk: nbtlib.File, place: tuple[int, int], where: str) -> bytes:
+            check_chunk(chunk, where)
+            edit_chunk(chunk, place[0], place[1], box, ids, states, entities, where)
+            buffer = io.BytesIO()
+            chunk.write(buffer)
+            return buffer.getvalue()
 
+        kept = _commit(folder, regions, merged, backup)
+    touched = sum(len(places) for places in regions.values())
     warnings.warn(BlockmazeWarning(
         f"built into {folder}: the maze stands at x {box.x}..{box.x + width - 1}, y {box.y}.."
         f"{box.y + height - 1}, z {box.z}..{box.z + length - 1} (Minecraft {release}'s blocks); "
-        f"{len(chunks)} chunks in {len(regions)} region files rewritten; "
+        f"{touched} chunks in {len(regions)} region files rewritten; "
         + (f"the replaced files are in {kept}" if kept else "no backup kept (--no-backup)")),
         stacklevel=2)
 
 
-def _read_regions(folder: Path, box: Box) -> dict:
-    """The region files the box touches: per (rx, rz), the file's records by slot and the
-    touched chunks' NBT by (cx, cz); a chunk never generated is refused."""
-    regions: dict = {}
-    missing = []
+def _region_path(folder: Path, key: tuple[int, int]) -> Path:
+    return folder / "region" / f"r.{key[0]}.{key[1]}.mca"
+
+
+def _regions(folder: Path, box: Box) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """The chunks the box reaches by region file, each listed in its region's header; a chunk the
+    world has not generated is refused (its region file's header read, nothing more)."""
+    regions: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for cx, cz in box.chunks():
-        key = (cx >> 5, cz >> 5)
-        if key not in regions:
-            path = folder / "region" / f"r.{key[0]}.{key[1]}.mca"
-            if path.is_symlink() or not path.is_file():
-                regions[key] = None
-            else:
-                try:
-                    data = path.read_bytes()
-                except OSError as error:
-                    raise OutputError(f"cannot read {path}: {error.strerror or error}") from None
-                regions[key] = (region_records(data, str(path)), {})
-        region = regions[key]
-        slot = (cx & 31) + (cz & 31) * 32
-        if region is None or slot not in region[0]:
-            missing.append((cx, cz))
-            continue
-        where = f"chunk {cx}, {cz} (region/r.{key[0]}.{key[1]}.mca)"
-        chunk = read_chunk(region[0][slot][0], where)
-        check_chunk(chunk, where)
-        region[1][(cx, cz)] = chunk
+        regions.setdefault((cx >> 5, cz >> 5), []).append((cx, cz))
+    missing = []
+    for key, places in regions.items():
+        path = _region_path(folder, key)
+        header = b""
+        if path.is_file() and not path.is_symlink():
+            try:
+                with open(path, "rb") as opened:
+                    header = opened.read(4096)
+            except OSError as error:
+                raise OutputError(f"cannot read {path}: {error.strerror or error}") from None
+        locations = np.frombuffer(header, dtype=">u4") if len(header) == 4096 else np.zeros(1024, ">u4")
+        missing += [(cx, cz) for cx, cz in places if not locations[(cx & 31) + (cz & 31) * 32]]
     if missing:
         xs, zs = [c[0] for c in missing], [c[1] for c in missing]
         raise BlockmazeError(
@@ -468,27 +470,50 @@ def _read_regions(folder: Path, box: Box) -> dict:
     return regions
 
 
-def _commit(folder: Path, regions: dict, backup: bool) -> Path | None:
-    """Write the touched region files beside the old ones, back the old ones up, write the
-    journal, rename (the module docstring says why each step comes where it does)."""
+def _heightmaps(folder: Path, regions: dict) -> Iterator[tuple[tuple[int, int], dict]]:
+    """Each reached chunk's ``Heightmaps``, read with the streaming NBT reader (values only)."""
+    from ...readers.nbtread import NbtError, read_nbt
+
+    for key, places in regions.items():
+        path = _region_path(folder, key)
+        records = region_records(path.read_bytes(), str(path))
+        for cx, cz in places:
+            where = f"chunk {cx}, {cz} (region/{path.name})"
+            try:
+                root = read_nbt(chunk_nbt(records[(cx & 31) + (cz & 31) * 32][0], where))[1]
+            except NbtError as error:
+                raise BadFileError(f"{where}: {error}") from None
+            yield (cx, cz), root.get("Heightmaps") or {}
+
+
+def _commit(folder: Path, regions: dict, merged, backup: bool) -> Path | None:
+    """Write the touched region files beside the old ones (each chunk the box reaches through
+    ``merged``, every other record copied), back the old ones up, write the journal, rename (the
+    module docstring says why each step comes where it does)."""
     from ...support import stops
 
     now = int(time.time())
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
     with transaction() as run:
-        for (rx, rz), (records, chunks) in sorted(regions.items()):
-            path = folder / "region" / f"r.{rx}.{rz}.mca"
+        for key, places in sorted(regions.items()):
+            path = _region_path(folder, key)
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                raise OutputError(f"cannot read {path}: {error.strerror or error}") from None
+            records = region_records(data, str(path))
+            del data
+            reached = set(places)
             with open_target(path) as file:
                 region = RegionWriter(file)
-                for slot in range(1024):
-                    place = ((rx << 5) + (slot & 31), (rz << 5) + (slot >> 5))
-                    if place in chunks:
-                        buffer = io.BytesIO()
-                        chunks[place].write(buffer)
-                        region.add_compressed(place[0], place[1], chunk_payload(buffer.getvalue()))
+                for slot, (record, stamped) in sorted(records.items()):
+                    place = ((key[0] << 5) + (slot & 31), (key[1] << 5) + (slot >> 5))
+                    if place in reached:
+                        where = f"chunk {place[0]}, {place[1]} (region/{path.name})"
+                        nbt = merged(read_chunk(record, where), place, where)
+                        region.add_compressed(place[0], place[1], chunk_payload(nbt))
                         region.timestamps[slot] = now
-                    elif slot in records:
-                        record, stamped = records[slot]
+                    else:
                         region.add_record(slot, record)
                         region.timestamps[slot] = stamped
                 region.close()
@@ -577,7 +602,7 @@ def _write_journal(folder: Path, renames: list) -> None:
         raise
 
 
-check_size = size_limits("a world", max_side=MAX_Y - MIN_Y + 1 + 30_000_000)
+check_size = size_limits("a world", max_side=WORLD_LIMIT)
 
 INTO = Writer(Format("into", "export.minecraft.into", (), "the maze built into an existing Java "
                      "world folder (--into WORLD)", "bands", True),
