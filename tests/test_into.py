@@ -338,26 +338,31 @@ def test_sigkill_at_40_random_moments_leaves_every_world_unchanged_or_wholly_cha
     assert sum(counts.values()) == 40
 
 
-def test_a_run_killed_right_after_its_journal_is_finished_by_the_next(tmp_path):
-    """SIGKILL once the journal is written, before any rename: the world is still the old one
-    to the game's eyes until the next run (here ``info``) finishes it wholly."""
+@pytest.mark.parametrize("mark", ["journaled", "renamed"])
+def test_a_run_killed_after_its_journal_is_finished_by_the_next(tmp_path, mark):
+    """SIGKILL once the journal is written, before any rename (``journaled``: the world is the
+    old one until the next run, here ``info``, finishes it), or once the region files are renamed
+    but not the backup (``renamed``): either way the next run leaves it wholly changed."""
     world = tmp_path / "W"
     write_world(np.zeros((1, 544, 544), np.uint8), world, load_theme(), terrain="grass", y=-60)
     before = files(world)
     marks = tmp_path / "marks"
     marks.mkdir()
-    env = {**os.environ, "BLOCKMAZE_STOPS_MARKS": str(marks), "BLOCKMAZE_STOPS_PAUSE": "journaled"}
+    env = {**os.environ, "BLOCKMAZE_STOPS_MARKS": str(marks), "BLOCKMAZE_STOPS_PAUSE": mark}
     process = subprocess.Popen([*COMMAND, "generate", "30x30", "-s", "3", "--at", "512,512", "--y",
                                 "-60", "--into", str(world)], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while not (marks / "journaled").exists() and time.monotonic() < deadline:
+    while not (marks / mark).exists() and time.monotonic() < deadline:
         time.sleep(0.01)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    assert (world / into_module.JOURNAL).exists() and files(world) == before
+    assert (world / into_module.JOURNAL).exists()
     staged = list((world / "region").glob(".blockmaze-*"))
-    assert len(staged) == 4
+    if mark == "journaled":
+        assert files(world) == before and len(staged) == 4
+    else:
+        assert not staged and files(world) != before
     run("info", str(world))
     assert not (world / into_module.JOURNAL).exists()
     assert not list(world.rglob(".blockmaze-*"))
@@ -388,3 +393,59 @@ def test_the_bot_walks_from_the_worlds_spawn_into_a_maze_built_into_it(tmp_path)
                           "starts": ["player", "spawn"]}, timeout=60, bots=2)
     failed = [f"{r['name']}: {r['why']} at {r['at']} (goal {r['goal']})" for r in results if not r["reached"]]
     assert not failed, "\n".join(failed)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A tmpfs of its own, remounted at each size asked (root only: skipped elsewhere)."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small disk needs root")
+    mounted = []
+
+    def sized(size: int) -> Path:
+        if mounted:
+            subprocess.run(["umount", str(folder)], check=True)
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+                              capture_output=True, text=True)
+        if done.returncode:
+            pytest.skip(f"cannot mount a tmpfs: {done.stderr.strip()}")
+        mounted.append(size)
+        return folder
+
+    yield sized
+    if mounted:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backup", [True, False])
+def test_a_full_disk_at_any_moment_leaves_the_world_as_it_was_or_wholly_changed(tmp_path, small_disk, backup):
+    """A world of four region files on a disk with room for it and then 0 to 5 MB more (what
+    the new region files need: the disk fills while they are written): every run either fails
+    with one line and exit 1, the world as it was and no staged file left, or succeeds whole."""
+    source = tmp_path / "source"
+    write_world(np.zeros((1, 544, 544), np.uint8), source, load_theme(), terrain="grass", y=-60)
+    size = sum(p.stat().st_size for p in source.rglob("*") if p.is_file())
+    whole = tmp_path / "whole"
+    shutil.copytree(source, whole)
+    args = ["generate", "30x30", "-s", "3", "--at", "512,512", "--y", "-60"]
+    args += [] if backup else ["--no-backup"]
+    run(*args, "--into", str(whole))
+    old, new = files(source), files(whole, stamped=False)
+    outcomes = {"refused": 0, "built": 0}
+    for extra in range(0, 5_400_000, 450_000):
+        disk = small_disk(size + 64 * 1024 + extra)
+        world = disk / "W"
+        shutil.copytree(source, world)
+        done = run(*args, "--into", str(world), check=False)
+        if done.returncode:
+            assert done.returncode == 1 and "No space left" in done.stderr, done.stderr
+            assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+            assert files(world) == old and not list(world.rglob(".blockmaze-*"))
+            outcomes["refused"] += 1
+        else:
+            assert files(world, stamped=False) == new and not list(world.rglob(".blockmaze-*"))
+            outcomes["built"] += 1
+    assert outcomes["refused"] and outcomes["built"], outcomes

@@ -534,6 +534,7 @@ def _commit(folder: Path, regions: dict, merged, backup: bool) -> Path | None:
             run.temporaries[:] = [t for t in run.temporaries if str(t) not in owned]
 
         def settled() -> None:
+            stops._mark("renamed")  # (the region files renamed, the backup and journal not yet)
             entries = json.loads((folder / JOURNAL).read_text())["renames"]
             _replay(folder, entries)
 
