@@ -183,6 +183,11 @@ def test_the_floor_lies_one_above_the_ground_without_y(tmp_path):
     assert chunk.get_block(0, -60, 0).name() != "minecraft:air"
     assert chunk.get_block(0, -59, 0).name() != "minecraft:air"
     assert chunk.get_block(0, -58, 0).name() == "minecraft:air"
+    assert not chunk.data["Heightmaps"].tags  # (the game computes them again)
+    # again there, before the game has opened the world: the ground found from the blocks
+    into_module.write_into(volume, world, load_theme("glass"), at=(32, 32), backup=False)
+    chunk = anvil().Region.from_file(str(world / "region" / "r.0.0.mca")).get_chunk(2, 2)
+    assert [chunk.get_block(0, y, 0).name() != "minecraft:air" for y in range(-60, -55)] == [True] * 4 + [False]
 
 
 def refusal(*args: str) -> tuple[int, str]:

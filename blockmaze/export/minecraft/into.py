@@ -288,27 +288,50 @@ def check_chunk(chunk: nbtlib.File, where: str) -> None:
                              "there in the game once, or choose --at among generated chunks")
 
 
-def ground(heightmaps: Iterable[tuple[tuple[int, int], dict]], box: Box) -> int:
+def ground(chunks: Iterable[tuple[tuple[int, int], dict]], box: Box) -> int:
     """The y one above the ground under the box: the median over its columns of the game's
     ``MOTION_BLOCKING_NO_LEAVES`` heightmap (else ``MOTION_BLOCKING``, else ``WORLD_SURFACE``),
-    which counts from the world's bottom; ``heightmaps`` gives each chunk's ``Heightmaps``."""
+    which counts from the world's bottom; a chunk without heightmaps (one an earlier ``--into``
+    rewrote, before the game opened it) by its highest block that is not air. ``chunks`` gives
+    each chunk's root compound as values (:func:`~blockmaze.readers.nbtread.read_nbt`)."""
     heights = []
-    for (cx, cz), maps in heightmaps:
+    for (cx, cz), root in chunks:
+        maps = root.get("Heightmaps") or {}
         name = next((n for n in ("MOTION_BLOCKING_NO_LEAVES", "MOTION_BLOCKING", "WORLD_SURFACE")
-                     if n in maps), None)
+                     if n in maps and len(maps[n])), None)
         if name is None:
-            continue
-        longs = np.asarray(maps[name]).astype(np.int64)
-        if not len(longs):
-            continue
-        bits = 64 // -(-256 // len(longs))  # 256 values, none across two longs: 9 bits in 37
-        column = unpack_longs(longs, bits, 256).reshape(16, 16)  # z, x
+            column = _surface(root)
+        else:
+            longs = np.asarray(maps[name]).astype(np.int64)
+            bits = 64 // -(-256 // len(longs))  # 256 values, none across two longs: 9 bits in 37
+            column = unpack_longs(longs, bits, 256).reshape(16, 16)  # z, x
         z0, x0 = max(box.z - cz * 16, 0), max(box.x - cx * 16, 0)
         z1, x1 = min(box.z + box.length - cz * 16, 16), min(box.x + box.width - cx * 16, 16)
         heights.append(column[z0:z1, x0:x1].ravel())
-    if not heights:
-        raise BlockmazeError("the chunks there have no heightmaps to find the ground by: give --y")
     return MIN_Y + int(np.median(np.concatenate(heights)))
+
+
+def _surface(root: dict) -> np.ndarray:
+    """A chunk's ``WORLD_SURFACE`` (z, x) from its sections: one above its highest block that is
+    not air, counted from the world's bottom (0 for a column of air)."""
+    out = np.zeros((16, 16), dtype=np.int64)
+    sections = sorted((s for s in root.get("sections", []) if "block_states" in s),
+                      key=lambda s: -int(s["Y"]))
+    for section in sections:
+        palette = section["block_states"]["palette"]
+        solid = np.array([str(entry.get("Name")) not in AIRS for entry in palette])
+        if len(palette) == 1:
+            blocks = np.full((16, 16, 16), solid[0])
+        else:
+            values = unpack_longs(np.asarray(section["block_states"]["data"]).astype(np.int64),
+                                  block_bits(len(palette)), SECTION)
+            blocks = solid[np.minimum(values, len(palette) - 1)].reshape(16, 16, 16)
+        found = blocks.any(axis=0) & (out == 0)
+        top = 15 - np.argmax(blocks[::-1], axis=0)
+        out[found] = (int(section["Y"]) * 16 + top[found] + 1 - MIN_Y)
+        if (out > 0).all():
+            break
+    return out
 
 
 def edit_chunk(chunk: nbtlib.File, cx: int, cz: int, box: Box, ids: np.ndarray, states: States,
@@ -471,7 +494,7 @@ def _regions(folder: Path, box: Box) -> dict[tuple[int, int], list[tuple[int, in
 
 
 def _heightmaps(folder: Path, regions: dict) -> Iterator[tuple[tuple[int, int], dict]]:
-    """Each reached chunk's ``Heightmaps``, read with the streaming NBT reader (values only)."""
+    """Each reached chunk's root, read with the streaming NBT reader (values only)."""
     from ...readers.nbtread import NbtError, read_nbt
 
     for key, places in regions.items():
@@ -483,7 +506,7 @@ def _heightmaps(folder: Path, regions: dict) -> Iterator[tuple[tuple[int, int], 
                 root = read_nbt(chunk_nbt(records[(cx & 31) + (cz & 31) * 32][0], where))[1]
             except NbtError as error:
                 raise BadFileError(f"{where}: {error}") from None
-            yield (cx, cz), root.get("Heightmaps") or {}
+            yield (cx, cz), root
 
 
 def _commit(folder: Path, regions: dict, merged, backup: bool) -> Path | None:
