@@ -7,6 +7,7 @@ by the next run; SIGKILL at random moments of --into leaves the world unchanged 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -25,6 +26,7 @@ from blockmaze.export.minecraft.anvil import region_records
 from blockmaze.export.minecraft.world import write_world
 from blockmaze.materials import Material, load_theme
 from schem_checker import read_schem
+from world_checker import check_world
 
 COMMAND = [sys.executable, "-m", "blockmaze"]
 
@@ -130,6 +132,7 @@ def test_a_maze_built_into_a_world_equals_its_schem_and_leaves_the_rest_as_it_wa
     assert "into" in done.stdout + done.stderr
     shape = read_schem((tmp_path / "m.schem").read_bytes()).blocks.shape
     compare(before, world, shape, box_of(shape, (30, 30)), -60, tmp_path / "m.schem")
+    check_world(world, 3700, heightmaps=False)  # the strict checker: layout, palettes, padding
     (backup,) = (world / into_module.BACKUPS).iterdir()
     assert (backup / "region" / "r.0.0.mca").read_bytes() == (before / "region" / "r.0.0.mca").read_bytes()
     assert not (world / into_module.JOURNAL).exists()
@@ -156,6 +159,7 @@ def test_into_a_world_of_four_regions_with_block_entities_and_entities(tmp_path)
     run(*options, "--into", str(world), "--at", "512,512", "--y", "-60", "--no-backup")
     shape = read_schem((tmp_path / "m.schem").read_bytes()).blocks.shape
     compare(before, world, shape, box_of(shape, (512, 512)), -60, tmp_path / "m.schem")
+    check_world(world, 3700, heightmaps=False)
     assert (world / "entities" / "r.0.0.mca").read_bytes() == (before / "entities" / "r.0.0.mca").read_bytes()
     assert not (world / into_module.BACKUPS).exists()
     schem = read_schem((tmp_path / "m.schem").read_bytes())
@@ -454,3 +458,49 @@ def test_a_full_disk_at_any_moment_leaves_the_world_as_it_was_or_wholly_changed(
             assert files(world, stamped=False) == new and not list(world.rglob(".blockmaze-*"))
             outcomes["built"] += 1
     assert outcomes["refused"] and outcomes["built"], outcomes
+
+
+AMULET_READ = """
+import json, sys
+import amulet
+level = amulet.load_level(sys.argv[1])
+names = []
+for x, y, z in json.loads(sys.argv[2]):
+    block = level.get_version_block(x, y, z, "minecraft:overworld", ("java", (1, 20, 4)))[0]
+    names.append(block.namespaced_name)
+level.close()
+print(json.dumps(names))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.reader
+def test_amulet_reads_the_edited_world_as_the_schem_says(tmp_path):
+    """Amulet (amulet-core, the editor's engine: a second independent reader) opens the world a
+    maze was built into and finds the .schem's block names inside the box, the world's outside."""
+    world = tmp_path / "W"
+    run("generate", "20x20", "-s", "1", "-f", "world", "-o", str(world), "--terrain", "grass")
+    before = tmp_path / "before"
+    shutil.copytree(world, before)
+    run("generate", "6x6", "-s", "2", "-o", str(tmp_path / "m.schem"), "--entrances")
+    run("generate", "6x6", "-s", "2", "--into", str(world), "--at", "20,20", "--y", "-60",
+        "--entrances")
+    blocks = read_schem((tmp_path / "m.schem").read_bytes()).blocks
+    x0, z0 = box_of(blocks.shape, (20, 20))
+    rng = np.random.default_rng(0)
+    inside = [(int(x0 + x), int(-60 + y), int(z0 + z)) for y, z, x in
+              zip(*(rng.integers(0, side, 150) for side in blocks.shape), strict=True)]
+    outside = [(int(x), int(y), int(z)) for x, y, z in
+               zip(rng.integers(0, 41, 150), rng.integers(-64, -50, 150), rng.integers(0, 41, 150), strict=True)
+               if not (x0 <= x < x0 + blocks.shape[2] and z0 <= z < z0 + blocks.shape[1] and -60 <= y < -56)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+
+    def names(folder: Path, places) -> list[str]:
+        done = subprocess.run([readers.amulet_python(), "-c", AMULET_READ, str(folder), json.dumps(places)],
+                              capture_output=True, text=True, timeout=600, env=env)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.splitlines()[-1])
+
+    found = names(world, inside + outside)
+    assert found[:len(inside)] == [blocks[y + 60, z - z0, x - x0].partition("[")[0] for x, y, z in inside]
+    assert found[len(inside):] == names(before, outside)
