@@ -3,6 +3,7 @@
     python bench/bench_into.py            # a 200x200 maze into a 1001x1001-block world, 3 runs each,
                                           # and SIGKILL at 200 random moments of --into
     python bench/bench_into.py --kills 40 --runs 1   # quicker
+    python bench/bench_into.py --quick    # CI smoke run: one run each, 10 kills
 
 The existing world is ``blockmaze generate 500x500 -f world --terrain grass`` (1001x1001 blocks,
 63x63 chunks in 4 region files). Each timed run is the whole command in a fresh process, on a fresh
@@ -41,7 +42,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="one run each, 10 kills")
     options = parser.parse_args()
+    if options.quick:
+        options.runs, options.kills = 1, 10
     maze = ["generate", "200x200", "--seed", "1"]
     with tempfile.TemporaryDirectory(prefix="bench-into-") as scratch:
         scratch_path = Path(scratch)
