@@ -504,3 +504,22 @@ def test_amulet_reads_the_edited_world_as_the_schem_says(tmp_path):
     found = names(world, inside + outside)
     assert found[:len(inside)] == [blocks[y + 60, z - z0, x - x0].partition("[")[0] for x, y, z in inside]
     assert found[len(inside):] == names(before, outside)
+
+
+def test_a_disk_full_as_the_journal_is_written_leaves_the_world_as_it_was(tmp_path, monkeypatch):
+    """The region files are staged and backed up, then the journal cannot be written: one
+    OutputError naming it, the world as it was, nothing staged left behind."""
+    from blockmaze.errors import OutputError
+
+    world = tmp_path / "W"
+    write_world(np.zeros((1, 64, 64), np.uint8), world, load_theme(), terrain="grass", y=-60)
+    before = files(world)
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(into_module.json, "dump", full)
+    with pytest.raises(OutputError, match="cannot write .*blockmaze-into.journal: No space left"):
+        into_module.write_into(np.ones((2, 5, 5), np.uint8), world, load_theme(), at=(32, 32), y=-60)
+    assert files(world) == before
+    assert not list(world.rglob(".blockmaze-*")) and not (world / into_module.BACKUPS).exists()

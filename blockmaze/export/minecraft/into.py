@@ -131,8 +131,12 @@ def recover(folder: str | os.PathLike) -> bool:
                                f"named in it: see docs/minecraft.md to finish by hand") from None
         from ...support import stops
 
-        with stops.deferred():
-            _replay(folder, entries)
+        try:
+            with stops.deferred():
+                _replay(folder, entries)
+        except OSError as error:
+            raise OutputError(f"cannot finish the interrupted --into of {folder}: "
+                              f"{error.strerror or error}") from None
         finished = True
     remove_leftovers(folder / "region", any_age=True)  # (the lock keeps other runs out)
     remove_leftovers(folder, any_age=True)
@@ -143,6 +147,7 @@ def _replay(folder: Path, entries: list) -> None:
     """Do the journal's renames still to do (a source already renamed is gone), then remove it."""
     for source, final in entries:
         if os.path.lexists(folder / source):
+            (folder / final).parent.mkdir(parents=True, exist_ok=True)  # (blockmaze-backups/)
             os.replace(folder / source, folder / final)
     _sync(folder / "region")
     _sync(folder / BACKUPS)
@@ -549,7 +554,6 @@ def _commit(folder: Path, regions: dict, merged, backup: bool) -> Path | None:
             renames = [[os.path.relpath(staged, folder), os.path.relpath(final, folder)]
                        for staged, final in run.staged]
             if held is not None:
-                (folder / BACKUPS).mkdir(exist_ok=True)
                 renames.append([os.path.relpath(held, folder), os.path.relpath(final_backup, folder)])
             _write_journal(folder, renames)
             stops._mark("journaled")  # (tests stop a run here: BLOCKMAZE_STOPS_PAUSE=journaled)
@@ -611,7 +615,10 @@ def _write_journal(folder: Path, renames: list) -> None:
     """The journal, whole and durable before it bears its name: the change's point of no return."""
     import tempfile
 
-    handle, temporary = tempfile.mkstemp(prefix=staged_prefix(), suffix=".part", dir=folder)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=staged_prefix(), suffix=".part", dir=folder)
+    except OSError as error:
+        raise OutputError(f"cannot write {folder / JOURNAL}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "w") as out:
             json.dump({"blockmaze": "into", "renames": renames}, out)
@@ -620,9 +627,11 @@ def _write_journal(folder: Path, renames: list) -> None:
         _sync(folder / "region")
         os.replace(temporary, folder / JOURNAL)
         _sync(folder)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise OutputError(f"cannot write {folder / JOURNAL}: {error.strerror or error}") from None
         raise
 
 
