@@ -293,14 +293,20 @@ def test_a_run_that_fails_at_its_renames_is_finished_by_the_next(tmp_path, monke
         {k: v for k, v in before.items() if k.startswith("region/")}
 
 
-def kill_round(world: Path, args: list[str], delay: float) -> None:
-    process = subprocess.Popen([*COMMAND, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def kill_round(world: Path, args: list[str], delay: float, signum: int = signal.SIGKILL) -> str:
+    """Run ``blockmaze ARGS``, send ``signum`` after ``delay`` seconds; what it said on stderr."""
+    process = subprocess.Popen([*COMMAND, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True)
     time.sleep(delay)
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    process.send_signal(signum)
+    _, said = process.communicate()
+    if signum != signal.SIGKILL:  # a stop the run takes: one line, or the run had finished
+        assert process.returncode in (0, 128 + signum), said
+        assert process.returncode == 0 or len(said.strip().splitlines()) == 1, said
+    return said
 
 
-def kill_test(tmp_path: Path, rounds: int, seed: int = 0) -> dict[str, int]:
+def kill_test(tmp_path: Path, rounds: int, seed: int = 0, signum: int = signal.SIGKILL) -> dict[str, int]:
     """SIGKILL ``--into`` at ``rounds`` random moments of its run, each on a fresh copy of a world
     of four region files; after each the next run's recovery (:func:`recover`, as ``info`` and
     ``--into`` run it) and a check: the world's files are all as before or all as a whole run
@@ -325,7 +331,8 @@ def kill_test(tmp_path: Path, rounds: int, seed: int = 0) -> dict[str, int]:
         shutil.copytree(source, world)
         # half over the whole run, half over its end, where it writes and renames
         late = rng.random() < 0.5
-        kill_round(world, [*args, str(world)], rng.uniform(0.7 * seconds if late else 0.0, seconds * 1.1))
+        kill_round(world, [*args, str(world)], rng.uniform(0.7 * seconds if late else 0.0, seconds * 1.1),
+                   signum)
         journaled = (world / into_module.JOURNAL).exists()
         with into_module.world_lock(world):
             into_module.recover(world)
@@ -347,6 +354,14 @@ def test_sigkill_at_40_random_moments_leaves_every_world_unchanged_or_wholly_cha
     assert sum(counts.values()) == 40
 
 
+@pytest.mark.slow
+def test_sigterm_at_20_random_moments_stops_with_one_line_and_the_world_whole(tmp_path):
+    """SIGTERM (what a shutdown sends) at 20 random moments: one line and exit 143, or the run
+    had finished; every world unchanged or wholly changed."""
+    counts = kill_test(tmp_path, 20, seed=5, signum=signal.SIGTERM)
+    assert counts["broken or mixed"] == 0, counts
+
+
 @pytest.mark.parametrize("mark", ["journaled", "renamed"])
 def test_a_run_killed_after_its_journal_is_finished_by_the_next(tmp_path, mark):
     """SIGKILL once the journal is written, before any rename (``journaled``: the world is the
@@ -364,6 +379,11 @@ def test_a_run_killed_after_its_journal_is_finished_by_the_next(tmp_path, mark):
     deadline = time.monotonic() + 60
     while not (marks / mark).exists() and time.monotonic() < deadline:
         time.sleep(0.01)
+    from blockmaze.errors import OutputError
+
+    with pytest.raises(OutputError, match="open in Minecraft"):  # the run holds the world's lock
+        with into_module.world_lock(world):
+            pass
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert (world / into_module.JOURNAL).exists()

@@ -176,13 +176,14 @@ def current_transaction() -> Transaction | None:
 
 
 @contextlib.contextmanager
-def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
+def transaction(to_stdout: bool = False, own: bool = False) -> Iterator[Transaction]:
     """Every file written inside the block is renamed into place at its end, or none is.
 
-    Nested blocks join the outermost one.
+    Nested blocks join the outermost one, unless ``own``: then the block is a transaction of its
+    own, committed at its end (``--into`` renames a world's files while it holds the world's lock).
     """
     outer = current_transaction()
-    if outer is not None:
+    if outer is not None and not own:
         yield outer
         return
     run = _state.transaction = Transaction(to_stdout)
@@ -194,7 +195,7 @@ def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
         run.abort()
         raise
     finally:
-        _state.transaction = None
+        _state.transaction = outer
         _open_runs.discard(run)
 
 

@@ -522,7 +522,7 @@ def _commit(folder: Path, regions: dict, merged, backup: bool) -> Path | None:
 
     now = int(time.time())
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
-    with transaction() as run:
+    with transaction(own=True) as run:  # committed here, under the world's lock
         for key, places in sorted(regions.items()):
             path = _region_path(folder, key)
             try:
