@@ -19,7 +19,8 @@ The world's ``level.dat`` decides the release: the maze is drawn with the block 
 newest release blockmaze knows whose DataVersion is not newer than the world's, and no chunk's
 DataVersion changes. ``entities/`` and ``poi/`` files are not touched.
 
-All or nothing (see docs/minecraft.md "Into an existing world"): the new region files are written
+All or nothing (docs/guides/minecraft.md, "Into the world you play"; the facts and their sources:
+docs/minecraft.md §6.1): the new region files are written
 beside the old ones as staged files (:mod:`..target`), the old ones hard-linked into a backup
 folder (unless ``backup=False``), then a journal naming every rename is written and made durable:
 from then on the change is done. The renames follow, and the journal is removed. A run killed
