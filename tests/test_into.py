@@ -543,3 +543,34 @@ def test_a_disk_full_as_the_journal_is_written_leaves_the_world_as_it_was(tmp_pa
         into_module.write_into(np.ones((2, 5, 5), np.uint8), world, load_theme(), at=(32, 32), y=-60)
     assert files(world) == before
     assert not list(world.rglob(".blockmaze-*")) and not (world / into_module.BACKUPS).exists()
+
+
+def test_a_chunk_of_another_world_height_or_not_fully_generated_is_refused(small_world):
+    """A chunk whose lowest section is not y -64 (a data pack's height), and one the game has not
+    finished generating: refused in one line, the world as it was."""
+    import io as bytes_io
+    import zlib
+
+    import nbtlib
+
+    from blockmaze.export.minecraft.anvil import RegionWriter
+
+    path = small_world / "region" / "r.0.0.mca"
+    for field, value in (("yPos", nbtlib.Int(-8)), ("Status", nbtlib.String("minecraft:features"))):
+        records = region_records(path.read_bytes(), path.name)
+        out = bytes_io.BytesIO()
+        region = RegionWriter(out)
+        for slot, (record, _) in sorted(records.items()):
+            chunk = nbtlib.File.parse(bytes_io.BytesIO(zlib.decompress(record[5:])))
+            chunk[field] = value
+            buffer = bytes_io.BytesIO()
+            chunk.write(buffer)
+            region.add(slot % 32, slot // 32, buffer.getvalue())
+        region.close()
+        backup = path.read_bytes()
+        path.write_bytes(out.getvalue())
+        before = files(small_world)
+        code, line = refusal("--into", str(small_world), "--at", "24,24", "--y", "-60")
+        assert code == 2 and ("another height" in line if field == "yPos" else "not fully generated" in line), line
+        assert files(small_world) == before
+        path.write_bytes(backup)

@@ -288,6 +288,9 @@ def check_chunk(chunk: nbtlib.File, where: str) -> None:
     if "Level" in chunk or "sections" not in chunk:
         raise BlockmazeError(f"{where} is in the layout before 1.18: open the world in the game "
                              "and walk there once, then build into it")
+    if int(chunk.get("yPos", -4)) != MIN_Y >> 4:
+        raise BlockmazeError(f"{where} starts at y {int(chunk['yPos']) * 16}, not {MIN_Y}: worlds "
+                             "of another height (a data pack's) are not built into")
     status = str(chunk.get("Status", "")).removeprefix("minecraft:")
     if status != "full":
         raise BlockmazeError(f"{where} is not fully generated (Status {status or 'none'}): walk "
@@ -540,7 +543,10 @@ def _commit(folder: Path, regions: dict, merged, backup: bool) -> Path | None:
                     if place in reached:
                         where = f"chunk {place[0]}, {place[1]} (region/{path.name})"
                         nbt = merged(read_chunk(record, where), place, where)
-                        region.add_compressed(place[0], place[1], chunk_payload(nbt))
+                        try:
+                            region.add_compressed(place[0], place[1], chunk_payload(nbt))
+                        except ValueError as error:  # over 1 MiB: a .mcc file, never written here
+                            raise BlockmazeError(f"{where}: {error}; choose another --at") from None
                         region.timestamps[slot] = now
                     else:
                         region.add_record(slot, record)
