@@ -263,6 +263,21 @@ class Groove(click.ParamType):
         return float(match[1]), float(match[2])
 
 
+class Place(click.ParamType):
+    """A place on the world's map: ``X,Z`` whole blocks, as an (x, z) pair."""
+
+    name = "X,Z"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        match = re.fullmatch(r"\s*(-?[0-9]{1,8})\s*,\s*(-?[0-9]{1,8})\s*", str(value))
+        if not match or max(abs(int(match[1])), abs(int(match[2]))) > 29_999_984:
+            self.fail(f"a place is X,Z in whole blocks inside the world border (e.g. 120,-40), "
+                      f"got {value!r}", param, ctx)
+        return int(match[1]), int(match[2])
+
+
 class Bed(Groove):
     """A print bed: ``WIDTHxDEPTH`` millimetres (numbers > 0), as a pair."""
 
@@ -578,6 +593,17 @@ class Output(Job):
                           click.Choice(("void", "flat", "grass")), writer="terrain")
     y: int = option(Y, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
                     "Worlds", Whole(-64, 319), flags=("--y",), writer="y")
+    into: str | None = option(
+        None, "Build the maze into this Java world folder (1.18+; close it in the game first) "
+              "instead of writing a file: only the chunks it covers change, all or nothing.",
+        "Worlds", FilePath(), metavar="WORLD", show_default=False, studio=False)
+    at: tuple[int, int] | None = option(
+        None, "--into: the maze's centre in the world, X,Z (default: the world's spawn); --y "
+              "sets its lowest layer (default: one above the ground there).", "Worlds", Place(),
+        show_default=False, writer="at")
+    backup: bool = option(True, "--into: keep the region files it replaces in "
+                                "WORLD/blockmaze-backups/.", "Worlds", off="--no-backup",
+                          writer="backup", studio=False)
     mobs: bool = option(False, "Worlds: let mobs spawn (game rule doMobSpawning).", "Worlds",
                         writer="mobs")
     time: int = option(TIME, "Worlds: fixed time of day in ticks (6000 = noon); -1 lets days "

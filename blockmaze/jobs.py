@@ -135,6 +135,14 @@ def _flags(job: Job) -> Callable[[str, str | None], str]:
 def _output(job: Any) -> tuple[Destination | None, Theme | None]:
     """Where ``job`` writes (None: the maze is printed), parsed once from ``-o``, and its theme:
     both refused before any work."""
+    into = getattr(job, "into", None)
+    if into is not None:
+        from .export.minecraft.into import INTO
+
+        if job.output is not None or job.format_ is not None or job.split is not None:
+            raise BlockmazeError("--into builds into the world it names: leave out -o, --format "
+                                 "and --split")
+        return Destination(into, INTO), load_theme(job.theme)
     where = _destination(job.output, job.format_, job.split)
     return where, None if where is None else load_theme(job.theme)
 
@@ -167,6 +175,8 @@ def writer_options(job: Job, writer: Writer) -> dict:
             if value is None and option.default is None:
                 continue
             chosen[option.writer] = value if option.to_writer is None else option.to_writer(value)
+    if getattr(job, "into", None) is not None and "y" not in job.given:
+        chosen.pop("y", None)  # --into: on the ground there unless --y says where
     return chosen
 
 

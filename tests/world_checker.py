@@ -50,8 +50,9 @@ def _need(compound, name: str, tag_id: int, where: str):
     return tag
 
 
-def check_region(path: Path, data_version: int) -> dict[tuple[int, int], nbt.TAG_Compound]:
-    """Check one region file; return its chunks by (cx, cz)."""
+def check_region(path: Path, data_version: int, heightmaps: bool = True) -> dict[tuple[int, int], nbt.TAG_Compound]:
+    """Check one region file; return its chunks by (cx, cz). ``heightmaps=False``: a chunk may
+    lack them (one ``--into`` rewrote: the game computes them)."""
     match = REGION_NAME.match(path.name)
     if not match:
         raise WorldError(f"{path.name}: not a region file name r.X.Z.mca")
@@ -86,11 +87,11 @@ def check_region(path: Path, data_version: int) -> dict[tuple[int, int], nbt.TAG
         raw = zlib.decompress(data[start + 5:start + 4 + length])
         cx, cz = rx * 32 + slot % 32, rz * 32 + slot // 32
         chunks[cx, cz] = check_chunk(nbt.NBTFile(buffer=io.BytesIO(raw)), cx, cz, data_version,
-                                     f"{path.name} chunk {cx},{cz}")
+                                     f"{path.name} chunk {cx},{cz}", heightmaps)
     return chunks
 
 
-def check_chunk(root, cx: int, cz: int, data_version: int, where: str):
+def check_chunk(root, cx: int, cz: int, data_version: int, where: str, heightmaps: bool = True):
     """Check a 1.18+ chunk's fields and every section; return the root."""
     if root.name != "":
         raise WorldError(f"{where}: the root compound is named {root.name!r}")
@@ -110,11 +111,12 @@ def check_chunk(root, cx: int, cz: int, data_version: int, where: str):
     structures = _need(root, "structures", nbt.TAG_COMPOUND, where)
     for name in ("References", "starts"):
         _need(structures, name, nbt.TAG_COMPOUND, where + " structures")
-    heightmaps = _need(root, "Heightmaps", nbt.TAG_COMPOUND, where)
-    surface = _need(heightmaps, "WORLD_SURFACE", nbt.TAG_LONG_ARRAY, where)
-    heights = unpack(list(surface.value), 9, 256)
-    if max(heights) > 384:
-        raise WorldError(f"{where}: a height above the world")
+    maps = _need(root, "Heightmaps", nbt.TAG_COMPOUND, where)
+    if heightmaps or "WORLD_SURFACE" in maps:
+        surface = _need(maps, "WORLD_SURFACE", nbt.TAG_LONG_ARRAY, where)
+        heights = unpack(list(surface.value), 9, 256)
+        if max(heights) > 384:
+            raise WorldError(f"{where}: a height above the world")
     sections = _need(root, "sections", nbt.TAG_LIST, where)
     ys = [_need(section, "Y", nbt.TAG_BYTE, where).value for section in sections]
     if len(set(ys)) != len(ys) or not set(ys) <= SECTION_YS:
@@ -157,9 +159,9 @@ def check_section(section, where: str) -> list[str]:
     return [names[i] for i in indices]
 
 
-def check_world(folder: Path, data_version: int) -> dict:
+def check_world(folder: Path, data_version: int, heightmaps: bool = True) -> dict:
     """Check every region file of a world folder; return all chunks by (cx, cz)."""
     chunks = {}
     for path in sorted((Path(folder) / "region").iterdir()):
-        chunks.update(check_region(path, data_version))
+        chunks.update(check_region(path, data_version, heightmaps))
     return chunks

@@ -49,7 +49,7 @@ import time
 import weakref
 from pathlib import Path
 from typing import BinaryIO, cast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import BlockmazeError, OutputError
 from ..support import stops
@@ -97,6 +97,11 @@ class Transaction:
         self.targets: set[str] = set()  # every path this run writes, to refuse writing one twice
         self.companions: list[Path] = []  # files written beside a main output (an OBJ's .mtl)
         self.swept: set[str] = set()  # folders whose leftover staged files were removed
+        # called with the run as the renames begin (stop signals deferred): it writes a journal
+        # of them and takes the staged files it names out of ``temporaries``, so a failure from
+        # then on leaves them for the journal to finish (``--into``)
+        self.journal: Callable[[Transaction], None] | None = None
+        self.settled: list[Callable[[], None]] = []  # called once every file is renamed
 
     def claim(self, path: Path) -> None:
         """Refuse a second file of this run at ``path`` (a companion over the main output)."""
@@ -112,11 +117,15 @@ class Transaction:
         renames lets them finish, then raises ``stops.Interrupted`` naming the files written),
         then send standard output."""
         with stops.deferred() as written:
+            if self.journal is not None:
+                self.journal(self)
             for temporary, final in self.staged:
                 os.replace(temporary, final)
                 written.append(final)
             self.staged.clear()
             self.temporaries.clear()
+            for settle in self.settled:
+                settle()
         if self.stdout_data is not None:
             data, self.stdout_data = self.stdout_data, None
             _send_to_stdout(data)
@@ -167,13 +176,14 @@ def current_transaction() -> Transaction | None:
 
 
 @contextlib.contextmanager
-def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
+def transaction(to_stdout: bool = False, own: bool = False) -> Iterator[Transaction]:
     """Every file written inside the block is renamed into place at its end, or none is.
 
-    Nested blocks join the outermost one.
+    Nested blocks join the outermost one, unless ``own``: then the block is a transaction of its
+    own, committed at its end (``--into`` renames a world's files while it holds the world's lock).
     """
     outer = current_transaction()
-    if outer is not None:
+    if outer is not None and not own:
         yield outer
         return
     run = _state.transaction = Transaction(to_stdout)
@@ -185,7 +195,7 @@ def transaction(to_stdout: bool = False) -> Iterator[Transaction]:
         run.abort()
         raise
     finally:
-        _state.transaction = None
+        _state.transaction = outer
         _open_runs.discard(run)
 
 
@@ -305,9 +315,10 @@ def _sweep(run: Transaction, folder: Path) -> None:
     remove_leftovers(folder)
 
 
-def remove_leftovers(folder: str | os.PathLike) -> list[str]:
+def remove_leftovers(folder: str | os.PathLike, any_age: bool = False) -> list[str]:
     """Remove staged files and folders of runs that are gone (by their name's process id) and
-    that were last changed before this run started; return their names. Errors are ignored.
+    that were last changed before this run started (``any_age``: whenever, for a caller that
+    holds a lock no other run writes there without); return their names. Errors are ignored.
 
     >>> import tempfile
     >>> remove_leftovers(tempfile.mkdtemp())
@@ -323,7 +334,7 @@ def remove_leftovers(folder: str | os.PathLike) -> list[str]:
         if not match or int(match.group(1)) == os.getpid() or _alive(int(match.group(1))):
             continue
         try:
-            if entry.stat(follow_symlinks=False).st_mtime >= RUN_STARTED:
+            if not any_age and entry.stat(follow_symlinks=False).st_mtime >= RUN_STARTED:
                 continue
             if entry.is_dir(follow_symlinks=False):
                 import shutil

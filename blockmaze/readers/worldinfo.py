@@ -190,9 +190,15 @@ def summarize_world(path: str | Path) -> list[str]:
     """Text lines describing a world folder or a .zip of one (see the module example)."""
     check_settings()  # (a bad setting is a usage error, not the world's)
     path = Path(path)
+    finished = []
+    if path.is_dir():  # a run of --into killed after its journal: finished first, as --into would
+        from ..export.minecraft.into import finish_unfinished
+
+        if finish_unfinished(path):
+            finished.append("note: finished an interrupted --into (its journal's renames replayed)")
     try:
         with time_bound(None):  # the errors below name the world
-            return [printable(line) for line in _summary(path)]
+            return [printable(line) for line in _summary(path)] + finished
     except BlockmazeError as error:
         raise BadFileError(printable(f"{path}: {error}")) from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, OSError,

@@ -480,6 +480,7 @@ class RegionWriter:
     def __init__(self, file: BinaryIO):
         self.file = file
         self.locations = np.zeros(1024, dtype=">u4")
+        self.timestamps = np.zeros(1024, dtype=">u4")  # seconds; 0 unless a caller sets them
         self.file.seek(0)
         self.file.write(bytes(2 * SECTOR))
         self.sector = 2
@@ -499,8 +500,74 @@ class RegionWriter:
         self.locations[(cx & 31) + (cz & 31) * 32] = self.sector << 8 | sectors
         self.sector += sectors
 
+    def add_record(self, slot: int, record: bytes) -> None:
+        """Append a record as another region file holds it (its length, compression byte and
+        payload, :func:`region_records`): copied as its bytes, whatever its compression."""
+        sectors = -(-len(record) // SECTOR)
+        self.file.write(record + bytes(sectors * SECTOR - len(record)))
+        self.locations[slot] = self.sector << 8 | sectors
+        self.sector += sectors
+
     def close(self) -> None:
-        """Write the header (locations; timestamps stay 0)."""
+        """Write the header (locations, then timestamps: 0 unless set)."""
         self.file.seek(0)
         self.file.write(self.locations.tobytes())
+        self.file.write(self.timestamps.tobytes())
         self.file.seek(0, 2)
+
+
+def region_records(data: bytes, name: str) -> dict[int, tuple[bytes, int]]:
+    """Every chunk record of a region file's bytes by slot: ``(record, timestamp)``, the record
+    its length, compression byte and payload (no padding). A damaged header is refused.
+
+    >>> import io
+    >>> out = io.BytesIO(); region = RegionWriter(out); region.add(3, 0, b"\\x0a\\x00\\x00\\x00"); region.close()
+    >>> list(region_records(out.getvalue(), "r.0.0.mca"))
+    [3]
+    """
+    from ...errors import BadFileError
+
+    if len(data) < 2 * SECTOR:
+        raise BadFileError(f"{name}: shorter than a region file's 8 KiB header")
+    locations = np.frombuffer(data[:SECTOR], dtype=">u4")
+    stamps = np.frombuffer(data[SECTOR:2 * SECTOR], dtype=">u4")
+    out = {}
+    for slot in np.flatnonzero(locations).tolist():
+        offset, sectors = int(locations[slot]) >> 8, int(locations[slot]) & 0xFF
+        start = offset * SECTOR
+        if offset < 2 or start + 5 > len(data):
+            raise BadFileError(f"{name}: chunk slot {slot} points outside the file")
+        length = struct.unpack(">I", data[start:start + 4])[0]
+        if length < 1 or start + 4 + length > len(data) or length + 4 > max(sectors, 1) * SECTOR:
+            raise BadFileError(f"{name}: chunk slot {slot} has a damaged length ({length})")
+        out[slot] = (data[start:start + 4 + length], int(stamps[slot]))
+    return out
+
+
+def chunk_nbt(record: bytes, where: str) -> bytes:
+    """A chunk record's NBT bytes: compression 1 (gzip), 2 (zlib) or 3 (none). LZ4 (4, the
+    server option of 1.20.5+) and a chunk kept in its own ``.mcc`` file (+128, over 1 MiB) are
+    refused in one line.
+
+    >>> chunk_nbt(struct.pack(">IB", 5, 3) + b"\\x0a\\x00\\x00\\x00", "chunk 0, 0")
+    b'\\n\\x00\\x00\\x00'
+    """
+    from ...errors import BadFileError, BlockmazeError
+
+    compression, payload = record[4], record[5:]
+    if compression & 128:
+        raise BlockmazeError(f"{where} is kept in a .mcc file of its own (over 1 MiB); blockmaze "
+                             "does not rewrite such chunks: choose another --at")
+    try:
+        if compression == 1:
+            return zlib.decompress(payload, 16 + zlib.MAX_WBITS)
+        if compression == ZLIB:
+            return zlib.decompress(payload)
+    except zlib.error as error:
+        raise BadFileError(f"{where}: damaged compressed data ({error})") from None
+    if compression == 3:
+        return bytes(payload)
+    if compression == 4:
+        raise BlockmazeError(f"{where} is LZ4-compressed (region-file-compression=lz4); blockmaze "
+                             "reads deflate only: set the server back to deflate and open the world once")
+    raise BadFileError(f"{where}: unknown compression {compression}")

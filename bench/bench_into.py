@@ -1,0 +1,83 @@
+"""--into WORLD against a new world, and the kill test; prints Markdown tables.
+
+    python bench/bench_into.py            # a 200x200 maze into a 1001x1001-block world, 3 runs each,
+                                          # and SIGKILL at 200 random moments of --into
+    python bench/bench_into.py --kills 40 --runs 1   # quicker
+    python bench/bench_into.py --quick    # CI smoke run: one run each, 10 kills
+
+The existing world is ``blockmaze generate 500x500 -f world --terrain grass`` (1001x1001 blocks,
+63x63 chunks in 4 region files). Each timed run is the whole command in a fresh process, on a fresh
+copy of that world (copying it is not timed): ``generate 200x200 --seed 1 --into W --at 500,500
+--y -60`` against ``generate 200x200 --seed 1 -f world -o New``. The kill test is
+tests/test_into.py's: a world of four region files, a 30x30 maze reaching all four, SIGKILL at a
+random moment (half over the whole run, half over its last 30 %), then the next run's recovery,
+then the world's files compared with the world before and with a whole run's. Benches print; they
+never fail on a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+COMMAND = [sys.executable, "-m", "blockmaze"]
+
+
+def timed(args: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run([*COMMAND, *args], check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="one run each, 10 kills")
+    options = parser.parse_args()
+    if options.quick:
+        options.runs, options.kills = 1, 10
+    maze = ["generate", "200x200", "--seed", "1"]
+    with tempfile.TemporaryDirectory(prefix="bench-into-") as scratch:
+        scratch_path = Path(scratch)
+        source = scratch_path / "source"
+        made = timed(["generate", "500x500", "--seed", "7", "-f", "world", "-o", str(source),
+                      "--terrain", "grass"])
+        into, new = [], []
+        for run in range(options.runs):
+            world = scratch_path / f"W{run}"
+            shutil.copytree(source, world)
+            into.append(timed([*maze, "--into", str(world), "--at", "500,500", "--y", "-60"]))
+            new.append(timed([*maze, "-f", "world", "-o", str(scratch_path / f"New{run}"),
+                              "--terrain", "grass"]))
+        print(f"existing world: 1001x1001 blocks, {len(list((source / 'region').iterdir()))} region "
+              f"files, made in {made:.1f} s\n")
+        print("| 200x200 maze (401x4x401 blocks) | median s | runs |")
+        print("|---|---|---|")
+        print(f"| --into the existing world | {statistics.median(into):.2f} | "
+              f"{', '.join(f'{t:.2f}' for t in into)} |")
+        print(f"| as a new world (-f world) | {statistics.median(new):.2f} | "
+              f"{', '.join(f'{t:.2f}' for t in new)} |")
+        print(f"| ratio | {statistics.median(into) / statistics.median(new):.2f} | |\n")
+        from test_into import kill_test
+
+        started = time.perf_counter()
+        counts = kill_test(scratch_path / "kills", options.kills, seed=51)
+        print(f"| SIGKILL at {options.kills} random moments of --into | worlds |")
+        print("|---|---|")
+        for outcome, count in counts.items():
+            print(f"| {outcome} | {count} |")
+        print(f"\n({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
