@@ -249,8 +249,7 @@ print(json.dumps({"commands": commands, "errors": errors, "first": first}))
 
 # releases by mecha's grammar families (it has 1.16 to 1.21; 1.14 and 1.15 none)
 MECHA_FAMILIES = {"1.16.5": "1.16", "1.17.1": "1.17", "1.18.2": "1.18", "1.19.4": "1.19",
-                  "1.20.4": "1.20", "1.20.6": "1.20", "1.21": "1.21", "1.21.4": "1.21",
-                  "1.21.11": "1.21"}
+                  "1.20.4": "1.20", "1.21": "1.21", "1.21.11": "1.21"}
 
 
 @pytest.mark.reader
