@@ -9,13 +9,17 @@ walk the minigame; the Game simulator runs the pack's commands instead.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import subprocess
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import blockmaze as bm
 from blockmaze.export.minecraft.minigame import (BEST, FINISH_PLATE, FINISH_TAG, START_PLATE,
@@ -270,3 +274,24 @@ def test_mecha_parses_every_command(tmp_path, mc_version):
                 for line in zipfile.ZipFile(path).read(name).decode().splitlines()
                 if not line.startswith("#"))
     assert found["commands"] == lines
+
+
+@functools.lru_cache
+def small_pack() -> bytes:
+    with tempfile.TemporaryDirectory() as folder:
+        return pack_bytes(Path(folder), 3, 2, size=(4, 4))
+
+
+@settings(max_examples=40, deadline=None)
+@given(runs=st.lists(st.integers(1, 2000), min_size=1, max_size=4))
+def test_any_runs_time_and_best(runs):
+    """Any run times: each is counted to the tick, said in seconds with two decimals, and the
+    best is the least so far."""
+    game = built(small_pack(), "1.20.4", "blockmaze:build")
+    player = next(e for e in game.entities if e.name == "Alex")
+    for number, ticks in enumerate(runs, 1):
+        race(game, player, ticks)
+        best = min(runs[:number])
+        assert game.score("Alex", BEST) == best
+        assert game.messages[-1] == (f"[blockmaze] Alex reached the finish in {ticks // 20}."
+                                     f"{ticks % 20 * 5:02d} s ({ticks} ticks; best {best})")
