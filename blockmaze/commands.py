@@ -755,6 +755,14 @@ class Generate(GraphMaze):
                                "them). Blocks need --wall 4 or more (the default there; 3 with "
                                "--bridges): stairs fit in the walls.", "Maze", Finite(0, 1),
                           grids=frozenset({"weave"}), grid_note="only weave grids have crossings")
+    minigame: int | None = option(
+        None, "Datapacks: a maze minigame of N layouts of this size (layout 1 from the seed, the "
+              "others from the seed and their number): /function blockmaze:next builds the next "
+              "over the last, a timer runs from the start plate to the finish plate, the best "
+              "times are on the sidebar.", "Minecraft", Whole(1, 64), metavar="N",
+        show_default=False, studio=False, grids=CARVED, grid_note="a labyrinth's path is its design",
+        # the datapack writer takes the layouts themselves, which the job makes (jobs.generate)
+        writer="layouts", to_writer=lambda layouts: None)
     animate: bool = option(False, "Printed mazes: replay the carve in the terminal first (plain "
                                   "output when standard output is not a terminal).", "Output",
                            where="printed")

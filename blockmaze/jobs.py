@@ -41,7 +41,8 @@ from .materials import Theme, load_theme
 from .pipeline import grid_shape
 from .support.progress import phase
 from .support.wording import counted
-from .writing import Plan, Streamed, Written, check_source, dungeon_files, plan, write_plan
+from .writing import (Layouts, Plan, Streamed, Written, check_source, dungeon_files, plan,
+                      write_plan)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -272,6 +273,9 @@ def generate(job: Generate, voice: Voice) -> Outcome:
         where = _check_graph_output(job, where, kind, shape[0])
     _warn_unused(job, run_context(job, where))
     seed = _seed(job)
+    if where is not None and job.minigame and where.writer.taken(layouts=()):
+        _check_memory(job, where, settings, kind, shape)
+        return _minigame(job, voice, where, theme, settings, kind, shape, mask, seed)
     if where is not None and not job.unicursal and _streams(job, where, shape, settings):
         return _write_streamed(job, voice, where, theme, shape, seed, settings)
     _check_memory(job, where, settings, kind, shape)
@@ -325,6 +329,28 @@ def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
     shows_ends = where is None or where.writer.draws_maze or job.solution
     return make_maze(shape, kind, job.algorithm, seed, job.braid, job.entrances, mask, weave,
                      ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale)
+
+
+def _minigame(job: Generate, voice: Voice, where: Destination, theme: Theme | None,
+              settings: BlockSettings, kind: str, shape, mask, seed: int) -> Outcome:
+    """``--minigame N``: N mazes of one size, layout k's seed drawn from the seed and k alone
+    (:func:`~blockmaze.export.minecraft.minigame.layout_seed`), in one datapack."""
+    from .export.minecraft.minigame import layout_seed
+    from .pipeline import make_maze
+
+
+    weave = job.weave if kind == "weave" else 0.0
+    count = job.minigame or 1
+    documents = tuple(make_maze(shape, kind, job.algorithm, layout_seed(seed, k), job.braid,
+                                job.entrances, mask, weave, unicursal=job.unicursal,
+                                scale=job.scale) for k in range(count))
+    chosen = _plan(job, where, theme, settings, seed)
+    written = write_plan(chosen, Layouts(documents))
+    what = f"{_cells(kind, documents[0].maze.grid.shape)}, a minigame of " \
+           f"{counted(count, 'layout')}"
+    _say_blocks(voice, chosen, written, what, f", {job.algorithm}, seed {seed}")
+    voice.say("then: /function blockmaze:next builds the next layout over the last")
+    return _outcome(written)
 
 
 def _labyrinth(job: Generate, voice: Voice) -> Outcome:

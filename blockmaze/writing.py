@@ -141,7 +141,15 @@ class Streamed:
     seed: int | None
 
 
-Source = Maze | MazeDocument | np.ndarray | Streamed  # or a Dungeon
+@dataclass(frozen=True)
+class Layouts:
+    """A minigame's mazes of one size, each with its start and goal (datapacks: ``--minigame``);
+    each is built as the plan builds a maze, the first with the plan's seed if it has one."""
+
+    documents: tuple[MazeDocument, ...]
+
+
+Source = Maze | MazeDocument | np.ndarray | Streamed | Layouts  # or a Dungeon
 
 
 def write_plan(plan: Plan, source: Source | Dungeon,
@@ -171,6 +179,9 @@ def parts(plan: Plan, source: Source | Dungeon,
     if isinstance(source, Streamed):
         yield _streamed_part(plan, source, {**writer.taken(seed=source.seed), **options})
         return
+    if isinstance(source, Layouts):
+        yield _layouts_part(plan, source, options)
+        return
     if not isinstance(source, (Maze, MazeDocument)):
         options = {**writer.taken(seed=plan.seed), **options}
         if isinstance(source, np.ndarray):
@@ -187,6 +198,34 @@ def parts(plan: Plan, source: Source | Dungeon,
         yield from _level_parts(plan, document, options)
     else:
         yield Part(_maze_volume(plan, document), plan.destination.target, options)
+
+
+def _layouts_part(plan: Plan, source: Layouts, options: dict) -> Part:
+    """A minigame: the first layout's volume, and every layout's volume, seed, start and goal
+    (the blocks a player stands in on them) as the writer's ``layouts``."""
+    if not plan.writer.taken(layouts=()):  # a writer that holds several mazes takes them
+        raise BlockmazeError(f"{plan.writer.name} holds one maze: a minigame is a datapack "
+                             f"(--format datapack)")
+    from dataclasses import replace
+
+    from .materials import Material
+
+    layouts = []
+    for document in source.documents:
+        volume = _maze_volume(plan, document)
+        marked = stood_up(blocks_of(document.maze, document.endpoints,
+                                    replace(plan.blocks, solution=True)), plan.blocks)
+        ends = [np.argwhere(marked == m) for m in (Material.START, Material.GOAL)]
+        if not all(len(e) for e in ends):
+            raise BlockmazeError("a minigame's maze needs a start and a goal")
+        # the block a player stands in: over the marked floor, or the marked block itself
+        start, goal = ((int(y) + int(volume[y, z, x] != Material.AIR), int(z), int(x))
+                       for y, z, x in (e[0] for e in ends))
+        layouts.append((volume, document.seed, start, goal))
+    seed = source.documents[0].seed if plan.seed is None else plan.seed
+    options = {**plan.writer.taken(seed=seed), **options,
+               **plan.writer.taken(layouts=tuple(layouts))}
+    return Part(layouts[0][0], plan.destination.target, options)
 
 
 def _document(source: Maze | MazeDocument, endpoints: Endpoints | None) -> MazeDocument:

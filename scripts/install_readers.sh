@@ -52,4 +52,11 @@ if ! "$readers/amulet/bin/python" -c "import amulet" 2>/dev/null; then
   "$readers/amulet/bin/pip" install -q amulet-core
 fi
 
+# mecha parses every command of a minigame datapack for its release (tests/test_minigame.py); its
+# beet pins nbtlib 1 while the test extra needs nbtlib 2, so it has a venv of its own
+if ! "$readers/mecha/bin/python" -c "import mecha" 2>/dev/null; then
+  python3.11 -m venv "$readers/mecha"
+  "$readers/mecha/bin/pip" install -q mecha
+fi
+
 echo "readers installed in $readers"

@@ -5,7 +5,13 @@ block limit, maxCommandChainLength, pack formats §5.1 and the min_format/max_fo
 1.21.9), not from blockmaze. It knows only the commands a maze pack needs (``fill`` with relative
 coordinates, ``function``, ``schedule function``, ``execute as ... at @s run function``,
 ``summon``, ``kill``, ``forceload`` with relative columns, ``tellraw @a``, ``tp @s`` turning the
-player, ``execute ... if loaded`` conditions and ``execute ... unless loaded ... run schedule``) and rejects anything else, so a new kind of command must be reviewed here. ``forceload``
+player, ``execute ... if loaded`` conditions and ``execute ... unless loaded ... run schedule``),
+and those of the maze minigame (``scoreboard`` objectives and players, ``setblock``, ``summon``
+at an offset, ``tellraw`` of a text list, ``execute`` with ``as``/``at``/``align``/``if|unless
+entity``/``if|unless score ... matches`` before ``run``; function tags under
+``data/minecraft/tags/function(s)/``), and rejects anything else, so a new kind of command must
+be reviewed here. :class:`Game` runs a pack: players, entities, scores, the tick tag, the
+schedule and the blocks placed. ``forceload``
 may name at most 256 chunks wherever the executor stands; :class:`ChunkTracker` follows which
 chunks are forceloaded, tick by tick, for a replay to check each ``fill`` against.
 
@@ -93,6 +99,7 @@ class Datapack:
     meta: dict
     folder: str
     functions: dict[str, list[Command]] = field(default_factory=dict)
+    tags: dict[str, list[str]] = field(default_factory=dict)  # minecraft:tick -> its functions
 
     def chain_length(self, name: str) -> int:
         """Commands run in one chain started by ``name`` (nested calls included)."""
@@ -108,6 +115,8 @@ def _walk(pack: Datapack, name: str, stack: tuple) -> tuple[int, int]:
     commands = pack.functions[name]
     total, fillers = len(commands), int(any(c.kind == "fill" for c in commands))
     for command in commands:
+        if command.kind == "run":  # a minigame's execute: its inner command may call a function
+            command = command.args[1]
         callee = {"function": 0, "execute": 2}.get(command.kind)
         if callee is not None:
             more, more_fillers = _walk(pack, command.args[callee], stack + (name,))
@@ -125,6 +134,9 @@ def parse_command(line: str, where: str) -> Command:
     pattern = COMMANDS.get(word)
     match = pattern.match(line) if pattern else None
     if not match:
+        game = _game_command(line, where)
+        if game is not None:
+            return game
         raise DatapackError(f"{where}: unknown or malformed command {line[:80]!r}")
     args = match.groups()
     if word == "fill":
@@ -233,10 +245,23 @@ def read_datapack(source: bytes, mc_version: str) -> Datapack:
     folder = "function" if expected_major >= SINGULAR_FOLDER_FROM else "functions"
     wrong = "functions" if folder == "function" else "function"
     pack = Datapack(meta, folder)
+    tag_folder = "tags/" + folder
     for name in names:
         if name == "pack.mcmeta":
             continue
         parts = name.split("/")
+        if name.startswith("data/minecraft/tags/"):
+            if not name.startswith(f"data/minecraft/{tag_folder}/") or not name.endswith(".json"):
+                raise DatapackError(f"{name}: Minecraft {mc_version} reads function tags from "
+                                    f"data/minecraft/{tag_folder}/")
+            try:
+                values = json.loads(archive.read(name))["values"]
+            except (ValueError, KeyError, TypeError) as error:
+                raise DatapackError(f"{name} is not a tag of values: {error}") from None
+            if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+                raise DatapackError(f"{name}: values must be a list of function names")
+            pack.tags[f"minecraft:{name[len(f'data/minecraft/{tag_folder}/'):-5]}"] = values
+            continue
         if len(parts) < 4 or parts[0] != "data" or not name.endswith(".mcfunction"):
             raise DatapackError(f"unexpected file {name}: functions live in data/<ns>/{folder}/")
         if parts[2] == wrong:
@@ -267,9 +292,15 @@ def read_datapack(source: bytes, mc_version: str) -> Datapack:
         if fillers > 1:
             raise DatapackError(f"{name} runs {fillers} functions of fill commands in one chain")
         for command in pack.functions[name]:
+            if command.kind == "run":
+                command = command.args[1]
             scheduled = {"schedule": 0, "execute-unless": -2}.get(command.kind)
             if scheduled is not None and command.args[scheduled] not in pack.functions:
                 raise DatapackError(f"{name} schedules {command.args[scheduled]}, which does not exist")
+    for tag, values in pack.tags.items():
+        for value in values:
+            if value not in pack.functions:
+                raise DatapackError(f"tag {tag} names {value}, which does not exist")
     return pack
 
 
@@ -372,3 +403,326 @@ def replay(pack: Datapack, position=(0.5, 64.0, 0.5), namespace: str = "blockmaz
             call(name, spawn, tick, True)
     result.most_chunks, result.left, result.ticks = tracker.most, len(tracker.since), tick
     return result
+
+
+# --- the minigame's commands ---------------------------------------------------------------------
+
+OBJECTIVE = r"[a-z_]{1,16}"  # scoreboard objective names: at most 16 characters before 1.18
+HOLDER = r"(?:@s|@a|\*|#[a-z]+|@a\[scores=\{[a-z_]+=-?\d+\}\])"
+ANY_SELECTOR = r"@[aes](?:\[[a-z0-9_=:,.{}-]+\])?"
+RANGE = r"-?\d+(?:\.\.(?:-?\d+)?)?|\.\.-?\d+"
+OFFSET = r"~-?\d*(?:\.\d+)?"
+OPERATIONS = ("=", "<", ">", "+=", "-=", "*=", "/=", "%=", "><")
+SCOREBOARD = [
+    re.compile(rf"^scoreboard objectives add ({OBJECTIVE}) dummy(?: (\{{.*\}}))?$"),
+    re.compile(rf"^scoreboard objectives setdisplay sidebar ({OBJECTIVE})$"),
+    re.compile(rf"^scoreboard players (set|add|remove) ({HOLDER}) ({OBJECTIVE}) (-?\d+)$"),
+    re.compile(rf"^scoreboard players operation ({HOLDER}) ({OBJECTIVE}) (\S+) ({HOLDER}) ({OBJECTIVE})$"),
+    re.compile(rf"^scoreboard players reset ({HOLDER}) ({OBJECTIVE})$"),
+]
+GAME = {
+    "setblock": re.compile(rf"^setblock ({TOKEN}) ({TOKEN}) ({TOKEN}) ({BLOCK_STATE})$"),
+    "summon": re.compile(rf"^summon (minecraft:[a-z_]+) ({OFFSET}) ({OFFSET}) ({OFFSET}) (\{{.*\}})$"),
+    "tellraw": re.compile(r"^tellraw (@a|@s) (\[.*\])$"),
+}
+
+
+def _game_command(line: str, where: str) -> Command | None:
+    """A minigame command (see the module docstring), or None if the line is none of them."""
+    word = line.split(" ", 1)[0]
+    if word == "scoreboard":
+        for number, pattern in enumerate(SCOREBOARD):
+            match = pattern.match(line)
+            if match:
+                groups = match.groups()
+                if number == 0 and groups[1] is not None:
+                    _json(groups[1], where)
+                if number == 3 and groups[2] not in OPERATIONS:
+                    raise DatapackError(f"{where}: no scoreboard operation {groups[2]!r}")
+                return Command("scoreboard", (number, *groups), line)
+        return None
+    if word == "execute":
+        return _execute(line, where)
+    match = GAME[word].match(line) if word in GAME else None
+    if match is None:
+        return None
+    if word == "summon":
+        import nbtlib
+
+        try:
+            nbtlib.parse_nbt(match.group(5))
+        except Exception as error:  # nbtlib raises its own parse errors
+            raise DatapackError(f"{where}: summon's NBT is not SNBT: {error}") from None
+        return Command("summon-at", match.groups(), line)
+    if word == "tellraw":
+        _json(match.group(2), where)
+        return Command("say", match.groups(), line)
+    return Command(word, match.groups(), line)
+
+
+def _json(text: str, where: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DatapackError(f"{where}: text is not JSON: {error}") from None
+
+
+def _execute(line: str, where: str) -> Command | None:
+    """``execute`` subcommands up to ``run``: kind ``run``, args (the subcommands, the command run)."""
+    tokens = line.split(" ")[1:]
+    steps, i = [], 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token == "run":
+            inner = parse_command(" ".join(tokens[i + 1:]), where)
+            return Command("run", (tuple(steps), inner), line)
+        if token == "as" and re.fullmatch(ANY_SELECTOR, tokens[i + 1] if i + 1 < len(tokens) else ""):
+            steps.append(("as", tokens[i + 1]))
+            i += 2
+        elif token == "at" and tokens[i + 1:i + 2] == ["@s"]:
+            steps.append(("at",))
+            i += 2
+        elif token == "align" and tokens[i + 1:i + 2] == ["xyz"]:
+            steps.append(("align",))
+            i += 2
+        elif token in ("if", "unless") and tokens[i + 1:i + 2] == ["entity"] and \
+                re.fullmatch(ANY_SELECTOR, tokens[i + 2] if i + 2 < len(tokens) else ""):
+            steps.append((token, "entity", tokens[i + 2]))
+            i += 3
+        elif token in ("if", "unless") and tokens[i + 1:i + 2] == ["score"] and len(tokens) > i + 5 \
+                and re.fullmatch(HOLDER, tokens[i + 2]) and re.fullmatch(OBJECTIVE, tokens[i + 3]) \
+                and tokens[i + 4] == "matches" and re.fullmatch(RANGE, tokens[i + 5]):
+            steps.append((token, "score", tokens[i + 2], tokens[i + 3], tokens[i + 5]))
+            i += 6
+        else:
+            return None
+    return None
+
+
+def _in_range(value: int, spec: str) -> bool:
+    low, dots, high = spec.partition("..")
+    if not dots:
+        return value == int(low)
+    return (not low or value >= int(low)) and (not high or value <= int(high))
+
+
+@dataclass
+class Entity:
+    """A player or an entity of a :class:`Game`."""
+
+    type: str
+    pos: tuple[float, float, float]
+    tags: frozenset = frozenset()
+    name: str = ""
+
+
+class Game:
+    """Run a checked pack as the server would, for what a minigame needs: blocks placed by
+    ``fill``/``setblock`` (a dict (x, y, z) -> state), entities and players, scores, the sidebar,
+    ``#minecraft:load`` at the start and ``#minecraft:tick`` every tick, the schedule (run at world
+    spawn, replacing an earlier schedule of the same function) and the messages told. Every chunk
+    counts as loaded (the plain pack's chunk loading is checked by ``replay``)."""
+
+    def __init__(self, pack: Datapack):
+        self.pack = pack
+        self.blocks: dict[tuple[int, int, int], str] = {}
+        self.entities: list[Entity] = []
+        self.scores: dict[tuple[str, str], int] = {}  # (objective, holder) -> score
+        self.objectives: set[str] = set()
+        self.sidebar: str | None = None
+        self.queue: dict[str, int] = {}
+        self.tick = 0
+        self.messages: list[str] = []
+        self.commands = 0
+        for name in pack.tags.get("minecraft:load", []):
+            self.call(name, None, (0.0, 0.0, 0.0))
+
+    def player(self, name: str, pos) -> Entity:
+        """A player joins at ``pos`` (x, y, z)."""
+        self.entities.append(Entity("minecraft:player", tuple(pos), frozenset(), name))
+        return self.entities[-1]
+
+    def run(self, name: str, player: Entity) -> None:
+        """``player`` runs ``/function name``, where they stand."""
+        self.call(name, player, player.pos)
+
+    def step(self, ticks: int = 1) -> None:
+        """Let ``ticks`` game ticks pass: the tick tag's functions, then the functions due."""
+        for _ in range(ticks):
+            self.tick += 1
+            for name in self.pack.tags.get("minecraft:tick", []):
+                self.call(name, None, (0.0, 0.0, 0.0))
+            for name in sorted(n for n, t in self.queue.items() if t <= self.tick):
+                del self.queue[name]
+                self.call(name, None, (0.0, 0.0, 0.0))
+
+    def settle(self, most: int = 10_000) -> None:
+        """Tick until nothing is scheduled."""
+        for _ in range(most):
+            if not self.queue:
+                return
+            self.step()
+        raise DatapackError("the schedule never ends")
+
+    def score(self, holder: str, objective: str) -> int | None:
+        return self.scores.get((objective, holder))
+
+    def near(self, tag: str, pos) -> bool:
+        return any(tag in e.tags and math.dist(e.pos, pos) <= 1 for e in self.entities)
+
+    # -- running commands
+
+    def call(self, name: str, executor: Entity | None, pos) -> None:
+        if name not in self.pack.functions:
+            raise DatapackError(f"function {name} does not exist")
+        for command in self.pack.functions[name]:
+            self.commands += 1
+            self.execute(command, executor, pos)
+
+    def _holder(self, entity: Entity) -> str:
+        return entity.name or f"entity-{id(entity)}"
+
+    def select(self, selector: str, executor: Entity | None, pos) -> list[Entity]:
+        if selector == "@s":
+            return [executor] if executor is not None else []
+        kind, _, rest = selector.partition("[")
+        fields = dict(f.split("=", 1) for f in re.split(r",(?![^{]*\})", rest[:-1])) if rest else {}
+        found = [e for e in self.entities if (e.type == "minecraft:player") == (kind == "@a")]
+        if "type" in fields:
+            found = [e for e in found if e.type == fields["type"]]
+        if "tag" in fields:
+            found = [e for e in found if fields["tag"] in e.tags]
+        if "distance" in fields:
+            limit = float(fields["distance"].lstrip("."))
+            found = sorted((e for e in found if math.dist(e.pos, pos) <= limit),
+                           key=lambda e: math.dist(e.pos, pos))
+        if "scores" in fields:
+            objective, value = fields["scores"][1:-1].split("=")
+            found = [e for e in found if self.score(self._holder(e), objective) == int(value)]
+        if "limit" in fields:
+            found = found[:int(fields["limit"])]
+        return found
+
+    def holders(self, holder: str, objective: str, executor, pos) -> list[str]:
+        if holder.startswith("#"):
+            return [holder]
+        if holder == "*":
+            return [h for o, h in self.scores if o == objective]
+        return [self._holder(e) for e in self.select(holder, executor, pos)]
+
+    def _at(self, offsets, pos) -> tuple[int, int, int]:
+        return tuple(int(math.floor(p + _offset(v))) for p, v in zip(pos, offsets, strict=True))
+
+    def execute(self, command: Command, executor: Entity | None, pos) -> None:
+        kind, args = command.kind, command.args
+        if kind == "fill":
+            low = self._at(["~" + (v or "") for v in args[:3]], pos)
+            high = self._at(["~" + (v or "") for v in args[3:6]], pos)
+            for x in range(min(low[0], high[0]), max(low[0], high[0]) + 1):
+                for y in range(min(low[1], high[1]), max(low[1], high[1]) + 1):
+                    for z in range(min(low[2], high[2]), max(low[2], high[2]) + 1):
+                        self.blocks[(x, y, z)] = args[6]
+        elif kind == "setblock":
+            self.blocks[self._at(args[:3], pos)] = args[3]
+        elif kind in ("summon", "summon-at"):
+            at = pos if kind == "summon" else tuple(p + _offset(v) for p, v in zip(pos, args[1:4], strict=True))
+            tags = frozenset(re.findall(r'"([a-z_]+)"', re.search(r"Tags:\[([^\]]*)\]", args[-1]).group(1)))
+            self.entities.append(Entity(args[0], at, tags))
+        elif kind == "kill":
+            gone = self.select(args[0], executor, pos)
+            self.entities = [e for e in self.entities if e not in gone]
+        elif kind == "tp":
+            pass  # turning the player does not move them
+        elif kind == "function":
+            self.call(args[0], executor, pos)
+        elif kind == "schedule":
+            self.queue[args[0]] = self.tick + int(args[1])
+        elif kind == "execute":  # the plain pack's: as the marker, at it, if its chunks are loaded
+            for entity in self.select(args[0], executor, pos):
+                self.call(args[2], entity, entity.pos)
+        elif kind == "execute-unless":
+            pass  # every chunk is loaded here: never looks again
+        elif kind in ("tellraw", "data", "forceload"):
+            if kind == "tellraw":
+                self.messages.append(json.loads(args[0])["text"])
+        elif kind == "say":
+            for _ in self.select(args[0], executor, pos):
+                self.messages.append(self._text(json.loads(args[1]), executor, pos))
+                if args[0] == "@a":
+                    break  # one message told to everyone, kept once
+        elif kind == "scoreboard":
+            self._scoreboard(args, executor, pos)
+        elif kind == "run":
+            self._run(args[0], args[1], executor, pos)
+        else:  # pragma: no cover - the checker admits nothing else
+            raise DatapackError(f"the game cannot run {command.text}")
+
+    def _run(self, steps, inner: Command, executor, pos) -> None:
+        if not steps:
+            self.execute(inner, executor, pos)
+            return
+        step, rest = steps[0], steps[1:]
+        if step[0] == "as":
+            for entity in self.select(step[1], executor, pos):
+                self._run(rest, inner, entity, pos)
+        elif step[0] == "at":
+            self._run(rest, inner, executor, executor.pos)
+        elif step[0] == "align":
+            self._run(rest, inner, executor, tuple(float(math.floor(p)) for p in pos))
+        else:
+            if step[1] == "entity":
+                holds = bool(self.select(step[2], executor, pos))
+            else:
+                found = [self.score(h, step[3]) for h in self.holders(step[2], step[3], executor, pos)]
+                holds = bool(found) and all(v is not None and _in_range(v, step[4]) for v in found)
+            if holds == (step[0] == "if"):
+                self._run(rest, inner, executor, pos)
+
+    def _scoreboard(self, args, executor, pos) -> None:
+        number, *groups = args
+        if number == 0:
+            self.objectives.add(groups[0])
+        elif number == 1:
+            self.sidebar = groups[0]
+        elif number == 2:
+            action, holder, objective, value = groups
+            for name in self.holders(holder, objective, executor, pos):
+                old = self.scores.get((objective, name), 0)
+                self.scores[(objective, name)] = {"set": int(value), "add": old + int(value),
+                                                  "remove": old - int(value)}[action]
+        elif number == 3:
+            target, objective, operation, source, source_objective = groups
+            sources = self.holders(source, source_objective, executor, pos)
+            for name in self.holders(target, objective, executor, pos):
+                for other in sources:  # an unset score counts as 0, as the game creates it
+                    a = self.scores.get((objective, name), 0)
+                    b = self.scores.get((source_objective, other), 0)
+                    self.scores[(objective, name)] = {
+                        "=": b, "<": min(a, b), ">": max(a, b), "+=": a + b, "-=": a - b,
+                        "*=": a * b, "/=": a // b if b else a, "%=": a % b if b else a}[operation]
+        elif number == 4:
+            holder, objective = groups
+            for name in self.holders(holder, objective, executor, pos):
+                self.scores.pop((objective, name), None)
+        used = {1: (0,), 2: (2,), 3: (1, 4), 4: (1,)}.get(number, ())
+        used = [groups[i] for i in used]
+        for objective in used:
+            if objective not in self.objectives:
+                raise DatapackError(f"scoreboard objective {objective} was never added")
+
+    def _text(self, components, executor, pos) -> str:
+        out = []
+        for part in components if isinstance(components, list) else [components]:
+            if "text" in part:
+                out.append(part["text"])
+            elif "selector" in part:
+                out.append(", ".join(e.name for e in self.select(part["selector"], executor, pos)))
+            elif "score" in part:
+                name = part["score"]["name"]
+                holder = self._holder(executor) if name == "@s" else name
+                out.append(str(self.score(holder, part["score"]["objective"])))
+        return "".join(out)
+
+
+def _offset(token: str) -> float:
+    return float(token[1:] or 0)

@@ -80,6 +80,18 @@ def amulet_python() -> str:
     return str(path)
 
 
+def mecha_python() -> str:
+    """An interpreter that imports mecha, the command parser of the beet datapack toolchain:
+    ``$BLOCKMAZE_MECHA_PYTHON``, or the install script's venv (mecha's beet pins nbtlib 1, the
+    test extra needs nbtlib 2)."""
+    named = os.environ.get("BLOCKMAZE_MECHA_PYTHON")
+    path = Path(named) if named else DEFAULT / "mecha" / "bin" / "python"
+    if not path.exists():
+        missing("mecha", f"BLOCKMAZE_MECHA_PYTHON={named} does not exist" if named
+                else f"BLOCKMAZE_MECHA_PYTHON is not set and {path} does not exist")
+    return str(path)
+
+
 def program(command: str, package: str) -> str:
     """The path of a program on PATH (``package`` names what installs it, e.g. a Debian package)."""
     path = shutil.which(command)

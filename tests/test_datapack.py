@@ -510,7 +510,7 @@ BROKEN = [
                  "34848 blocks", id="fill-over-limit"),
     pytest.param("1.20.4", lambda f: f.update({first_part(f): b"fill 0 0 0 1 1 1 minecraft:stone\n"}),
                  "malformed", id="absolute-coordinates"),
-    pytest.param("1.20.4", lambda f: f.update({first_part(f): b"setblock ~ ~ ~ minecraft:stone\n"}),
+    pytest.param("1.20.4", lambda f: f.update({first_part(f): b"clone ~ ~ ~ ~1 ~1 ~1 ~5 ~5 ~5\n"}),
                  "unknown or malformed", id="unknown-command"),
     pytest.param("1.20.4", lambda f: f.update({first_part(f): f[first_part(f)] + b"\n"}),
                  "is empty", id="empty-line"),

@@ -234,12 +234,15 @@ def pack_mcmeta(mc_version: str) -> dict:
 
 
 def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str,
-                   shift=(0, 0, 0), facing: str | None = None) -> dict[str, bytes]:
+                   shift=(0, 0, 0), facing: str | None = None, prefix: str = "",
+                   last: tuple[str, ...] = ()) -> dict[str, bytes]:
     """The ``.mcfunction`` files (path in the zip -> bytes) running the lines of ``text`` in parts.
 
     ``ends`` is the end offset of each line of ``text`` and ``columns`` the columns it builds, as
     :func:`fill_text` returns them; ``shift`` (y, z, x) is the volume's min corner relative to the
     player; ``facing`` the way the player turns to look into the maze (None: no turn).
+    ``prefix`` goes before every function's name (a minigame's ``layout_2/``) and ``last`` are
+    commands ``done`` runs, as and at the origin marker, before it releases the chunks.
     """
     major = _pack_major(mc_version)
     folder = f"data/{NAMESPACE}/{'function' if major >= FUNCTION_FOLDER_FROM else 'functions'}"
@@ -266,7 +269,8 @@ def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str
                   for first in range(line, line + count, PART_COMMANDS)]
         line += count
     offsets = np.concatenate([[0], ends]).astype(np.int64)
-    run = f"execute as {origin} at @s run function {NAMESPACE}"
+    ns = f"{NAMESPACE}:{prefix}"
+    run = f"execute as {origin} at @s run function {ns}"
     build = [f"# Builds the maze around the executor, who stands outside it, in {len(columns)} "
              f"column(s) of at most {TILE}x{TILE} blocks, {len(parts)} part(s).",
              f"kill {selector}", f"summon {marker}"]
@@ -278,45 +282,45 @@ def function_files(text: bytes, ends: np.ndarray, columns: list, mc_version: str
     else:
         build += ["forceload add ~ ~"] + [f"forceload add {rect(c)}" for c in range(min(2, len(columns)))]
         build += [say(f"building {len(columns)} column(s); keep this area loaded"),
-                  f"schedule function {NAMESPACE}:run_1 {LOAD_TICKS}t"]
+                  f"schedule function {ns}run_1 {LOAD_TICKS}t"]
     files = {}
     guard = release(mc_version).data_version >= IF_LOADED_FROM
     for k, (c, first, stop) in enumerate(parts, 1):
         body = [f"# Part {k} of {len(parts)} (column {c + 1} of {len(columns)}), run as and at the "
-                "origin marker.", f"{run}:part_{k}"]
+                "origin marker.", f"{run}part_{k}"]
         last_of_column = k == len(parts) or parts[k][0] != c
         if guard and (k == 1 or parts[k - 2][0] != c):  # a column's first part: wait until loaded
             points = _chunk_points(columns[c], shift)
             lines[f"run_{k}"] = [
                 f"# Column {c + 1}: build once every chunk of it is loaded, else look again later.",
             ] + [f"execute as {origin} at @s unless loaded {p} run schedule function "
-                 f"{NAMESPACE}:run_{k} {LOAD_TICKS}t" for p in points] + [
+                 f"{ns}run_{k} {LOAD_TICKS}t" for p in points] + [
                 f"execute as {origin} at @s" + "".join(f" if loaded {p}" for p in points)
-                + f" run function {NAMESPACE}:go_{k}"]
+                + f" run function {ns}go_{k}"]
             body[0] = body[0].replace("run as and at the origin marker", "run when its chunks are loaded")
-            body[1:2] = [f"function {NAMESPACE}:part_{k}"]
+            body[1:2] = [f"function {ns}part_{k}"]
             name = f"go_{k}"
         else:
             name = f"run_{k}"
         if k == len(parts):
-            body += [f"{run}:done", f"kill {selector}"]
+            body += [f"{run}done", f"kill {selector}"]
         elif last_of_column:
-            body += [f"{run}:next_{c + 1}", f"schedule function {NAMESPACE}:run_{k + 1} {LOAD_TICKS}t"]
+            body += [f"{run}next_{c + 1}", f"schedule function {ns}run_{k + 1} {LOAD_TICKS}t"]
             lines[f"next_{c + 1}"] = [
                 f"# Column {c + 1} is built: release its chunks, load the next ones.",
                 f"forceload remove {rect(c)}", "forceload add ~ ~",
             ] + [f"forceload add {rect(n)}" for n in range(c + 1, min(c + 3, len(columns)))] + [
                 say(f"column {c + 1} of {len(columns)} built")]
         else:
-            body.append(f"schedule function {NAMESPACE}:run_{k + 1} 1t")
+            body.append(f"schedule function {ns}run_{k + 1} 1t")
         lines[name] = body
-        files[f"{folder}/part_{k}.mcfunction"] = text[int(offsets[first]):int(offsets[stop])]
+        files[f"{folder}/{prefix}part_{k}.mcfunction"] = text[int(offsets[first]):int(offsets[stop])]
     if parts:
-        lines["done"] = ["# The maze is built: release the chunks.",
+        lines["done"] = ["# The maze is built: release the chunks.", *last,
                          f"forceload remove {rect(len(columns) - 1)}", "forceload remove ~ ~",
                          say("the maze is built")]
     for name, body in lines.items():
-        files[f"{folder}/{name}.mcfunction"] = ("\n".join(body) + "\n").encode("ascii")
+        files[f"{folder}/{prefix}{name}.mcfunction"] = ("\n".join(body) + "\n").encode("ascii")
     return files
 
 
@@ -337,10 +341,12 @@ def write_datapack(
     mc_version: str = DEFAULT_MC_VERSION,
     seed: int | None = None,
     keep_terrain: bool = False,
+    layouts: tuple | None = None,
 ) -> None:
     """Write a (y, z, x) volume as a datapack zip of ``fill`` commands (see the module docstring).
 
-    ``keep_terrain=True`` leaves the world's blocks where the maze has air.
+    ``keep_terrain=True`` leaves the world's blocks where the maze has air. ``layouts`` makes a
+    minigame (:func:`write_minigame`).
 
     Example
     -------
@@ -352,19 +358,89 @@ def write_datapack(
     ['build.mcfunction', 'done.mcfunction', 'go_1.mcfunction', 'part_1.mcfunction',
      'run_1.mcfunction', 'pack.mcmeta']
     """
+    if layouts is not None:
+        write_minigame(blocks, file, theme, layouts, mc_version, seed, keep_terrain)
+        return
     meta = pack_mcmeta(mc_version)  # refuses unknown formats before any work
-    height = blocks.shape[0]
-    limit = 384 if release(mc_version).data_version >= 2860 else 256  # 1.18 made worlds taller
-    if height > limit:
-        raise BlockmazeError(
-            f"the maze is {height} blocks high; a Minecraft {mc_version} world is {limit} high"
-        )
+    _check_height(blocks.shape[0], mc_version)
     theme = for_release(theme, mc_version)  # built-in themes substituted, every state checked
     spot = player_spot(blocks)
     shift = (-spot.y, -spot.z, -spot.x)
     text, ends, columns = fill_text(blocks, theme, seed, keep_terrain, shift, TILE, mc_version)
     files = {"pack.mcmeta": (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode("ascii")}
     files.update(function_files(text, ends, columns, mc_version, shift, spot.facing))
+    write_zip(file, files, level=3)
+
+
+def _check_height(height: int, mc_version: str) -> None:
+    limit = 384 if release(mc_version).data_version >= 2860 else 256  # 1.18 made worlds taller
+    if height > limit:
+        raise BlockmazeError(
+            f"the maze is {height} blocks high; a Minecraft {mc_version} world is {limit} high"
+        )
+
+
+def _folder(mc_version: str, what: str) -> str:
+    """``function`` or ``functions`` (``what``: ``"function"``), ``tags/function`` or
+    ``tags/functions``: the singular from 1.21 (format 48)."""
+    return what + ("" if _pack_major(mc_version) >= FUNCTION_FOLDER_FROM else "s")
+
+
+def write_minigame(blocks: np.ndarray, file: BinaryIO, theme: Theme, layouts,
+                   mc_version: str = DEFAULT_MC_VERSION, seed: int | None = None,
+                   keep_terrain: bool = False) -> None:
+    """A maze minigame (:mod:`.minigame`): layout 1 is ``blocks`` (drawn with ``seed``), the others
+    ``layouts``, and each layout's start and finish.
+
+    ``layouts`` is a tuple of ``(volume, seed, start, finish)``, the first being layout 1's
+    (its volume and seed ignored: ``blocks`` and ``seed`` are them), start and finish the
+    (y, z, x) blocks the players stand in. Each layout's ``fill`` commands are those of a plain pack of it, run from the
+    maze's min corner; all have the shape of ``blocks``, at most one column (:data:`TILE`) wide.
+
+    >>> import io, zipfile
+    >>> from blockmaze.materials import load_theme
+    >>> v = np.zeros((2, 3, 3), np.uint8); v[0] = 2
+    >>> out = io.BytesIO()
+    >>> write_minigame(v, out, load_theme(), ((None, 1, (1, 0, 0), (1, 2, 2)), (v, 2, (1, 0, 0), (1, 2, 2))), "1.21")
+    >>> [n for n in zipfile.ZipFile(out).namelist() if "tags" in n]
+    ['data/minecraft/tags/function/load.json', 'data/minecraft/tags/function/tick.json']
+    """
+    from .minigame import MAX_LAYOUTS, game_functions, tag_file
+
+    meta = pack_mcmeta(mc_version)
+    if keep_terrain:
+        raise BlockmazeError("a minigame's layouts replace each other block for block: drop "
+                             "--keep-terrain")
+    if not 1 <= len(layouts) <= MAX_LAYOUTS:
+        raise BlockmazeError(f"a minigame holds 1 to {MAX_LAYOUTS} layouts, not {len(layouts)}")
+    _check_height(blocks.shape[0], mc_version)
+    if max(blocks.shape[1:]) > TILE:
+        raise BlockmazeError(f"a minigame's maze is built in one go: at most {TILE}x{TILE} blocks, "
+                             f"not {blocks.shape[2]}x{blocks.shape[1]}")
+    theme = for_release(theme, mc_version)
+    spot = player_spot(blocks)
+    folder = f"data/{NAMESPACE}/{_folder(mc_version, 'function')}"
+    entity = "minecraft:marker" if _pack_major(mc_version) >= MARKER_ENTITY_FROM else \
+        "minecraft:armor_stand"
+    meta["pack"]["description"] = (f"blockmaze maze minigame of {len(layouts)} layouts for "
+                                   f"Minecraft {mc_version}: run /function {NAMESPACE}:build, "
+                                   f"then /function {NAMESPACE}:next")
+    files = {"pack.mcmeta": (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode("ascii")}
+    for k, (volume, layout_seed, *_) in enumerate(layouts, 1):
+        volume, layout_seed = (blocks, seed) if k == 1 else (np.asarray(volume), layout_seed)
+        if volume.shape != blocks.shape:
+            raise BlockmazeError(f"a minigame's layouts have one size: layout {k} is "
+                                 f"{volume.shape}, layout 1 {blocks.shape} (y, z, x)")
+        text, ends, columns = fill_text(volume, theme, layout_seed, False, (0, 0, 0), TILE,
+                                        mc_version)
+        files.update(function_files(text, ends, columns, mc_version, prefix=f"layout_{k}/",
+                                    last=(f"function {NAMESPACE}:layout_{k}/ready",)))
+    game = game_functions(len(layouts), entity, spot[:3], YAW[spot.facing],
+                          [(start, finish) for *_, start, finish in layouts])
+    for name, body in game.items():
+        files[f"{folder}/{name}.mcfunction"] = ("\n".join(body) + "\n").encode("ascii")
+    tags = f"data/minecraft/{_folder(mc_version, 'tags/function')}"
+    files.update({f"{tags}/{name}.json": tag_file(name) for name in ("load", "tick")})
     write_zip(file, files, level=3)
 
 
