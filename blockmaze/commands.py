@@ -570,6 +570,9 @@ class Output(Job):
     lights: bool = option(False, "Set light blocks into the floor so every walkable block has "
                                  "block light >= 1 (no hostile mob spawns in the passages).",
                           "Blocks", where="volume")
+    hollow: bool = option(False, "Take out wall blocks buried in solid blocks, leaving pockets "
+                                 "one block tall and never 2x2 wide, where no mob spawns.",
+                          "Blocks", where="volume")
     theme: str = option(DEFAULT_THEME, f"Block theme: one of {', '.join(theme_names())}, or a "
                                        f"theme JSON file.", "Blocks",
                         metavar="NAME|FILE", where="file", not_for=frozenset({"maze"}))

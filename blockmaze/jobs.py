@@ -197,7 +197,7 @@ def _settings(job: Any, kind: str, **fixed) -> BlockSettings:
     chosen = {name: getattr(job, name) for name in ("wall", "passage", "scale", "bridges",
                                                     "solution") if hasattr(job, name)}
     return BlockSettings.resolve(kind, **{**chosen, **fixed}, height=job.height, floor=job.floor,
-                                 roof=job.roof, lights=job.lights)
+                                 roof=job.roof, lights=job.lights, hollow=job.hollow)
 
 
 def _seed(job: Any) -> int:
@@ -540,7 +540,7 @@ def blockwise(job: Blockwise, voice: Voice) -> Outcome:
         raise BlockmazeError("blockwise sizes are ROWSxCOLS blocks, or HEIGHTxROWSxCOLS for a "
                              "strict 3-D maze")
     settings = BlockSettings.resolve(height=job.height, floor=job.floor, roof=job.roof,
-                                     lights=job.lights)
+                                     lights=job.lights, hollow=job.hollow)
     where, theme = _output(job)
     _check_blockwise_output(where, settings, size)
     _warn_unused(job, run_context(job, where))
@@ -598,7 +598,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
     size = tuple(job.size)
     spawns = _check_dungeon(job, size)
     settings = BlockSettings.resolve(height=job.height, floor=job.floor, roof=job.roof,
-                                     lights=job.lights)
+                                     lights=job.lights, hollow=job.hollow)
     where, theme = _output(job)
     if where is not None:  # a picture, several files to a stream, or too large: refused
         check_source(where.writer, None)  # before any work

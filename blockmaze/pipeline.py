@@ -212,15 +212,16 @@ def blocks_of(maze: Maze, endpoints: Endpoints | None, settings: BlockSettings) 
 
 
 def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: bool = False,
-             lights: bool = False) -> np.ndarray:
+             lights: bool = False, hollow: bool = False) -> np.ndarray:
     """A (y, z, x) volume from blocks: a plan is extruded; a volume is kept as it is; either is
-    lit with ``lights`` (layer by layer where levels are stacked).
+    lit with ``lights`` (layer by layer where levels are stacked) and its buried wall blocks
+    taken out with ``hollow`` (:mod:`blockmaze.blocks.hollow`).
 
     >>> stand_up(np.array([[1, 0, 1]], np.uint8), height=2).shape
     (3, 1, 3)
     """
     return stood_up(blocks, BlockSettings.resolve(height=height, floor=floor, roof=roof,
-                                                  lights=lights))
+                                                  lights=lights, hollow=hollow))
 
 
 def stood_up(blocks: np.ndarray, settings: BlockSettings) -> np.ndarray:
@@ -234,6 +235,10 @@ def stood_up(blocks: np.ndarray, settings: BlockSettings) -> np.ndarray:
         from .blocks.lights import place_lights
 
         volume = place_lights(volume)
+    if s.hollow:
+        from .blocks.hollow import hollow
+
+        volume = hollow(volume)
     return volume
 
 
@@ -248,7 +253,8 @@ def plan_layer(blocks: np.ndarray) -> np.ndarray:
 
 def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False, wall=None,
           passage=None, scale: int | None = None, height: int = 3, floor: bool = True,
-          roof: bool = False, lights: bool = False, bridges: bool = False) -> np.ndarray:
+          roof: bool = False, lights: bool = False, bridges: bool = False,
+          hollow: bool = False) -> np.ndarray:
     """The (y, z, x) volume of a maze of any kind, as ``blockmaze generate -o FILE`` writes it.
 
     Parameters
@@ -261,7 +267,7 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
         Mark the path (from ``endpoints``, else the ends of the longest path).
     wall, passage, scale, bridges
         How the maze becomes blocks, as for :func:`maze_blocks`.
-    height, floor, roof, lights
+    height, floor, roof, lights, hollow
         How a plan stands up, as for :func:`stand_up`.
 
     Returns
@@ -277,5 +283,5 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
     """
     settings = BlockSettings.resolve(maze.grid.kind, wall=wall, passage=passage, scale=scale,
                                      height=height, floor=floor, roof=roof, lights=lights,
-                                     bridges=bridges, solution=solution)
+                                     bridges=bridges, solution=solution, hollow=hollow)
     return stood_up(blocks_of(maze, endpoints, settings), settings)
