@@ -323,8 +323,10 @@ def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
         return make_maze(shape, kind, job.algorithm, seed, 0.0, job.entrances, mask,
                          unicursal=True, scale=job.scale)  # the perfect maze, split
     shows_ends = where is None or where.writer.draws_maze or job.solution
+    stops = kind != "layered"  # (there they were warned of as ignored)
     return make_maze(shape, kind, job.algorithm, seed, job.braid, job.entrances, mask, weave,
-                     ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale)
+                     ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale,
+                     exits=job.exits * stops, checkpoints=job.checkpoints * stops)
 
 
 def _labyrinth(job: Generate, voice: Voice) -> Outcome:
@@ -440,7 +442,7 @@ def _streams(job: Generate, where: Destination, shape, settings: BlockSettings) 
     from .streaming import should_stream, stream_blockers
 
     blockers = stream_blockers(settings.kind, job.mask, job.algorithm, job.braid, job.entrances,
-                               job.solution, job.lights)
+                               job.solution, job.lights, job.exits, job.checkpoints)
     return should_stream(where.writer, shape, settings, blockers, where.split)
 
 

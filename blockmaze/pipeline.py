@@ -47,7 +47,7 @@ def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
 
 def shown_endpoints(maze: Maze, endpoints: Endpoints | None, solution: bool) -> Endpoints | None:
     """The endpoints a maze's blocks show: with ``solution`` (placed if none are given), or where
-    they cut openings in the outer wall; else None.
+    they cut openings in the outer wall or mark checkpoints; else None.
 
     >>> from blockmaze import generate
     >>> shown_endpoints(generate((2, 2), rng=0), None, False) is None
@@ -55,13 +55,15 @@ def shown_endpoints(maze: Maze, endpoints: Endpoints | None, solution: bool) -> 
     """
     if solution and endpoints is None:
         endpoints = place_endpoints(maze)
-    return endpoints if solution or (endpoints is not None and endpoints.openings) else None
+    shows = endpoints is not None and bool(endpoints.openings or endpoints.checkpoints)
+    return endpoints if solution or shows else None
 
 
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
               braid: float = 0.0, entrances: bool = False, mask=None,
               weave: float = 0.0, order: np.ndarray | None = None, ends: bool = True,
-              unicursal: bool = False, scale: int | None = None) -> MazeDocument:
+              unicursal: bool = False, scale: int | None = None, exits: int = 0,
+              checkpoints: int = 0) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
@@ -74,7 +76,9 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     perfect maze's passages into one path (:func:`blockmaze.blocks.unicursal.unicursal`: a
     square maze of twice the rows and columns; another kind's drawn in 1-block corridors at
     ``scale``, default its least, each block a cell); start and goal are its two ends, with
-    openings on ``entrances``.
+    openings on ``entrances``. ``exits`` cuts that many more openings in the outer wall (of a
+    layered maze's bottom level) and ``checkpoints`` marks that many cells the way from start to
+    goal passes in order (:func:`blockmaze.mazes.endpoints.add_exits`, ``add_checkpoints``).
 
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
@@ -109,8 +113,15 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
             from .blocks.unicursal import unicursal_endpoints, unicursal as split
 
             maze = split(maze, scale)
-            return MazeDocument(maze, unicursal_endpoints(maze, entrances), algorithm, seed, braid)
-        placed = place_endpoints(maze, "entrances") if entrances else place_endpoints(maze) if ends else None
+            placed: Endpoints | None = unicursal_endpoints(maze, entrances)
+        elif entrances:
+            placed = place_endpoints(maze, "entrances")
+        else:
+            placed = place_endpoints(maze) if ends or exits or checkpoints else None
+        if placed is not None and (exits or checkpoints):
+            from .mazes.endpoints import add_checkpoints, add_exits
+
+            placed = add_exits(maze, add_checkpoints(maze, placed, checkpoints), exits)
     return MazeDocument(maze, placed, algorithm, seed, braid)
 
 
