@@ -222,6 +222,38 @@ def blocks_of(maze: Maze, endpoints: Endpoints | None, settings: BlockSettings) 
     return rasterize(maze, s.scale, endpoints=shown, solution=s.solution)
 
 
+def stop_entities(maze: Maze, endpoints: Endpoints | None, settings: BlockSettings) -> list:
+    """The checkpoints of a maze's plan as entities with their ``order`` (1 first), where
+    :func:`blocks_of` draws them: the first block of a converted kind's cell, a rasterized
+    cell's anchor. Tile maps carry them (the plan alone says where, not in which order).
+
+    >>> from blockmaze import generate
+    >>> from blockmaze.mazes.endpoints import add_checkpoints
+    >>> maze = generate((4, 4), rng=1)
+    >>> [(e.kind, e.properties) for e in stop_entities(maze, add_checkpoints(
+    ...     maze, place_endpoints(maze), 1), BlockSettings())]
+    [('checkpoint', {'order': 1})]
+    """
+    from .entities import Entity
+
+    if endpoints is None or not endpoints.checkpoints:
+        return []
+    cells = np.asarray(endpoints.checkpoints)
+    if settings.converted:
+        from .blocks.convert import per_axis
+
+        (wz, wx), (pz, px) = per_axis(settings.wall, "wall"), per_axis(settings.passage, "passage")
+        cols = maze.grid.shape[-1]
+        rows, columns = cells // cols, cells % cols
+        places = np.stack([(rows + 1) * wz + rows * pz, (columns + 1) * wx + columns * px], 1)
+    else:
+        from .blocks.raster import raster
+
+        places = raster(maze, settings.scale).anchors[cells]
+    return [Entity("checkpoint", int(z), int(x), {"order": order})
+            for order, (z, x) in enumerate(places.tolist(), 1)]
+
+
 def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: bool = False,
              lights: bool = False, hollow: bool = False) -> np.ndarray:
     """A (y, z, x) volume from blocks: a plan is extruded; a volume is kept as it is; either is

@@ -186,6 +186,12 @@ def parts(plan: Plan, source: Source | Dungeon,
     elif writer.plan and document.maze.grid.kind == "layered":
         yield from _level_parts(plan, document, options)
     else:
+        if writer.plan:  # a tile map: its checkpoints in order
+            from .pipeline import stop_entities
+
+            shown = shown_endpoints(document.maze, document.endpoints, plan.blocks.solution)
+            stops = stop_entities(document.maze, shown, plan.blocks)
+            options = {**options, **(writer.taken(entities=stops) if stops else {})}
         yield Part(_maze_volume(plan, document), plan.destination.target, options)
 
 

@@ -120,6 +120,13 @@ def test_tile_maps_carry_checkpoints_and_exits_as_entities(tmp_path, capsys):
                for o in layer.get("objects", [])]
     kinds = [o.get("type") or o.get("class") for o in objects]
     assert kinds.count("checkpoint") == 3 and kinds.count("exit") == 2
+    ends = pipeline.make_maze((6, 8), seed=2, exits=2, checkpoints=3).endpoints
+    order = {}
+    for o in objects:
+        if o["type"] == "checkpoint":
+            row, col = (o["y"] // 16 - 1) // 2, (o["x"] // 16 - 1) // 2
+            order[o["properties"][0]["value"]] = row * 8 + col
+    assert [order[k] for k in (1, 2, 3)] == list(ends.checkpoints)
 
 
 def test_too_many_checkpoints_or_exits_are_refused_in_one_line(capsys):

@@ -39,7 +39,7 @@ ENTITY_LAYER, TILE_LAYER, GRID_LAYER = "Entities", "Tiles", "Plan"
 ENTITY_UID, TILE_UID, GRID_UID, TILESET_UID, LEVEL_UID = 1, 2, 3, 4, 5
 # entity kind -> its fields (name, LDtk type); an entity without a field's property leaves it null
 ENTITY_FIELDS = {
-    "start": (), "goal": (), "checkpoint": (), "exit": (),
+    "start": (), "goal": (), "checkpoint": (("order", "Int"),), "exit": (),
     "door": (("locked", "Bool"), ("key", "Int")),
     "stairs": (("direction", "String"), ("level", "Int")),
     "key": (("key", "Int"),),  # the id of the lock it opens (the door's "key")
