@@ -155,3 +155,20 @@ def test_the_bot_walks_through_every_checkpoint_to_the_goal(tmp_path):
     result, = walk([{"name": "checkpoints", "file": path, "goal": list(feet_on(volume, Material.GOAL)),
                      "start": None, "route": route}], timeout=120)
     assert result["reached"], result
+
+
+@pytest.mark.parametrize("style", ["blocks", "walls"])
+def test_pictures_take_a_maze_with_exits_and_checkpoints_banded_or_whole(style):
+    import io
+
+    from PIL import Image
+
+    from blockmaze.export.pictures import render_image
+    from blockmaze.export.pngbands import write_png_bands
+
+    document = made("square", 6, 2, 3)
+    options = dict(style=style, cell_size=6, endpoints=document.endpoints, shade=True)
+    out = io.BytesIO()
+    write_png_bands(document.maze, out, band_rows=2, **options)
+    banded = np.asarray(Image.open(io.BytesIO(out.getvalue())))
+    assert (banded == np.asarray(render_image(document.maze, **options))).all()
