@@ -56,6 +56,7 @@ CARVED = frozenset(GRID_KINDS)
 LABYRINTH_STYLES = ("cretan", "chartres")
 # the kinds --unicursal splits (blockmaze.blocks.unicursal.UNICURSAL_KINDS): those with one flat plan
 UNICURSAL = frozenset({"square", "hex", "triangle", "upsilon", "polar"})
+STOPS = frozenset(GRID_KINDS) - {"layered"}  # kinds with exits and checkpoints
 
 
 # --- the value types (text in, value out; click's ParamType, so the command uses them as they are)
@@ -570,6 +571,9 @@ class Output(Job):
     lights: bool = option(False, "Set light blocks into the floor so every walkable block has "
                                  "block light >= 1 (no hostile mob spawns in the passages).",
                           "Blocks", where="volume")
+    hollow: bool = option(False, "Take out wall blocks buried in solid blocks, leaving pockets "
+                                 "one block tall and never 2x2 wide, where no mob spawns.",
+                          "Blocks", where="volume")
     theme: str = option(DEFAULT_THEME, f"Block theme: one of {', '.join(theme_names())}, or a "
                                        f"theme JSON file.", "Blocks",
                         metavar="NAME|FILE", where="file", not_for=frozenset({"maze"}))
@@ -750,6 +754,16 @@ class Generate(GraphMaze):
     entrances: bool = option(False, "Start and goal on the outer wall, with openings cut there; "
                                     "otherwise they are the two ends of the longest path.", "Maze",
                              grids=CARVED, grid_note="a labyrinth has its entrance")
+    exits: int = option(0, "Cut N more openings in the outer wall besides start's and goal's, "
+                           "spread around the maze (each the border cell farthest along the "
+                           "passages from the openings before it), marked EXIT.", "Maze",
+                        Whole(0, 1000), metavar="N", grids=STOPS,
+                        grid_note="a layered maze's levels do not show them yet")
+    checkpoints: int = option(0, "Mark N cells the way from start to goal passes, in order, "
+                                 "spread evenly along it (CHECKPOINT); --solution marks the way "
+                                 "through them.", "Maze", Whole(0, 1000), metavar="N",
+                              grids=STOPS,
+                              grid_note="a layered maze's levels do not show them yet")
     weave: float = option(0.0, "With -g weave: the chance that a cell is a crossing, where a "
                                "passage may go under it (0 = none; -a kruskal:weave uses most of "
                                "them). Blocks need --wall 4 or more (the default there; 3 with "

@@ -20,7 +20,8 @@ class Entity:
     Kinds: ``start``, ``goal``, ``stairs`` (properties ``direction`` ``up``/``down`` and
     ``level``, the 1-based level it leads to), ``door`` (a locked one has ``locked`` True and
     ``key``, the key's id), ``key`` (``key``: its id), ``monster``, ``item``, ``treasure`` (``rule``: why it
-    stands there, and ``distance``: walking distance in blocks from the start).
+    stands there, and ``distance``: walking distance in blocks from the start), ``checkpoint``
+    (``order``: 1 for the first the way passes), ``exit``.
     """
 
     kind: str

@@ -198,7 +198,7 @@ def _settings(job: Any, kind: str, **fixed) -> BlockSettings:
     chosen = {name: getattr(job, name) for name in ("wall", "passage", "scale", "bridges",
                                                     "solution") if hasattr(job, name)}
     return BlockSettings.resolve(kind, **{**chosen, **fixed}, height=job.height, floor=job.floor,
-                                 roof=job.roof, lights=job.lights)
+                                 roof=job.roof, lights=job.lights, hollow=job.hollow)
 
 
 def _seed(job: Any) -> int:
@@ -327,8 +327,10 @@ def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
         return make_maze(shape, kind, job.algorithm, seed, 0.0, job.entrances, mask,
                          unicursal=True, scale=job.scale)  # the perfect maze, split
     shows_ends = where is None or where.writer.draws_maze or job.solution
+    stops = kind != "layered"  # (there they were warned of as ignored)
     return make_maze(shape, kind, job.algorithm, seed, job.braid, job.entrances, mask, weave,
-                     ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale)
+                     ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale,
+                     exits=job.exits * stops, checkpoints=job.checkpoints * stops)
 
 
 def _minigame(job: Generate, voice: Voice, where: Destination, theme: Theme | None,
@@ -466,7 +468,7 @@ def _streams(job: Generate, where: Destination, shape, settings: BlockSettings) 
     from .streaming import should_stream, stream_blockers
 
     blockers = stream_blockers(settings.kind, job.mask, job.algorithm, job.braid, job.entrances,
-                               job.solution, job.lights)
+                               job.solution, job.lights, job.exits, job.checkpoints)
     return should_stream(where.writer, shape, settings, blockers, where.split)
 
 
@@ -566,7 +568,7 @@ def blockwise(job: Blockwise, voice: Voice) -> Outcome:
         raise BlockmazeError("blockwise sizes are ROWSxCOLS blocks, or HEIGHTxROWSxCOLS for a "
                              "strict 3-D maze")
     settings = BlockSettings.resolve(height=job.height, floor=job.floor, roof=job.roof,
-                                     lights=job.lights)
+                                     lights=job.lights, hollow=job.hollow)
     where, theme = _output(job)
     _check_blockwise_output(where, settings, size)
     _warn_unused(job, run_context(job, where))
@@ -624,7 +626,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
     size = tuple(job.size)
     spawns = _check_dungeon(job, size)
     settings = BlockSettings.resolve(height=job.height, floor=job.floor, roof=job.roof,
-                                     lights=job.lights)
+                                     lights=job.lights, hollow=job.hollow)
     where, theme = _output(job)
     if where is not None:  # a picture, several files to a stream, or too large: refused
         check_source(where.writer, None)  # before any work

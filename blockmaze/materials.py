@@ -34,6 +34,8 @@ class Material(IntEnum):
     MONSTER = 10  # a dungeon's spawn points (``--spawns``): in Minecraft a mob spawner,
     ITEM = 11     # a chest of dungeon loot,
     TREASURE = 12  # a chest of treasure (see blockmaze.export.minecraft.blockentities)
+    CHECKPOINT = 13  # a cell the way passes through, in order (``--checkpoints``)
+    EXIT = 14        # a cell with an opening in the outer wall besides start and goal (``--exits``)
 
 
 # Lookup tables, built on first use (so naming a material needs no numpy):
@@ -41,7 +43,7 @@ class Material(IntEnum):
 # walking surface of an open block (the floor under it shows it).
 _TABLES = {"SOLID": (Material.WALL, Material.FLOOR, Material.ROOF),
            "MARKERS": (Material.PATH, Material.START, Material.GOAL, Material.MONSTER, Material.ITEM,
-                       Material.TREASURE)}
+                       Material.TREASURE, Material.CHECKPOINT, Material.EXIT)}
 
 
 def __getattr__(name: str):
@@ -66,21 +68,23 @@ DEFAULT_GLYPHS: dict[int, str] = {
     Material.AIR: ".", Material.WALL: "#", Material.FLOOR: ".", Material.ROOF: "^",
     Material.PATH: "*", Material.START: "S", Material.GOAL: "G", Material.DOOR: "+",
     Material.STAIRS: ">", Material.LIGHT: "!", Material.MONSTER: "M", Material.ITEM: "?",
-    Material.TREASURE: "$",
+    Material.TREASURE: "$", Material.CHECKPOINT: "C", Material.EXIT: "E",
 }
 DEFAULT_COLORS: dict[int, str] = {
     Material.AIR: "#1a1a1a", Material.WALL: "#7f7f7f", Material.FLOOR: "#c8c3b4",
     Material.ROOF: "#5a4a3a", Material.PATH: "#e6b422", Material.START: "#2e9e4f",
     Material.GOAL: "#c0392b", Material.DOOR: "#8b5a2b", Material.STAIRS: "#4f86c6",
     Material.LIGHT: "#fff2a8", Material.MONSTER: "#3b3b4f", Material.ITEM: "#a0702a",
-    Material.TREASURE: "#e0b030",
+    Material.TREASURE: "#e0b030", Material.CHECKPOINT: "#dcdcdc", Material.EXIT: "#62dbd5",
 }
 # What a spawn point is where a theme does not say: a spawner, a chest (facing the default way;
-# see blockmaze.export.minecraft.blockentities for what they hold).
+# see blockmaze.export.minecraft.blockentities for what they hold); checkpoints and exits, which
+# a theme written before them does not name.
 DEFAULT_MINECRAFT = {
     Material.MONSTER: "minecraft:spawner",
     Material.ITEM: "minecraft:chest[facing=north,type=single,waterlogged=false]",
     Material.TREASURE: "minecraft:chest[facing=north,type=single,waterlogged=false]",
+    Material.CHECKPOINT: "minecraft:iron_block", Material.EXIT: "minecraft:diamond_block",
 }
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 

@@ -47,7 +47,7 @@ def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:
 
 def shown_endpoints(maze: Maze, endpoints: Endpoints | None, solution: bool) -> Endpoints | None:
     """The endpoints a maze's blocks show: with ``solution`` (placed if none are given), or where
-    they cut openings in the outer wall; else None.
+    they cut openings in the outer wall or mark checkpoints; else None.
 
     >>> from blockmaze import generate
     >>> shown_endpoints(generate((2, 2), rng=0), None, False) is None
@@ -55,13 +55,15 @@ def shown_endpoints(maze: Maze, endpoints: Endpoints | None, solution: bool) -> 
     """
     if solution and endpoints is None:
         endpoints = place_endpoints(maze)
-    return endpoints if solution or (endpoints is not None and endpoints.openings) else None
+    shows = endpoints is not None and bool(endpoints.openings or endpoints.checkpoints)
+    return endpoints if solution or shows else None
 
 
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
               braid: float = 0.0, entrances: bool = False, mask=None,
               weave: float = 0.0, order: np.ndarray | None = None, ends: bool = True,
-              unicursal: bool = False, scale: int | None = None) -> MazeDocument:
+              unicursal: bool = False, scale: int | None = None, exits: int = 0,
+              checkpoints: int = 0) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
@@ -74,7 +76,9 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     perfect maze's passages into one path (:func:`blockmaze.blocks.unicursal.unicursal`: a
     square maze of twice the rows and columns; another kind's drawn in 1-block corridors at
     ``scale``, default its least, each block a cell); start and goal are its two ends, with
-    openings on ``entrances``.
+    openings on ``entrances``. ``exits`` cuts that many more openings in the outer wall (of a
+    layered maze's bottom level) and ``checkpoints`` marks that many cells the way from start to
+    goal passes in order (:func:`blockmaze.mazes.endpoints.add_exits`, ``add_checkpoints``).
 
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
@@ -109,8 +113,15 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
             from .blocks.unicursal import unicursal_endpoints, unicursal as split
 
             maze = split(maze, scale)
-            return MazeDocument(maze, unicursal_endpoints(maze, entrances), algorithm, seed, braid)
-        placed = place_endpoints(maze, "entrances") if entrances else place_endpoints(maze) if ends else None
+            placed: Endpoints | None = unicursal_endpoints(maze, entrances)
+        elif entrances:
+            placed = place_endpoints(maze, "entrances")
+        else:
+            placed = place_endpoints(maze) if ends or exits or checkpoints else None
+        if placed is not None and (exits or checkpoints):
+            from .mazes.endpoints import add_checkpoints, add_exits
+
+            placed = add_exits(maze, add_checkpoints(maze, placed, checkpoints), exits)
     return MazeDocument(maze, placed, algorithm, seed, braid)
 
 
@@ -211,16 +222,49 @@ def blocks_of(maze: Maze, endpoints: Endpoints | None, settings: BlockSettings) 
     return rasterize(maze, s.scale, endpoints=shown, solution=s.solution)
 
 
+def stop_entities(maze: Maze, endpoints: Endpoints | None, settings: BlockSettings) -> list:
+    """The checkpoints of a maze's plan as entities with their ``order`` (1 first), where
+    :func:`blocks_of` draws them: the first block of a converted kind's cell, a rasterized
+    cell's anchor. Tile maps carry them (the plan alone says where, not in which order).
+
+    >>> from blockmaze import generate
+    >>> from blockmaze.mazes.endpoints import add_checkpoints
+    >>> maze = generate((4, 4), rng=1)
+    >>> [(e.kind, e.properties) for e in stop_entities(maze, add_checkpoints(
+    ...     maze, place_endpoints(maze), 1), BlockSettings())]
+    [('checkpoint', {'order': 1})]
+    """
+    from .entities import Entity
+
+    if endpoints is None or not endpoints.checkpoints:
+        return []
+    cells = np.asarray(endpoints.checkpoints)
+    if settings.converted:
+        from .blocks.convert import per_axis
+
+        (wz, wx), (pz, px) = per_axis(settings.wall, "wall"), per_axis(settings.passage, "passage")
+        cols = maze.grid.shape[-1]
+        rows, columns = cells // cols, cells % cols
+        places = np.stack([(rows + 1) * wz + rows * pz, (columns + 1) * wx + columns * px], 1)
+    else:
+        from .blocks.raster import raster
+
+        places = raster(maze, settings.scale).anchors[cells]
+    return [Entity("checkpoint", int(z), int(x), {"order": order})
+            for order, (z, x) in enumerate(places.tolist(), 1)]
+
+
 def stand_up(blocks: np.ndarray, *, height: int = 3, floor: bool = True, roof: bool = False,
-             lights: bool = False) -> np.ndarray:
+             lights: bool = False, hollow: bool = False) -> np.ndarray:
     """A (y, z, x) volume from blocks: a plan is extruded; a volume is kept as it is; either is
-    lit with ``lights`` (layer by layer where levels are stacked).
+    lit with ``lights`` (layer by layer where levels are stacked) and its buried wall blocks
+    taken out with ``hollow`` (:mod:`blockmaze.blocks.hollow`).
 
     >>> stand_up(np.array([[1, 0, 1]], np.uint8), height=2).shape
     (3, 1, 3)
     """
     return stood_up(blocks, BlockSettings.resolve(height=height, floor=floor, roof=roof,
-                                                  lights=lights))
+                                                  lights=lights, hollow=hollow))
 
 
 def stood_up(blocks: np.ndarray, settings: BlockSettings) -> np.ndarray:
@@ -234,6 +278,10 @@ def stood_up(blocks: np.ndarray, settings: BlockSettings) -> np.ndarray:
         from .blocks.lights import place_lights
 
         volume = place_lights(volume)
+    if s.hollow:
+        from .blocks.hollow import hollow
+
+        volume = hollow(volume)
     return volume
 
 
@@ -248,7 +296,8 @@ def plan_layer(blocks: np.ndarray) -> np.ndarray:
 
 def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = False, wall=None,
           passage=None, scale: int | None = None, height: int = 3, floor: bool = True,
-          roof: bool = False, lights: bool = False, bridges: bool = False) -> np.ndarray:
+          roof: bool = False, lights: bool = False, bridges: bool = False,
+          hollow: bool = False) -> np.ndarray:
     """The (y, z, x) volume of a maze of any kind, as ``blockmaze generate -o FILE`` writes it.
 
     Parameters
@@ -261,7 +310,7 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
         Mark the path (from ``endpoints``, else the ends of the longest path).
     wall, passage, scale, bridges
         How the maze becomes blocks, as for :func:`maze_blocks`.
-    height, floor, roof, lights
+    height, floor, roof, lights, hollow
         How a plan stands up, as for :func:`stand_up`.
 
     Returns
@@ -277,5 +326,5 @@ def build(maze: Maze, endpoints: Endpoints | None = None, *, solution: bool = Fa
     """
     settings = BlockSettings.resolve(maze.grid.kind, wall=wall, passage=passage, scale=scale,
                                      height=height, floor=floor, roof=roof, lights=lights,
-                                     bridges=bridges, solution=solution)
+                                     bridges=bridges, solution=solution, hollow=hollow)
     return stood_up(blocks_of(maze, endpoints, settings), settings)

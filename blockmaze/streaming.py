@@ -135,7 +135,8 @@ def volume_bands(rows: int, cols: int, algorithm: str = "eller", rng=None, wall=
 
 
 def stream_blockers(kind: str = "square", mask=None, algorithm: str = "eller", braid: float = 0.0,
-                    entrances: bool = False, solution: bool = False, lights: bool = False) -> list[str]:
+                    entrances: bool = False, solution: bool = False, lights: bool = False,
+                    exits: int = 0, checkpoints: int = 0) -> list[str]:
     """Why a maze cannot be generated and written as a stream (none: it can).
 
     >>> stream_blockers(algorithm="backtracker", solution=True)
@@ -156,6 +157,10 @@ def stream_blockers(kind: str = "square", mask=None, algorithm: str = "eller", b
         reasons.append("--solution (the path needs the whole maze)")
     if lights:
         reasons.append("--lights (placed over the whole floor)")
+    if exits:
+        reasons.append("--exits (spread by distances across the whole maze)")
+    if checkpoints:
+        reasons.append("--checkpoints (on the way from start to goal, which needs the whole maze)")
     return reasons
 
 

@@ -197,6 +197,12 @@ def parts(plan: Plan, source: Source | Dungeon,
     elif writer.plan and document.maze.grid.kind == "layered":
         yield from _level_parts(plan, document, options)
     else:
+        if writer.plan:  # a tile map: its checkpoints in order
+            from .pipeline import stop_entities
+
+            shown = shown_endpoints(document.maze, document.endpoints, plan.blocks.solution)
+            stops = stop_entities(document.maze, shown, plan.blocks)
+            options = {**options, **(writer.taken(entities=stops) if stops else {})}
         yield Part(_maze_volume(plan, document), plan.destination.target, options)
 
 
@@ -323,9 +329,14 @@ def _streamed_part(plan: Plan, maze: Streamed, options: dict) -> Part:
         writer.check_volume(settings.volume_shape(settings.plan_shape((maze.rows, maze.cols))))
 
     def bands() -> Iterator[np.ndarray]:
-        return volume_bands(maze.rows, maze.cols, maze.algorithm, as_generator(maze.seed),
+        made = volume_bands(maze.rows, maze.cols, maze.algorithm, as_generator(maze.seed),
                             settings.wall, settings.passage, settings.height, settings.floor,
                             settings.roof)
+        if settings.hollow:
+            from .blocks.hollow import hollow_bands
+
+            return hollow_bands(made)
+        return made
 
     return Part(bands, plan.destination.target, options)
 
@@ -370,8 +381,8 @@ def save(source: Source | Dungeon, target: Target, format: str | Writer | None =
          theme: Theme | str | None = None, endpoints: Endpoints | None = None,
          solution: bool = False, wall=None, passage=None, scale: int | None = None,
          height: int = 3, floor: bool = True, roof: bool = False, lights: bool = False,
-         bridges: bool = False, seed: int | None = None, split: int | None = None,
-         **options) -> np.ndarray | None:
+         bridges: bool = False, hollow: bool = False, seed: int | None = None,
+         split: int | None = None, **options) -> np.ndarray | None:
     """Write a maze, a maze document, a dungeon or blocks to ``target`` in the format its suffix
     (or ``format``) names, as ``blockmaze generate -o FILE`` (``dungeon -o FILE``) does.
 
@@ -389,7 +400,7 @@ def save(source: Source | Dungeon, target: Target, format: str | Writer | None =
         A name of :data:`~blockmaze.export.FORMATS`; by default the suffix picks it.
     theme : Theme or str, optional
         What each material looks like.
-    endpoints, solution, wall, passage, scale, height, floor, roof, lights, bridges
+    endpoints, solution, wall, passage, scale, height, floor, roof, lights, bridges, hollow
         How a maze becomes blocks, as for :func:`~blockmaze.pipeline.build`.
     seed : int, optional
         Where the format takes one (the theme's variants are drawn from it): by default a
@@ -416,7 +427,7 @@ def save(source: Source | Dungeon, target: Target, format: str | Writer | None =
     kind = _kind(source)
     settings = BlockSettings.resolve(kind, wall=wall, passage=passage, scale=scale,
                                      height=height, floor=floor, roof=roof, lights=lights,
-                                     bridges=bridges, solution=solution)
+                                     bridges=bridges, solution=solution, hollow=hollow)
     chosen = plan(target, format, blocks=settings, theme=theme, seed=seed, split=split, **options)
     check_source(chosen.writer, source)
     return write_plan(chosen, source, endpoints).volume
@@ -457,7 +468,7 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller",
                    seed: int | None = None, format: str | Writer = "world", wall=1, passage=1,
                    height: int = 3, floor: bool = True, roof: bool = False,
                    theme: Theme | str | None = None, split: int | None = None,
-                   **options) -> tuple[int, int, int]:
+                   hollow: bool = False, **options) -> tuple[int, int, int]:
     """Generate a rows x cols square maze row by row and write it band by band, in memory bounded
     by a band whatever the size (see :mod:`blockmaze.streaming`).
 
@@ -472,7 +483,7 @@ def write_streamed(target, rows: int, cols: int, algorithm: str = "eller",
     (4, 41, 61)
     """
     settings = BlockSettings.resolve("square", wall=wall, passage=passage, height=height,
-                                     floor=floor, roof=roof)
+                                     floor=floor, roof=roof, hollow=hollow)
     chosen = plan(target, format, blocks=settings, theme=theme, seed=seed, split=split, **options)
     write_plan(chosen, Streamed(rows, cols, algorithm, seed))
     return settings.volume_shape(settings.plan_shape((rows, cols)))

@@ -34,6 +34,12 @@ IDS_1_12 = {
     "minecraft:smooth_stone": (43, 8),  # the seamless double stone slab
     "minecraft:gold_block": (41, 0),
     "minecraft:emerald_block": (133, 0),
+    "minecraft:iron_block": (42, 0),
+    "minecraft:diamond_block": (57, 0),
+    "minecraft:yellow_concrete": (251, 4),
+    "minecraft:cyan_concrete": (251, 9),
+    "minecraft:yellow_wool": (35, 4),
+    "minecraft:light_blue_wool": (35, 3),
     "minecraft:redstone_block": (152, 0),
     "minecraft:glowstone": (89, 0),
     "minecraft:sea_lantern": (169, 0),

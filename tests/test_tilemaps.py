@@ -45,7 +45,7 @@ def tile_color(material):
 
 
 WALKABLE_NAMES = {"air", "floor", "path", "start", "goal", "door", "stairs", "light", "monster", "item",
-                  "treasure"}
+                  "treasure", "checkpoint", "exit"}
 TRANSPARENT_NAMES = WALKABLE_NAMES - {"door"}
 WALKABLE = np.array([m.name.lower() in WALKABLE_NAMES for m in Material])
 TRANSPARENT = np.array([m.name.lower() in TRANSPARENT_NAMES for m in Material])
@@ -163,7 +163,7 @@ def test_tmx_fields_and_data_decoded_by_hand(encoding):
         "version": "1.10", "tiledversion": "1.10.2", "orientation": "orthogonal",
         "renderorder": "right-down", "width": "10", "height": "7", "tilewidth": "16",
         "tileheight": "16", "infinite": "0", "nextlayerid": "3",
-        "nextobjectid": str(1 + np.isin(plan, [5, 6, 7, 8]).sum()),
+        "nextobjectid": str(1 + np.isin(plan, [5, 6, 7, 8, 13, 14]).sum()),
     }
     tileset = root.find("tileset")
     assert {k: tileset.get(k) for k in ("firstgid", "tilewidth", "tileheight", "tilecount", "columns")} == {
@@ -249,7 +249,7 @@ def test_entity_objects(format, tmp_path):
     assert isinstance(layer, pytiled_parser.ObjectLayer) and layer.name == "entities"
     found = sorted((o.name, int(o.coordinates.x) // 8, int(o.coordinates.y) // 8) for o in layer.tiled_objects)
     expected = sorted((Material(v).name.lower(), int(x), int(y))
-                      for (y, x), v in np.ndenumerate(plan) if v in (5, 6, 7, 8))
+                      for (y, x), v in np.ndenumerate(plan) if v in (5, 6, 7, 8, 13, 14))
     assert found == expected
     assert all((o.size.width, o.size.height) == (8, 8) for o in layer.tiled_objects)
     assert tiled.next_object_id == len(expected) + 1
@@ -419,7 +419,7 @@ def test_tilemap_json_schema_and_content(kind):
         assert entry["materials"][entry["ids"].index(int(material))] == Material(material).name.lower()
         assert (entry["walkable"], entry["transparent"]) == (WALKABLE[material], TRANSPARENT[material])
     expected = sorted((Material(v).name.lower(), int(x), int(y))
-                      for (y, x), v in np.ndenumerate(plan) if v in (5, 6, 7, 8))
+                      for (y, x), v in np.ndenumerate(plan) if v in (5, 6, 7, 8, 13, 14))
     assert sorted((e["type"], e["x"], e["y"]) for e in document["entities"]) == expected
     assert document["metadata"] == {"generator": "blockmaze", "version": bm.__version__, "theme": THEME.name}
 

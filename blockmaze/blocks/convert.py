@@ -136,11 +136,11 @@ def _mark_endpoints(unit: np.ndarray, maze: Maze, endpoints: Endpoints, solution
         cells = np.asarray(cells)
         return 2 * (cells // cols) + 1, 2 * (cells % cols) + 1
 
-    opening = np.uint8(Material.PATH if solution else Material.AIR)
-    for cell, direction in endpoints.openings:
+    ends = (endpoints.start, endpoints.goal)
+    for cell, direction in endpoints.openings:  # (an exit's is off the way)
         z, x = centre(cell)
         dz, dx = WALL_OFFSETS[direction]
-        unit[z + dz, x + dx] = opening
+        unit[z + dz, x + dx] = Material.PATH if solution and cell in ends else Material.AIR
     if solution:
         path = maze.shortest_path(endpoints.start, endpoints.goal)
         z, x = centre(path)
@@ -148,6 +148,17 @@ def _mark_endpoints(unit: np.ndarray, maze: Maze, endpoints: Endpoints, solution
         unit[(z[:-1] + z[1:]) // 2, (x[:-1] + x[1:]) // 2] = Material.PATH
         unit[centre(endpoints.start)] = Material.START
         unit[centre(endpoints.goal)] = Material.GOAL
+    mark_stops(unit, cols, endpoints)
+
+
+def mark_stops(unit: np.ndarray, cols: int, endpoints: Endpoints) -> None:
+    """CHECKPOINT and EXIT on the centre blocks of a unit plan's checkpoint and exit cells (shown
+    with or without the solution: a player looks for them)."""
+    for material, cells in ((Material.EXIT, endpoints.exits),
+                            (Material.CHECKPOINT, endpoints.checkpoints)):
+        if cells:
+            where = np.asarray(cells)
+            unit[2 * (where // cols) + 1, 2 * (where % cols) + 1] = material
 
 
 def from_blocks(plan: np.ndarray, wall: Thickness = 1, passage: Thickness = 1) -> Maze:

@@ -28,7 +28,7 @@ REACH = LIGHT_LEVEL - 2  # the block above the light has 14; 13 more steps leave
 # blocks a walker stands on (markers and lights lie in floors)
 STANDS_ON = np.zeros(256, dtype=bool)
 STANDS_ON[[Material.WALL, Material.FLOOR, Material.ROOF, Material.PATH, Material.START,
-           Material.GOAL, Material.LIGHT]] = True
+           Material.GOAL, Material.LIGHT, Material.CHECKPOINT, Material.EXIT]] = True
 
 
 @kernel
@@ -107,7 +107,7 @@ def place_lights(volume: np.ndarray, reach: int = REACH) -> np.ndarray:
         if not walkable.any():
             continue
         found = True
-        ends = (below == Material.START) | (below == Material.GOAL)
+        ends = np.isin(below, (Material.START, Material.GOAL, Material.CHECKPOINT, Material.EXIT))
         lights = _place(walkable, below == Material.FLOOR, ends, int(reach))
         lit[y - 1][lights] = Material.LIGHT
     if not found:

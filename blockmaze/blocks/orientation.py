@@ -38,7 +38,7 @@ OPPOSITE = (SOUTH, WEST, NORTH, EAST)
 # materials that are blocks in a volume (markers lie in the floor, lights are blocks)
 BLOCK = np.zeros(256, dtype=bool)
 BLOCK[[Material.WALL, Material.FLOOR, Material.ROOF, Material.PATH, Material.START, Material.GOAL,
-       Material.LIGHT]] = True
+       Material.LIGHT, Material.CHECKPOINT, Material.EXIT]] = True
 
 
 def _shifted(mask: np.ndarray, dz: int, dx: int) -> np.ndarray:

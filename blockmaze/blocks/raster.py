@@ -247,6 +247,11 @@ def raster(maze: Maze, scale: int = 4, endpoints: Endpoints | None = None,
     labels = np.where(open_, np.where(label < grid.size, label, OUTSIDE_LABEL), -1).astype(np.int32)
     if solution:
         _mark_solution(plan, maze, endpoints, owner, anchors, mid, normal, neighbors, links)
+    if endpoints is not None:  # checkpoints and exits, with or without the solution
+        for material, stops in ((Material.EXIT, endpoints.exits),
+                                (Material.CHECKPOINT, endpoints.checkpoints)):
+            for stop in stops:
+                plan[tuple(anchors[stop])] = material
     return Raster(plan, labels, anchors, scale, (xmin - PAD / scale, ymin - PAD / scale))
 
 

@@ -1,8 +1,8 @@
 """How a maze becomes blocks, decided once: one frozen value with every default applied.
 
 :class:`BlockSettings` holds the wall and passage thickness (the 2n+1 converter's), the scale a
-rasterized kind is drawn at, how a plan stands up (height, floor, roof, lights), weave bridges
-and the solution path. :meth:`BlockSettings.resolve` applies the defaults for a grid kind (a
+rasterized kind is drawn at, how a plan stands up (height, floor, roof, lights, hollow walls),
+weave bridges and the solution path. :meth:`BlockSettings.resolve` applies the defaults for a grid kind (a
 weave maze's walls 4 thick, a layered maze's passages 2 wide, a rasterized kind's scale 4 or its
 least) and refuses what cannot be built; every size check, the choice to stream, the build and
 the studio's limits then ask the value, not the options.
@@ -40,16 +40,19 @@ class BlockSettings:
     lights: bool = False
     bridges: bool = False
     solution: bool = False
+    hollow: bool = False
 
     @classmethod
     def resolve(cls, kind: str = "square", *, wall: Thickness | None = None,
                 passage: Thickness | None = None, scale: int | None = None, height: int = 3,
                 floor: bool = True, roof: bool = False, lights: bool = False,
-                bridges: bool = False, solution: bool = False) -> BlockSettings:
+                bridges: bool = False, solution: bool = False,
+                hollow: bool = False) -> BlockSettings:
         """The settings for a maze of ``kind``, each default applied here once: ``wall`` 1
         block (4 for weave mazes, whose tunnels' or bridges' stairs fit in the walls),
         ``passage`` 1 block (2 for layered mazes, whose cells hold spiral stairs a player or a
-        game engine's character walks up), ``scale`` 4 or the kind's least if larger.
+        game engine's character walks up), ``scale`` 4 or the kind's least if larger. ``hollow`` takes buried wall blocks out, in pockets no mob spawns in
+        (:mod:`blockmaze.blocks.hollow`).
 
         >>> BlockSettings.resolve("weave").wall, BlockSettings.resolve("hex").scale
         (4, 4)
@@ -66,7 +69,7 @@ class BlockSettings:
         if passage is None:
             passage = 2 if kind == "layered" else 1
         return cls(kind, wall, passage, default_scale(kind) if scale is None else scale, height,
-                   floor, roof, lights, bridges, solution)
+                   floor, roof, lights, bridges, solution, hollow)
 
     @property
     def converted(self) -> bool:

@@ -40,7 +40,7 @@ from ..grids.square import EAST, NORTH, SOUTH, WEST
 from ..grids.weave import OVER_EAST_WEST, weave_of
 from ..materials import Material
 from ..maze import Maze
-from .convert import Thickness, _mark_endpoints, _unit_plan, per_axis, thickness_runs
+from .convert import Thickness, _mark_endpoints, _unit_plan, mark_stops, per_axis, thickness_runs
 from .volume import extrude
 
 GROUND = 3  # rock layers under the maze's floor: the tunnel's air (2) and its floor
@@ -86,6 +86,8 @@ def weave_unit_plan(maze: Maze, endpoints: Endpoints | None = None, solution: bo
         from .convert import WALL_OFFSETS
 
         for cell, direction in endpoints.openings:
+            if cell not in (endpoints.start, endpoints.goal):
+                continue  # an exit's opening is off the way
             dz, dx = WALL_OFFSETS[direction]
             unit[2 * (cell // cols) + 1 + dz, 2 * (cell % cols) + 1 + dx] = Material.PATH
         path = maze.shortest_path(endpoints.start, endpoints.goal)
@@ -98,6 +100,7 @@ def weave_unit_plan(maze: Maze, endpoints: Endpoints | None = None, solution: bo
         under = np.isin(used[:, 0], under_cells)
         unit[2 * (endpoints.start // cols) + 1, 2 * (endpoints.start % cols) + 1] = Material.START
         unit[2 * (endpoints.goal // cols) + 1, 2 * (endpoints.goal % cols) + 1] = Material.GOAL
+    mark_stops(unit, cols, endpoints)
     return unit, used, under
 
 
@@ -219,6 +222,7 @@ def tile_plan(volume: np.ndarray, bridges: bool = False) -> np.ndarray:
     plan = volume[feet].copy()
     floor = volume[feet - 1]
     marks = (plan == Material.AIR) & np.isin(floor, (Material.PATH, Material.START, Material.GOAL,
-                                                     Material.STAIRS))
+                                                     Material.STAIRS, Material.CHECKPOINT,
+                                                     Material.EXIT))
     plan[marks] = floor[marks]
     return plan[np.newaxis]

@@ -458,7 +458,7 @@ class _Builder:
             shade[1::2, 1::2] = level
             shade[1::2, 2:-1:2] = np.maximum(level[:, :-1], level[:, 1:])
             shade[2:-1:2, 1::2] = np.maximum(level[:-1], level[1:])
-            open_ = (plan == Material.AIR) & (shade >= 0)
+            open_ = np.isin(plan, (Material.AIR, Material.CHECKPOINT, Material.EXIT)) & (shade >= 0)
             ids[open_] = self.ramp_base + shade[open_]
         ids[plan == Material.PATH] = SOLUTION
         ids[plan == Material.START] = START

@@ -107,7 +107,11 @@ def _band_endpoints(endpoints, lo_cell: int, hi_cell: int):
         return -1 if cell is None or not lo_cell <= int(cell) < hi_cell else int(cell) - lo_cell
 
     openings = tuple((int(c) - lo_cell, int(d)) for c, d in endpoints.openings if lo_cell <= int(c) < hi_cell)
-    return SimpleNamespace(start=local(endpoints.start), goal=local(endpoints.goal), openings=openings)
+    def inside(cells) -> tuple[int, ...]:
+        return tuple(int(c) - lo_cell for c in cells if lo_cell <= int(c) < hi_cell)
+
+    return SimpleNamespace(start=local(endpoints.start), goal=local(endpoints.goal), openings=openings,
+                           checkpoints=inside(endpoints.checkpoints), exits=inside(endpoints.exits))
 
 
 def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **options) -> None:

@@ -128,6 +128,8 @@ def document_text(document: MazeDocument) -> str:
         "start": None if ends is None else ends.start,
         "goal": None if ends is None else ends.goal,
         "openings": [] if ends is None else [[c, grid.directions[d]] for c, d in ends.openings],
+        **({"checkpoints": list(ends.checkpoints)} if ends is not None and ends.checkpoints else {}),
+        **({"exits": list(ends.exits)} if ends is not None and ends.exits else {}),
         "links": encode_links(maze.links),
     }
     import json  # (here, as in load_maze: a printed maze never reads or writes JSON)
@@ -375,5 +377,17 @@ def _parse_endpoints(data: dict, maze: Maze) -> Endpoints | None:
             if not outer[cell, d]:
                 raise BlockmazeError(f"maze document: an opening must be in the outer wall; cell {cell}'s "
                                      f"{grid.directions[d]} side is inside the maze (or masked)")
-    return Endpoints(start, goal, tuple(parsed))
+    stops = {}
+    for name in ("checkpoints", "exits"):
+        cells = _field(data, name, list, optional=True) or []
+        for cell in cells:
+            if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < grid.size \
+                    or not grid.enabled[cell]:
+                raise BlockmazeError(f"maze document: {name} must be enabled cells 0..{grid.size - 1}, "
+                                     f"got {shown(cell)}")
+        stops[name] = tuple(cells)
+    opened = {cell for cell, _ in parsed}
+    if not opened.issuperset(stops["exits"]):
+        raise BlockmazeError("maze document: every exit needs its opening in 'openings'")
+    return Endpoints(start, goal, tuple(parsed), stops["checkpoints"], stops["exits"])
 

@@ -28,7 +28,7 @@ STYLES = {
     "blocks": (" " + "█" * 15, "█", "█"),  # one character per block, solid = █
 }
 MARKS = {Material.PATH: "·", Material.START: "S", Material.GOAL: "G", Material.DOOR: "+",
-         Material.STAIRS: ">"}
+         Material.STAIRS: ">", Material.CHECKPOINT: "C", Material.EXIT: "E"}
 ASCII_MARKS = {**MARKS, Material.PATH: "."}
 
 

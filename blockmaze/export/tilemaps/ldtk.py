@@ -39,7 +39,7 @@ ENTITY_LAYER, TILE_LAYER, GRID_LAYER = "Entities", "Tiles", "Plan"
 ENTITY_UID, TILE_UID, GRID_UID, TILESET_UID, LEVEL_UID = 1, 2, 3, 4, 5
 # entity kind -> its fields (name, LDtk type); an entity without a field's property leaves it null
 ENTITY_FIELDS = {
-    "start": (), "goal": (),
+    "start": (), "goal": (), "checkpoint": (("order", "Int"),), "exit": (),
     "door": (("locked", "Bool"), ("key", "Int")),
     "stairs": (("direction", "String"), ("level", "Int")),
     "key": (("key", "Int"),),  # the id of the lock it opens (the door's "key")
@@ -48,7 +48,8 @@ ENTITY_FIELDS = {
     "treasure": (("rule", "String"), ("distance", "Int")),
 }
 ENTITY_COLORS = {"start": Material.START, "goal": Material.GOAL, "door": Material.DOOR,
-                 "stairs": Material.STAIRS}
+                 "stairs": Material.STAIRS, "checkpoint": Material.CHECKPOINT,
+                 "exit": Material.EXIT}
 MAX_SIDE = 0x7FFFFFFF // MAX_TILE_SIZE
 _NAMESPACE = uuid.UUID("6d1f0c4e-8b7a-4f4e-9d3c-0b1a2c3d4e5f")
 

@@ -48,14 +48,15 @@ TILE_COUNT = len(Material)  # tile ids 0 .. TILE_COUNT - 1, one per material
 WALKABLE = np.zeros(256, dtype=bool)
 WALKABLE[[Material.AIR, Material.FLOOR, Material.PATH, Material.START, Material.GOAL,
           Material.DOOR, Material.STAIRS, Material.LIGHT, Material.MONSTER, Material.ITEM,
-          Material.TREASURE]] = True
+          Material.TREASURE, Material.CHECKPOINT, Material.EXIT]] = True
 TRANSPARENT = WALKABLE.copy()
 TRANSPARENT[Material.DOOR] = False
 
 # Materials that are things on the map, not just ground: (material, entity type), in this order.
 # (Dungeon levels add monsters, items, treasure and keys: see entities().)
 ENTITIES = ((Material.START, "start"), (Material.GOAL, "goal"),
-            (Material.DOOR, "door"), (Material.STAIRS, "stairs"))
+            (Material.DOOR, "door"), (Material.STAIRS, "stairs"),
+            (Material.CHECKPOINT, "checkpoint"), (Material.EXIT, "exit"))
 
 DEFAULT_TILE_SIZE = 16
 MIN_TILE_SIZE, MAX_TILE_SIZE = 1, 256
