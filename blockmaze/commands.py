@@ -747,6 +747,14 @@ class Generate(GraphMaze):
     braid: float = option(0.0, "Share of dead ends to remove by opening a wall (0 = a perfect "
                                "maze).", "Maze", Finite(0, 1), grids=CARVED,
                           grid_note="a labyrinth's path is its design")
+    prefab: str | None = option(None, "A structure to place in the maze: a .schem (Sponge v2, "
+                                      "v3), .nbt (structure) or one-region .litematic; @center "
+                                      "(the default) or @goal (in the far corner, the goal at its "
+                                      "door). The maze stays perfect around it and reaches it "
+                                      "through one door. Java block files only.", "Blocks",
+                                metavar="FILE[@center|goal]", show_default=False, studio=False,
+                                where="volume", grids=frozenset({"square"}),
+                                grid_note="a prefab's footprint is square cells")
     entrances: bool = option(False, "Start and goal on the outer wall, with openings cut there; "
                                     "otherwise they are the two ends of the longest path.", "Maze",
                              grids=CARVED, grid_note="a labyrinth has its entrance")
