@@ -111,12 +111,23 @@ def test_the_reader_gives_each_block_state_where_the_file_has_it(tmp_path, heigh
     assert (read == expected).all()
 
 
-def _open(plan: np.ndarray) -> np.ndarray:
-    return plan == 0
+def placed_names(placed, names: np.ndarray) -> np.ndarray:
+    """The states the prefab's box holds once placed: its own, air where it lists none, and air
+    where the door is cut into it (two blocks high, at its edge facing the door)."""
+    expected = np.where(names == None, AIR, names)  # noqa: E711 (an object array)
+    if placed.cut:
+        materials, _ = placed.prefab.materials()
+        height, length, width = names.shape
+        z, x = placed.origin()
+        room = placed.room()
+        cut = placed.stamp(np.zeros((1 + height, room[2] + 1, room[3] + 1), np.uint8), True)[
+            1:, z:z + length, x:x + width]
+        expected = np.where((cut == 0) & (materials != 0), AIR, expected)
+    return expected
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.integers(1, 3), st.integers(1, 6), st.integers(1, 6), st.integers(5, 12), st.integers(5, 12),
+@given(st.integers(1, 5), st.integers(1, 6), st.integers(1, 6), st.integers(5, 12), st.integers(5, 12),
        st.integers(1, 2), st.integers(1, 3), st.sampled_from(["center", "goal"]), st.booleans(),
        st.integers(0, 2**16))
 def test_a_prefab_sits_in_a_perfect_maze_behind_one_door(tmp_path, height, length, width, rows, cols,
@@ -145,13 +156,7 @@ def test_a_prefab_sits_in_a_perfect_maze_behind_one_door(tmp_path, height, lengt
     blocks = schem.blocks
     z, x = placed.origin()
     written = blocks[1:1 + height, z:z + length, x:x + width]
-    expected = names.copy()
-    if placed.cut:  # the door's cut: air, two blocks high, at its edge facing the door
-        materials, _ = prefab.materials()
-        cut = placed.stamp(np.zeros((1 + height, *blocks.shape[1:]), np.uint8), True)[
-            1:, z:z + length, x:x + width]
-        expected = np.where((cut == 0) & (materials != 0), AIR, expected)
-    assert (written == expected).all()
+    assert (written == placed_names(placed, names)).all()
     # the footprint's edge: closed but for the door, and the door joins the maze to it
     layer = done.volume[1]
     plan = placed.carve(to_blocks(maze, wall, passage))
@@ -255,3 +260,32 @@ def test_the_bot_walks_from_the_start_to_a_centred_prefabs_door(tmp_path):
     reached = [r["reached"] for r in results]
     print(f"bot walks to a prefab (door, inside, goal): {sum(reached)} reached of {len(reached)}")
     assert all(reached), results
+
+
+def test_every_java_block_file_carries_the_prefabs_states(tmp_path):
+    """The same maze and prefab as .schem, .litematic, .nbt and a world: block for block alike
+    (each read back by its own test-side reader; the world by anvil-parser2)."""
+    from litematic_checker import read_litematic
+    from structure_checker import canonical_state, read_structure
+    from test_world import anvil_blocks
+
+    names = random_names(np.random.default_rng(7), (4, 6, 5))
+    source = tmp_path / "p.nbt"
+    write_structure(source, names)
+    job = dict(size=(9, 11), seed=4, prefab=str(source), mc_version="1.20.4")
+    done = jobs.run("generate", output=str(tmp_path / "m.schem"), **job)
+    schem = read_schem(tmp_path / "m.schem").blocks
+    canonical = np.vectorize(canonical_state, otypes=[object])
+    expected = canonical(schem)
+    jobs.run("generate", output=str(tmp_path / "m.litematic"), **job)
+    (region,) = read_litematic(tmp_path / "m.litematic").regions.values()
+    assert (canonical(region.blocks) == expected).all()
+    jobs.run("generate", output=str(tmp_path / "m2.nbt"), **job)
+    structure = read_structure(tmp_path / "m2.nbt").blocks
+    assert (np.where(structure == None, AIR, structure) == expected).all()  # noqa: E711
+    jobs.run("generate", output=str(tmp_path / "W"), format_="world", terrain="flat", y=10, **job)
+    assert (canonical(anvil_blocks(tmp_path / "W", done.volume.shape, 10)) == expected).all()
+    placed = place_prefab(read_prefab(source), (9, 11))
+    z, x = placed.origin()
+    inside = expected[1:5, z:z + 6, x:x + 5]
+    assert (inside == canonical(placed_names(placed, names))).all()
