@@ -749,10 +749,11 @@ class Generate(GraphMaze):
                           grid_note="a labyrinth's path is its design")
     prefab: str | None = option(None, "A structure to place in the maze: a .schem (Sponge v2, "
                                       "v3), .nbt (structure) or one-region .litematic; @center "
-                                      "(the default) or @goal (in the far corner, the goal at its "
-                                      "door). The maze stays perfect around it and reaches it "
+                                      "(the default), @goal (in the far corner, the goal at its "
+                                      "door) or @dead-ends (one that fits in a cell, in every dead "
+                                      "end). The maze stays perfect around it and reaches it "
                                       "through one door. Java block files only.", "Blocks",
-                                metavar="FILE[@center|goal]", show_default=False, studio=False,
+                                metavar="FILE[@center|goal|dead-ends]", show_default=False, studio=False,
                                 where="volume", grids=frozenset({"square"}),
                                 grid_note="a prefab's footprint is square cells")
     entrances: bool = option(False, "Start and goal on the outer wall, with openings cut there; "

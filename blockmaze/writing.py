@@ -248,8 +248,9 @@ def _maze_volume(plan: Plan, document: MazeDocument) -> np.ndarray:
     with phase("building blocks"):
         blocks = blocks_of(document.maze, document.endpoints, plan.blocks)
         if plan.prefab is not None:  # its room and door in the plan, its blocks stood up
-            volume = stood_up(plan.prefab.carve(blocks), plan.blocks)
-            return plan.prefab.stamp(volume, plan.blocks.floor)
+            prefab = plan.prefab.resolved(document.maze, document.endpoints)
+            volume = stood_up(prefab.carve(blocks), plan.blocks)
+            return prefab.stamp(volume, plan.blocks.floor)
         if plan.writer.plan and document.maze.grid.kind == "weave":
             from .blocks.weave import tile_plan
 

@@ -289,3 +289,36 @@ def test_every_java_block_file_carries_the_prefabs_states(tmp_path):
     z, x = placed.origin()
     inside = expected[1:5, z:z + 6, x:x + 5]
     assert (inside == canonical(placed_names(placed, names))).all()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.integers(3, 9), st.integers(3, 9),
+       st.integers(0, 2**16))
+def test_dead_ends_each_hold_a_copy_in_a_perfect_maze(tmp_path, height, length, width, rows, cols,
+                                                      seed):
+    passage = max(length, width)
+    names = random_names(np.random.default_rng(seed), (height, length, width), open_foot=False)
+    source = tmp_path / "p.schem"
+    write_sponge(source, names)
+    out = tmp_path / "d.schem"
+    done = jobs.run("generate", size=(rows, cols), seed=seed, passage=passage,
+                    prefab=f"{source}@dead-ends", output=str(out), solution=True)
+    maze = generate(masked_grid("square", (rows, cols), np.ones((rows, cols), bool)), "backtracker",
+                    as_generator(seed))
+    assert maze.is_perfect()  # carved whole: no cell left out
+    from blockmaze.pipeline import make_maze
+
+    ends = make_maze((rows, cols), seed=seed).endpoints
+    dead = [c for c in np.flatnonzero(maze.links.sum(axis=1) == 1) if c not in (ends.start, ends.goal)]
+    blocks = read_schem(out).blocks
+    materials, _ = read_prefab(source).materials()
+    solid = materials != 0
+    for cell in dead:
+        row, col = divmod(int(cell), cols)
+        z = 1 + row * (passage + 1) + (passage - length) // 2
+        x = 1 + col * (passage + 1) + (passage - width) // 2
+        box = blocks[1:1 + height, z:z + length, x:x + width]
+        kept = box[solid] == names[solid]  # its blocks, but the one column cut for its way in
+        assert kept.sum() >= solid.sum() - 2
+    assert done.volume is not None
+    event(f"dead ends: {min(len(dead), 5)}{'+' if len(dead) > 5 else ''}")

@@ -12,7 +12,9 @@ prefab's states become materials of their own, ``PREFAB_MATERIAL`` and up, which
 Java block state its theme names take them.
 
 Where (``place``): ``center``, the footprint in the middle of the maze; ``goal``, in the corner
-of the last row and column, with the goal at its door and the start the cell farthest from it.
+of the last row and column, with the goal at its door and the start the cell farthest from it;
+``dead-ends``, a prefab that fits in a cell, a copy in every dead end but the start and goal
+(the maze carved whole: its cells stay; :meth:`Placement.resolved`).
 
 The door is chosen from the walls between a footprint cell and a cell outside it: the one whose
 opening lines up with an opening of the prefab's own on that edge (two air blocks at its foot),
@@ -42,7 +44,7 @@ PREFAB_MATERIAL = 13  # the first material a prefab's states take (after Materia
 MAX_PREFAB_STATES = 256 - PREFAB_MATERIAL  # a volume holds uint8 materials
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air",
                         "minecraft:structure_void"})
-PLACES = ("center", "goal")
+PLACES = ("center", "goal", "dead-ends")
 STEP = {NORTH: (-1, 0), EAST: (0, 1), SOUTH: (1, 0), WEST: (0, -1)}
 
 
@@ -97,6 +99,7 @@ class Placement:
     wall: tuple[int, int]
     passage: tuple[int, int]
     cut: bool
+    spots: tuple[tuple[int, int], ...] = ()  # @dead-ends: (cell, its passage's direction)
 
     def mask(self, shape: tuple[int, int] | None = None) -> np.ndarray:
         """The cells outside the footprint (True), the mask the maze is carved over."""
@@ -123,8 +126,21 @@ class Placement:
         """The door's blocks in the plan ``(z0, x0, z1, x1)``: the wall between its two cells."""
         return _opening(self.door, self.shape[1], self.wall, self.passage)
 
+    def resolved(self, maze, endpoints) -> Placement:
+        """The placement in ``maze``: for ``dead-ends``, its copies in every dead end (a cell
+        with one passage) but the start and the goal; any other place as it is."""
+        if self.place != "dead-ends":
+            return self
+        ends = set() if endpoints is None else {endpoints.start, endpoints.goal}
+        dead = np.flatnonzero(maze.grid.enabled & (maze.links.sum(axis=1) == 1))
+        return replace(self, spots=tuple((int(cell), int(np.argmax(maze.links[cell])))
+                                         for cell in dead if int(cell) not in ends))
+
     def carve(self, plan: np.ndarray) -> np.ndarray:
-        """The maze's (z, x) plan with the footprint cleared to a room and its door opened."""
+        """The maze's (z, x) plan with the footprint cleared to a room and its door opened
+        (a dead end's prefab stands in its cell: the plan as it is)."""
+        if self.place == "dead-ends":
+            return plan
         plan = plan.copy()
         z0, x0, z1, x1 = self.room()
         plan[z0:z1, x0:x1] = Material.AIR
@@ -135,6 +151,8 @@ class Placement:
     def stamp(self, volume: np.ndarray, floor: bool) -> np.ndarray:
         """The stood-up (y, z, x) volume with the prefab's blocks written in its room, standing
         on the floor (air layers added on top where it is taller than the walls)."""
+        if self.place == "dead-ends":
+            return self._stamp_dead_ends(volume, floor)
         blocks, _ = self.prefab.materials()
         if self.cut:
             blocks = blocks.copy()
@@ -148,6 +166,28 @@ class Placement:
             volume = volume.copy()
         z, x = self.origin()
         volume[base:base + height, z:z + fz, x:x + fx] = blocks
+        return volume
+
+    def _stamp_dead_ends(self, volume: np.ndarray, floor: bool) -> np.ndarray:
+        """A copy of the prefab centred in each dead end, standing on its floor, the edge facing
+        the cell's one passage cut open (its middle column, two blocks high) unless open there."""
+        blocks, _ = self.prefab.materials()
+        base = 1 if floor else 0
+        height, fz, fx = blocks.shape
+        extra = base + height - volume.shape[0]
+        volume = np.concatenate([volume, np.zeros((extra, *volume.shape[1:]), volume.dtype)]) \
+            if extra > 0 else volume.copy()
+        (wz, wx), (pz, px) = self.wall, self.passage
+        for cell, direction in self.spots:
+            row, col = divmod(cell, self.shape[1])
+            z = wz + row * (pz + wz) + (pz - fz) // 2
+            x = wx + col * (px + wx) + (px - fx) // 2
+            copy = blocks.copy()
+            edge = {NORTH: copy[:2, 0, :], SOUTH: copy[:2, -1, :], WEST: copy[:2, :, 0],
+                    EAST: copy[:2, :, -1]}[direction]
+            if not (edge == Material.AIR).all(axis=0).any():
+                edge[:, edge.shape[1] // 2] = Material.AIR
+            volume[base:base + height, z:z + fz, x:x + fx] = copy
         return volume
 
     def themed(self, theme: Theme) -> Theme:
@@ -206,6 +246,16 @@ def place_prefab(prefab: Prefab, shape: tuple[int, int], place: str = "center",
             f"prefab {prefab.name} ({fx}x{ph}x{fz} blocks, width x height x length) covers "
             f"{kr}x{kc} cells of a {rows}x{cols} maze: give a maze of at least {kr + 2}x{kc + 2} "
             "cells (or thinner walls and passages)")
+    if place == "dead-ends":
+        if fz > pz or fx > px:
+            raise BlockmazeError(f"prefab {prefab.name} ({fx}x{fz} blocks, width x length) does "
+                                 f"not fit in a cell of {px}x{pz}: @dead-ends takes one a cell "
+                                 f"fits (give --passage {max(fz, fx)})")
+        if roof and ph > height:
+            raise BlockmazeError(f"prefab {prefab.name} is {ph} blocks tall, more than the roofed "
+                                 f"maze's {height}: give --height {ph} or drop --roof")
+        return Placement(prefab, place, (rows, cols), (0, 0, 0, 0), (0, 0, 0), (wz, wx), (pz, px),
+                         False)
     if roof and ph > height:
         raise BlockmazeError(f"prefab {prefab.name} is {ph} blocks tall, more than the roofed "
                              f"maze's {height}: give --height {ph} or drop --roof")
