@@ -852,6 +852,12 @@ class Dungeon(Output):
     lock: bool = option(False, "A locked door on the only way to the goal, its key on the near "
                                "side (entities: tile maps and text maps show them).", "Maze",
                         where="tiles")
+    prefab: str | None = option(None, "A vault for the rooms: a .schem (Sponge v2, v3), .nbt "
+                                      "(structure) or one-region .litematic, a copy in the middle "
+                                      "of every room it fits with a block to walk round it "
+                                      "(@rooms, the only place). Java block files only.", "Blocks",
+                                metavar="FILE[@rooms]", show_default=False, studio=False,
+                                where="volume")
     seed: int | None = _seed()
 
 

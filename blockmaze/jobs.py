@@ -46,7 +46,7 @@ from .writing import Plan, Streamed, Written, check_source, dungeon_files, plan,
 if TYPE_CHECKING:
     import numpy as np
 
-    from .blocks.prefab import Placement
+    from .blocks.prefab import Placement, RoomVaults
 
     from .export import Writer
     from .mazes.documents import MazeDocument
@@ -183,7 +183,7 @@ def writer_options(job: Job, writer: Writer) -> dict:
 
 
 def _plan(job: Any, where: Destination, theme: Theme | None, settings: BlockSettings,
-          seed: int | None, prefab: Placement | None = None) -> Plan:
+          seed: int | None, prefab: Placement | RoomVaults | None = None) -> Plan:
     """The run's plan: ``where`` with ``theme``, ``settings``, ``seed`` and the writer's
     options (a finger labyrinth's groove is given over the passage's blocks)."""
     options = writer_options(job, where.writer)
@@ -658,6 +658,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
         else:
             _check_plan_fits(where.writer, settings, plan_shape)
     _warn_unused(job, run_context(job, where))
+    vaults = _vaults(job, where)
     seed = _seed(job)
     with phase("generating"):
         made = generate_dungeon(size, seed, algorithm=job.algorithm, room_size=job.room_size,
@@ -670,7 +671,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
         style = _plan_style(job)
         return _print(voice, "\n\n".join(_plan_text(level.plan, style) for level in made.levels),
                       seed)
-    chosen = _plan(job, where, theme, settings, seed)
+    chosen = _plan(job, where, theme, settings, seed, vaults)
     written = write_plan(chosen, made)
     done = _outcome(written)
     if where.writer.draws_maze:  # a picture a level
@@ -680,6 +681,22 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
     if len(written.parts) > 1:
         done.volume = None
     return done
+
+
+def _vaults(job: Dungeon, where: Destination | None) -> RoomVaults | None:
+    """``--prefab FILE[@rooms]``: the vaults of a dungeon's rooms (None without it)."""
+    if job.prefab is None:
+        return None
+    from .blocks.prefab import RoomVaults, parse_prefab
+    from .readers.prefab import read_prefab
+    from .writing import check_prefab_writer
+
+    if where is None:
+        raise BlockmazeError("--prefab places Minecraft blocks: give -o FILE.schem (or .litematic, "
+                             ".nbt, a world)")
+    check_prefab_writer(where.writer)
+    path, _ = parse_prefab(job.prefab, ("rooms",))
+    return RoomVaults(read_prefab(path))
 
 
 def _check_dungeon(job: Dungeon, size) -> list[int] | None:

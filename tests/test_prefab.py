@@ -322,3 +322,27 @@ def test_dead_ends_each_hold_a_copy_in_a_perfect_maze(tmp_path, height, length, 
         assert kept.sum() >= solid.sum() - 2
     assert done.volume is not None
     event(f"dead ends: {min(len(dead), 5)}{'+' if len(dead) > 5 else ''}")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 3), st.integers(1, 4), st.integers(1, 4), st.integers(0, 2**16))
+def test_vaults_in_a_dungeons_rooms_keep_every_room_reachable(tmp_path, height, length, width, seed):
+    names = random_names(np.random.default_rng(seed), (height, length, width), open_foot=False)
+    source = tmp_path / "v.schem"
+    write_sponge(source, names)
+    job = dict(size=(16, 20), seed=seed, levels=1)
+    plain = jobs.run("dungeon", output=str(tmp_path / "plain.schem"), **job).volume
+    done = jobs.run("dungeon", output=str(tmp_path / "d.schem"), prefab=f"{source}@rooms", **job)
+    blocks = read_schem(tmp_path / "d.schem").blocks
+    vaults = done.volume[1:1 + height] >= 13
+    boxes = vaults.any(axis=0)
+    event(f"vaults placed: {'some' if boxes.any() else 'none'}")
+    # every block walkable before, outside the vaults, is still reached from the start
+    before, after = plain[1] != WALL, done.volume[1] != WALL
+    after &= ~boxes
+    start = tuple(np.argwhere(plain[0] == START)[0])
+    assert (_flood(before & ~boxes, start) == _flood(after, start)).all()
+    assert (_flood(before, start) & ~boxes == _flood(after, start)).all()
+    # the vault's states where it stands
+    palette = np.array(read_prefab(source).palette, dtype=object)
+    assert set(blocks[1:1 + height][vaults].tolist()) <= set(palette.tolist())

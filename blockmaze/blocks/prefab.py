@@ -44,7 +44,7 @@ PREFAB_MATERIAL = 13  # the first material a prefab's states take (after Materia
 MAX_PREFAB_STATES = 256 - PREFAB_MATERIAL  # a volume holds uint8 materials
 AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air",
                         "minecraft:structure_void"})
-PLACES = ("center", "goal", "dead-ends")
+PLACES = ("center", "goal", "dead-ends")  # in a maze; a dungeon's: "rooms" (room_vaults)
 STEP = {NORTH: (-1, 0), EAST: (0, 1), SOUTH: (1, 0), WEST: (0, -1)}
 
 
@@ -182,19 +182,12 @@ class Placement:
             row, col = divmod(cell, self.shape[1])
             z = wz + row * (pz + wz) + (pz - fz) // 2
             x = wx + col * (px + wx) + (px - fx) // 2
-            copy = blocks.copy()
-            edge = {NORTH: copy[:2, 0, :], SOUTH: copy[:2, -1, :], WEST: copy[:2, :, 0],
-                    EAST: copy[:2, :, -1]}[direction]
-            if not (edge == Material.AIR).all(axis=0).any():
-                edge[:, edge.shape[1] // 2] = Material.AIR
-            volume[base:base + height, z:z + fz, x:x + fx] = copy
+            volume[base:base + height, z:z + fz, x:x + fx] = _opened(blocks, direction)
         return volume
 
     def themed(self, theme: Theme) -> Theme:
         """``theme`` with the prefab's materials drawn as its block states."""
-        _, states = self.prefab.materials()
-        return replace(theme, name=f"{theme.name} with prefab {self.prefab.name}",
-                       minecraft={**theme.minecraft, **states})
+        return _with_states(theme, self.prefab)
 
     def ends(self, maze) -> tuple[int, int]:
         """``(start, goal)`` for ``place="goal"``: the goal the cell at the door, the start the
@@ -203,18 +196,71 @@ class Placement:
         return int(np.argmax(maze.distances(goal))), goal
 
 
-def parse_prefab(text: str) -> tuple[str, str]:
-    """``FILE[@PLACE]`` as ``(file, place)``, ``center`` by default.
+def _with_states(theme: Theme, prefab: Prefab) -> Theme:
+    _, states = prefab.materials()
+    return replace(theme, name=f"{theme.name} with prefab {prefab.name}",
+                   minecraft={**theme.minecraft, **states})
+
+
+def _opened(blocks: np.ndarray, direction: int) -> np.ndarray:
+    """A copy of a prefab's materials whose edge toward ``direction`` has a way in: its middle
+    column cut to air, two blocks high, unless a column there is open at its foot already."""
+    copy = blocks.copy()
+    edge = {NORTH: copy[:2, 0, :], SOUTH: copy[:2, -1, :], WEST: copy[:2, :, 0],
+            EAST: copy[:2, :, -1]}[direction]
+    if not (edge == Material.AIR).all(axis=0).any():
+        edge[:, edge.shape[1] // 2] = Material.AIR
+    return copy
+
+
+@dataclass(frozen=True, eq=False)
+class RoomVaults:
+    """A prefab as a vault in a dungeon's rooms (``--prefab FILE@rooms``): a copy in the middle
+    of every room it fits with a block to walk round it, on a floor of plain FLOOR with nothing
+    standing there (no stairs, no spawn), its south edge opened (see :func:`_opened`)."""
+
+    prefab: Prefab
+    place: str = "rooms"
+
+    def themed(self, theme: Theme) -> Theme:
+        """``theme`` with the prefab's materials drawn as its block states."""
+        return _with_states(theme, self.prefab)
+
+    def stamp_rooms(self, volume: np.ndarray, levels, height: int, floor: bool) -> tuple[np.ndarray, int]:
+        """The stacked dungeon ``volume`` (its ``levels`` top first, each ``height`` walking
+        layers) with the vaults in, and how many were placed."""
+        blocks = _opened(self.prefab.materials()[0], SOUTH)
+        ph, fz, fx = blocks.shape
+        if ph > height:
+            return volume, 0
+        volume, placed = volume.copy(), 0
+        for index, level in enumerate(list(levels)[::-1]):  # bottom first, as stacked
+            base = index * (height + 1) + (1 if floor else 0)
+            for z0, x0, z1, x1 in np.asarray(level.rooms).reshape(-1, 4).tolist():
+                if fz > z1 - z0 - 2 or fx > x1 - x0 - 2:
+                    continue
+                z, x = z0 + (z1 - z0 - fz) // 2, x0 + (x1 - x0 - fx) // 2
+                box = volume[base:base + ph, z:z + fz, x:x + fx]
+                under = volume[base - 1, z:z + fz, x:x + fx] if base else None
+                if (box != Material.AIR).any() or (under is not None and (under != Material.FLOOR).any()):
+                    continue
+                volume[base:base + ph, z:z + fz, x:x + fx] = blocks
+                placed += 1
+        return volume, placed
+
+
+def parse_prefab(text: str, places: tuple[str, ...] = PLACES) -> tuple[str, str]:
+    """``FILE[@PLACE]`` as ``(file, place)``, the first of ``places`` by default.
 
     >>> parse_prefab("tower.schem"), parse_prefab("vault.nbt@goal")
     (('tower.schem', 'center'), ('vault.nbt', 'goal'))
     """
     path, at, place = text.rpartition("@")
     if not at or "/" in place or "." in place:
-        return text, "center"
-    if place not in PLACES:
-        raise BlockmazeError(f"--prefab {text}: unknown place {place!r}; choose FILE@"
-                             + " or FILE@".join(PLACES))
+        return text, places[0]
+    if place not in places:
+        raise BlockmazeError(f"--prefab {text}: unknown place {place!r} here; choose FILE@"
+                             + " or FILE@".join(places))
     return path, place
 
 
@@ -345,5 +391,6 @@ def _cut(blocks: np.ndarray, placement: Placement) -> None:
     blocks[:2, zs, xs] = Material.AIR
 
 
-__all__ = ["MAX_PREFAB_STATES", "PLACES", "PREFAB_MATERIAL", "Placement", "Prefab", "cells_for",
+__all__ = ["MAX_PREFAB_STATES", "PLACES", "PREFAB_MATERIAL", "Placement", "Prefab", "RoomVaults",
+           "cells_for",
            "parse_prefab", "place_prefab"]
