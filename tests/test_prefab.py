@@ -256,9 +256,25 @@ def test_the_bot_walks_from_the_start_to_a_centred_prefabs_door(tmp_path):
         cases.append({"name": f"prefab {seed} at the goal", "file": out,
                       "start": list(feet_on(done.volume, Material.START)),
                       "goal": list(feet_on(done.volume, Material.GOAL))})
+    post = tmp_path / "post.schem"  # a 1-block-tall post a cell holds: in every dead end
+    write_sponge(post, np.full((1, 3, 3), "minecraft:oak_planks", dtype=object))
+    for seed in (1, 2):
+        out = tmp_path / f"d{seed}.schem"
+        done = jobs.run("generate", size=(8, 8), seed=seed, passage=3, prefab=f"{post}@dead-ends",
+                        output=str(out), solution=True, mc_version="1.20.4")
+        cases.append({"name": f"dead ends {seed}", "file": out,
+                      "start": list(feet_on(done.volume, Material.START)),
+                      "goal": list(feet_on(done.volume, Material.GOAL))})
+        out = tmp_path / f"v{seed}.schem"
+        done = jobs.run("dungeon", size=(16, 20), seed=seed, levels=1, prefab=str(post),
+                        output=str(out), mc_version="1.20.4")
+        cases.append({"name": f"vaults {seed}", "file": out,
+                      "start": list(feet_on(done.volume, Material.START)),
+                      "goal": list(feet_on(done.volume, Material.GOAL))})
     results = walk(cases, timeout=90, bots=3)
     reached = [r["reached"] for r in results]
-    print(f"bot walks to a prefab (door, inside, goal): {sum(reached)} reached of {len(reached)}")
+    print(f"bot walks with prefabs (door, inside, goal, dead ends, vaults): {sum(reached)} "
+          f"reached of {len(reached)}")
     assert all(reached), results
 
 
@@ -346,3 +362,23 @@ def test_vaults_in_a_dungeons_rooms_keep_every_room_reachable(tmp_path, height, 
     # the vault's states where it stands
     palette = np.array(read_prefab(source).palette, dtype=object)
     assert set(blocks[1:1 + height][vaults].tolist()) <= set(palette.tolist())
+
+
+def test_a_litematic_prefab_is_read_and_one_of_two_regions_refused(tmp_path, capsys):
+    """Block states packed across longs (read from blockmaze's own writer, whose packing the
+    test-side litematic checker holds to Litematica's), and a file of two regions refused."""
+    import blockmaze as bm
+
+    volume = np.random.default_rng(3).integers(0, 4, (3, 5, 7)).astype(np.uint8)
+    bm.write(volume, tmp_path / "p.litematic", theme="glass")
+    prefab = read_prefab(tmp_path / "p.litematic")
+    (region,) = __import__("litematic_checker").read_litematic(tmp_path / "p.litematic").regions.values()
+    assert (np.array(prefab.palette, dtype=object)[prefab.states] == region.blocks).all()
+    root = nbtlib.load(tmp_path / "p.litematic")
+    (name,) = root["Regions"].keys()
+    root["Regions"]["second"] = root["Regions"][name]
+    root.save(tmp_path / "two.litematic", gzipped=True)
+    got = main(["generate", "12x12", "--prefab", str(tmp_path / "two.litematic"), "-o",
+                str(tmp_path / "m.schem")])
+    err = capsys.readouterr().err.strip()
+    assert got == 1 and len(err.splitlines()) == 1 and "2 regions; a prefab is one region" in err
