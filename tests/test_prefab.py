@@ -382,3 +382,21 @@ def test_a_litematic_prefab_is_read_and_one_of_two_regions_refused(tmp_path, cap
                 str(tmp_path / "m.schem")])
     err = capsys.readouterr().err.strip()
     assert got == 1 and len(err.splitlines()) == 1 and "2 regions; a prefab is one region" in err
+
+
+@pytest.mark.filterwarnings("ignore:built into")
+def test_a_prefab_goes_into_an_existing_world_too(tmp_path):
+    """``--into WORLD --prefab``: the prefab's states in the world where the maze's volume has
+    them (read back by anvil-parser2)."""
+    from test_world import anvil
+
+    jobs.run("generate", size=(30, 30), seed=1, output=str(tmp_path / "W"), format_="world")
+    names = np.full((2, 3, 3), "minecraft:gold_block", dtype=object)
+    write_sponge(tmp_path / "gold.schem", names)
+    done = jobs.run("generate", size=(9, 9), seed=2, prefab=str(tmp_path / "gold.schem"),
+                    into=str(tmp_path / "W"), at=(30, 30))
+    region = anvil().Region.from_file(str(tmp_path / "W" / "region" / "r.0.0.mca"))
+    found = sum(region.get_chunk(cx, cz).get_block(x, y, z).id == "gold_block"
+                for cx in range(1, 3) for cz in range(1, 3) for y in range(-60, -50)
+                for z in range(16) for x in range(16))
+    assert found == int((done.volume >= 13).sum()) and found in (16, 18)  # (18 less a door cut)
