@@ -751,6 +751,15 @@ class Generate(GraphMaze):
     braid: float = option(0.0, "Share of dead ends to remove by opening a wall (0 = a perfect "
                                "maze).", "Maze", Finite(0, 1), grids=CARVED,
                           grid_note="a labyrinth's path is its design")
+    prefab: str | None = option(None, "A structure to place in the maze: a .schem (Sponge v2, "
+                                      "v3), .nbt (structure) or one-region .litematic; @center "
+                                      "(the default), @goal (in the far corner, the goal at its "
+                                      "door) or @dead-ends (one that fits in a cell, in every dead "
+                                      "end). The maze stays perfect around it and reaches it "
+                                      "through one door. Java block files only.", "Blocks",
+                                metavar="FILE[@center|goal|dead-ends]", show_default=False, studio=False,
+                                where="volume", grids=frozenset({"square"}),
+                                grid_note="a prefab's footprint is square cells")
     entrances: bool = option(False, "Start and goal on the outer wall, with openings cut there; "
                                     "otherwise they are the two ends of the longest path.", "Maze",
                              grids=CARVED, grid_note="a labyrinth has its entrance")
@@ -865,6 +874,12 @@ class Dungeon(Output):
     lock: bool = option(False, "A locked door on the only way to the goal, its key on the near "
                                "side (entities: tile maps and text maps show them).", "Maze",
                         where="tiles")
+    prefab: str | None = option(None, "A vault for the rooms: a .schem (Sponge v2, v3), .nbt "
+                                      "(structure) or one-region .litematic, a copy in the middle "
+                                      "of every room it fits with a block to walk round it "
+                                      "(@rooms, the only place). Java block files only.", "Blocks",
+                                metavar="FILE[@rooms]", show_default=False, studio=False,
+                                where="volume")
     seed: int | None = _seed()
 
 

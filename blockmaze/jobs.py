@@ -47,6 +47,8 @@ from .writing import (Layouts, Plan, Streamed, Written, check_source, dungeon_fi
 if TYPE_CHECKING:
     import numpy as np
 
+    from .blocks.prefab import Placement, RoomVaults
+
     from .export import Writer
     from .mazes.documents import MazeDocument
 
@@ -182,14 +184,14 @@ def writer_options(job: Job, writer: Writer) -> dict:
 
 
 def _plan(job: Any, where: Destination, theme: Theme | None, settings: BlockSettings,
-          seed: int | None) -> Plan:
+          seed: int | None, prefab: Placement | RoomVaults | None = None) -> Plan:
     """The run's plan: ``where`` with ``theme``, ``settings``, ``seed`` and the writer's
     options (a finger labyrinth's groove is given over the passage's blocks)."""
     options = writer_options(job, where.writer)
     if options.get("finger") is not None:
         width, depth = options["finger"]
         options["finger"] = (width / settings.groove, depth)
-    return plan(where, blocks=settings, theme=theme, seed=seed, **options)
+    return plan(where, blocks=settings, theme=theme, seed=seed, prefab=prefab, **options)
 
 
 def _settings(job: Any, kind: str, **fixed) -> BlockSettings:
@@ -266,6 +268,9 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     settings = _settings(job, built, **({"scale": None} if job.unicursal else {}))
     shape, mask = _shape_and_mask(job, settings)
     where, theme = _output(job)
+    prefab = _prefab(job, shape, mask, settings, where)
+    if prefab is not None:
+        mask = prefab.mask() if mask is None else _cells_mask(mask, shape) & prefab.mask()
     if where is not None:
         # a split square maze has twice the rows and columns
         cells = tuple(2 * n for n in shape) if job.unicursal and kind == "square" else shape
@@ -276,12 +281,53 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     if where is not None and job.minigame and where.writer.taken(layouts=()):
         _check_memory(job, where, settings, kind, shape)
         return _minigame(job, voice, where, theme, settings, kind, shape, mask, seed)
-    if where is not None and not job.unicursal and _streams(job, where, shape, settings):
+    if where is not None and not job.unicursal and prefab is None \
+            and _streams(job, where, shape, settings):
         return _write_streamed(job, voice, where, theme, shape, seed, settings)
     _check_memory(job, where, settings, kind, shape)
     document = _carved(job, where, kind, shape, mask, seed)
+    if prefab is not None and prefab.place == "goal":  # the goal at its door
+        from .mazes.documents import MazeDocument
+        from .mazes.endpoints import Endpoints
+
+        document = MazeDocument(document.maze, Endpoints(*prefab.ends(document.maze)),
+                                document.algorithm, document.seed, document.braid)
     return _emit(job, voice, document, where, theme, settings,
-                 split_from=(kind, shape) if job.unicursal else None)
+                 split_from=(kind, shape) if job.unicursal else None, prefab=prefab)
+
+
+def _prefab(job: Generate, shape, mask, settings: BlockSettings,
+            where: Destination | None) -> Placement | None:
+    """Where ``--prefab``'s structure goes in the maze (None without it), read and placed
+    before any carving; refused in one line where it cannot go."""
+    if job.prefab is None:
+        return None
+    from .blocks.prefab import parse_prefab, place_prefab
+    from .readers.prefab import read_prefab
+    from .writing import check_prefab_writer
+
+    if job.kind != "square" or job.unicursal:
+        raise BlockmazeError("--prefab goes in a square maze (-g square, not unicursal): its "
+                             "footprint is a block of cells")
+    if where is None:
+        raise BlockmazeError("--prefab places Minecraft blocks: give -o FILE.schem (or .litematic, "
+                             ".nbt, a world)")
+    check_prefab_writer(where.writer)
+    path, place = parse_prefab(job.prefab)
+    if place == "goal" and job.entrances:
+        raise BlockmazeError("--prefab FILE@goal puts the goal at its door: drop --entrances")
+    cells = None if mask is None else _cells_mask(mask, shape)
+    return place_prefab(read_prefab(path), shape, place, settings.wall, settings.passage,
+                        settings.height, settings.roof, cells)
+
+
+def _cells_mask(mask, shape):
+    """A mask as an array of the maze's cells (a file read)."""
+    import numpy as np
+
+    from .mazes.masks import load_mask
+
+    return mask if isinstance(mask, np.ndarray) else load_mask(mask, "square", shape)
 
 
 def _shape_and_mask(job: Generate, settings: BlockSettings):
@@ -486,7 +532,8 @@ def _write_streamed(job: Generate, voice: Voice, where: Destination, theme: Them
 
 
 def _emit(job: Any, voice: Voice, document: MazeDocument, where: Destination | None,
-          theme: Theme | None, settings: BlockSettings, split_from=None) -> Outcome:
+          theme: Theme | None, settings: BlockSettings, split_from=None,
+          prefab: Placement | None = None) -> Outcome:
     """Print the maze, or write it in the output's format (blocks, picture or document);
     ``split_from``: the (kind, shape) a unicursal maze was split from, for the report."""
     if where is None:
@@ -501,7 +548,7 @@ def _emit(job: Any, voice: Voice, document: MazeDocument, where: Destination | N
     what = _cells(maze.grid.kind, maze.grid.shape)
     if split_from is not None:  # the maze asked for, and the one path it became
         what = f"{_cells(*split_from)} split into one path ({what})"
-    chosen = _plan(job, where, theme, settings, document.seed)
+    chosen = _plan(job, where, theme, settings, document.seed, prefab)
     written = write_plan(chosen, document)
     done = _outcome(written)
     if where.writer.draws_maze:
@@ -639,6 +686,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
         else:
             _check_plan_fits(where.writer, settings, plan_shape)
     _warn_unused(job, run_context(job, where))
+    vaults = _vaults(job, where)
     seed = _seed(job)
     with phase("generating"):
         made = generate_dungeon(size, seed, algorithm=job.algorithm, room_size=job.room_size,
@@ -651,7 +699,7 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
         style = _plan_style(job)
         return _print(voice, "\n\n".join(_plan_text(level.plan, style) for level in made.levels),
                       seed)
-    chosen = _plan(job, where, theme, settings, seed)
+    chosen = _plan(job, where, theme, settings, seed, vaults)
     written = write_plan(chosen, made)
     done = _outcome(written)
     if where.writer.draws_maze:  # a picture a level
@@ -661,6 +709,22 @@ def dungeon(job: Dungeon, voice: Voice) -> Outcome:
     if len(written.parts) > 1:
         done.volume = None
     return done
+
+
+def _vaults(job: Dungeon, where: Destination | None) -> RoomVaults | None:
+    """``--prefab FILE[@rooms]``: the vaults of a dungeon's rooms (None without it)."""
+    if job.prefab is None:
+        return None
+    from .blocks.prefab import RoomVaults, parse_prefab
+    from .readers.prefab import read_prefab
+    from .writing import check_prefab_writer
+
+    if where is None:
+        raise BlockmazeError("--prefab places Minecraft blocks: give -o FILE.schem (or .litematic, "
+                             ".nbt, a world)")
+    check_prefab_writer(where.writer)
+    path, _ = parse_prefab(job.prefab, ("rooms",))
+    return RoomVaults(read_prefab(path))
 
 
 def _check_dungeon(job: Dungeon, size) -> list[int] | None:

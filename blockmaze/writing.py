@@ -41,6 +41,7 @@ from .pipeline import blocks_of, plan_layer, shown_endpoints, stood_up
 from .support.progress import phase
 
 if TYPE_CHECKING:
+    from .blocks.prefab import Placement, RoomVaults
     from .dungeon import Dungeon
 
 
@@ -54,6 +55,7 @@ class Plan:
     theme: Theme
     seed: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)  # the writer's own
+    prefab: Placement | RoomVaults | None = None  # a prefab in a maze, or a dungeon's vaults
 
     @property
     def writer(self) -> Writer:
@@ -62,12 +64,14 @@ class Plan:
 
 def plan(target: Target | Destination, format: str | Writer | None = None, *,
          blocks: BlockSettings | None = None, theme: Theme | str | None = None,
-         seed: int | None = None, split: int | None = None, **options) -> Plan:
+         seed: int | None = None, split: int | None = None, prefab: Placement | RoomVaults | None = None,
+         **options) -> Plan:
     """The plan of writing ``target`` (a path, ``"-"`` with a format, an open file, or a
     :class:`~blockmaze.export.destination.Destination`) in ``format`` (by default its suffix's),
     with ``blocks`` (default settings for a square maze), ``theme``, ``seed`` (where the format
     takes one; a maze document's own by default) and the writer's own ``options``, checked
-    against what the writer takes.
+    against what the writer takes; ``prefab``: where a prefab goes in the maze, its states added
+    to the theme (for a writer of Java block states only).
 
     >>> plan("maze.glb", chunk=16).options["chunk"]
     16
@@ -80,7 +84,25 @@ def plan(target: Target | Destination, format: str | Writer | None = None, *,
     writer = where.writer
     writer.check_options(options)
     prepared = writer.themed(as_theme(theme), options)
-    return Plan(where, blocks or BlockSettings(), prepared, seed, MappingProxyType(dict(options)))
+    if prefab is not None:
+        check_prefab_writer(writer)
+        prepared = writer.themed(prefab.themed(prepared), options)  # its states checked
+    return Plan(where, blocks or BlockSettings(), prepared, seed, MappingProxyType(dict(options)),
+                prefab)
+
+
+def check_prefab_writer(writer: Writer) -> None:
+    """Refuse a prefab in a file that does not write Java block states (see :class:`Writer`).
+
+    >>> from blockmaze.export import writer_for
+    >>> check_prefab_writer(writer_for(format="glb"))
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BlockmazeError: --prefab places Minecraft blocks: write a Java block file (.schem, .litematic, .nbt or a world), not glb
+    """
+    if not writer.java_states:
+        raise BlockmazeError(f"--prefab places Minecraft blocks: write a Java block file "
+                             f"(.schem, .litematic, .nbt or a world), not {writer.name}")
 
 
 @dataclass(frozen=True)
@@ -270,6 +292,10 @@ def _maze_volume(plan: Plan, document: MazeDocument) -> np.ndarray:
     """The volume (or a tile map's one layer) of a maze, as the plan's settings build it."""
     with phase("building blocks"):
         blocks = blocks_of(document.maze, document.endpoints, plan.blocks)
+        if plan.prefab is not None and hasattr(plan.prefab, "resolved"):  # its room and door
+            prefab = plan.prefab.resolved(document.maze, document.endpoints)
+            volume = stood_up(prefab.carve(blocks), plan.blocks)
+            return prefab.stamp(volume, plan.blocks.floor)
         if plan.writer.plan and document.maze.grid.kind == "weave":
             from .blocks.weave import tile_plan
 
@@ -291,8 +317,12 @@ def _dungeon_parts(plan: Plan, dungeon: Dungeon, options: dict) -> Iterator[Part
     writer, settings, levels = plan.writer, plan.blocks, dungeon.levels
     paths = plan.destination.paths(dungeon_files(len(levels), writer))
     if len(paths) < len(levels):
-        volume = stack_dungeon(dungeon, settings.height, settings.floor, settings.roof)
-        yield Part(_stood(plan, volume), paths[0], options, f"{len(levels)} levels")
+        volume = _stood(plan, stack_dungeon(dungeon, settings.height, settings.floor, settings.roof))
+        label = f"{len(levels)} levels"
+        if plan.prefab is not None and hasattr(plan.prefab, "stamp_rooms"):  # vaults in its rooms
+            volume, vaults = plan.prefab.stamp_rooms(volume, levels, settings.height, settings.floor)
+            label += f", {counted(vaults, 'vault')}"
+        yield Part(volume, paths[0], options, label)
         return
     for number, (level, path) in enumerate(zip(levels, paths, strict=True), 1):
         label = f"level {number}, {counted(len(level.rooms), 'room')}"
@@ -300,8 +330,11 @@ def _dungeon_parts(plan: Plan, dungeon: Dungeon, options: dict) -> Iterator[Part
             yield Part(level, path, options, label)
             continue
         extra = writer.taken(entities=level.entities, metrics=level.metrics)
-        blocks = level.plan if writer.plan else level.marked_plan
-        yield Part(_stood(plan, blocks), path, {**options, **extra}, label)
+        blocks = _stood(plan, level.plan if writer.plan else level.marked_plan)
+        if plan.prefab is not None and hasattr(plan.prefab, "stamp_rooms"):  # vaults in its rooms
+            blocks, vaults = plan.prefab.stamp_rooms(blocks, [level], settings.height, settings.floor)
+            label += f", {counted(vaults, 'vault')}"
+        yield Part(blocks, path, {**options, **extra}, label)
 
 
 def dungeon_files(levels: int, writer: Writer) -> int:

@@ -170,7 +170,9 @@ class Writer:
     (``"320 x 375 x 20 mm"``); ``draws_dungeons``: ``write`` draws a dungeon level as it is
     (rooms, doors, stairs and spawns: pictures); ``drawing_memory(kind, cells, options)`` the
     bytes its drawing of a maze of ``cells`` cells of ``kind`` needs, so a run refuses a picture
-    too large before making the maze (0 where it is drawn in bands).
+    too large before making the maze (0 where it is drawn in bands); ``java_states``: each
+    material is written as the Java block state its theme names, so materials of a run's own (a
+    prefab's states, :mod:`blockmaze.blocks.prefab`) reach the file as they are.
     """
 
     format: Format
@@ -183,6 +185,7 @@ class Writer:
     print_size: Callable | None = None
     draws_dungeons: bool = False
     drawing_memory: Callable[[str, int, dict], int] | None = None
+    java_states: bool = False
 
     name = property(lambda self: self.format.name)
     suffixes = property(lambda self: self.format.suffixes)
@@ -270,7 +273,7 @@ def register_writer(name: str, write: Callable, check_size: Callable | None = No
                     **abilities) -> None:
     """Called by a writer's module for each :data:`FORMATS` row that names it, with what else
     the writer can do (``write_bands``, ``write_tiles``, ``prepare_theme``, ``hint``,
-    ``print_size``, ``draws_dungeons``, ``drawing_memory``: see :class:`Writer`)."""
+    ``print_size``, ``draws_dungeons``, ``drawing_memory``, ``java_states``: see :class:`Writer`)."""
     WRITERS.loaded[name] = Writer(FORMATS[name], write, check_size, **abilities)
 
 

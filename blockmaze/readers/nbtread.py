@@ -269,8 +269,10 @@ class Source:
 
 
 class _Reader:
-    def __init__(self, source: Source, little: bool, count: dict[int, Callable] | None):
+    def __init__(self, source: Source, little: bool, count: dict[int, Callable] | None,
+                 whole: int = 0):
         self.src = source
+        self.whole = whole  # Compound lists up to this long are kept, not counted
         self.order: Literal["<", ">"] = "<" if little else ">"
         self.skipped = 0
         self.values = 0
@@ -365,7 +367,7 @@ class _Reader:
         self.values += 1
         if not self.values % 4096:
             check_time()
-        if self.values > MAX_VALUES:
+        if self.values > MAX_VALUES + 4 * self.whole:
             raise NbtError(f"more than {MAX_VALUES} NBT values outside the block data, more than "
                            "any file blockmaze writes")
         if tag in _SCALARS:
@@ -383,7 +385,7 @@ class _Reader:
             n = self.length(1 if item else 0)
             if item == 0:
                 return []
-            if item == 10 and n > 4096:
+            if item == 10 and n > max(4096, self.whole):
                 return self.compounds(n)
             return [self.payload(item, depth + 1, name) for _ in range(n)]
         if tag == 10:
@@ -398,16 +400,19 @@ class _Reader:
 
 
 def read_nbt_stream(file: BinaryIO, little: bool = False, limit: int | None = None,
-                    count: dict[int, Callable] | None = None) -> tuple[str, dict]:
+                    count: dict[int, Callable] | None = None,
+                    whole: int = 0) -> tuple[str, dict]:
     """Parse NBT (gzipped or not) from a binary file: ``(root name, root compound)``.
 
     ``count`` maps the ordinal of a skipped array (see :class:`Skipped`) to a function that is
-    fed that array's bytes, piece by piece, on this pass.
+    fed that array's bytes, piece by piece, on this pass. ``whole``: lists of up to that many
+    Compounds are kept, not counted, and the file may hold ``4 * whole`` more values (a
+    structure file's blocks, read by :mod:`blockmaze.readers.prefab`).
 
     >>> read_nbt_stream(io.BytesIO(gzip.compress(bytes.fromhex("0a0004726f6f7403000178000000070000"))))
     ('root', {'x': 7})
     """
-    reader = _Reader(Source(file, limit), little, count)
+    reader = _Reader(Source(file, limit), little, count, whole)
     try:
         if reader.number("b", 1) != 10:
             raise NbtError("an NBT file starts with a Compound tag")

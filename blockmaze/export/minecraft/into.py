@@ -646,4 +646,4 @@ check_size = size_limits("a world", max_side=WORLD_LIMIT)
 
 INTO = Writer(Format("into", "export.minecraft.into", (), "the maze built into an existing Java "
                      "world folder (--into WORLD)", "bands", True),
-              write_into, check_size, prepare_theme=checked_theme)
+              write_into, check_size, prepare_theme=checked_theme, java_states=True)

@@ -176,4 +176,5 @@ def pack_spanning(values: np.ndarray, bits: int) -> np.ndarray:
 check_size = size_limits(".litematic (one region)", max_blocks=MAX_VOLUME)
 
 
-register_writer("litematic", write_litematic, check_size, prepare_theme=release_theme)
+register_writer("litematic", write_litematic, check_size, prepare_theme=release_theme,
+                java_states=True)

@@ -320,4 +320,5 @@ check_size = size_limits(".schem", max_side=MAX_SIDE, max_blocks=MAX_DATA_BYTES)
 
 
 register_writer("schem", write_schem, check_size,
-                prepare_theme=release_theme, write_bands=write_schem_bands, write_tiles=write_schem_tiles)
+                prepare_theme=release_theme, write_bands=write_schem_bands, write_tiles=write_schem_tiles,
+                java_states=True)

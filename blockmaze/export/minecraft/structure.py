@@ -223,4 +223,5 @@ check_size = size_limits("a structure file", max_blocks=MAX_LIST_LENGTH)
 
 
 register_writer("structure", write_structure, check_size,
-                prepare_theme=release_theme, hint=partial(placement_hint, format_name="structure"))
+                prepare_theme=release_theme, hint=partial(placement_hint, format_name="structure"),
+                java_states=True)

@@ -517,5 +517,6 @@ def _level(name: str, mc_version: str, data_version: int, terrain: str,
 check_size = size_limits("a world", max_side=WORLD_LIMIT)
 
 
-register_writer("world", write_world, check_size, prepare_theme=release_theme)
-register_writer("world-zip", write_world_zip, check_size, prepare_theme=release_theme)
+register_writer("world", write_world, check_size, prepare_theme=release_theme, java_states=True)
+register_writer("world-zip", write_world_zip, check_size, prepare_theme=release_theme,
+                java_states=True)
