@@ -604,7 +604,7 @@ class Output(Job):
     at: tuple[int, int] | None = option(
         None, "--into: the maze's centre in the world, X,Z (default: the world's spawn); --y "
               "sets its lowest layer (default: one above the ground there).", "Worlds", Place(),
-        show_default=False, writer="at")
+        show_default=False, writer="at", studio=False)
     backup: bool = option(True, "--into: keep the region files it replaces in "
                                 "WORLD/blockmaze-backups/.", "Worlds", off="--no-backup",
                           writer="backup", studio=False)

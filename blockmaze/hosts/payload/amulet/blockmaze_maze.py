@@ -22,12 +22,14 @@ except ImportError:  # amulet-core alone (the tests, a script)
         """What went wrong, in one line."""
 
 # the generate fields the operation offers, by name, in the order shown
-OFFERED = ("kind", "algorithm", "seed", "braid", "entrances", "weave", "wall", "passage",
-           "height", "floor", "roof", "lights", "solution", "theme", "bridges")
+OFFERED = ("kind", "algorithm", "seed", "braid", "entrances", "exits", "checkpoints", "weave",
+           "wall", "passage", "height", "floor", "roof", "lights", "hollow", "solution", "theme",
+           "bridges")
 # every grid kind but the labyrinth, whose size is its circuits, not the blocks it is given
 LEFT_OUT = ("labyrinth",)
 # fields a form gives as text that Amulet shows as numbers: (type, initial, min, max)
-NUMBERS = {"height": ("int", None, 1, 384), "wall": ("int", 0, 0, 64),
+NUMBERS = {"height": ("int", None, 1, 384), "exits": ("int", None, 0, 64),
+           "checkpoints": ("int", None, 0, 64), "wall": ("int", 0, 0, 64),
            "passage": ("int", 0, 0, 64), "braid": ("float", None, 0.0, 1.0),
            "weave": ("float", None, 0.0, 1.0)}
 # fields whose 0 leaves the choice to the command (the grid's own: a weave maze's walls 4, a
@@ -138,8 +140,8 @@ def command(size, chosen, version, output):
         if field["type"] == "flag":
             if bool(value) != bool(field["default"]):
                 args.append("--" + (field["flag"] if value else field["off"]))
-        elif value not in ("", None) and not (name in AUTO and not value):
-            args += ["--" + field["flag"], str(value)]
+        elif value not in ("", None, field["default"]) and not (name in AUTO and not value):
+            args += ["--" + field["flag"], str(value)]  # (one at its default is left out)
     return args + ["--mc-version", version, "-o", output]
 
 
