@@ -296,7 +296,7 @@ def unicursal_endpoints(maze: Maze, entrances: bool = False) -> Endpoints:
 
     >>> from blockmaze import generate
     >>> unicursal_endpoints(unicursal(generate((2, 2), rng=0)), entrances=True)
-    Endpoints(start=0, goal=1, openings=((0, 0), (1, 0)))
+    Endpoints(start=0, goal=1, openings=((0, 0), (1, 0)), checkpoints=(), exits=())
     """
     start, goal = unicursal_ends(maze)
     if not entrances:

@@ -127,7 +127,7 @@ def plan_of(blocks: np.ndarray) -> np.ndarray:
     >>> plan_of(np.full((1, 2, 2), 42, np.uint8))
     Traceback (most recent call last):
     ...
-    blockmaze.errors.BlockmazeError: the plan holds 42 at x=0, y=0, which is not a material (0..12)
+    blockmaze.errors.BlockmazeError: the plan holds 42 at x=0, y=0, which is not a material (0..14)
     """
     plan = np.ascontiguousarray(blocks[0])
     if plan.size and int(plan.max()) >= TILE_COUNT:
