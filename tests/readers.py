@@ -61,34 +61,30 @@ def bpy_python() -> str:
     install script's venv (PyPI's bpy has CPython 3.11 wheels only and pins numpy 1.26)."""
     if importlib.util.find_spec("bpy") is not None:
         return sys.executable
-    named = os.environ.get("BLOCKMAZE_BPY_PYTHON")
-    path = Path(named) if named else DEFAULT / "blender" / "bin" / "python"
-    if not path.exists():
-        missing("Blender (bpy)", f"BLOCKMAZE_BPY_PYTHON={named} does not exist" if named else
-                f"BLOCKMAZE_BPY_PYTHON is not set and {path} does not exist")
-    return str(path)
+    return _venv_python("BLOCKMAZE_BPY_PYTHON", "blender", "Blender (bpy)")
 
 
 def amulet_python() -> str:
     """An interpreter that imports Amulet's world library (``amulet-core``, a reader of Bedrock
     worlds): ``$BLOCKMAZE_AMULET_PYTHON``, or the install script's venv (it pins numpy 1.26)."""
-    named = os.environ.get("BLOCKMAZE_AMULET_PYTHON")
-    path = Path(named) if named else DEFAULT / "amulet" / "bin" / "python"
-    if not path.exists():
-        missing("Amulet (amulet-core)", f"BLOCKMAZE_AMULET_PYTHON={named} does not exist" if named
-                else f"BLOCKMAZE_AMULET_PYTHON is not set and {path} does not exist")
-    return str(path)
+    return _venv_python("BLOCKMAZE_AMULET_PYTHON", "amulet", "Amulet (amulet-core)")
 
 
 def mecha_python() -> str:
     """An interpreter that imports mecha, the command parser of the beet datapack toolchain:
     ``$BLOCKMAZE_MECHA_PYTHON``, or the install script's venv (mecha's beet pins nbtlib 1, the
     test extra needs nbtlib 2)."""
-    named = os.environ.get("BLOCKMAZE_MECHA_PYTHON")
-    path = Path(named) if named else DEFAULT / "mecha" / "bin" / "python"
+    return _venv_python("BLOCKMAZE_MECHA_PYTHON", "mecha", "mecha")
+
+
+def _venv_python(variable: str, folder: str, reader: str) -> str:
+    """The interpreter ``$variable`` names, or the one of the install script's venv ``folder``;
+    ``reader`` missing when it does not exist."""
+    named = os.environ.get(variable)
+    path = Path(named) if named else DEFAULT / folder / "bin" / "python"
     if not path.exists():
-        missing("mecha", f"BLOCKMAZE_MECHA_PYTHON={named} does not exist" if named
-                else f"BLOCKMAZE_MECHA_PYTHON is not set and {path} does not exist")
+        missing(reader, f"{variable}={named} does not exist" if named else
+                f"{variable} is not set and {path} does not exist")
     return str(path)
 
 
