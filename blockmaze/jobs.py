@@ -355,8 +355,9 @@ def _check_unicursal(job: Generate) -> None:
 
 
 def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
-            seed: int) -> MazeDocument:
-    """The maze ``job`` asks for, replayed in the terminal first with ``--animate``."""
+            seed: int, ends: bool = False) -> MazeDocument:
+    """The maze ``job`` asks for, replayed in the terminal first with ``--animate``; its start
+    and goal placed where they are shown, or ``ends`` asks for them."""
     from .pipeline import make_maze
 
     weave = job.weave if kind == "weave" else 0.0  # (elsewhere it was warned of as ignored)
@@ -372,7 +373,7 @@ def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
             return document
         return make_maze(shape, kind, job.algorithm, seed, 0.0, job.entrances, mask,
                          unicursal=True, scale=job.scale)  # the perfect maze, split
-    shows_ends = where is None or where.writer.draws_maze or job.solution
+    shows_ends = ends or where is None or where.writer.draws_maze or job.solution
     stops = kind != "layered"  # (there they were warned of as ignored)
     return make_maze(shape, kind, job.algorithm, seed, job.braid, job.entrances, mask, weave,
                      ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale,
@@ -384,14 +385,10 @@ def _minigame(job: Generate, voice: Voice, where: Destination, theme: Theme | No
     """``--minigame N``: N mazes of one size, layout k's seed drawn from the seed and k alone
     (:func:`~blockmaze.export.minecraft.minigame.layout_seed`), in one datapack."""
     from .export.minecraft.minigame import layout_seed
-    from .pipeline import make_maze
 
-
-    weave = job.weave if kind == "weave" else 0.0
     count = job.minigame or 1
-    documents = tuple(make_maze(shape, kind, job.algorithm, layout_seed(seed, k), job.braid,
-                                job.entrances, mask, weave, unicursal=job.unicursal,
-                                scale=job.scale) for k in range(count))
+    documents = tuple(_carved(job, where, kind, shape, mask, layout_seed(seed, k), ends=True)
+                      for k in range(count))
     chosen = _plan(job, where, theme, settings, seed)
     written = write_plan(chosen, Layouts(documents))
     what = f"{_cells(kind, documents[0].maze.grid.shape)}, a minigame of " \
