@@ -129,25 +129,32 @@ def _unit_plan(maze: Maze) -> np.ndarray:
 WALL_OFFSETS = np.array([(-1, 0), (0, 1), (1, 0), (0, -1)])
 
 
+def unit_centre(cells, cols: int):
+    """The (z, x) block of each cell (an index, or an array of them) in the unit plan of a
+    square grid ``cols`` wide: cells on odd blocks.
+
+    >>> [int(n) for n in unit_centre(5, 4)], [a.tolist() for a in unit_centre([0, 5], 4)]
+    ([3, 3], [[1, 3], [1, 3]])
+    """
+    cells = np.asarray(cells)
+    return 2 * (cells // cols) + 1, 2 * (cells % cols) + 1
+
+
 def _mark_endpoints(unit: np.ndarray, maze: Maze, endpoints: Endpoints, solution: bool) -> None:
     cols = maze.grid.shape[1]
 
-    def centre(cells):
-        cells = np.asarray(cells)
-        return 2 * (cells // cols) + 1, 2 * (cells % cols) + 1
-
     ends = (endpoints.start, endpoints.goal)
     for cell, direction in endpoints.openings:  # (an exit's is off the way)
-        z, x = centre(cell)
+        z, x = unit_centre(cell, cols)
         dz, dx = WALL_OFFSETS[direction]
         unit[z + dz, x + dx] = Material.PATH if solution and cell in ends else Material.AIR
     if solution:
         path = maze.shortest_path(endpoints.start, endpoints.goal)
-        z, x = centre(path)
+        z, x = unit_centre(path, cols)
         unit[z, x] = Material.PATH
         unit[(z[:-1] + z[1:]) // 2, (x[:-1] + x[1:]) // 2] = Material.PATH
-        unit[centre(endpoints.start)] = Material.START
-        unit[centre(endpoints.goal)] = Material.GOAL
+        unit[unit_centre(endpoints.start, cols)] = Material.START
+        unit[unit_centre(endpoints.goal, cols)] = Material.GOAL
     mark_stops(unit, cols, endpoints)
 
 
@@ -157,8 +164,7 @@ def mark_stops(unit: np.ndarray, cols: int, endpoints: Endpoints) -> None:
     for material, cells in ((Material.EXIT, endpoints.exits),
                             (Material.CHECKPOINT, endpoints.checkpoints)):
         if cells:
-            where = np.asarray(cells)
-            unit[2 * (where // cols) + 1, 2 * (where % cols) + 1] = material
+            unit[unit_centre(cells, cols)] = material
 
 
 def from_blocks(plan: np.ndarray, wall: Thickness = 1, passage: Thickness = 1) -> Maze:

@@ -40,7 +40,8 @@ from ..grids.square import EAST, NORTH, SOUTH, WEST
 from ..grids.weave import OVER_EAST_WEST, weave_of
 from ..materials import Material
 from ..maze import Maze
-from .convert import Thickness, _mark_endpoints, _unit_plan, mark_stops, per_axis, thickness_runs
+from .convert import (Thickness, _mark_endpoints, _unit_plan, mark_stops, per_axis,
+                      thickness_runs, unit_centre)
 from .volume import extrude
 
 GROUND = 3  # rock layers under the maze's floor: the tunnel's air (2) and its floor
@@ -89,17 +90,18 @@ def weave_unit_plan(maze: Maze, endpoints: Endpoints | None = None, solution: bo
             if cell not in (endpoints.start, endpoints.goal):
                 continue  # an exit's opening is off the way
             dz, dx = WALL_OFFSETS[direction]
-            unit[2 * (cell // cols) + 1 + dz, 2 * (cell % cols) + 1 + dx] = Material.PATH
+            z, x = unit_centre(cell, cols)
+            unit[z + dz, x + dx] = Material.PATH
         path = maze.shortest_path(endpoints.start, endpoints.goal)
-        z, x = 2 * (path // cols) + 1, 2 * (path % cols) + 1
+        z, x = unit_centre(path, cols)
         unit[z, x] = Material.PATH
         jump = np.abs(z[1:] - z[:-1]) + np.abs(x[1:] - x[:-1]) == 4
         step = ~jump
         unit[((z[:-1] + z[1:]) // 2)[step], ((x[:-1] + x[1:]) // 2)[step]] = Material.PATH
         under_cells = ((path[:-1] + path[1:]) // 2)[jump]
         under = np.isin(used[:, 0], under_cells)
-        unit[2 * (endpoints.start // cols) + 1, 2 * (endpoints.start % cols) + 1] = Material.START
-        unit[2 * (endpoints.goal // cols) + 1, 2 * (endpoints.goal % cols) + 1] = Material.GOAL
+        unit[unit_centre(endpoints.start, cols)] = Material.START
+        unit[unit_centre(endpoints.goal, cols)] = Material.GOAL
     mark_stops(unit, cols, endpoints)
     return unit, used, under
 
