@@ -68,9 +68,10 @@ def manifest() -> dict:
             "forms": {name: form(name) for name in COMMANDS if name != "info"}}
 
 
-def manifest_bytes() -> bytes:
-    """:func:`manifest` as the JSON file a plugin reads."""
-    return json.dumps(manifest(), indent=1, sort_keys=True).encode() + b"\n"
+def manifest_bytes(written: dict | None = None) -> bytes:
+    """A manifest (by default :func:`manifest`) as the JSON file a plugin reads."""
+    return json.dumps(manifest() if written is None else written, indent=1,
+                      sort_keys=True).encode() + b"\n"
 
 
 def payload(name: str, path: str) -> bytes:

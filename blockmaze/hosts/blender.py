@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import MANIFEST, Host, payload
+from . import MANIFEST, Host, manifest_bytes, payload
 
 TAGLINE = "Mazes on square, hex, polar, weave, layered grids and labyrinths"  # <= 64
 LICENSE = "SPDX:MIT"  # pyproject.toml's licence
@@ -47,7 +47,7 @@ def files(manifest: dict) -> dict[str, bytes]:
     command to run and the forms its fields are built from)."""
     return {"blender_manifest.toml": blender_manifest(manifest["blockmaze"]),
             "__init__.py": payload("blender", "__init__.py"),
-            MANIFEST: json.dumps(manifest, indent=1, sort_keys=True).encode() + b"\n"}
+            MANIFEST: manifest_bytes(manifest)}
 
 
 def user_folder() -> Path:

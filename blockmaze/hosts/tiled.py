@@ -8,12 +8,11 @@ it reads its commands and options from (docs/guides/tiled.md).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 
-from . import MANIFEST, Host, payload
+from . import MANIFEST, Host, manifest_bytes, payload
 
 SCRIPT = "blockmaze.js"
 
@@ -21,7 +20,7 @@ SCRIPT = "blockmaze.js"
 def files(manifest: dict) -> dict[str, bytes]:
     """The extension's files: the script and the manifest it reads."""
     return {SCRIPT: payload("tiled", SCRIPT),
-            MANIFEST: json.dumps(manifest, indent=1, sort_keys=True).encode() + b"\n"}
+            MANIFEST: manifest_bytes(manifest)}
 
 
 def user_folder(platform: str = sys.platform, environ=os.environ, home: Path | None = None) -> Path:
