@@ -27,7 +27,7 @@ import numpy as np
 from ..blocks.prefab import Prefab
 from ..errors import BadFileError
 from .base import need
-from .minecraft import _list_ints, _state_name
+from .minecraft import _list_ints, _palette_indices, _state_name
 from .nbtread import GZIP_MAGIC, NbtError, read_nbt_stream
 
 MAX_PREFAB_BLOCKS = 1 << 18  # 64 x 64 x 64: far more than a maze's centre holds
@@ -92,11 +92,8 @@ def _sponge(body: dict, blocks: dict) -> tuple[np.ndarray, list[str]]:
     palette = need(blocks, "Palette", dict)
     if not palette or len(palette) > MAX_PALETTE:
         raise BadFileError(f"its palette must list 1 to {MAX_PALETTE} block states")
-    names = [""] * len(palette)
-    for state, index in palette.items():
-        if not isinstance(index, int) or not 0 <= index < len(palette) or names[index]:
-            raise BadFileError("its palette's indices are not 0..n-1 without repeats")
-        names[index] = state
+    _palette_indices(palette)
+    names = sorted(palette, key=palette.__getitem__)
     data = blocks.get("BlockData", blocks.get("Data"))
     if not isinstance(data, np.ndarray) or data.dtype.itemsize != 1:
         raise BadFileError("its block data must be a ByteArray (of a size a prefab may have)")
