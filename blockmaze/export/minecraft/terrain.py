@@ -1,0 +1,173 @@
+"""A maze whose floor follows the ground under it (``--terrain follow``), for ``--into`` and the
+Amulet operation.
+
+The ground is read per block column (x, z) of the maze's footprint: one above its highest block
+that is ground, that is neither air, nor a tree's block (logs, wood, leaves, mushroom blocks,
+vines, bee nests), nor a plant one walks through (grass, flowers, snow layers...), nor water when
+the user clears water (``--clear water``: the lake bed is the ground then). Each column's floor is
+put at a height of its own (:func:`lifts`): the ground where no two neighbouring columns differ by
+more than one block, and where they do, the midpoint between the highest floor that needs no
+filling and the lowest that needs no cutting, the nearest to the ground that keeps every step
+between neighbouring columns at most one block: a step a player jumps (docs/minecraft.md §6.2).
+Every column moves, walls too, so a wall stands its height above its own floor and never less
+than its height minus one above a passage beside it.
+
+In each column (:func:`follow`): the world's blocks below the ground stay; from the ground up to
+the floor, the floor's block (the maze never stands on air); the maze's layers; above them, up to
+the top of what is cleared, air (cut ground, cleared trees and water); above that the world's
+blocks stay (a tree's crown over the maze when trees are kept).
+
+>>> import numpy as np
+>>> lifts(np.array([[0, 0, 5, 5]]))
+array([[1, 2, 3, 3]])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import BlockmazeError, ParameterError
+
+KEEP = -1  # in a followed volume of global ids: the world's block stays
+CLEARABLE = ("trees", "water")
+AIRS = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
+TREE_ENDINGS = ("_log", "_wood", "_leaves", "_stem", "_hyphae", "_mushroom_block")
+TREES = frozenset({"minecraft:vine", "minecraft:cocoa", "minecraft:bee_nest", "minecraft:bamboo",
+                   "minecraft:mangrove_roots", "minecraft:azalea", "minecraft:flowering_azalea",
+                   "minecraft:mangrove_propagule", "minecraft:weeping_vines",
+                   "minecraft:weeping_vines_plant", "minecraft:twisting_vines",
+                   "minecraft:twisting_vines_plant"})
+PLANTS = frozenset("minecraft:" + name for name in (
+    "grass short_grass tall_grass fern large_fern dead_bush snow sugar_cane sweet_berry_bush "
+    "dandelion poppy blue_orchid allium azure_bluet red_tulip orange_tulip white_tulip pink_tulip "
+    "oxeye_daisy cornflower lily_of_the_valley torchflower sunflower lilac rose_bush peony "
+    "pink_petals brown_mushroom red_mushroom lily_pad seagrass tall_seagrass kelp kelp_plant "
+    "glow_lichen moss_carpet hanging_roots spore_blossom cave_vines cave_vines_plant "
+    "oak_sapling spruce_sapling birch_sapling jungle_sapling acacia_sapling dark_oak_sapling "
+    "cherry_sapling").split())
+WATERS = frozenset({"minecraft:water", "minecraft:bubble_column"})
+
+
+def clear_set(text: str | None) -> frozenset[str]:
+    """``--clear``'s comma list as a set of what is cleared (empty: nothing).
+
+    >>> sorted(clear_set("water, trees"))
+    ['trees', 'water']
+    >>> clear_set("rocks")
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.ParameterError: clear takes trees, water or both (trees,water), got 'rocks'
+    """
+    chosen = frozenset(part.strip() for part in (text or "").split(",") if part.strip())
+    if not chosen <= set(CLEARABLE):
+        raise ParameterError(f"{{clear}} takes trees, water or both (trees,water), got {text!r}")
+    return chosen
+
+
+def is_tree(name: str) -> bool:
+    """Whether ``name`` is a block of a tree (or a huge mushroom, or what hangs from them).
+
+    >>> is_tree("minecraft:oak_leaves"), is_tree("minecraft:stripped_birch_log"), is_tree("minecraft:dirt")
+    (True, True, False)
+    """
+    return name in TREES or name.endswith(TREE_ENDINGS)
+
+
+def not_ground(names: list[str], cleared: frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+    """For each block name: whether it is not ground (the floor goes above the highest ground),
+    and whether it is left standing above the maze (``keep``: a kept tree's block, or air)."""
+    tree = np.array([is_tree(n) for n in names], dtype=bool)
+    water = np.array([n in WATERS for n in names], dtype=bool)
+    air = np.array([n in AIRS for n in names], dtype=bool)
+    plant = np.array([n in PLANTS for n in names], dtype=bool)
+    skip = air | tree | plant | (water if "water" in cleared else False)
+    keep = air | (tree & ("trees" not in cleared)) | (plant & ("trees" not in cleared))
+    return skip, keep
+
+
+def lifts(ground: np.ndarray) -> np.ndarray:
+    """Each column's floor height (z, x) for the ground heights ``ground`` (z, x): where no two
+    neighbouring columns (sharing a side) differ by more than one, the ground itself; elsewhere
+    the midpoint (rounded down) of the highest heights at most the ground and the lowest at
+    least the ground that keep every pair of neighbours within one. Those two are the ground's
+    lower and upper envelopes, ``min(ground[q] + |p - q|)`` and ``max(ground[q] - |p - q|)``
+    over all columns ``q`` (``|p - q|`` the steps between them), each worked out along x, then z.
+
+    >>> lifts(np.array([[3, 3, 3, 9, 3, 3, 3]]))
+    array([[4, 5, 5, 6, 5, 5, 4]])
+    """
+    ground = np.asarray(ground, dtype=np.int64)
+    low = _envelope(_envelope(ground, 1, np.minimum), 0, np.minimum)
+    high = -_envelope(_envelope(-ground, 1, np.minimum), 0, np.minimum)
+    return (low + high) // 2
+
+
+def _envelope(values: np.ndarray, axis: int, pick) -> np.ndarray:
+    """``pick`` over the line along ``axis`` of ``values[q] + |p - q|``, two running passes."""
+    steps = np.arange(values.shape[axis]).reshape([-1 if a == axis else 1 for a in range(2)])
+    forward = pick.accumulate(values - steps, axis=axis) + steps
+    backward = np.flip(pick.accumulate(np.flip(values + steps, axis), axis=axis), axis) - steps
+    return pick(forward, backward)
+
+
+def follow(ids: np.ndarray, ground: np.ndarray, clear_top: np.ndarray, filler: int, air: int,
+           entities: list | None = None) -> tuple[int, np.ndarray, np.ndarray]:
+    """The maze ``ids`` (y, z, x: global ids, its layer 0 the floor) made to follow ``ground``
+    (z, x: the y one above each column's ground), as a taller volume of ids where :data:`KEEP`
+    leaves the world's block. ``clear_top`` (z, x): the y one above the highest block of each
+    column that is cleared above the maze; ``filler`` and ``air``: the ids of the floor's block and
+    of air. Gives the volume's lowest y, the volume, and each
+    column's floor height; ``entities`` (``(x, layer, z, fields)``) get their layers moved with
+    their columns, in place.
+
+    >>> y0, volume, floors = follow(np.full((2, 1, 2), 7), np.array([[10, 12]]), np.array([[10, 14]]), 3, 0)
+    >>> y0, floors.tolist()
+    (10, [[10, 11]])
+    >>> volume[:, 0, 0].tolist(), volume[:, 0, 1].tolist()
+    ([7, 7, -1, -1], [-1, 7, 7, 0])
+    """
+    height = ids.shape[0]
+    floors = lifts(ground)
+    y0 = int(min(floors.min(), ground.min()))
+    top = int(max(floors.max() + height, clear_top.max()))
+    ys = np.arange(y0, top).reshape(-1, 1, 1)
+    out = np.full((top - y0,) + ids.shape[1:], KEEP, dtype=np.int32)
+    out[(ys >= ground) & (ys < floors)] = filler
+    out[(ys >= floors + height) & (ys < clear_top)] = air
+    layer = ys - floors
+    inside = (layer >= 0) & (layer < height)
+    zs, xs = np.indices(ids.shape[1:])
+    out[inside] = ids[layer.clip(0, height - 1), zs, xs][inside]
+    for index, (x, at, z, fields) in enumerate(entities or ()):
+        entities[index] = (x, at + int(floors[z, x]) - y0, z, fields)  # type: ignore[index]
+    return y0, out, floors
+
+
+def check_follow(terrain: str | None, y: int | None, clear: str | None) -> frozenset[str]:
+    """What ``--into`` clears, or one line on a choice that does not fit: ``--terrain`` is flat
+    or follow there, ``--y`` and ``--clear`` need the one and the other.
+
+    >>> check_follow("follow", None, "trees")
+    frozenset({'trees'})
+    >>> check_follow("grass", None, None)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.ParameterError: into builds on the world's own ground: terrain=flat (one level, the default) or terrain=follow, not grass
+    """
+    if terrain not in (None, "flat", "follow"):
+        raise ParameterError(f"{{into}} builds on the world's own ground: {{terrain=flat}} (one "
+                             f"level, the default) or {{terrain=follow}}, not {terrain}")
+    if terrain == "follow" and y is not None:
+        raise ParameterError("{terrain=follow} puts each column on the ground under it: leave out "
+                             "{y} (or give {terrain=flat})")
+    if terrain != "follow" and clear:
+        raise ParameterError("{clear} clears trees and water where the floor follows the ground: "
+                             "give {terrain=follow} with it")
+    return clear_set(clear)
+
+
+def no_follow_here(where: str) -> BlockmazeError:
+    """The one line for ``--terrain follow`` where there is no ground to follow."""
+    return ParameterError(f"{{terrain=follow}} builds on an existing world's ground: give "
+                          f"{{into}} WORLD (or use the Amulet operation); {where} gets void, flat "
+                          f"or grass")
