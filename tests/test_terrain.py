@@ -225,6 +225,9 @@ def test_follow_is_refused_in_one_line_where_it_does_not_fit(tmp_path):
                           ({"terrain": "follow", "clear": "rocks"}, "trees, water or both")]:
         with pytest.raises(BlockmazeError, match=says):
             into_module.write_into(volume, world, load_theme(), at=(32, 32), backup=False, **options)
+    roofed = np.array([[[1]], [[0]], [[0]], [[1]]], np.uint8)
+    with pytest.raises(BlockmazeError, match="needs three blocks of air"):
+        into_module.write_into(roofed, world, load_theme(), at=(32, 32), backup=False, terrain="follow")
     with pytest.raises(BlockmazeError, match="give into WORLD"):
         write_world(volume, tmp_path / "New", load_theme(), terrain="follow")
 

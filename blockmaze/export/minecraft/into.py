@@ -56,7 +56,7 @@ from .blockentities import SPAWNS, block_entities
 from .packing import pack_rows, unpack_longs
 from .palette import block_state_tag, haloed_palette, with_next_rows
 from .versions import RELEASES
-from .terrain import AIRS, KEEP, check_follow, follow
+from .terrain import AIRS, KEEP, check_follow, check_headroom, follow
 from .world import FIRST_RELEASE, WORLD_LIMIT, check_height
 
 JOURNAL = "blockmaze-into.journal"  # in the world folder: the renames a run still owes
@@ -521,6 +521,7 @@ def _followed(folder: Path, regions: dict, box: Box, ids: np.ndarray, states: St
     volume's), and what was done, for the run's line."""
     ground, clear_top = footprint_heights(_heightmaps(folder, regions), box, cleared)
     air = states.of_state("minecraft:air")
+    check_headroom(ids, air)
     used, counts = np.unique(ids[0][ids[0] != air], return_counts=True)
     filler = int(used[np.argmax(counts)]) if len(used) else states.of_state("minecraft:dirt")
     box.y, ids, floors = follow(ids, ground, clear_top, filler, air, entities)

@@ -143,6 +143,24 @@ def follow(ids: np.ndarray, ground: np.ndarray, clear_top: np.ndarray, filler: i
     return y0, out, floors
 
 
+def check_headroom(ids: np.ndarray, air: int) -> None:
+    """Refuse, in one line, a maze whose passages have a ceiling less than three blocks over
+    their floor: a jump up one block there is cut short (docs/minecraft.md §6.2).
+
+    >>> check_headroom(np.array([[[1]], [[0]], [[0]], [[1]]]), 0)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.ParameterError: terrain=follow under a roof needs three blocks of air over the floor (a jump up a step of one needs them): give height=3 or more
+    """
+    open_ = ids[1:] == air
+    if not len(open_):
+        return
+    capped = open_[0] & (~open_).any(axis=0)
+    if (capped & (np.argmin(open_, axis=0) < 3)).any():
+        raise ParameterError("{terrain=follow} under a roof needs three blocks of air over the "
+                             "floor (a jump up a step of one needs them): give {height=3} or more")
+
+
 def check_follow(terrain: str | None, y: int | None, clear: str | None) -> frozenset[str]:
     """What ``--into`` clears, or one line on a choice that does not fit: ``--terrain`` is flat
     or follow there, ``--y`` and ``--clear`` need the one and the other.
