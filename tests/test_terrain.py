@@ -49,14 +49,13 @@ def test_the_floor_steps_one_block_at_most_and_is_the_ground_where_the_ground_al
     assert floors.min() >= ground.min() and floors.max() <= ground.max()
 
 
+@settings(max_examples=25)
 @given(GROUNDS, st.integers(1, 5), st.data())
 def test_each_column_is_the_maze_on_its_floor_filled_below_and_cleared_above(ground, height, data):
     shape = (height,) + ground.shape
     ids = data.draw(arrays(np.int32, shape, elements=st.integers(1, 4)))
     clear_top = ground + data.draw(arrays(np.int64, ground.shape, elements=st.integers(0, 6)))
-    entities = [(0, 0, 0, "a chest")]
-    y0, volume, floors = follow(ids, ground, clear_top, filler=9, air=0, entities=entities)
-    assert entities == [(0, int(floors[0, 0]) - y0, 0, "a chest")]
+    y0, volume, floors = follow(ids, ground, clear_top, filler=9, air=0)
     for z, x in np.ndindex(ground.shape):
         column = volume[:, z, x]
         floor = floors[z, x] - y0
@@ -129,9 +128,12 @@ class Blocks:
 
 
 def maze_columns(volume: np.ndarray) -> dict:
-    """The block names of each column of the maze (z, x), bottom up."""
-    names = {m: state.split("[")[0] for m, state in load_theme("glass").minecraft.items()}
-    return {(z, x): [names[int(m)] for m in volume[:, z, x]]
+    """The block names of each column of the maze (z, x), bottom up: of a volume of materials
+    (drawn in glass), or of block states."""
+    if volume.dtype == np.uint8:
+        names = {m: state for m, state in load_theme("glass").minecraft.items()}
+        volume = np.vectorize(names.__getitem__, otypes=[object])(volume)
+    return {(z, x): [str(state).split("[")[0] for state in volume[:, z, x]]
             for z, x in np.ndindex(volume.shape[1:])}
 
 
@@ -145,14 +147,16 @@ def floor_of(read, column: list[str], x: int, z: int, low: int, high: int) -> in
     return found
 
 
-def check_follows(world: Path, before: Blocks, volume: np.ndarray, corner: tuple[int, int],
+def check_follows(world: Path, before: Blocks, columns: dict, corner: tuple[int, int],
                   ground: np.ndarray, clear: bool) -> np.ndarray:
-    """Read the build back and hold the rules; gives each column's floor y (z, x)."""
+    """Read the build back and hold the rules (``columns``: the maze's, :func:`maze_columns`);
+    gives each column's floor y (z, x)."""
     after = Blocks(world)
     x0, z0 = corner
-    height, length, width = volume.shape
+    length, width = max(columns)[0] + 1, max(columns)[1] + 1
+    height = len(columns[0, 0])
     floors = np.zeros((length, width), dtype=int)
-    for (z, x), column in maze_columns(volume).items():
+    for (z, x), column in columns.items():
         g = int(ground[z0 + z, x0 + x])
         y = floor_of(after, column, x0 + x, z0 + z, max(g - 12, -64), g + 12)
         assert y is not None, f"column {x}, {z}: the maze's {height} blocks are not there whole"
@@ -199,7 +203,7 @@ def test_into_a_hill_world_the_floor_follows_the_ground_within_the_rules(tmp_pat
     volume = build(world, seed, clear="trees" if clear else None)
     corner = into_module.Box(SIDE // 2 - volume.shape[2] // 2, 0, SIDE // 2 - volume.shape[1] // 2,
                              volume.shape)
-    check_follows(world, Blocks(copy), volume, (corner.x, corner.z), ground, clear)
+    check_follows(world, Blocks(copy), maze_columns(volume), (corner.x, corner.z), ground, clear)
     # the chunks the box does not reach: their records byte for byte
     before = region_records((copy / "region" / "r.0.0.mca").read_bytes(), "before")
     after = region_records((world / "region" / "r.0.0.mca").read_bytes(), "after")
@@ -232,6 +236,7 @@ def test_follow_is_refused_in_one_line_where_it_does_not_fit(tmp_path):
         write_world(volume, tmp_path / "New", load_theme(), terrain="follow")
 
 
+@pytest.mark.slow
 def test_the_command_builds_following_and_says_how_in_its_line(tmp_path):
     world = tmp_path / "W"
     hill_world(world, np.random.default_rng(2))
@@ -263,7 +268,7 @@ def test_the_bot_walks_a_maze_that_follows_the_hills_from_its_start_to_its_goal(
     ground = hill_world(world, np.random.default_rng(5))
     volume = build(world, 3, size=(6, 6), clear="trees,water")
     x0, z0 = SIDE // 2 - volume.shape[2] // 2, SIDE // 2 - volume.shape[1] // 2
-    floors = check_follows(world, Blocks(world), volume, (x0, z0), ground, True)
+    floors = check_follows(world, Blocks(world), maze_columns(volume), (x0, z0), ground, True)
     sx, _, sz = feet_on(volume, Material.START)
     gx, gy, gz = feet_on(volume, Material.GOAL)
     level = nbtlib.load(world / "level.dat")
@@ -275,3 +280,64 @@ def test_the_bot_walks_a_maze_that_follows_the_hills_from_its_start_to_its_goal(
                    timeout=60)
     failed = [f"{r['name']}: {r['why']} at {r['at']} (goal {r['goal']})" for r in results if not r["reached"]]
     assert not failed, "\n".join(failed)
+
+
+@pytest.mark.slow
+@pytest.mark.reader
+def test_the_amulet_operation_follows_the_ground_of_its_selection(tmp_path):
+    """amulet-core runs the operation (tests/test_host_amulet.py's driver) with Terrain follow on
+    a hill world: the selection's ground goes to the command as a .schem, and the maze pasted
+    back follows it within the rules (read back with anvil-parser2)."""
+    from blockmaze.cli import main
+    from schem_checker import read_schem
+    from test_host_amulet import PASSAGE, WALL, run_operation
+
+    world, copy = tmp_path / "W", tmp_path / "Before"
+    ground = hill_world(world, np.random.default_rng(11))
+    write_world_copy(world, copy)
+    low, high = (20, BASE - 4, 18), (47, BASE + 24, 41)
+    chosen = {"Seed": "7", WALL: 1, PASSAGE: 2, "Wall height": 3, "Entrances": True,
+              "Theme": "glass", "Terrain": "follow", "Clear (trees, water or trees,water)": "trees"}
+    said = run_operation(tmp_path, world, chosen=chosen, low=low, high=high)
+    assert "error" not in said, said
+    same = tmp_path / "same.schem"
+    assert main(["-q", "generate", "--fit", "23x27", "--seed", "7", "--wall", "1", "--passage",
+                 "2", "--height", "3", "--entrances", "--theme", "glass", "--mc-version",
+                 "1.20.4", "-o", str(same)]) == 0
+    columns = maze_columns(read_schem(same.read_bytes()).blocks)
+    floors = check_follows(world, Blocks(copy), columns, (low[0], low[2]), ground, True)
+    assert floors.max() > floors.min(), "the hills are not followed"
+
+
+def test_a_schem_follows_the_ground_of_the_schem_it_is_given(tmp_path):
+    """--ground FILE.schem (what the Amulet operation gives the command): the .schem written
+    starts at the ground file's bottom, each column the maze's on its floor, steps of one block
+    at most, structure voids where the world is kept."""
+    from blockmaze.cli import main
+    from blockmaze.export.minecraft.sponge import write_indexed
+    from schem_checker import read_schem
+
+    heights = np.fromfunction(lambda z, x: 2 + 3 * (x // 4) % 7, (16, 16), dtype=int)
+    place = (np.arange(14).reshape(-1, 1, 1) < heights).astype(np.uint16)
+    place[heights[4, 4]:heights[4, 4] + 3, 4, 4] = 2  # a trunk: not ground
+    with open(tmp_path / "ground.schem", "wb") as out:
+        write_indexed(place, ["minecraft:air", "minecraft:grass_block", "minecraft:oak_log[axis=y]"], out)
+    args = ["-q", "generate", "3x3", "--seed", "2", "--theme", "glass"]
+    assert main([*args, "-o", str(tmp_path / "flat.schem")]) == 0
+    assert main([*args, "--ground", str(tmp_path / "ground.schem"), "--clear", "trees",
+                 "-o", str(tmp_path / "m.schem")]) == 0
+    flat = read_schem((tmp_path / "flat.schem").read_bytes()).blocks
+    blocks = read_schem((tmp_path / "m.schem").read_bytes()).blocks
+    assert blocks.shape[1:] == flat.shape[1:]
+    floors = np.zeros(flat.shape[1:], int)
+    for z, x in np.ndindex(flat.shape[1:]):
+        column = [str(b) for b in blocks[:, z, x]]
+        want = [str(b) for b in flat[:, z, x]]
+        starts = [y for y in range(len(column)) if column[y:y + len(want)] == want]
+        assert starts, f"column {x}, {z}"
+        floors[z, x] = starts[-1]
+        assert all(b == "minecraft:structure_void" for b in column[:min(heights[z, x], starts[-1])])
+        assert all(b != "minecraft:air" for b in column[:starts[-1]])
+    assert steps(floors) <= 1 and floors.max() - floors.min() >= 3
+    assert abs(int(floors[4, 4]) - int(heights[4, 4])) <= 2  # on the ground, not on the trunk
+    assert main([*args, "--clear", "trees", "-o", str(tmp_path / "x.schem")]) == 2

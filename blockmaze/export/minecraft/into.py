@@ -56,7 +56,7 @@ from .blockentities import SPAWNS, block_entities
 from .packing import pack_rows, unpack_longs
 from .palette import block_state_tag, haloed_palette, with_next_rows
 from .versions import RELEASES
-from .terrain import AIRS, KEEP, check_follow, check_headroom, follow
+from .terrain import AIRS, KEEP, check_follow, check_headroom, column_tops, follow
 from .world import FIRST_RELEASE, WORLD_LIMIT, check_height
 
 JOURNAL = "blockmaze-into.journal"  # in the world folder: the renames a run still owes
@@ -346,9 +346,9 @@ def _tops(root: dict, *counted) -> list[np.ndarray]:
             solid = np.asarray(counts(names), dtype=bool)
             blocks = (np.full((16, 16, 16), solid[0]) if values is None
                       else solid[values].reshape(16, 16, 16))
-            found = blocks.any(axis=0) & (out == 0)
-            top = 15 - np.argmax(blocks[::-1], axis=0)
-            out[found] = (int(section["Y"]) * 16 + top[found] + 1 - MIN_Y)
+            tops = column_tops(blocks)
+            found = (tops > 0) & (out == 0)
+            out[found] = int(section["Y"]) * 16 + tops[found] - MIN_Y
         if all((out > 0).all() for out in outs):
             break
     return outs
@@ -524,7 +524,9 @@ def _followed(folder: Path, regions: dict, box: Box, ids: np.ndarray, states: St
     check_headroom(ids, air)
     used, counts = np.unique(ids[0][ids[0] != air], return_counts=True)
     filler = int(used[np.argmax(counts)]) if len(used) else states.of_state("minecraft:dirt")
-    box.y, ids, floors = follow(ids, ground, clear_top, filler, air, entities)
+    box.y, ids, floors = follow(ids, ground, clear_top, filler, air)
+    entities[:] = [(x, layer + int(floors[z, x]) - box.y, z, fields)
+                   for x, layer, z, fields in entities]
     box.height = ids.shape[0]
     filled, cut = int(np.maximum(floors - ground, 0).max()), int(np.maximum(ground - floors, 0).max())
     what = " and ".join(sorted(cleared)) + " cleared" if cleared else "trees and water kept"

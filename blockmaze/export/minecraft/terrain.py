@@ -110,15 +110,14 @@ def _envelope(values: np.ndarray, axis: int, pick) -> np.ndarray:
     return pick(forward, backward)
 
 
-def follow(ids: np.ndarray, ground: np.ndarray, clear_top: np.ndarray, filler: int, air: int,
-           entities: list | None = None) -> tuple[int, np.ndarray, np.ndarray]:
+def follow(ids: np.ndarray, ground: np.ndarray, clear_top: np.ndarray, filler: int,
+           air: int) -> tuple[int, np.ndarray, np.ndarray]:
     """The maze ``ids`` (y, z, x: global ids, its layer 0 the floor) made to follow ``ground``
     (z, x: the y one above each column's ground), as a taller volume of ids where :data:`KEEP`
     leaves the world's block. ``clear_top`` (z, x): the y one above the highest block of each
     column that is cleared above the maze; ``filler`` and ``air``: the ids of the floor's block and
-    of air. Gives the volume's lowest y, the volume, and each
-    column's floor height; ``entities`` (``(x, layer, z, fields)``) get their layers moved with
-    their columns, in place.
+    of air. Gives the volume's lowest y, the volume, and each column's floor height (a block
+    entity at layer ``y`` of column ``(z, x)`` goes to ``y + floors[z, x]``).
 
     >>> y0, volume, floors = follow(np.full((2, 1, 2), 7), np.array([[10, 12]]), np.array([[10, 14]]), 3, 0)
     >>> y0, floors.tolist()
@@ -138,9 +137,55 @@ def follow(ids: np.ndarray, ground: np.ndarray, clear_top: np.ndarray, filler: i
     inside = (layer >= 0) & (layer < height)
     zs, xs = np.indices(ids.shape[1:])
     out[inside] = ids[layer.clip(0, height - 1), zs, xs][inside]
-    for index, (x, at, z, fields) in enumerate(entities or ()):
-        entities[index] = (x, at + int(floors[z, x]) - y0, z, fields)  # type: ignore[index]
     return y0, out, floors
+
+
+def column_tops(counted: np.ndarray) -> np.ndarray:
+    """One above the highest True of each column of a (y, z, x) array, from its bottom (0 where
+    none is).
+
+    >>> column_tops(np.array([[[1, 0]], [[1, 0]], [[0, 0]]], bool)).tolist()
+    [[2, 0]]
+    """
+    found = counted.any(axis=0)
+    return np.where(found, counted.shape[0] - np.argmax(counted[::-1], axis=0), 0)
+
+
+def footprint_of(states: np.ndarray, palette, cleared: frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The ground and the top of what is cleared (z, x), counted from the bottom of ``states``
+    (y, z, x indices of ``palette``, the place a maze goes: a .schem of it)."""
+    skip, keep = not_ground([state.split("[")[0] for state in palette], cleared)
+    return column_tops(~skip[states]), column_tops(~keep[states])
+
+
+def followed_schem(indices: np.ndarray, palette: list[str], entities: list, ground, clear: str | None):
+    """A .schem's ``indices`` (y, z, x) and ``palette`` made to follow the ground of ``ground``
+    (a :class:`~blockmaze.blocks.prefab.Prefab` of the place: the Amulet operation's selection),
+    from its bottom: the ground under the maze's footprint (its north-west corner), what ``clear``
+    names cleared above. The positions the world keeps are ``minecraft:structure_void`` (the
+    operation pastes around them); ``entities`` move with their columns."""
+    from dataclasses import replace
+
+    height, length, width = indices.shape
+    if ground.shape[1] < length or ground.shape[2] < width:
+        raise ParameterError(f"{{ground}} {ground.name} is {ground.shape[2]}x{ground.shape[1]} "
+                             f"blocks, less than the maze's {width}x{length}")
+    cleared = clear_set(clear)
+    below, clear_top = footprint_of(ground.states[:, :length, :width], ground.palette, cleared)
+    palette = list(palette)
+    for state in ("minecraft:air", "minecraft:structure_void"):
+        if state not in palette:
+            palette.append(state)
+    air, void = palette.index("minecraft:air"), palette.index("minecraft:structure_void")
+    check_headroom(indices, air)
+    floor = indices[0][indices[0] != air]
+    filler = int(np.bincount(floor).argmax()) if floor.size else air
+    y0, out, floors = follow(indices.astype(np.int32), below, clear_top, filler, air)
+    out = np.concatenate([np.full((y0,) + out.shape[1:], KEEP, np.int32), out])
+    out[out == KEEP] = void
+    moved = [replace(e, position=(e.position[0] + int(floors[e.position[1], e.position[2]]),
+                                  e.position[1], e.position[2])) for e in entities]
+    return out, palette, moved
 
 
 def check_headroom(ids: np.ndarray, air: int) -> None:
