@@ -2,9 +2,10 @@
 
 The rules on random ground (hypothesis, the pure functions); a Java world with hills, trees and
 water made here, built into with ``--into --terrain follow`` and read back with anvil-parser2
-(every step between neighbouring columns at most one block, the walls their height above their
-floor, nothing under the floor air, everything outside the footprint as it was); the game's bot
-walks one such build from its start to its goal.
+(every step between neighbouring columns at most one block, a stair up each rise between
+passages, the walls their height above their floor, nothing under the floor air, everything
+outside the footprint as it was); the game's bot walks one such build from its start to its goal,
+and the Amulet operation (through amulet-core) follows the ground of its selection.
 """
 
 from __future__ import annotations
@@ -137,12 +138,17 @@ def maze_columns(volume: np.ndarray) -> dict:
             for z, x in np.ndindex(volume.shape[1:])}
 
 
+STAIR = "minecraft:quartz_stairs"  # glass's stairs, the floor block of a column below a rise
+
+
 def floor_of(read, column: list[str], x: int, z: int, low: int, high: int) -> int | None:
-    """The highest y whose blocks upward are ``column`` in the world (None: nowhere)."""
+    """The highest y whose blocks upward are ``column`` in the world, its floor block or a stair
+    (None: nowhere)."""
     found = None
     names = [read(x, y, z) for y in range(low, high)]
     for start in range(len(names) - len(column) + 1):
-        if names[start:start + len(column)] == column:
+        got = names[start:start + len(column)]
+        if got[1:] == column[1:] and got[0] in (column[0], STAIR):
             found = low + start
     return found
 
@@ -168,7 +174,16 @@ def check_follows(world: Path, before: Blocks, columns: dict, corner: tuple[int,
             was, now = before(x0 + x, above, z0 + z), after(x0 + x, above, z0 + z)
             kept = not clear and was in ("minecraft:oak_leaves", "minecraft:oak_log")
             assert now == (was if kept else "minecraft:air"), f"column {x}, {z} at y {above}"
-    # every pair of neighbouring columns (passages and walls alike) within one block
+    # every pair of neighbouring columns (passages and walls alike) within one block, and a
+    # passage's plain floor below a rise to a passage beside it is a stair
+    walkable = np.array([[columns[z, x][1] == "minecraft:air" for x in range(width)]
+                         for z in range(length)])
+    for z, x in np.ndindex(walkable.shape):
+        rises = [(z + dz, x + dx) for dz, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                 if 0 <= z + dz < length and 0 <= x + dx < width and walkable[z + dz, x + dx]
+                 and floors[z + dz, x + dx] == floors[z, x] + 1]
+        if walkable[z, x] and rises and columns[z, x][0] == "minecraft:white_concrete":
+            assert after(x0 + x, int(floors[z, x]), z0 + z) == STAIR, f"no stair up from {x}, {z}"
     assert steps(floors) <= 1
     # outside the footprint, every block of the chunks it reaches as it was
     for x in range(SIDE):
@@ -276,6 +291,9 @@ def test_the_bot_walks_a_maze_that_follows_the_hills_from_its_start_to_its_goal(
     level.save()
     goal = [x0 + gx, int(floors[gz, gx]) + gy, z0 + gz]
     assert steps(floors) <= 1 and floors.max() > floors.min(), "the hills are not followed"
+    read = Blocks(world)
+    assert sum(read(x0 + x, int(floors[z, x]), z0 + z) == STAIR
+               for z, x in np.ndindex(floors.shape)) >= 3, "the walk climbs no stairs"
     results = walk(world={"folder": world, "goal": goal, "route": [], "starts": ["spawn"]},
                    timeout=60)
     failed = [f"{r['name']}: {r['why']} at {r['at']} (goal {r['goal']})" for r in results if not r["reached"]]
@@ -331,9 +349,10 @@ def test_a_schem_follows_the_ground_of_the_schem_it_is_given(tmp_path):
     assert blocks.shape[1:] == flat.shape[1:]
     floors = np.zeros(flat.shape[1:], int)
     for z, x in np.ndindex(flat.shape[1:]):
-        column = [str(b) for b in blocks[:, z, x]]
-        want = [str(b) for b in flat[:, z, x]]
-        starts = [y for y in range(len(column)) if column[y:y + len(want)] == want]
+        column = [str(b).split("[")[0] for b in blocks[:, z, x]]
+        want = [str(b).split("[")[0] for b in flat[:, z, x]]
+        starts = [y for y in range(len(column)) if column[y + 1:y + len(want)] == want[1:]
+                  and column[y] in (want[0], STAIR)]
         assert starts, f"column {x}, {z}"
         floors[z, x] = starts[-1]
         assert all(b == "minecraft:structure_void" for b in column[:min(heights[z, x], starts[-1])])

@@ -46,7 +46,7 @@ import numpy as np
 from nbtlib import Byte, Compound, Int, List, LongArray, String
 
 from ...errors import BadFileError, BlockmazeError, OutputError
-from ...materials import Theme
+from ...materials import Material, Theme
 from .. import Format, Writer, size_limits, volume_slices
 from ..target import _making, _umask, open_target, remove_leftovers, staged_prefix, transaction
 from .anvil import (MIN_Y, RegionWriter, block_bits, chunk_payload, chunk_nbt,
@@ -56,7 +56,8 @@ from .blockentities import SPAWNS, block_entities
 from .packing import pack_rows, unpack_longs
 from .palette import block_state_tag, haloed_palette, with_next_rows
 from .versions import RELEASES
-from .terrain import AIRS, KEEP, check_follow, check_headroom, column_tops, follow
+from .terrain import (AIRS, KEEP, check_follow, check_headroom, column_tops, follow, stair_state,
+                      stepped)
 from .world import FIRST_RELEASE, WORLD_LIMIT, check_height
 
 JOURNAL = "blockmaze-into.journal"  # in the world folder: the renames a run still owes
@@ -491,7 +492,9 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
         regions = _regions(folder, box)
         line = ""
         if terrain == "follow":
-            ids, line = _followed(folder, regions, box, ids, states, entities, cleared)
+            stair = stair_state(theme.minecraft.get(Material.STAIRS))
+            ids, line = _followed(folder, regions, box, ids, states, entities, cleared,
+                                  None if stair is None else lambda facing: states.of_state(stair(facing)))
             height = box.height
         elif y is None:
             box.y = ground(_heightmaps(folder, regions), box)
@@ -516,7 +519,7 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
 
 
 def _followed(folder: Path, regions: dict, box: Box, ids: np.ndarray, states: States,
-              entities: list, cleared: frozenset[str]) -> tuple[np.ndarray, str]:
+              entities: list, cleared: frozenset[str], stair) -> tuple[np.ndarray, str]:
     """The maze made to follow the ground under ``box`` (whose y and height become the followed
     volume's), and what was done, for the run's line."""
     ground, clear_top = footprint_heights(_heightmaps(folder, regions), box, cleared)
@@ -524,15 +527,17 @@ def _followed(folder: Path, regions: dict, box: Box, ids: np.ndarray, states: St
     check_headroom(ids, air)
     used, counts = np.unique(ids[0][ids[0] != air], return_counts=True)
     filler = int(used[np.argmax(counts)]) if len(used) else states.of_state("minecraft:dirt")
-    box.y, ids, floors = follow(ids, ground, clear_top, filler, air)
+    maze = ids
+    box.y, ids, floors = follow(maze, ground, clear_top, filler, air)
+    stepped(ids, box.y, floors, maze, filler, air, stair)
     entities[:] = [(x, layer + int(floors[z, x]) - box.y, z, fields)
                    for x, layer, z, fields in entities]
     box.height = ids.shape[0]
     filled, cut = int(np.maximum(floors - ground, 0).max()), int(np.maximum(ground - floors, 0).max())
     what = " and ".join(sorted(cleared)) + " cleared" if cleared else "trees and water kept"
     return ids, (f"the floor follows the ground from y {int(floors.min())} to {int(floors.max())}, "
-                 f"steps of one block at most (levelled: filled up to {filled}, cut down to {cut} "
-                 f"blocks; {what}); ")
+                 f"steps of one block at most, stairs up them (levelled: filled up to {filled}, "
+                 f"cut down to {cut} blocks; {what}); ")
 
 
 def _region_path(folder: Path, key: tuple[int, int]) -> Path:

@@ -72,8 +72,10 @@ def write_schem(
         from ...readers.prefab import read_prefab
         from .terrain import followed_schem
 
-        indices, palette, entities = followed_schem(indices, palette, entities,
-                                                    read_prefab(ground), clear)
+        from ...materials import Material
+
+        indices, palette, entities = followed_schem(indices, palette, entities, read_prefab(ground),
+                                                    clear, theme.minecraft.get(Material.STAIRS))
     elif clear:
         raise ParameterError("{clear} clears trees and water where the maze follows the ground: "
                              "give {ground} with it")

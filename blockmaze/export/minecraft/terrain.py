@@ -8,9 +8,10 @@ the user clears water (``--clear water``: the lake bed is the ground then). Each
 put at a height of its own (:func:`lifts`): the ground where no two neighbouring columns differ by
 more than one block, and where they do, the midpoint between the highest floor that needs no
 filling and the lowest that needs no cutting, the nearest to the ground that keeps every step
-between neighbouring columns at most one block: a step a player jumps (docs/minecraft.md §6.2).
-Every column moves, walls too, so a wall stands its height above its own floor and never less
-than its height minus one above a passage beside it.
+between neighbouring columns at most one block (docs/minecraft.md §6.2). Every column moves,
+walls too, so a wall stands its height above its own floor and never less than its height minus
+one above a passage beside it. A passage's floor block below a passage one block higher is the
+theme's stair, facing up (:func:`stepped`): two half steps the player walks up without jumping.
 
 In each column (:func:`follow`): the world's blocks below the ground stay; from the ground up to
 the floor, the floor's block (the maze never stands on air); the maze's layers; above them, up to
@@ -23,6 +24,8 @@ array([[1, 2, 3, 3]])
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -140,6 +143,58 @@ def follow(ids: np.ndarray, ground: np.ndarray, clear_top: np.ndarray, filler: i
     return y0, out, floors
 
 
+# a stair's facing is the way up it (its full half on that side), and the neighbour it faces
+FACINGS = (("north", -1, 0), ("south", 1, 0), ("west", 0, -1), ("east", 0, 1))  # (z, x) steps
+
+
+def stair_facings(floors: np.ndarray, walkable: np.ndarray) -> dict[str, np.ndarray]:
+    """Which columns (z, x) get a stair for their floor block, by its facing: the walkable ones
+    with a walkable neighbour one block higher (the first such neighbour in :data:`FACINGS`).
+
+    >>> masks = stair_facings(np.array([[0, 1, 1]]), np.ones((1, 3), bool))
+    >>> masks["east"].tolist(), bool(masks["west"].any())
+    ([[True, False, False]], False)
+    """
+    length, width = floors.shape
+    taken = np.zeros(floors.shape, bool)
+    out = {}
+    for facing, dz, dx in FACINGS:
+        higher = np.zeros(floors.shape, bool)
+        inner = np.s_[max(-dz, 0):length - max(dz, 0), max(-dx, 0):width - max(dx, 0)]
+        outer = np.s_[max(dz, 0):length + min(dz, 0), max(dx, 0):width + min(dx, 0)]
+        higher[inner] = walkable[inner] & walkable[outer] & (floors[outer] == floors[inner] + 1)
+        out[facing] = higher & ~taken
+        taken |= higher
+    return out
+
+
+def stepped(out: np.ndarray, y0: int, floors: np.ndarray, ids: np.ndarray, filler: int, air: int,
+            stair: Callable[[str], int] | None) -> None:
+    """Put a stair facing the way up in place of the floor block (``filler``: markers and lights
+    stay) of each walkable column below a walkable neighbour (:func:`stair_facings`), so a rise of
+    one block is two half steps, no jump; ``stair(facing)`` gives the stair's id (None: no stairs,
+    the rises stay jumps). ``out`` is :func:`follow`'s volume from ``y0``, changed in place."""
+    if stair is None or ids.shape[0] < 2:
+        return
+    walkable = (ids[1] == air) & (ids[0] != air)
+    for facing, columns in stair_facings(floors, walkable).items():
+        zs, xs = np.nonzero(columns & (ids[0] == filler))
+        out[floors[zs, xs] - y0, zs, xs] = stair(facing)
+
+
+def stair_state(theme_stair: str | None) -> Callable[[str], str] | None:
+    """The theme's stair state with each facing (None: the theme has no stairs).
+
+    >>> stair_state("minecraft:oak_stairs[facing=north,half=bottom]")("east")
+    'minecraft:oak_stairs[facing=east,half=bottom]'
+    """
+    if not theme_stair or "facing=" not in theme_stair:
+        return None
+    import re
+
+    return lambda facing: re.sub(r"facing=\w+", f"facing={facing}", theme_stair)
+
+
 def column_tops(counted: np.ndarray) -> np.ndarray:
     """One above the highest True of each column of a (y, z, x) array, from its bottom (0 where
     none is).
@@ -158,7 +213,8 @@ def footprint_of(states: np.ndarray, palette, cleared: frozenset[str]) -> tuple[
     return column_tops(~skip[states]), column_tops(~keep[states])
 
 
-def followed_schem(indices: np.ndarray, palette: list[str], entities: list, ground, clear: str | None):
+def followed_schem(indices: np.ndarray, palette: list[str], entities: list, ground, clear: str | None,
+                   theme_stair: str | None = None):
     """A .schem's ``indices`` (y, z, x) and ``palette`` made to follow the ground of ``ground``
     (a :class:`~blockmaze.blocks.prefab.Prefab` of the place: the Amulet operation's selection),
     from its bottom: the ground under the maze's footprint (its north-west corner), what ``clear``
@@ -181,6 +237,14 @@ def followed_schem(indices: np.ndarray, palette: list[str], entities: list, grou
     floor = indices[0][indices[0] != air]
     filler = int(np.bincount(floor).argmax()) if floor.size else air
     y0, out, floors = follow(indices.astype(np.int32), below, clear_top, filler, air)
+    stair_of = stair_state(theme_stair)
+    if stair_of is not None:
+        def stair(facing: str) -> int:
+            if stair_of(facing) not in palette:
+                palette.append(stair_of(facing))
+            return palette.index(stair_of(facing))
+
+        stepped(out, y0, floors, indices, filler, air, stair)
     out = np.concatenate([np.full((y0,) + out.shape[1:], KEEP, np.int32), out])
     out[out == KEEP] = void
     moved = [replace(e, position=(e.position[0] + int(floors[e.position[1], e.position[2]]),
