@@ -360,3 +360,13 @@ def test_a_schem_follows_the_ground_of_the_schem_it_is_given(tmp_path):
     assert steps(floors) <= 1 and floors.max() - floors.min() >= 3
     assert abs(int(floors[4, 4]) - int(heights[4, 4])) <= 2  # on the ground, not on the trunk
     assert main([*args, "--clear", "trees", "-o", str(tmp_path / "x.schem")]) == 2
+
+
+@pytest.mark.slow
+def test_sigkill_at_12_random_moments_of_a_following_build_leaves_each_world_whole(tmp_path):
+    """All or nothing as the rest of --into (tests/test_into.py's kill test, following)."""
+    from test_into import kill_test
+
+    counts = kill_test(tmp_path, 12, seed=51, ground=("--terrain", "follow", "--clear", "trees"))
+    assert counts["broken or mixed"] == 0, counts
+    assert sum(counts.values()) == 12
