@@ -56,7 +56,7 @@ from .blockentities import SPAWNS, block_entities
 from .packing import pack_rows, unpack_longs
 from .palette import block_state_tag, haloed_palette, with_next_rows
 from .versions import RELEASES
-from .terrain import (AIRS, KEEP, check_follow, check_headroom, column_tops, follow, stair_state,
+from .terrain import (AIRS, KEEP, check_follow, column_tops, floor_block, follow, stair_state,
                       stepped)
 from .world import FIRST_RELEASE, WORLD_LIMIT, check_height
 
@@ -524,9 +524,7 @@ def _followed(folder: Path, regions: dict, box: Box, ids: np.ndarray, states: St
     volume's), and what was done, for the run's line."""
     ground, clear_top = footprint_heights(_heightmaps(folder, regions), box, cleared)
     air = states.of_state("minecraft:air")
-    check_headroom(ids, air)
-    used, counts = np.unique(ids[0][ids[0] != air], return_counts=True)
-    filler = int(used[np.argmax(counts)]) if len(used) else states.of_state("minecraft:dirt")
+    filler = floor_block(ids, air)
     maze = ids
     box.y, ids, floors = follow(maze, ground, clear_top, filler, air)
     stepped(ids, box.y, floors, maze, filler, air, stair)
@@ -536,7 +534,8 @@ def _followed(folder: Path, regions: dict, box: Box, ids: np.ndarray, states: St
     filled, cut = int(np.maximum(floors - ground, 0).max()), int(np.maximum(ground - floors, 0).max())
     what = " and ".join(sorted(cleared)) + " cleared" if cleared else "trees and water kept"
     return ids, (f"the floor follows the ground from y {int(floors.min())} to {int(floors.max())}, "
-                 f"steps of one block at most, stairs up them (levelled: filled up to {filled}, "
+                 f"steps of one block at most{', stairs up them' if stair else ''} (levelled: "
+                 f"filled up to {filled}, "
                  f"cut down to {cut} blocks; {what}); ")
 
 

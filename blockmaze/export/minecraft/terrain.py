@@ -233,9 +233,7 @@ def followed_schem(indices: np.ndarray, palette: list[str], entities: list, grou
         if state not in palette:
             palette.append(state)
     air, void = palette.index("minecraft:air"), palette.index("minecraft:structure_void")
-    check_headroom(indices, air)
-    floor = indices[0][indices[0] != air]
-    filler = int(np.bincount(floor).argmax()) if floor.size else air
+    filler = floor_block(indices, air)
     y0, out, floors = follow(indices.astype(np.int32), below, clear_top, filler, air)
     stair_of = stair_state(theme_stair)
     if stair_of is not None:
@@ -268,6 +266,18 @@ def check_headroom(ids: np.ndarray, air: int) -> None:
     if (capped & (np.argmin(open_, axis=0) < 3)).any():
         raise ParameterError("{terrain=follow} under a roof needs three blocks of air over the "
                              "floor (a jump up a step of one needs them): give {height=3} or more")
+
+
+def floor_block(ids: np.ndarray, air: int) -> int:
+    """The block the ground is filled with up to each floor: the commonest of the maze's lowest
+    layer (its floor; walls where there is none), once the maze's head room is checked.
+
+    >>> floor_block(np.array([[[2, 2, 5]], [[0, 0, 1]]]), 0)
+    2
+    """
+    check_headroom(ids, air)
+    used, counts = np.unique(ids[0][ids[0] != air], return_counts=True)
+    return int(used[np.argmax(counts)]) if len(used) else air
 
 
 def check_follow(terrain: str | None, y: int | None, clear: str | None) -> frozenset[str]:
