@@ -247,6 +247,13 @@ def test_follow_is_refused_in_one_line_where_it_does_not_fit(tmp_path):
     roofed = np.array([[[1]], [[0]], [[0]], [[1]]], np.uint8)
     with pytest.raises(BlockmazeError, match="needs three blocks of air"):
         into_module.write_into(roofed, world, load_theme(), at=(32, 32), backup=False, terrain="follow")
+    raised = np.array([[[1]], [[1]], [[1]], [[0]], [[0]], [[0]]], np.uint8)  # a weave's passages
+    with pytest.raises(BlockmazeError, match="stand 2 blocks over its floor"):
+        into_module.write_into(raised, world, load_theme(), at=(32, 32), backup=False, terrain="follow")
+    two_levels = np.array([[[1]], [[0]], [[0]], [[0]], [[1]], [[0]], [[0]], [[0]]], np.uint8)
+    with pytest.raises(BlockmazeError, match="several levels"):
+        into_module.write_into(two_levels, world, load_theme(), at=(32, 32), backup=False,
+                               terrain="follow")
     with pytest.raises(BlockmazeError, match="give into WORLD"):
         write_world(volume, tmp_path / "New", load_theme(), terrain="follow")
 

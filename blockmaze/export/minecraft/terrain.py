@@ -251,15 +251,32 @@ def followed_schem(indices: np.ndarray, palette: list[str], entities: list, grou
 
 
 def check_headroom(ids: np.ndarray, air: int) -> None:
-    """Refuse, in one line, a maze whose passages have a ceiling less than three blocks over
-    their floor: a jump up one block there is cut short (docs/minecraft.md §6.2).
+    """Refuse, in one line, a maze of several levels (air over a solid block over air in one
+    column), one whose passages do not stand on its bottom layer, and one whose passages have a
+    ceiling less than three blocks over their floor: a jump up one block there is cut short
+    (docs/minecraft.md §6.2).
+
+    >>> check_headroom(np.array([[[1]], [[0]], [[1]], [[0]]]), 0)
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.ParameterError: terrain=follow moves each column of one level as a whole: a maze of several levels (layered, a weave's tunnels or bridges, a dungeon's) would lose its stairs and tunnels; give terrain=flat
 
     >>> check_headroom(np.array([[[1]], [[0]], [[0]], [[1]]]), 0)
     Traceback (most recent call last):
     ...
     blockmaze.errors.ParameterError: terrain=follow under a roof needs three blocks of air over the floor (a jump up a step of one needs them): give height=3 or more
     """
-    open_ = ids[1:] == air
+    empty = ids == air
+    if ((empty[1:] & ~empty[:-1]).sum(axis=0) + empty[0] > 1).any():
+        raise ParameterError("{terrain=follow} moves each column of one level as a whole: a maze "
+                             "of several levels (layered, a weave's tunnels or bridges, a "
+                             "dungeon's) would lose its stairs and tunnels; give {terrain=flat}")
+    first = np.argmax(empty, axis=0)[empty.any(axis=0)]
+    if first.size and int(np.bincount(first).argmax()) > 1:
+        raise ParameterError(f"{{terrain=follow}} lays the maze's floor on the ground, and its "
+                             f"passages stand {int(np.bincount(first).argmax()) - 1} blocks over "
+                             f"its floor (a weave's, over its tunnels); give {{terrain=flat}}")
+    open_ = empty[1:]
     if not len(open_):
         return
     capped = open_[0] & (~open_).any(axis=0)
