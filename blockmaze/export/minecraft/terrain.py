@@ -252,11 +252,11 @@ def followed_schem(indices: np.ndarray, palette: list[str], entities: list, grou
 
 def check_headroom(ids: np.ndarray, air: int) -> None:
     """Refuse, in one line, a maze of several levels (air over a solid block over air in one
-    column), one whose passages do not stand on its bottom layer, and one whose passages have a
+    column; a hollow wall's pockets, air between solid blocks, do not count), one whose passages do not stand on its bottom layer, and one whose passages have a
     ceiling less than three blocks over their floor: a jump up one block there is cut short
     (docs/minecraft.md §6.2).
 
-    >>> check_headroom(np.array([[[1]], [[0]], [[1]], [[0]]]), 0)
+    >>> check_headroom(np.array([[[1]], [[0]], [[0]], [[1]], [[0]]]), 0)
     Traceback (most recent call last):
     ...
     blockmaze.errors.ParameterError: terrain=follow moves each column of one level as a whole: a maze of several levels (layered, a weave's tunnels or bridges, a dungeon's) would lose its stairs and tunnels; give terrain=flat
@@ -267,6 +267,11 @@ def check_headroom(ids: np.ndarray, air: int) -> None:
     blockmaze.errors.ParameterError: terrain=follow under a roof needs three blocks of air over the floor (a jump up a step of one needs them): give height=3 or more
     """
     empty = ids == air
+    pocket = empty.copy()  # air between solid blocks over and under it: a hollow wall's pocket
+    pocket[:-1] &= ~empty[1:]
+    pocket[-1] = False
+    pocket[1:] &= ~empty[:-1]
+    empty &= ~pocket
     if ((empty[1:] & ~empty[:-1]).sum(axis=0) + empty[0] > 1).any():
         raise ParameterError("{terrain=follow} moves each column of one level as a whole: a maze "
                              "of several levels (layered, a weave's tunnels or bridges, a "
