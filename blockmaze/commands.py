@@ -601,8 +601,7 @@ class Output(Job):
     clear: str | None = option(
         None, "--into --terrain follow (or --ground): clear trees, water or both (trees,water) in "
               "the maze's footprint (default: kept; the ground is found under them either way).",
-        "Worlds",
-        metavar="trees,water", show_default=False, writer="clear")
+        "Worlds", metavar="trees,water", show_default=False, writer="clear")
     ground: str | None = option(
         None, ".schem: follow the ground of this .schem of the place the maze goes (what the "
               "Amulet operation writes of its selection; the maze at its north-west bottom "
