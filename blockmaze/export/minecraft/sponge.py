@@ -74,7 +74,7 @@ def write_schem(
 
         from ...materials import Material
 
-        indices, palette, entities = followed_schem(indices, palette, entities, read_prefab(ground),
+        indices, palette, entities = followed_schem(indices, palette, entities, read_prefab(ground, "ground"),
                                                     clear, theme.minecraft.get(Material.STAIRS))
     elif clear:
         raise ParameterError("{clear} clears trees and water where the maze follows the ground: "
