@@ -22,8 +22,9 @@ from blockmaze.cli import main
 from blockmaze.dungeon import STYLES, generate_dungeon
 from blockmaze.export import FORMATS
 from blockmaze.materials import Material
-TILESET_COUNT = len(Material) + 16  # a tile per material, then 16 terrain tiles
 import readers
+
+TILESET_COUNT = len(Material) + 16  # a tile per material, then 16 terrain tiles
 
 DATA = Path(__file__).parent / "data"
 SCHEMAS = Path(__file__).parent.parent / "schemas"
