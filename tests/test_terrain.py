@@ -87,7 +87,7 @@ def check_tiled_terrain(path: Path, plan: np.ndarray, tile_size: int) -> None:
                 assert wang[position] == color[terrain_name(plan[y + dy, x + dx])], (x, y, position)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(plan=plans, format=st.sampled_from(["tmx", "tmj"]), encoding=st.sampled_from(ENCODINGS),
        tile_size=st.sampled_from([4, 16, 7]))
 def test_tiled_terrain_tiles_match_their_corners(plan, format, encoding, tile_size, tmp_path_factory):
@@ -125,27 +125,30 @@ def test_terrain_tiles_show_their_corners(tile_size, tmp_path):
 
 @pytest.mark.reader
 def test_tiled_reads_and_keeps_the_terrain(tmp_path):
-    """Debian's Tiled reads a TMX and a TMJ map and writes each in the other format; the Wang
-    set, its tiles and the terrain layer come back as written."""
+    """Debian's Tiled reads a TMX map with its external tile set (.tsx) and a TMJ map, and
+    writes each in the other format (the tile set embedded): the Wang set, its tiles and the
+    terrain layer come back as written."""
     tiled = readers.program("tiled", "Debian's tiled")
     plan = maze_plan(seed=5)
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "QT_QPA_PLATFORM": "offscreen"}
-    write(plan, tmp_path / "a.tmx")
+    write(plan, tmp_path / "a.tmx", external_tileset=True)
     write(plan, tmp_path / "b.tmj")
-    for source, target, format in (("a.tmx", "a-out.tmj", "json"), ("b.tmj", "b-out.tmx", "tmx")):
-        done = subprocess.run([tiled, "--export-map", format, source, target], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0 and (tmp_path / target).is_file(), done.stderr
-    # what Tiled wrote, read by hand (JSON) and by pytiled-parser (TMX)
+    for command in (["--embed-tilesets", "--export-map", "json", "a.tmx", "a-out.tmj"],
+                    ["--export-map", "tmx", "b.tmj", "b-out.tmx"]):
+        done = subprocess.run([tiled, *command], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0 and (tmp_path / command[-1]).is_file(), done.stderr
     ours = json.loads((tmp_path / "b.tmj").read_text())
-    theirs = json.loads((tmp_path / "a-out.tmj").read_text())
+    theirs = json.loads((tmp_path / "a-out.tmj").read_text())  # read by hand
+    assert "source" not in theirs["tilesets"][0]  # Tiled read the .tsx and embedded it
     (wangset,) = theirs["tilesets"][0]["wangsets"]
     assert wangset == ours["tilesets"][0]["wangsets"][0]
     layers = {layer["name"]: layer for layer in theirs["layers"]}
     terrain = {layer["name"]: layer for layer in ours["layers"]}["terrain"]
     assert (layers["terrain"]["offsetx"], layers["terrain"]["offsety"]) == (8, 8)
     assert layers["terrain"]["data"] == terrain["data"]
+    check_tiled_terrain(tmp_path / "a-out.tmj", plan, 16)  # and by pytiled-parser
     check_tiled_terrain(tmp_path / "b-out.tmx", plan, 16)
     wangtiles = ET.parse(tmp_path / "b-out.tmx").getroot().findall(".//wangtile")
     assert {int(w.get("tileid")): [int(v) for v in w.get("wangid").split(",")] for w in wangtiles} == \
@@ -161,7 +164,7 @@ def ldtk_project(plan: np.ndarray, tile_size: int = 16) -> dict:
     return json.loads(out.getvalue())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(plan=plans, tile_size=st.sampled_from([16, 5]))
 def test_ldtk_rules_paint_the_tiles_written(plan, tile_size):
     """LDtk's rules, run by ``ldtk_rules`` over the IntGrid, paint exactly the auto-layer's tiles,
@@ -187,7 +190,7 @@ def test_ldtk_rules_paint_the_tiles_written(plan, tile_size):
         assert t == len(Material) + bits
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(first=plans, second=plans)
 def test_ldtk_repainting_the_intgrid_repaints_the_tiles(first, second):
     """A designer repaints the IntGrid (here: another plan of the same size in the Plan layer):
