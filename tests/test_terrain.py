@@ -34,6 +34,7 @@ import readers
 from blockmaze.materials import Material
 
 THEME = bm.load_theme()
+PROBE = Path(__file__).with_name("external") / "tiled_wang_probe.js"
 WALL_VALUE = int(Material.WALL) + 1  # LDtk's IntGrid value = material + 1
 ENCODINGS = ("csv", "base64", "base64-zlib", "base64-gzip")
 # Tiled's Wang id positions (top, top right, right, bottom right, bottom, bottom left, left, top left)
@@ -130,12 +131,16 @@ def test_tiled_reads_and_keeps_the_terrain(tmp_path):
     terrain layer come back as written."""
     tiled = readers.program("tiled", "Debian's tiled")
     plan = maze_plan(seed=5)
+    extensions = tmp_path / "config" / "tiled" / "extensions" / "probe"
+    extensions.mkdir(parents=True)
+    (extensions / "probe.js").write_text(PROBE.read_text())
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "QT_QPA_PLATFORM": "offscreen"}
     write(plan, tmp_path / "a.tmx", external_tileset=True)
     write(plan, tmp_path / "b.tmj")
     for command in (["--embed-tilesets", "--export-map", "json", "a.tmx", "a-out.tmj"],
-                    ["--export-map", "tmx", "b.tmj", "b-out.tmx"]):
+                    ["--export-map", "tmx", "b.tmj", "b-out.tmx"],
+                    ["--export-map", "wangprobe", "a.tmx", "a.wangprobe"]):
         done = subprocess.run([tiled, *command], cwd=tmp_path, env=env, capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == 0 and (tmp_path / command[-1]).is_file(), done.stderr
@@ -153,6 +158,21 @@ def test_tiled_reads_and_keeps_the_terrain(tmp_path):
     wangtiles = ET.parse(tmp_path / "b-out.tmx").getroot().findall(".//wangtile")
     assert {int(w.get("tileid")): [int(v) for v in w.get("wangid").split(",")] for w in wangtiles} == \
         {w["tileid"]: w["wangid"] for w in wangset["wangtiles"]}
+    # Tiled's own WangSet API: a corner set (type 0) whose Wang ids put the plan's blocks at
+    # the corners of every terrain tile of the layer as Tiled read it
+    probe = json.loads((tmp_path / "a.wangprobe").read_text())
+    ((read,),) = [t["wangsets"] for t in probe["tilesets"]]
+    assert (read["name"], read["type"], read["colors"]) == ("walls and floors", 0, ["wall", "floor"])
+    (layer,) = [layer for layer in probe["layers"] if layer["name"] == "terrain"]
+    assert layer["offset"] == [8, 8]
+    tiles = np.array(layer["tiles"])
+    assert (tiles[-1] == -1).all() and (tiles[:, -1] == -1).all()
+    color = {name: i for i, name in enumerate(read["colors"], start=1)}
+    for y in range(plan.shape[0] - 1):
+        for x in range(plan.shape[1] - 1):
+            wang = read["ids"][str(tiles[y, x])]
+            assert [wang[p] for p in CORNERS] == \
+                [color[terrain_name(plan[y + dy, x + dx])] for dy, dx in CORNERS.values()], (x, y)
 
 
 # --- LDtk -----------------------------------------------------------------------------------------
