@@ -3,7 +3,8 @@
 Tiled: pytiled-parser reads the tile set's Wang set and the terrain layer of TMX and TMJ maps;
 for random plans every terrain tile's Wang id has, at each corner, the terrain (wall or floor)
 of the block at that corner, and the tile's picture shows it. Tiled itself (Debian's tiled)
-reads the maps and writes them back with the Wang set and the terrain layer intact.
+reads the maps and writes them back with the Wang set and the terrain layer intact, and its own
+WangSet API (tests/external/tiled_wang_probe.js) reads the same corners.
 
 LDtk: ``ldtk_rules`` runs the project's auto-layer rules the way LDtk documents them over the
 project's IntGrid; it paints exactly the tiles the project holds, and over a repainted IntGrid
