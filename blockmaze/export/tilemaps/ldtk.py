@@ -217,7 +217,7 @@ def _terrain_rules(group_uid: int, rule_uids: list[int], size: int) -> dict:
         "active": True, "alpha": 1.0, "breakOnMatch": True, "chance": 1.0, "checker": "None",
         "flipX": False, "flipY": False, "invalidated": False, "outOfBoundsValue": None,
         "pattern": terrain.rule_pattern(mask, WALL_VALUE), "perlinActive": False,
-        "perlinOctaves": 2.0, "perlinScale": 0.2, "perlinSeed": float(uid), "pivotX": 0.0,
+        "perlinOctaves": 2, "perlinScale": 0.2, "perlinSeed": uid, "pivotX": 0.0,
         "pivotY": 0.0, "size": 3, "tileIds": [terrain.FIRST + mask],
         "tileRectsIds": [[terrain.FIRST + mask]], "tileMode": "Single", "tileRandomXMax": 0,
         "tileRandomXMin": 0, "tileRandomYMax": 0, "tileRandomYMin": 0, "tileXOffset": 0,

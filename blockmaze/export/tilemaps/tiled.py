@@ -1,9 +1,10 @@
 """Tiled maps: ``.tmx`` (XML) and ``.tmj`` (JSON), with a tile set drawn from the theme.
 
-Rules (docs/tilemaps.md §1): every field Tiled 1.10 itself writes
+Rules (docs/tilemaps.md §1, the terrain §6): every field Tiled 1.10 itself writes
 (``version`` "1.10", ``tiledversion``, orthogonal, ``renderorder`` right-down, ``infinite`` 0,
 ``nextlayerid``/``nextobjectid``, layer ``id``); data row-major from the top-left (north-west);
-GID = ``firstgid`` (1) + tile id, 0 = empty (never written: every tile is a material); CSV by
+GID = ``firstgid`` (1) + tile id, 0 = empty (only on the terrain layer's last row and column:
+every block is a material); CSV by
 default, or base64 of little-endian uint32 GIDs, optionally zlib or gzip compressed (gzip with
 no time stamp); TMJ ``version`` is a string.
 
