@@ -71,6 +71,10 @@ def check_tiled_terrain(path: Path, plan: np.ndarray, tile_size: int) -> None:
     ((firstgid, tileset),) = tiled.tilesets.items()
     (wangset,) = tileset.wang_sets
     assert wangset.wang_type == "corner" and [c.name for c in wangset.wang_colors] == ["wall", "floor"]
+    # the tiles shown for the set and its colours: all wall, all floor
+    walls = {tile for tile, w in wangset.wang_tiles.items() if w.wang_id[1::2] == [1, 1, 1, 1]}
+    floors = {tile for tile, w in wangset.wang_tiles.items() if w.wang_id[1::2] == [2, 2, 2, 2]}
+    assert {wangset.tile, wangset.wang_colors[0].tile} == walls and {wangset.wang_colors[1].tile} == floors
     color = {c.name: i for i, c in enumerate(wangset.wang_colors, start=1)}
     ids = {tile: w.wang_id for tile, w in wangset.wang_tiles.items()}
     assert all(len(w) == 8 and w[0::2] == [0, 0, 0, 0] for w in ids.values())  # corners only

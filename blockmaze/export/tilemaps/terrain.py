@@ -33,6 +33,9 @@ CORNERS = ((0, 0, TOP_LEFT), (0, 1, TOP_RIGHT), (1, 0, BOTTOM_LEFT), (1, 1, BOTT
 WALL_COLOR, FLOOR_COLOR = 1, 2  # Tiled's Wang colour indices (0 = unset)
 COLOR_NAMES = ("wall", "floor")
 TERRAIN_NAME = "walls and floors"
+# the tiles an editor shows for the set and each colour: all wall, all floor
+ALL_WALL, ALL_FLOOR = FIRST + COUNT - 1, FIRST
+ICONS = {"wall": ALL_WALL, "floor": ALL_FLOOR}
 
 
 def is_wall(plan: np.ndarray) -> np.ndarray:

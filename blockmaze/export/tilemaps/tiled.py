@@ -309,9 +309,9 @@ def _tileset_xml(layout: _Layout, image: str, firstgid: str, version: bool, inde
     wall, floor = (layout.terrain_colors()[name] for name in terrain.COLOR_NAMES)
     lines += [
         " <wangsets>",
-        f'  <wangset name="{terrain.TERRAIN_NAME}" type="corner" tile="-1">',
-        f'   <wangcolor name="wall" color="{wall}" tile="-1" probability="1"/>',
-        f'   <wangcolor name="floor" color="{floor}" tile="-1" probability="1"/>',
+        f'  <wangset name="{terrain.TERRAIN_NAME}" type="corner" tile="{terrain.ALL_WALL}">',
+        f'   <wangcolor name="wall" color="{wall}" tile="{terrain.ICONS["wall"]}" probability="1"/>',
+        f'   <wangcolor name="floor" color="{floor}" tile="{terrain.ICONS["floor"]}" probability="1"/>',
     ]
     lines += [f'   <wangtile tileid="{terrain.FIRST + mask}" wangid="{",".join(map(str, terrain.wang_id(mask)))}"/>'
               for mask in range(terrain.COUNT)]
@@ -331,9 +331,10 @@ def _tileset_json(layout: _Layout, image: str) -> dict:
         for kind in layout.kinds
     ]
     wangset = {
-        "colors": [{"color": layout.terrain_colors()[name], "name": name, "probability": 1, "tile": -1}
+        "colors": [{"color": layout.terrain_colors()[name], "name": name, "probability": 1,
+                    "tile": terrain.ICONS[name]}
                    for name in terrain.COLOR_NAMES],
-        "name": terrain.TERRAIN_NAME, "tile": -1, "type": "corner",
+        "name": terrain.TERRAIN_NAME, "tile": terrain.ALL_WALL, "type": "corner",
         "wangtiles": [{"tileid": terrain.FIRST + mask, "wangid": terrain.wang_id(mask)}
                       for mask in range(terrain.COUNT)],
     }
