@@ -41,7 +41,7 @@ def main() -> None:
     rules = list(range(terrain.COUNT))
     auto = best(lambda: sum(len(c) for c in ldtk._terrain_tiles(plan, 16, rules)), options.runs)
     print(f"{options.cells}x{options.cells}-cell maze: {width}x{height} tiles\n")
-    print("| format | write s (wall / CPU) | bytes | terrain's part s |")
+    print("| format | write s (wall / CPU) | bytes | terrain's part s (wall) |")
     print("|---|---|---|---|")
     for fmt, extra in FORMATS:
         def write(fmt=fmt, extra=extra):

@@ -178,33 +178,33 @@ def write_ldtk(
 def _grid_tiles(plan: np.ndarray, size: int):
     """The tile layer's ``gridTiles`` array, one row of blocks at a time (bytes): one tile per
     block, tile id = material value."""
-    height, width = plan.shape
-    columns = [x * size for x in range(width)]
-    sources = [t * size for t in range(TILE_COUNT)]
-    yield b"["
-    for y in range(height):
-        first = y * width
-        row = ",".join(
-            f'{{"a":1,"d":[{first + x}],"f":0,"px":[{columns[x]},{y * size}],"src":[{sources[t]},0],"t":{t}}}'
-            for x, t in enumerate(plan[y].tolist())
-        )
-        yield (("," if y else "") + row).encode("ascii")
-    yield b"]"
+    yield from _tiles_json(plan.tolist(), size, {t: '{"a":1,"d":[' for t in range(TILE_COUNT)})
 
 
 def _terrain_tiles(plan: np.ndarray, size: int, rule_uids: list[int]):
     """The terrain layer's ``autoLayerTiles``, one row at a time (bytes): the tile the rule of
     each cell's terrain mask paints there (``d`` = the rule's uid and the cell's index)."""
-    height, width = plan.shape
-    tiles = terrain.terrain_tiles(plan).tolist()
+    heads = {terrain.FIRST + mask: f'{{"a":1,"d":[{uid},' for mask, uid in enumerate(rule_uids)}
+    yield from _tiles_json(terrain.terrain_tiles(plan).tolist(), size, heads)
+
+
+def _tiles_json(rows: list[list[int]], size: int, heads: dict[int, str]):
+    """A JSON array of LDtk tiles, a row of cells at a time (bytes): for each cell of ``rows``
+    holding a tile id (-1: none), ``heads[t]`` (the start of the tile and of its ``d``), the
+    cell's index, then ``f`` 0, ``px``, ``src`` and ``t``; the pieces made once, not a tile.
+
+    >>> b"".join(_tiles_json([[2, -1]], 16, {2: '{"a":1,"d":[7,'}))
+    b'[{"a":1,"d":[7,0],"f":0,"px":[0,0],"src":[32,0],"t":2}]'
+    """
+    width = len(rows[0]) if rows else 0
+    tails = {t: f'],"src":[{t * size},0],"t":{t}}}' for t in heads}
+    columns = [f'],"f":0,"px":[{x * size},' for x in range(width)]
     yield b"["
     first = True
-    for y, row in enumerate(tiles):
-        text = ",".join(
-            f'{{"a":1,"d":[{rule_uids[t - terrain.FIRST]},{y * width + x}],"f":0,'
-            f'"px":[{x * size},{y * size}],"src":[{t * size},0],"t":{t}}}'
-            for x, t in enumerate(row) if t >= 0
-        )
+    for y, row in enumerate(rows):
+        start, top = y * width, str(y * size)
+        text = ",".join(heads[t] + str(start + x) + columns[x] + top + tails[t]
+                        for x, t in enumerate(row) if t >= 0)
         if text:
             yield (("" if first else ",") + text).encode("ascii")
             first = False
