@@ -1,4 +1,4 @@
-// A test's probe inside Tiled (tests/test_terrain.py): a map format "wangprobe" whose writer
+// A test's probe inside Tiled (tests/test_terrain_sets.py): a map format "wangprobe" whose writer
 // reports what Tiled itself read from a map: each tile set's Wang sets (type, colour names and
 // every tile's Wang id, from Tiled's own WangSet API) and each tile layer's offset and tile ids.
 // `tiled --export-map wangprobe map.tmx out.wangprobe` runs it headless.

@@ -9,9 +9,9 @@ The level has four layers, top first, all on a grid of ``tile_size`` pixels:
 * ``Terrain`` — an auto-layer that paints the walls and floors of ``Plan`` with terrain tiles,
   set half a tile right and down (a dual grid: :mod:`.terrain`). Its rule group ``walls and
   floors`` holds one 3x3 rule a terrain tile (the cell, its right, lower and lower-right cells
-  must be wall or must not be: :func:`terrain.rule_pattern`), ``breakOnMatch``, no flips,
+  must be wall or must not be: :func:`terrain_sets.rule_pattern`), ``breakOnMatch``, no flips,
   out-of-bounds cells matching nothing; ``autoLayerTiles`` holds the tiles those rules paint,
-  so repainting ``Plan`` in LDtk repaints them (docs/guides/terrain.md);
+  so repainting ``Plan`` in LDtk repaints them (docs/guides/terrain-sets.md);
 * ``Tiles`` — a tile layer drawn from the theme's tile set (tile id = material value), the PNG
   strip of :func:`tiles.tileset_png` written beside the project as ``<stem>-tiles.png`` (or
   ``tileset_file``; a project in memory refers to ``tiles.png`` and writes nothing else);
@@ -38,7 +38,7 @@ from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TILESET_COUNT, check_plan_size, csv_text,
     entities as map_entities, map_plan, tile_kinds, tileset_beside,
 )
-from . import terrain
+from . import terrain_sets
 
 JSON_VERSION = "1.5.3"
 APP_BUILD_ID = 473703.0
@@ -96,9 +96,9 @@ def write_ldtk(
     height, width = plan.shape
     kinds = tile_kinds(theme)
     entity_defs, field_uids, terrain_uid = _entity_defs(theme, size, LEVEL_UID + 1)
-    rule_uids = [terrain_uid + 2 + mask for mask in range(terrain.COUNT)]
+    rule_uids = [terrain_uid + 2 + mask for mask in range(terrain_sets.COUNT)]
     next_uid = rule_uids[-1] + 1
-    half = terrain.half_tile(size)
+    half = terrain_sets.half_tile(size)
     level_iid = _iid("level", 0)
     layers = [
         _layer_instance(ENTITY_LAYER, "Entities", ENTITY_UID, width, height, size, level_iid,
@@ -184,8 +184,8 @@ def _grid_tiles(plan: np.ndarray, size: int):
 def _terrain_tiles(plan: np.ndarray, size: int, rule_uids: list[int]):
     """The terrain layer's ``autoLayerTiles``, one row at a time (bytes): the tile the rule of
     each cell's terrain mask paints there (``d`` = the rule's uid and the cell's index)."""
-    heads = {terrain.FIRST + mask: f'{{"a":1,"d":[{uid},' for mask, uid in enumerate(rule_uids)}
-    yield from _tiles_json(terrain.terrain_tiles(plan).tolist(), size, heads)
+    heads = {terrain_sets.FIRST + mask: f'{{"a":1,"d":[{uid},' for mask, uid in enumerate(rule_uids)}
+    yield from _tiles_json(terrain_sets.terrain_tiles(plan).tolist(), size, heads)
 
 
 def _tiles_json(rows: list[list[int]], size: int, heads: dict[int, str]):
@@ -216,15 +216,15 @@ def _terrain_rules(group_uid: int, rule_uids: list[int], size: int) -> dict:
     rules = [{
         "active": True, "alpha": 1.0, "breakOnMatch": True, "chance": 1.0, "checker": "None",
         "flipX": False, "flipY": False, "invalidated": False, "outOfBoundsValue": None,
-        "pattern": terrain.rule_pattern(mask, WALL_VALUE), "perlinActive": False,
+        "pattern": terrain_sets.rule_pattern(mask, WALL_VALUE), "perlinActive": False,
         "perlinOctaves": 2, "perlinScale": 0.2, "perlinSeed": uid, "pivotX": 0.0,
-        "pivotY": 0.0, "size": 3, "tileIds": [terrain.FIRST + mask],
-        "tileRectsIds": [[terrain.FIRST + mask]], "tileMode": "Single", "tileRandomXMax": 0,
+        "pivotY": 0.0, "size": 3, "tileIds": [terrain_sets.FIRST + mask],
+        "tileRectsIds": [[terrain_sets.FIRST + mask]], "tileMode": "Single", "tileRandomXMax": 0,
         "tileRandomXMin": 0, "tileRandomYMax": 0, "tileRandomYMin": 0, "tileXOffset": 0,
         "tileYOffset": 0, "uid": uid, "xModulo": 1, "xOffset": 0, "yModulo": 1, "yOffset": 0,
     } for mask, uid in enumerate(rule_uids)]
     return {"active": True, "biomeRequirementMode": 0, "collapsed": False, "color": None,
-            "icon": None, "isOptional": False, "name": terrain.TERRAIN_NAME,
+            "icon": None, "isOptional": False, "name": terrain_sets.TERRAIN_NAME,
             "requiredBiomeValues": [], "rules": rules, "uid": group_uid, "usesWizard": False}
 
 

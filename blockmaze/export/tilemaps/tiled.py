@@ -10,7 +10,7 @@ no time stamp); TMJ ``version`` is a string.
 
 Layers: tile layer 1 ``maze`` (tile id = material value, see :mod:`blockmaze.export.tiles`),
 tile layer 3 ``terrain`` (the walls and floors again, as terrain tiles set half a tile off, so
-Tiled's Terrain Brush repaints them: :mod:`.terrain`, docs/guides/terrain.md) and
+Tiled's Terrain Brush repaints them: :mod:`.terrain`, docs/guides/terrain-sets.md) and
 object layer 2 ``entities`` with one tile-sized rectangle per start, goal, door and stairs tile
 (``name`` and ``type`` = the entity type), then a dungeon level's ``entities`` (monsters, items,
 treasure, keys), each with its properties as Tiled object properties (stairs: ``direction`` and
@@ -18,7 +18,7 @@ the target ``level``; a locked door: ``locked`` and ``key``). Each tile of the t
 name and properties ``glyph``, ``name`` (material), ``transparent`` and ``walkable`` (bools).
 The tile set carries a corner Wang set (Tiled's terrain set, Tiled 1.5+) ``walls and floors``
 with the colours ``wall`` (1) and ``floor`` (2): terrain tile ``FIRST + mask`` has the Wang id
-:func:`terrain.wang_id` of its mask.
+:func:`terrain_sets.wang_id` of its mask.
 
 The tile set's image is a PNG strip, one tile per material (:func:`tiles.tileset_png`). It and
 the external tile set (``external_tileset=True``: ``.tsx`` beside a TMX, ``.tsj`` beside a TMJ)
@@ -49,7 +49,7 @@ from .tiles import (
     DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILESET_COUNT, TileKind, check_plan_size, csv_text, entities,
     map_plan, property_type, tile_kinds, tileset_beside, tileset_png,
 )
-from . import terrain
+from . import terrain_sets
 
 FORMAT_VERSION = "1.10"  # the TMX/TMJ format version Tiled 1.10 writes
 TILED_VERSION = "1.10.2"
@@ -101,7 +101,7 @@ def write_tmx(
         + f' <layer id="1" name="{TILE_LAYER}" width="{layout.width}" height="{layout.height}">\n'
     ).encode("utf-8"))
     _write_tmx_data(file, layout.plan + FIRST_GID, encoding)
-    half = terrain.half_tile(tile_size)
+    half = terrain_sets.half_tile(tile_size)
     file.write((f' </layer>\n <layer id="3" name="{TERRAIN_LAYER}" width="{layout.width}" '
                 f'height="{layout.height}" offsetx="{half}" offsety="{half}">\n').encode("ascii"))
     _write_tmx_data(file, _terrain_gids(layout.plan), encoding)
@@ -160,7 +160,7 @@ def write_tmj(
     else:
         tileset = {"firstgid": FIRST_GID, **tileset}
     placeholders = ("\x00gids\x00", "\x00terrain\x00")
-    half = terrain.half_tile(tile_size)
+    half = terrain_sets.half_tile(tile_size)
     layers = [{
         "data": placeholder, "height": layout.height, "id": id_, "name": name, "opacity": 1,
         "type": "tilelayer", "visible": True, "width": layout.width, "x": 0, "y": 0,
@@ -261,7 +261,7 @@ def _layout(blocks: np.ndarray, theme: Theme, encoding: str, tile_size: int, ext
 
 def _terrain_gids(plan: np.ndarray) -> np.ndarray:
     """The terrain layer's GIDs (uint8): ``FIRST_GID`` + terrain tile id, 0 where none goes."""
-    tiles = terrain.terrain_tiles(plan)
+    tiles = terrain_sets.terrain_tiles(plan)
     return np.where(tiles < 0, 0, tiles + FIRST_GID).astype(np.uint8)
 
 
@@ -306,15 +306,15 @@ def _tileset_xml(layout: _Layout, image: str, firstgid: str, version: bool, inde
             "  </properties>",
             " </tile>",
         ]
-    wall, floor = (layout.terrain_colors()[name] for name in terrain.COLOR_NAMES)
+    wall, floor = (layout.terrain_colors()[name] for name in terrain_sets.COLOR_NAMES)
     lines += [
         " <wangsets>",
-        f'  <wangset name="{terrain.TERRAIN_NAME}" type="corner" tile="{terrain.ALL_WALL}">',
-        f'   <wangcolor name="wall" color="{wall}" tile="{terrain.ICONS["wall"]}" probability="1"/>',
-        f'   <wangcolor name="floor" color="{floor}" tile="{terrain.ICONS["floor"]}" probability="1"/>',
+        f'  <wangset name="{terrain_sets.TERRAIN_NAME}" type="corner" tile="{terrain_sets.ALL_WALL}">',
+        f'   <wangcolor name="wall" color="{wall}" tile="{terrain_sets.ICONS["wall"]}" probability="1"/>',
+        f'   <wangcolor name="floor" color="{floor}" tile="{terrain_sets.ICONS["floor"]}" probability="1"/>',
     ]
-    lines += [f'   <wangtile tileid="{terrain.FIRST + mask}" wangid="{",".join(map(str, terrain.wang_id(mask)))}"/>'
-              for mask in range(terrain.COUNT)]
+    lines += [f'   <wangtile tileid="{terrain_sets.FIRST + mask}" wangid="{",".join(map(str, terrain_sets.wang_id(mask)))}"/>'
+              for mask in range(terrain_sets.COUNT)]
     lines += ["  </wangset>", " </wangsets>", "</tileset>"]
     return "".join(f"{indent}{line}\n" for line in lines)
 
@@ -332,11 +332,11 @@ def _tileset_json(layout: _Layout, image: str) -> dict:
     ]
     wangset = {
         "colors": [{"color": layout.terrain_colors()[name], "name": name, "probability": 1,
-                    "tile": terrain.ICONS[name]}
-                   for name in terrain.COLOR_NAMES],
-        "name": terrain.TERRAIN_NAME, "tile": terrain.ALL_WALL, "type": "corner",
-        "wangtiles": [{"tileid": terrain.FIRST + mask, "wangid": terrain.wang_id(mask)}
-                      for mask in range(terrain.COUNT)],
+                    "tile": terrain_sets.ICONS[name]}
+                   for name in terrain_sets.COLOR_NAMES],
+        "name": terrain_sets.TERRAIN_NAME, "tile": terrain_sets.ALL_WALL, "type": "corner",
+        "wangtiles": [{"tileid": terrain_sets.FIRST + mask, "wangid": terrain_sets.wang_id(mask)}
+                      for mask in range(terrain_sets.COUNT)],
     }
     return {
         "columns": TILESET_COUNT, "image": image, "imageheight": size,

@@ -42,11 +42,11 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from ...support.memory import ensure_memory
 from ..target import target_path, write_sidecar
-from . import terrain
+from . import terrain_sets
 
 TILE_COUNT = len(Material)  # tile ids 0 .. TILE_COUNT - 1, one per material
-# the tile set's image: the material tiles, then the terrain's (terrain.FIRST == TILE_COUNT)
-TILESET_COUNT = TILE_COUNT + terrain.COUNT
+# the tile set's image: the material tiles, then the terrain's (terrain_sets.FIRST == TILE_COUNT)
+TILESET_COUNT = TILE_COUNT + terrain_sets.COUNT
 
 WALKABLE = np.zeros(256, dtype=bool)
 WALKABLE[[Material.AIR, Material.FLOOR, Material.PATH, Material.START, Material.GOAL,
@@ -367,7 +367,7 @@ def tileset_png(theme: Theme, tile_size: int = DEFAULT_TILE_SIZE) -> bytes:
         if mask.width <= tile_size and mask.height <= tile_size:
             image.paste(contrast(kind.color), (left + (tile_size - mask.width) // 2,
                                                (tile_size - mask.height) // 2), mask)
-    terrain.draw_terrain_tiles(draw, terrain.FIRST * tile_size, tile_size,
+    terrain_sets.draw_terrain_tiles(draw, terrain_sets.FIRST * tile_size, tile_size,
                                theme.color(Material.WALL), theme.color(Material.FLOOR))
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=9)

@@ -1,7 +1,7 @@
 """Tile maps with their terrain (Tiled's Wang set, LDtk's auto-layer): time and size to write.
 
-    python bench/bench_terrain.py           # a 500x500-cell maze (1001x1001 tiles), best of 3
-    python bench/bench_terrain.py --quick   # CI smoke run: 50x50 cells, one run
+    python bench/bench_terrain_sets.py           # a 500x500-cell maze (1001x1001 tiles), best of 3
+    python bench/bench_terrain_sets.py --quick   # CI smoke run: 50x50 cells, one run
 
 For each format (TMX and TMJ in CSV and base64-zlib, LDtk) the table gives the whole write to
 memory, its bytes, and the part the terrain adds: the terrain tile ids (numpy over the plan)
@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import blockmaze as bm  # noqa: E402
-from blockmaze.export.tilemaps import ldtk, terrain  # noqa: E402
+from blockmaze.export.tilemaps import ldtk, terrain_sets  # noqa: E402
 from timing import best  # noqa: E402
 
 FORMATS = (("tmx", {"encoding": "csv"}), ("tmx", {"encoding": "base64-zlib"}),
@@ -37,8 +37,8 @@ def main() -> None:
     maze = bm.generate((options.cells, options.cells), rng=1)
     plan = bm.to_blocks(maze, endpoints=bm.place_endpoints(maze))
     height, width = plan.shape
-    tiles = best(lambda: terrain.terrain_tiles(plan), options.runs)
-    rules = list(range(terrain.COUNT))
+    tiles = best(lambda: terrain_sets.terrain_tiles(plan), options.runs)
+    rules = list(range(terrain_sets.COUNT))
     auto = best(lambda: sum(len(c) for c in ldtk._terrain_tiles(plan, 16, rules)), options.runs)
     print(f"{options.cells}x{options.cells}-cell maze: {width}x{height} tiles\n")
     print("| format | write s (wall / CPU) | bytes | terrain's part s (wall) |")
