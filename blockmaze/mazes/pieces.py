@@ -168,20 +168,10 @@ def _extra(maze: Maze, cells: np.ndarray) -> np.ndarray:
     grid, links = maze.grid, maze.links
     if grid.kind == "layered":
         return links[cells, 4].astype(np.int64) | links[cells, 5].astype(np.int64) << 1
-    crossings = getattr(grid, "crossings", None)
-    if crossings is None:
+    if grid.kind != "weave":
         return np.zeros(len(cells), np.int64)
-    from ..grids.square import EAST, SOUTH
-    from ..grids.weave import OVER_EAST_WEST
-
-    over = crossings[cells]
-    # the under-passage links the cells either side of the crossing, across its over-passage
-    beside = np.where(over == OVER_EAST_WEST, cells - grid.shape[1], cells - 1)
-    slot = np.where(over == OVER_EAST_WEST, SOUTH, EAST)
-    crossing = over > 0
-    under = np.zeros(len(cells), np.int64)
-    under[crossing] = links[beside[crossing], slot[crossing]]
-    return under
+    used = grid.used_crossings(links)[:, 0]  # type: ignore[attr-defined]
+    return np.isin(cells, used).astype(np.int64)
 
 
 def _stairs(grid, more: int) -> str:
