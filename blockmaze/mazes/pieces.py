@@ -211,7 +211,10 @@ def _located(maze, endpoints, cells, names, masks, rotation, mirror, shapes,
         cols, rows = grid.shape[-1], grid.shape[-2]
         level = cells // (rows * cols)
         row, col = cells // cols % rows, cells % cols
-    centres = shapes.centroids()[cells]
+    if grid.kind in SQUARE_FAMILY:  # (a layered grid's plan lays its levels side by side)
+        centres = np.stack([col + 0.5, row + 0.5], axis=1)
+    else:
+        centres = shapes.centroids()[cells]
     position = np.stack([centres[:, 0] * cell_size, level * level_height,
                          centres[:, 1] * cell_size], axis=1)
     flags = [np.zeros(len(cells), bool) for _ in range(3)]

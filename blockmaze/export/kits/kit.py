@@ -210,3 +210,47 @@ def load_kit(path: str) -> Kit:
                                            "textures", "images", "samplers") if key in document}
     return Kit(kept, blob, meshes, float(max(sizes[:, 0].max(), sizes[:, 2].max())),
                float(sizes[:, 1].max()))
+
+
+_COMPONENTS = {5121: np.uint8, 5123: np.uint16, 5125: np.uint32, 5126: np.float32}
+_WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
+
+
+def _read_accessor(kit: Kit, index: int) -> np.ndarray:
+    """An accessor of the kit's buffer as an (n, width) array (plain, not sparse)."""
+    accessor = kit.document["accessors"][index]
+    if "sparse" in accessor or "bufferView" not in accessor:
+        raise BlockmazeError("a kit piece's accessor is sparse or empty; export the kit plainly")
+    dtype = np.dtype(_COMPONENTS[accessor["componentType"]])
+    width = _WIDTH[accessor["type"]]
+    view = kit.document["bufferViews"][accessor["bufferView"]]
+    start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+    stride = view.get("byteStride", dtype.itemsize * width)
+    count = accessor["count"]
+    if start + stride * max(count - 1, 0) + dtype.itemsize * width > len(kit.blob):
+        raise BlockmazeError("a kit piece's accessor runs past the end of its buffer")
+    rows = np.lib.stride_tricks.as_strided(
+        np.frombuffer(kit.blob, np.uint8, offset=start), (count, dtype.itemsize * width),
+        (stride, 1))
+    return np.ascontiguousarray(rows).view(dtype).reshape(count, width)
+
+
+def piece_surfaces(kit: Kit, name: str) -> list[tuple[int | None, np.ndarray, np.ndarray, np.ndarray]]:
+    """A piece's triangle surfaces: (material index or None, vertices float32 (V, 3), normals
+    float32 (V, 3), faces (F, 3)), read from the kit's buffer.
+
+    >>> [(m, v.shape) for m, v, n, f in piece_surfaces(default_kit(["corner"]), "corner")]
+    [(0, (55, 3)), (1, (33, 3))]
+    """
+    surfaces = []
+    for primitive in kit.document["meshes"][kit.mesh(name)].get("primitives", []):
+        if primitive.get("mode", 4) != 4:
+            raise BlockmazeError(f"the kit's {name!r} piece draws other than triangles")
+        attributes = primitive["attributes"]
+        vertices = _read_accessor(kit, attributes["POSITION"]).astype(np.float32)
+        normals = (_read_accessor(kit, attributes["NORMAL"]).astype(np.float32)
+                   if "NORMAL" in attributes else np.zeros_like(vertices))
+        faces = (_read_accessor(kit, primitive["indices"]).reshape(-1, 3)
+                 if "indices" in primitive else np.arange(len(vertices)).reshape(-1, 3))
+        surfaces.append((primitive.get("material"), vertices, normals, faces))
+    return surfaces

@@ -1,0 +1,182 @@
+"""Kit scenes (.kit.glb) and Godot scenes (.tscn), read by other code than their writer:
+pygltflib reads the glTF, each instance's transform is applied to its piece's open sides (the
+piece's name says them) and they must land where the maze's passages are; the Khronos validator
+passes the files; a user's kit is placed by its node names."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import subprocess
+
+import numpy as np
+import pygltflib
+import pytest
+import readers
+
+import blockmaze as bm
+from blockmaze.errors import BlockmazeError
+from blockmaze.mazes.documents import MazeDocument
+from blockmaze.pipeline import make_maze
+
+SIDES = {"closed": "0000", "dead-end": "1000", "corridor": "1010", "corner": "1100",
+         "tee": "1110", "cross": "1111"}
+BEARING = {"north": 0, "east": 90, "south": 180, "west": 270}
+
+
+def kit_glb(document, tmp_path, name="m.kit.glb", **options):
+    path = tmp_path / name
+    bm.save(document, path, **options)
+    return pygltflib.GLTF2().load(str(path)), path
+
+
+def instances(gltf: pygltflib.GLTF2):
+    """(node name, mesh name, matrix 4x4) of every instance under the node "pieces"."""
+    pieces = next(node for node in gltf.nodes if node.name == "pieces")
+    found = []
+    for index in pieces.children:
+        node = gltf.nodes[index]
+        matrix = np.eye(4)
+        if node.scale:
+            matrix = np.diag([*node.scale, 1.0]) @ matrix
+        if node.rotation:
+            x, y, z, w = node.rotation
+            rotation = np.array([
+                [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+            turn = np.eye(4)
+            turn[:3, :3] = rotation
+            matrix = turn @ matrix
+        if node.translation:
+            matrix[:3, 3] = node.translation
+        found.append((node.name, gltf.meshes[node.mesh].name, matrix))
+    return found
+
+
+def world_bearing(matrix, local_bearing: float) -> float:
+    """Where a piece's side facing ``local_bearing`` (clockwise from north, -Z) faces once placed."""
+    turn = math.radians(local_bearing)
+    direction = matrix[:3, :3] @ np.array([math.sin(turn), 0.0, -math.cos(turn)])
+    return math.degrees(math.atan2(direction[0], -direction[2])) % 360
+
+
+@pytest.mark.parametrize("kind, size", [("square", (5, 6)), ("layered", (2, 4, 3))])
+def test_each_instance_puts_its_pieces_open_sides_where_the_maze_is_open(tmp_path, kind, size):
+    document = make_maze(size, kind, "backtracker", seed=7, braid=0.3)
+    maze = document.maze
+    gltf, _ = kit_glb(document, tmp_path)
+    placed = instances(gltf)
+    assert len(placed) == maze.grid.enabled_count  # one instance a cell
+    cell_size = gltf.scenes[0].extras["cell_size_m"]
+    rows, cols = maze.grid.shape[-2:]
+    for node_name, mesh_name, matrix in placed:
+        assert node_name.rsplit("_", 1)[0] == mesh_name  # the node instances its piece's mesh
+        cell = int(node_name.rsplit("_", 1)[1])
+        base = mesh_name.removesuffix("-updown").removesuffix("-up").removesuffix("-down")
+        bits = SIDES[base]
+        opened = sorted(round(world_bearing(matrix, 90 * i)) % 360
+                        for i, bit in enumerate(bits) if bit == "1")
+        expected = sorted(BEARING[name] for d, name in enumerate(maze.grid.directions[:4])
+                          if maze.links[cell, d])
+        assert opened == expected, (node_name, opened, expected)
+        x, _, z = matrix[:3, 3]  # at the cell's middle
+        assert (x, z) == pytest.approx((((cell % (rows * cols)) % cols + 0.5) * cell_size,
+                                        ((cell % (rows * cols)) // cols + 0.5) * cell_size))
+        up, down = (maze.links[cell, 4], maze.links[cell, 5]) if kind == "layered" else (0, 0)
+        assert mesh_name.endswith({(1, 0): "-up", (0, 1): "-down", (1, 1): "-updown"}.get(
+            (int(up), int(down)), base))
+
+
+def test_instancing_holds_every_cell_in_a_node_per_piece(tmp_path):
+    document = make_maze((6, 6), "square", "backtracker", seed=2)
+    gltf, path = kit_glb(document, tmp_path, instancing=True)
+    pieces = next(node for node in gltf.nodes if node.name == "pieces")
+    total = 0
+    for index in pieces.children:
+        extension = gltf.nodes[index].extensions["EXT_mesh_gpu_instancing"]
+        count = gltf.accessors[extension["attributes"]["TRANSLATION"]].count
+        assert gltf.accessors[extension["attributes"]["ROTATION"]].count == count
+        total += count
+    assert total == 36
+    assert gltf.extensionsRequired == ["EXT_mesh_gpu_instancing"]
+
+
+def test_navmesh_node_is_named_for_godot_and_covers_the_floor(tmp_path):
+    gltf, _ = kit_glb(make_maze((3, 3), "square", "backtracker", seed=1), tmp_path,
+                      navmesh=True)
+    node = next(node for node in gltf.nodes if node.name == "floor-navmesh")
+    accessor = gltf.accessors[gltf.meshes[node.mesh].primitives[0].indices]
+    # 9 middle units a cell and 3 a side of each of the 8 passages' two cells
+    assert accessor.count == 3 * 2 * (9 * 9 + 8 * 2 * 3)
+
+
+def test_a_users_kit_is_placed_by_its_node_names(tmp_path):
+    import trimesh
+
+    scene = trimesh.Scene()
+    for name in SIDES:
+        scene.add_geometry(trimesh.creation.box((4.0, 0.5, 4.0)), node_name=name,
+                           geom_name=f"{name}-mesh")
+    kit = tmp_path / "kit.glb"
+    scene.export(kit)
+    document = make_maze((3, 4), "square", "backtracker", seed=3)
+    gltf, _ = kit_glb(document, tmp_path, kit=str(kit))
+    placed = instances(gltf)
+    assert len(placed) == 12 and gltf.scenes[0].extras["cell_size_m"] == pytest.approx(4.0)
+    assert {mesh for _, mesh, _ in placed} <= {f"{name}-mesh" for name in SIDES}
+    tscn = tmp_path / "m.tscn"
+    bm.save(document, tscn, kit=str(kit))
+    assert tscn.read_text().count('type="MeshInstance"') == 12
+
+
+def test_a_kit_missing_a_piece_or_a_grid_it_cannot_hold_is_refused(tmp_path):
+    import trimesh
+
+    scene = trimesh.Scene()
+    scene.add_geometry(trimesh.creation.box((4.0, 0.5, 4.0)), node_name="corner")
+    kit = tmp_path / "kit.glb"
+    scene.export(kit)
+    with pytest.raises(BlockmazeError, match="the kit has no piece named 'corridor'.*it has: corner"):
+        bm.save(bm.generate((3, 3), rng=1), tmp_path / "m.kit.glb", kit=str(kit))
+    with pytest.raises(BlockmazeError, match="takes square and layered mazes"):
+        bm.save(bm.generate((3, 3), kind="hex", rng=1), tmp_path / "h.kit.glb")
+    assert not list(tmp_path.glob("*.kit.glb")) and not list(tmp_path.glob("h*"))
+
+
+def test_same_seed_same_bytes():
+    document = MazeDocument(bm.generate((4, 4), rng=5))
+    outs = []
+    for _ in range(2):
+        out = io.BytesIO()
+        bm.save(document, out, format="kit", navmesh=True)
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1]
+
+
+VALIDATE = """
+const validator = require('gltf-validator'); const fs = require('fs');
+(async () => { for (const file of process.argv.slice(1)) {
+  const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)));
+  console.log(JSON.stringify(report.issues));
+}})();
+"""
+
+
+@pytest.mark.reader
+def test_khronos_validator_passes_kit_scenes(tmp_path):
+    folder = readers.node_package("gltf-validator", "GLTF_VALIDATOR")
+    files = []
+    for i, (size, kind, options) in enumerate([
+            ((6, 6), "square", {"navmesh": True}), ((2, 4, 4), "layered", {"navmesh": True}),
+            ((5, 5), "square", {"instancing": True, "block_size": 0.5})]):
+        path = tmp_path / f"{i}.kit.glb"
+        bm.save(make_maze(size, kind, "backtracker", seed=i), path, **options)
+        files.append(str(path))
+    result = subprocess.run(["node", "-e", VALIDATE, *files], cwd=folder, capture_output=True,
+                            text=True, check=True, timeout=120)
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(reports) == len(files)
+    for report in reports:
+        assert (report["numErrors"], report["numWarnings"]) == (0, 0), report["messages"][:5]
