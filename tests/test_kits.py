@@ -17,6 +17,7 @@ import readers
 
 import blockmaze as bm
 from blockmaze.errors import BlockmazeError
+from blockmaze.maze import Maze
 from blockmaze.mazes.documents import MazeDocument
 from blockmaze.pipeline import make_maze
 
@@ -180,3 +181,13 @@ def test_khronos_validator_passes_kit_scenes(tmp_path):
     assert len(reports) == len(files)
     for report in reports:
         assert (report["numErrors"], report["numWarnings"]) == (0, 0), report["messages"][:5]
+
+
+def test_the_floor_check_refuses_a_way_through_a_wall():
+    from kitwalk import path_on_floor
+
+    maze = bm.generate((1, 2), rng=1)  # two cells joined east-west
+    closed = Maze(maze.grid, np.zeros_like(maze.links))
+    assert path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 2.5)])
+    assert not path_on_floor(closed, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 2.5)])
+    assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 0.2)])  # the north wall

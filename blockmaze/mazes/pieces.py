@@ -223,6 +223,9 @@ def _located(maze, endpoints, cells, names, masks, rotation, mirror, shapes,
         index[cells] = np.arange(len(cells))
         flags[0][index[endpoints.start]] = True
         flags[1][index[endpoints.goal]] = True
-        flags[2][index[endpoints.route(maze)]] = True
+        try:
+            flags[2][index[endpoints.route(maze)]] = True
+        except BlockmazeError:  # a goal walled off from the start: no way to flag
+            pass
     return Pieces(maze, endpoints, cells, names, masks, rotation, mirror, position, level, row,
                   col, *flags, cell_size, level_height)

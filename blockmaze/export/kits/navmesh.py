@@ -3,8 +3,8 @@
 Each cell is a 5 x 5 lattice of units (the default kit's blocks, :data:`PIECE_BLOCKS`): its
 3 x 3 middle and, for each open side, the 3 units of that side are floor, one square polygon a
 unit; a stair up is a ramp over the middle unit from its north edge (this level) to its south
-edge (the next level up), turned as the cell's piece is, and a stair down leaves the middle unit
-open. Every polygon edge between two floor units is shared by exactly those two, with the same
+edge (the next level up) in place of its floor, turned as the cell's piece is, and a stair
+down leaves the middle unit open (a ramp up from there stacks over the one coming up). Every polygon edge between two floor units is shared by exactly those two, with the same
 vertices, so an engine joins them (Godot 3's navigation joins polygons along edges whose
 points match) and each region a player can walk is one connected piece.
 
@@ -70,7 +70,7 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
     down = links[:, 5] if links.shape[1] > 5 else np.zeros(len(pieces), bool)
     units = [np.array(_MIDDLE)[None].repeat(len(pieces), 0)]
     keep = [np.ones((len(pieces), 9), bool)]
-    keep[0][:, 4] = ~down  # the middle unit: a stair down's opening
+    keep[0][:, 4] = ~(up | down)  # the middle unit: a stair's ramp up, or the opening of one down
     for d, side in enumerate(_SIDES):
         units.append(np.array(side)[None].repeat(len(pieces), 0))
         keep.append(np.repeat(links[:, d:d + 1], 3, axis=1))
