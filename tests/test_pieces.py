@@ -64,7 +64,7 @@ def open_bearings(maze, cell: int) -> list[float]:
 
 def close(a: list[float], b: list[float]) -> bool:
     near = [[abs((x - y + 180) % 360 - 180) < 1e-6 for y in b] for x in a]
-    return len(a) == len(b) and all(map(any, near)) and all(map(any, zip(*near)))
+    return len(a) == len(b) and all(map(any, near)) and all(map(any, zip(*near, strict=True)))
 
 
 @pytest.mark.parametrize("kind", sorted(SIZES))

@@ -39,7 +39,7 @@ from ..maze import Maze
 from .endpoints import Endpoints
 
 SQUARE_FAMILY = ("square", "layered", "weave")
-SQUARE_NAMES = {(0, 0, 0, 0): "closed", (1, 0, 0, 0): "dead-end", (1, 0, 1, 0): "corridor",
+SQUARE_NAMES: dict[tuple[int, ...], str] = {(0, 0, 0, 0): "closed", (1, 0, 0, 0): "dead-end", (1, 0, 1, 0): "corridor",
                 (1, 1, 0, 0): "corner", (1, 1, 1, 0): "tee", (1, 1, 1, 1): "cross"}
 SHAPE_NAMES = {3: "tri", 4: "sq", 6: "hex", 8: "oct"}
 STAIRS = {(True, False): "-up", (False, True): "-down", (True, True): "-updown"}
@@ -228,4 +228,4 @@ def _located(maze, endpoints, cells, names, masks, rotation, mirror, shapes,
         except BlockmazeError:  # a goal walled off from the start: no way to flag
             pass
     return Pieces(maze, endpoints, cells, names, masks, rotation, mirror, position, level, row,
-                  col, *flags, cell_size, level_height)
+                  col, flags[0], flags[1], flags[2], cell_size, level_height)

@@ -109,7 +109,8 @@ def default_kit(names, theme: Theme | None = None, block_size: float = 1.0) -> K
 
     theme = load_theme() if theme is None else theme
     buffer = _Buffer(None)
-    meshes, used = [], {}
+    meshes: list[dict] = []
+    used: dict[int, int] = {}
     offset = np.array([PIECE_BLOCKS / 2, 1, PIECE_BLOCKS / 2], np.float32)  # floor top at y 0
     for name in sorted(set(names)):
         surface = mesh_blocks(piece_blocks(name))
@@ -151,7 +152,8 @@ def _chunks(data: bytes, path: str) -> tuple[dict, bytes]:
     if version != 2 or total > len(data):
         raise BlockmazeError(f"kit {path}: a glTF {version} file of {total} bytes in {len(data)}: "
                              "the kit must be a whole glTF 2.0 .glb")
-    chunks, at = {}, 12
+    chunks: dict[bytes, bytes] = {}
+    at = 12
     while at + 8 <= total:
         length, kind = struct.unpack_from("<I4s", data, at)
         chunks.setdefault(kind, data[at + 8:at + 8 + length])

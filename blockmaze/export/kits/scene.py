@@ -127,12 +127,12 @@ def kit_scene_document(document: MazeDocument, theme: Theme | None = None, kit: 
         view["byteOffset"] += base
     accessors = gltf.get("accessors", [])
     views = gltf.get("bufferViews", [])
-    for accessor in buffer.accessors:
-        accessor["bufferView"] += len(views)
+    for entry in buffer.accessors:
+        entry["bufferView"] = int(entry["bufferView"]) + len(views)
     gltf["accessors"] = accessors + buffer.accessors
     gltf["bufferViews"] = views + buffer.views
     blobs = [used.blob, b"\0" * (base - len(used.blob)), *buffer.blobs]
-    out = {"asset": {"version": "2.0", "generator": "blockmaze"}}
+    out: dict = {"asset": {"version": "2.0", "generator": "blockmaze"}}
     if used_extensions:
         out["extensionsUsed"] = used_extensions
         out["extensionsRequired"] = used_extensions
