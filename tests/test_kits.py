@@ -14,6 +14,7 @@ import numpy as np
 import pygltflib
 import pytest
 import readers
+from test_mesh_formats import VALIDATE
 
 import blockmaze as bm
 from blockmaze.errors import BlockmazeError
@@ -154,15 +155,6 @@ def test_same_seed_same_bytes():
         bm.save(document, out, format="kit", navmesh=True)
         outs.append(out.getvalue())
     assert outs[0] == outs[1]
-
-
-VALIDATE = """
-const validator = require('gltf-validator'); const fs = require('fs');
-(async () => { for (const file of process.argv.slice(1)) {
-  const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)));
-  console.log(JSON.stringify(report.issues));
-}})();
-"""
 
 
 @pytest.mark.reader
