@@ -6,7 +6,6 @@ passes the files; a user's kit is placed by its node names."""
 from __future__ import annotations
 
 import io
-import json
 import math
 
 import numpy as np

@@ -614,7 +614,6 @@ def test_khronos_validator_finds_no_error_or_warning(tmp_path):
 
     Infos are allowed: TEXCOORD_0 is 'unused' until a texture is assigned in the engine.
     """
-    import subprocess
 
     folder = readers.node_package("gltf-validator", "GLTF_VALIDATOR")
     volume = maze_volume(6, 6, 3, solution=True)
