@@ -86,8 +86,13 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
     stairs = np.flatnonzero(up)
     if len(stairs):
         quads.append(_ramps(pieces, stairs, origin))
-    lattice = np.concatenate(quads).reshape(-1, 3)
-    points, index = np.unique(lattice, axis=0, return_inverse=True)
+    lattice = np.concatenate(quads).reshape(-1, 3).astype(np.int64)
+    # a lattice point's number, (y, z, x) in that order, so the vertices come out sorted
+    sides = lattice.max(axis=0) + 1
+    keys = (lattice[:, 1] * sides[2] + lattice[:, 2]) * sides[0] + lattice[:, 0]
+    unique, index = np.unique(keys, return_inverse=True)
+    points = np.stack([unique % sides[0], unique // (sides[0] * sides[2]),
+                       unique // sides[0] % sides[2]], axis=1)
     scale = np.array([cell_size / PIECE_BLOCKS, level_height / 2, cell_size / PIECE_BLOCKS])
     return Floor((points * scale).astype(np.float32), index.reshape(-1, 4))
 

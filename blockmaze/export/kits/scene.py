@@ -105,13 +105,16 @@ def kit_scene_document(document: MazeDocument, theme: Theme | None = None, kit: 
             nodes.append({"name": name, "mesh": used.mesh(name),
                           "extensions": {INSTANCING: {"attributes": attributes}}})
     else:
-        meshes = [used.mesh(name) for name in pieces.names]
-        for i, (cell, name) in enumerate(zip(pieces.cells.tolist(), pieces.names, strict=True)):
-            node = {"name": f"{name}_{cell}", "mesh": meshes[i],
-                    "translation": [round(v, 6) for v in position[i].tolist()]}
-            if pieces.rotation[i]:
-                node["rotation"] = [round(v, 9) for v in turn[i].tolist()]
-            if pieces.mirror[i]:
+        mesh_of = {name: used.mesh(name) for name in pieces.kinds}
+        places = (np.round(position, 6) + 0.0).tolist()
+        turns = (np.round(turn, 9) + 0.0).tolist()
+        for cell, name, place, rotation, turned, mirrored in zip(
+                pieces.cells.tolist(), pieces.names, places, turns, pieces.rotation.tolist(),
+                pieces.mirror.tolist(), strict=True):
+            node = {"name": f"{name}_{cell}", "mesh": mesh_of[name], "translation": place}
+            if turned:
+                node["rotation"] = rotation
+            if mirrored:
                 node["scale"] = [-1.0, 1.0, 1.0]
             nodes.append(node)
         nodes[1]["children"] = list(range(2, len(nodes)))

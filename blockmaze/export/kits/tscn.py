@@ -14,7 +14,7 @@ Example
 >>> out = io.BytesIO(); write_tscn(MazeDocument(generate((2, 3), rng=1)), out, None)
 >>> text = out.getvalue().decode()
 >>> text.splitlines()[0], text.count('type="MeshInstance"')
-('[gd_scene load_steps=12 format=2]', 6)
+('[gd_scene load_steps=10 format=2]', 6)
 """
 
 from __future__ import annotations
