@@ -135,8 +135,12 @@ def maze_pieces(maze: Maze, endpoints: Endpoints | None = None, block_size: floa
     else:
         # cells whose polygons run the same directions in the same order are one shape in one
         # orientation: their bearings and rings are worked out once, then each open-side mask once
-        orders, group = np.unique(sides, axis=0, return_inverse=True)
-        for g, order in enumerate(orders):
+        # (one number a row of directions: -1..k-1 in base k + 1; 8 sides at most here)
+        base = grid.degree + 1
+        row_keys = ((sides.astype(np.int64) + 1) * base ** np.arange(sides.shape[1])).sum(axis=1)
+        _, first_rows, group = np.unique(row_keys, return_index=True,
+                                                    return_inverse=True)
+        for g, order in enumerate(sides[first_rows]):
             members = np.flatnonzero(group.ravel() == g)
             first = cells[members[0]]
             count = int(shapes.counts[first])
@@ -144,9 +148,9 @@ def maze_pieces(maze: Maze, endpoints: Endpoints | None = None, block_size: floa
             bearings = _bearings(shapes.points[first], count)
             ring_masks = (links[members][:, order].astype(np.int64) << np.arange(count)).sum(axis=1)
             extra = _extra(maze, cells[members])
-            keys, inverse = np.unique(np.stack([ring_masks, extra], axis=1), axis=0,
-                                      return_inverse=True)
-            for k, (ring_mask, more) in enumerate(keys.tolist()):
+            keys, inverse = np.unique(ring_masks * 4 + extra, return_inverse=True)
+            for k, (ring_mask, more) in enumerate(zip(*divmod(keys, 4), strict=True)):
+                ring_mask, more = int(ring_mask), int(more)
                 bits = tuple((ring_mask >> i) & 1 for i in range(count))
                 ring, start, mirrored = canonical(bits)
                 if grid.kind in SQUARE_FAMILY:
