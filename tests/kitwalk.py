@@ -54,3 +54,36 @@ def path_on_floor(maze, cell_size: float, level_height: float, path, step: float
             if not walkable(maze, cell_size, level_height, a + t * (b - a)):
                 return False
     return True
+
+
+def _inside(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
+    """Which of ``points`` (n, 2) lie in ``polygon`` (m, 2) (even-odd rule)."""
+    x, y = points[:, 0:1], points[:, 1:2]
+    a, b = polygon, np.roll(polygon, -1, axis=0)
+    crosses = ((a[:, 1] > y) != (b[:, 1] > y)) & (
+        x < (b[:, 0] - a[:, 0]) * (y - a[:, 1]) / (b[:, 1] - a[:, 1] + 1e-300) + a[:, 0])
+    return crosses.sum(axis=1) % 2 == 1
+
+
+def path_through_open_sides(maze, cell_size: float, path, step: float = 0.1) -> bool:
+    """For a maze of polygon cells: every point of ``path`` (and every ``step`` metres between)
+    lies in a cell, and the path goes from cell to cell only where the maze links them."""
+    from blockmaze.grids.geometry import cell_shapes
+
+    shapes = cell_shapes(maze.grid)
+    points = np.asarray(path, float)[:, [0, 2]] / cell_size
+    samples = [points[0]]
+    for a, b in zip(points[:-1], points[1:], strict=True):
+        count = max(1, int(np.linalg.norm(b - a) * cell_size / step))
+        samples.extend(a + t * (b - a) for t in np.linspace(0, 1, count + 1)[1:])
+    samples = np.array(samples)
+    owner = np.full(len(samples), -1)
+    for cell in np.flatnonzero(maze.grid.enabled).tolist():
+        owner[_inside(samples, shapes.polygon(cell)) & (owner < 0)] = cell
+    if (owner < 0).any():
+        return False
+    for a, b in zip(owner[:-1].tolist(), owner[1:].tolist(), strict=True):
+        if a != b and not any(maze.grid.neighbors[a, d] == b and maze.links[a, d]
+                              for d in range(maze.grid.degree)):
+            return False
+    return True

@@ -140,8 +140,9 @@ def test_a_kit_missing_a_piece_or_a_grid_it_cannot_hold_is_refused(tmp_path):
     scene.export(kit)
     with pytest.raises(BlockmazeError, match="the kit has no piece named 'corridor'.*it has: corner"):
         bm.save(bm.generate((3, 3), rng=1), tmp_path / "m.kit.glb", kit=str(kit))
-    with pytest.raises(BlockmazeError, match="takes square and layered mazes"):
-        bm.save(bm.generate((3, 3), kind="hex", rng=1), tmp_path / "h.kit.glb")
+    weave = make_maze((6, 6), "weave", "backtracker", seed=4, weave=1.0)
+    with pytest.raises(BlockmazeError, match="a weave maze's crossings have no kit piece"):
+        bm.save(weave, tmp_path / "h.kit.glb")
     assert not list(tmp_path.glob("*.kit.glb")) and not list(tmp_path.glob("h*"))
 
 
@@ -161,7 +162,8 @@ def test_khronos_validator_passes_kit_scenes(tmp_path):
     files = []
     for i, (size, kind, options) in enumerate([
             ((6, 6), "square", {"navmesh": True}), ((2, 4, 4), "layered", {"navmesh": True}),
-            ((5, 5), "square", {"instancing": True, "block_size": 0.5})]):
+            ((5, 5), "square", {"instancing": True, "block_size": 0.5}),
+            ((4, 5), "hex", {"navmesh": True}), ((4,), "polar", {"navmesh": True})]):
         path = tmp_path / f"{i}.kit.glb"
         bm.save(make_maze(size, kind, "backtracker", seed=i), path, **options)
         files.append(str(path))
@@ -176,3 +178,59 @@ def test_the_floor_check_refuses_a_way_through_a_wall():
     assert path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 2.5)])
     assert not path_on_floor(closed, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 2.5)])
     assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 0.2)])  # the north wall
+
+
+def test_the_polygon_floor_check_refuses_a_way_through_a_wall():
+    from kitwalk import path_through_open_sides
+
+    from blockmaze.mazes.pieces import maze_pieces
+
+    maze = bm.generate((2, 2), kind="hex", rng=1)
+    pieces = maze_pieces(maze)
+    linked = next((a, b) for a in range(4) for d, b in enumerate(maze.grid.neighbors[a].tolist())
+                  if b >= 0 and maze.links[a, d])
+    way = [pieces.position[linked[0]].tolist(), pieces.position[linked[1]].tolist()]
+    assert path_through_open_sides(maze, pieces.cell_size, way)
+    closed = Maze(maze.grid, np.zeros_like(maze.links))
+    assert not path_through_open_sides(closed, pieces.cell_size, way)
+
+
+@pytest.mark.parametrize("kind, size", [("hex", (4, 5)), ("triangle", (4, 6)),
+                                        ("upsilon", (4, 4)), ("polar", (4,))])
+def test_polygon_pieces_are_placed_on_their_cells(tmp_path, kind, size):
+    """Each instance's floor, moved and turned as its node says, covers its cell's polygon; and
+    where the piece's name lists its sides (not polar), they open where the maze does."""
+    from blockmaze.grids.geometry import cell_shapes
+
+    document = make_maze(size, kind, "backtracker", seed=5, braid=0.3)
+    maze = document.maze
+    gltf, path = kit_glb(document, tmp_path)
+    blob = gltf.binary_blob()
+    shapes = cell_shapes(maze.grid)
+    cell_size = gltf.scenes[0].extras["cell_size_m"]
+    placed = instances(gltf)
+    assert len(placed) == maze.grid.enabled_count
+    for node_name, mesh_name, matrix in placed:
+        cell = int(node_name.rsplit("_", 1)[1])
+        mesh = next(m for m in gltf.meshes if m.name == mesh_name)
+        floor = next(p for p in mesh.primitives if gltf.materials[p.material].name == "floor")
+        accessor = gltf.accessors[floor.attributes.POSITION]
+        view = gltf.bufferViews[accessor.bufferView]
+        points = np.frombuffer(blob, np.float32, accessor.count * 3,
+                               view.byteOffset + (accessor.byteOffset or 0)).reshape(-1, 3)
+        top = points[np.isclose(points[:, 1], 0)]
+        world = (matrix @ np.column_stack([top, np.ones(len(top))]).T).T[:, [0, 2]] / cell_size
+        polygon = shapes.polygon(cell)
+        assert sorted(map(tuple, np.round(world, 4))) == sorted(map(tuple, np.round(polygon, 4)))
+        if kind != "polar":
+            bits = mesh_name.rsplit("-", 1)[1]
+            opened = [world_bearing(matrix, i * 360 / len(bits)) for i, bit in enumerate(bits)
+                      if bit == "1"]
+            centre = polygon.mean(axis=0)
+            expected = []
+            for j, d in enumerate(shapes.sides[cell, :len(polygon)].tolist()):
+                if d >= 0 and maze.links[cell, d]:
+                    middle = (polygon[j] + polygon[(j + 1) % len(polygon)]) / 2 - centre
+                    expected.append(math.degrees(math.atan2(middle[0], -middle[1])) % 360)
+            assert sorted(round(b) % 360 for b in opened) == sorted(round(b) % 360
+                                                                    for b in expected)

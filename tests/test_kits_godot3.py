@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kitwalk import path_on_floor
+from kitwalk import path_on_floor, path_through_open_sides
 from test_mesh_godot3 import godot3_import
 
 import blockmaze as bm
@@ -44,6 +44,11 @@ def test_godot3_counts_the_pieces_and_walks_start_to_goal(tmp_path):
         "layered": make_maze((3, 4, 4), "layered", "backtracker", seed=3),
         "walled": walled_off(make_maze((5, 5), "square", "backtracker", seed=4)),
         "walled-layered": walled_off(make_maze((2, 3, 3), "layered", "backtracker", seed=5)),
+        "hex": make_maze((5, 6), "hex", "backtracker", seed=6),
+        "triangle": make_maze((4, 7), "triangle", "backtracker", seed=7),
+        "upsilon": make_maze((4, 5), "upsilon", "backtracker", seed=8),
+        "polar": make_maze((4,), "polar", "backtracker", seed=9),
+        "walled-hex": walled_off(make_maze((4, 4), "hex", "backtracker", seed=10)),
     }
     ends, expected = {}, {}
     for name, document in cases.items():
@@ -69,5 +74,8 @@ def test_godot3_counts_the_pieces_and_walks_start_to_goal(tmp_path):
             assert len(path) == 0 or np.linalg.norm(path[-1] - goal) > pieces.cell_size / 2, file
             continue
         assert len(path) >= 2, file
-        assert path_on_floor(document.maze, pieces.cell_size, pieces.level_height, path), file
+        if document.maze.grid.kind in ("square", "layered"):
+            assert path_on_floor(document.maze, pieces.cell_size, pieces.level_height, path), file
+        else:
+            assert path_through_open_sides(document.maze, pieces.cell_size, path), file
         assert np.linalg.norm(path[-1] - np.array(goal)) < 0.05, file

@@ -30,7 +30,7 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme, load_theme
-from ...mazes.pieces import LEVEL_BLOCKS, PIECE_BLOCKS, SQUARE_NAMES, STAIRS
+from ...mazes.pieces import LEVEL_BLOCKS, PIECE_BLOCKS, SQUARE_FAMILY, SQUARE_NAMES, STAIRS
 from ..meshes.common import material_color, material_name, srgb_to_linear
 from ..meshes.gltf import _Buffer, _index_array
 
@@ -102,25 +102,40 @@ def _ramp(block_size: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return vertices, normals.astype(np.float32), faces
 
 
-def default_kit(names, theme: Theme | None = None, block_size: float = 1.0) -> Kit:
-    """The default kit's pieces of ``names`` (see the module docstring), ``block_size`` metres
-    a block, coloured by ``theme``."""
+def _voxel_parts(name: str, block_size: float) -> list:
+    """A square piece's (material, vertices, normals, faces) parts, meshed from its blocks."""
     from ..meshes.greedy import mesh_blocks
+
+    offset = np.array([PIECE_BLOCKS / 2, 1, PIECE_BLOCKS / 2], np.float32)  # floor top at y 0
+    surface = mesh_blocks(piece_blocks(name))
+    parts = [(group.material, (surface.vertices[group.vertex_start:group.vertex_stop]
+                               - offset) * block_size,
+              surface.normals[group.vertex_start:group.vertex_stop],
+              surface.faces[group.face_start:group.face_stop] - group.vertex_start)
+             for group in surface.groups]
+    if name.endswith(("-up", "-updown")):
+        parts.append((int(Material.STAIRS), *_ramp(block_size)))
+    return parts
+
+
+def default_kit(names, theme: Theme | None = None, block_size: float = 1.0,
+                pieces=None) -> Kit:
+    """The default kit's pieces of ``names`` (see the module docstring), ``block_size`` metres
+    a block, coloured by ``theme``; the pieces of a grid of other cells than squares are built
+    from a cell of each name among ``pieces`` (:mod:`.shapes`)."""
 
     theme = load_theme() if theme is None else theme
     buffer = _Buffer(None)
     meshes: list[dict] = []
     used: dict[int, int] = {}
-    offset = np.array([PIECE_BLOCKS / 2, 1, PIECE_BLOCKS / 2], np.float32)  # floor top at y 0
+    square = pieces is None or pieces.maze.grid.kind in SQUARE_FAMILY
     for name in sorted(set(names)):
-        surface = mesh_blocks(piece_blocks(name))
-        parts = [(group.material, (surface.vertices[group.vertex_start:group.vertex_stop]
-                                   - offset) * block_size,
-                  surface.normals[group.vertex_start:group.vertex_stop],
-                  surface.faces[group.face_start:group.face_stop] - group.vertex_start)
-                 for group in surface.groups]
-        if name.endswith(("-up", "-updown")):
-            parts.append((int(Material.STAIRS), *_ramp(block_size)))
+        if square:
+            parts = _voxel_parts(name, block_size)
+        else:
+            from .shapes import piece_parts
+
+            parts = piece_parts(pieces, name, block_size)
         primitives = []
         for material, vertices, normals, faces in parts:
             vertices = np.ascontiguousarray(vertices, np.float32)

@@ -1,4 +1,5 @@
-"""The walkable floor of a square or layered maze's pieces as navigation polygons.
+"""The walkable floor of a maze's pieces as navigation polygons (other shapes than squares:
+:mod:`.shapes`).
 
 Each cell is a 5 x 5 lattice of units (the default kit's blocks, :data:`PIECE_BLOCKS`): its
 3 x 3 middle and, for each open side, the 3 units of that side are floor, one square polygon a
@@ -26,7 +27,8 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...mazes.pieces import PIECE_BLOCKS, Pieces
 
-KINDS = ("square", "layered")
+KINDS = ("square", "layered", "hex", "triangle", "upsilon", "polar")
+LATTICE_KINDS = ("square", "layered")
 _MIDDLE = [(u, v) for v in (1, 2, 3) for u in (1, 2, 3)]
 # the units each open side adds (u east, v south), in the grid's direction order
 _SIDES = [[(u, 0) for u in (1, 2, 3)], [(4, v) for v in (1, 2, 3)],
@@ -37,21 +39,24 @@ NAVMESH_BYTES = 5 * 4 * 3 * 8 * 2  # a unit's quad and its vertices while they a
 @dataclass(frozen=True)
 class Floor:
     """Navigation polygons: ``vertices`` float32 (V, 3) in metres (x, y, z), ``quads`` int
-    (Q, 4), each counter-clockwise seen from above (the way a floor faces up in glTF)."""
+    (Q, 4) or triangles (Q, 3), each counter-clockwise seen from above (the way a floor faces up
+    in glTF)."""
 
     vertices: np.ndarray
     quads: np.ndarray
 
     def triangles(self) -> np.ndarray:
-        """The quads as triangles (2Q, 3), wound as the quads are."""
+        """The polygons as triangles, wound as they are."""
+        if self.quads.shape[1] == 3:
+            return self.quads
         return self.quads[:, [0, 1, 2, 0, 2, 3]].reshape(-1, 3)
 
 
 def check_kind(kind: str, what: str) -> None:
     """Refuse a grid kind whose pieces have no navigation floor or default kit yet."""
     if kind not in KINDS:
-        raise BlockmazeError(f"{what} takes square and layered mazes (their kit pieces and "
-                             f"navigation floor); a {kind} maze's pieces are in its piece list "
+        raise BlockmazeError(f"{what} takes {', '.join(KINDS)} mazes; a {kind} maze's "
+                             "crossings have no kit piece yet: its pieces are in its piece list "
                              "(-o maze.pieces.json)")
 
 
@@ -61,6 +66,10 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
     from ...support.memory import ensure_step_memory
 
     check_kind(pieces.maze.grid.kind, "a navigation mesh")
+    if pieces.maze.grid.kind not in LATTICE_KINDS:
+        from .shapes import polygon_floor
+
+        return polygon_floor(pieces, cell_size)
     ensure_step_memory("navmesh", len(pieces) * 21 * NAVMESH_BYTES,
                        f"the navigation floor of {len(pieces)} cells")
     cell_size = pieces.cell_size if cell_size is None else cell_size

@@ -60,7 +60,8 @@ def scene_kit(document: MazeDocument, theme: Theme | None, kit: str | None,
     check_kind(grid.kind, "a kit scene")
     pieces = maze_pieces(document.maze, document.endpoints, 1.0 if block_size is None else block_size)
     if kit is None:
-        built = default_kit(pieces.kinds, theme, 1.0 if block_size is None else block_size)
+        built = default_kit(pieces.kinds, theme, 1.0 if block_size is None else block_size,
+                            pieces)
     else:
         if block_size is not None:
             raise BlockmazeError("--block-size sizes the default kit; a kit of your own (--kit) "
