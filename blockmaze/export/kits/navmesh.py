@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import BlockmazeError
+from ...grids.geometry import cell_shapes
 from ...mazes.pieces import PIECE_BLOCKS, Pieces
 
 KINDS = ("square", "layered", "hex", "triangle", "upsilon", "polar")
@@ -33,6 +34,9 @@ _MIDDLE = [(u, v) for v in (1, 2, 3) for u in (1, 2, 3)]
 # the units each open side adds (u east, v south), in the grid's direction order
 _SIDES = [[(u, 0) for u in (1, 2, 3)], [(4, v) for v in (1, 2, 3)],
           [(u, 4) for u in (1, 2, 3)], [(0, v) for v in (1, 2, 3)]]
+# other shapes: the cell drawn INNER of the way to its middle, bridges to the middle SPAN of an
+# open side, vertices rounded to 10 micrometres so both sides of a passage meet on one point
+INNER, SPAN, DIGITS = 0.6, (0.25, 0.75), 5
 NAVMESH_BYTES = 5 * 4 * 3 * 8 * 2  # a unit's quad and its vertices while they are found
 
 
@@ -67,8 +71,6 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
 
     check_kind(pieces.maze.grid.kind, "a navigation mesh")
     if pieces.maze.grid.kind not in LATTICE_KINDS:
-        from .shapes import polygon_floor
-
         return polygon_floor(pieces, cell_size)
     ensure_step_memory("navmesh", len(pieces) * 21 * NAVMESH_BYTES,
                        f"the navigation floor of {len(pieces)} cells")
@@ -126,3 +128,44 @@ def _ramps(pieces: Pieces, stairs: np.ndarray, origin: np.ndarray) -> np.ndarray
             quad = quad[::-1]
         quads.append(quad)
     return np.array(quads)
+
+
+def polygon_floor(pieces: Pieces, cell_size: float | None = None) -> Floor:
+    """The walkable floor of a maze of polygon cells, as triangles: each cell drawn
+    :data:`INNER` of the way towards its middle (a fan) and, for each open side, a bridge from
+    that inner side out to the middle :data:`SPAN` of the side, where the neighbour's bridge
+    meets it on the same points.
+
+    >>> from blockmaze import generate
+    >>> from blockmaze.mazes.pieces import maze_pieces
+    >>> floor = polygon_floor(maze_pieces(generate((2, 2), kind="hex", rng=1)))
+    >>> len(floor.triangles()) == 6 * 4 + 2 * 2 * 3   # 6 fan triangles a cell, 2 a bridge end
+    True
+    """
+    grid = pieces.maze.grid
+    shapes = cell_shapes(grid)
+    centres = shapes.centroids()
+    scale = pieces.cell_size if cell_size is None else cell_size  # metres a plan unit
+    triangles = []
+    for cell in pieces.cells.tolist():
+        polygon = shapes.polygon(cell)
+        centre = centres[cell]
+        inner = centre + INNER * (polygon - centre)
+        m = len(polygon)
+        for j in range(m):
+            k = (j + 1) % m
+            triangles.append([centre, inner[k], inner[j]])
+            direction = shapes.sides[cell, j]
+            if direction >= 0 and pieces.maze.links[cell, direction]:
+                near = polygon[j] + SPAN[0] * (polygon[k] - polygon[j])
+                far = polygon[j] + SPAN[1] * (polygon[k] - polygon[j])
+                triangles.append([inner[j], inner[k], far])
+                triangles.append([inner[j], far, near])
+    points = np.round(np.array(triangles).reshape(-1, 2) * scale, DIGITS)
+    unique, index = np.unique(points, axis=0, return_inverse=True)
+    vertices = np.column_stack([unique[:, 0], np.zeros(len(unique)), unique[:, 1]])
+    tri = index.reshape(-1, 3)
+    a, b, c = (unique[tri[:, k]] for k in range(3))
+    down = (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0]) - (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) < 0
+    tri[down] = tri[down][:, ::-1]  # every triangle facing up
+    return Floor(vertices.astype(np.float32), tri)

@@ -1,21 +1,18 @@
-"""Kit pieces and their walkable floor for the grids whose cells are not squares (hex, triangle,
-upsilon, polar), from the cells' polygons.
+"""The default kit's pieces for the grids whose cells are not squares (hex, triangle, upsilon,
+polar), from the cells' polygons.
 
 A piece is one cell of its name (:mod:`blockmaze.mazes.pieces`) taken back to its canonical turn:
 its polygon, centred on the origin, is a floor slab with its top at y = 0 and, on each closed
-side, a wall :data:`WALL` of the way to the middle thick and three blocks high. Its walkable
-floor is the polygon drawn :data:`INNER` of the way towards its middle (a fan of triangles) and,
-for each open side, a bridge from that inner side out to the middle :data:`SPAN` of the side,
-where the neighbour's bridge meets it on the same points.
+side, a wall :data:`WALL` of the way to the middle thick and three blocks high. (Their walkable
+floor: :func:`blockmaze.export.kits.navmesh.polygon_floor`.)
 
 Example
 -------
 >>> from blockmaze import generate
 >>> from blockmaze.mazes.pieces import maze_pieces
 >>> pieces = maze_pieces(generate((2, 2), kind="hex", rng=1))
->>> floor = polygon_floor(pieces)
->>> len(floor.triangles()) == 6 * 4 + 2 * 2 * 3   # 6 fan triangles a cell, 2 a bridge end
-True
+>>> [(material, len(faces)) for material, _, _, faces in piece_parts(pieces, pieces.names[0], 1.0)]
+[(2, 20), (1, 60)]
 """
 
 from __future__ import annotations
@@ -25,10 +22,8 @@ import numpy as np
 from ...grids.geometry import cell_shapes
 from ...materials import Material
 from ...mazes.pieces import LEVEL_BLOCKS, PIECE_BLOCKS, Pieces
-from .navmesh import Floor
 
-WALL, INNER, SPAN = 0.2, 0.6, (0.25, 0.75)
-DIGITS = 5  # vertices rounded to 10 micrometres, so both sides of a passage meet on one point
+WALL = 0.2
 
 
 def _to_local(points: np.ndarray, rotation: float, mirror: bool) -> np.ndarray:
@@ -96,34 +91,3 @@ def _normals(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
         np.add.at(normals, faces[:, k], face)
     length = np.linalg.norm(normals, axis=1, keepdims=True)
     return (normals / np.where(length == 0, 1, length)).astype(np.float32)
-
-
-def polygon_floor(pieces: Pieces, cell_size: float | None = None) -> Floor:
-    """The walkable floor of a maze of polygon cells (see the module docstring), as triangles."""
-    grid = pieces.maze.grid
-    shapes = cell_shapes(grid)
-    centres = shapes.centroids()
-    scale = pieces.cell_size if cell_size is None else cell_size  # metres a plan unit
-    triangles = []
-    for cell in pieces.cells.tolist():
-        polygon = shapes.polygon(cell)
-        centre = centres[cell]
-        inner = centre + INNER * (polygon - centre)
-        m = len(polygon)
-        for j in range(m):
-            k = (j + 1) % m
-            triangles.append([centre, inner[k], inner[j]])
-            direction = shapes.sides[cell, j]
-            if direction >= 0 and pieces.maze.links[cell, direction]:
-                near = polygon[j] + SPAN[0] * (polygon[k] - polygon[j])
-                far = polygon[j] + SPAN[1] * (polygon[k] - polygon[j])
-                triangles.append([inner[j], inner[k], far])
-                triangles.append([inner[j], far, near])
-    points = np.round(np.array(triangles).reshape(-1, 2) * scale, DIGITS)
-    unique, index = np.unique(points, axis=0, return_inverse=True)
-    vertices = np.column_stack([unique[:, 0], np.zeros(len(unique)), unique[:, 1]])
-    tri = index.reshape(-1, 3)
-    a, b, c = (unique[tri[:, k]] for k in range(3))
-    down = (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0]) - (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) < 0
-    tri[down] = tri[down][:, ::-1]  # every triangle facing up
-    return Floor(vertices.astype(np.float32), tri)
