@@ -109,8 +109,8 @@ def test_navmesh_node_is_named_for_godot_and_covers_the_floor(tmp_path):
                       navmesh=True)
     node = next(node for node in gltf.nodes if node.name == "floor-navmesh")
     accessor = gltf.accessors[gltf.meshes[node.mesh].primitives[0].indices]
-    # 9 middle units a cell and 3 a side of each of the 8 passages' two cells
-    assert accessor.count == 3 * 2 * (9 * 9 + 8 * 2 * 3)
+    # a middle a cell and a strip each side of each of the 8 passages, two triangles each
+    assert accessor.count == 3 * 2 * (9 + 8 * 2)
 
 
 def test_a_users_kit_is_placed_by_its_node_names(tmp_path):

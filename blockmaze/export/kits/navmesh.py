@@ -2,20 +2,22 @@
 :mod:`.shapes`).
 
 Each cell is a 5 x 5 lattice of units (the default kit's blocks, :data:`PIECE_BLOCKS`): its
-3 x 3 middle and, for each open side, the 3 units of that side are floor, one square polygon a
-unit; a stair up is a ramp over the middle unit from its north edge (this level) to its south
-edge (the next level up) in place of its floor, turned as the cell's piece is, and a stair
-down leaves the middle unit open (a ramp up from there stacks over the one coming up). Every polygon edge between two floor units is shared by exactly those two, with the same
-vertices, so an engine joins them (Godot 3's navigation joins polygons along edges whose
-points match) and each region a player can walk is one connected piece.
+3 x 3 middle (one polygon) and, for each open side, the 3 units of that side (one more) are
+floor. A stair up is a ramp over the middle unit from its north edge (this level) to its south
+edge (the next level up) in place of its floor, turned as the cell's piece is, and a stair down
+leaves the middle unit open (a ramp up from there stacks over the one coming up): a cell with
+stairs has its middle as the 8 units round the stair, and its sides' strips meet each unit on
+an edge of its own. Every polygon edge between two floor polygons is shared by exactly those
+two, with the same vertices, so an engine joins them (Godot 3's navigation joins polygons along
+edges whose points match) and each region a player can walk is one connected piece.
 
 Example
 -------
 >>> from blockmaze import generate
 >>> from blockmaze.mazes.pieces import maze_pieces
 >>> floor = navigation_floor(maze_pieces(generate((1, 2), rng=1)))
->>> floor.vertices.shape, floor.quads.shape   # 9 middle units and 3 of the open side, twice
-((36, 3), (24, 4))
+>>> floor.vertices.shape, floor.quads.shape   # each cell's middle and its open side's strip
+((10, 3), (4, 4))
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ from ...mazes.pieces import PIECE_BLOCKS, Pieces
 KINDS = ("square", "layered", "hex", "triangle", "upsilon", "polar")
 LATTICE_KINDS = ("square", "layered")
 _MIDDLE = [(u, v) for v in (1, 2, 3) for u in (1, 2, 3)]
-# the units each open side adds (u east, v south), in the grid's direction order
-_SIDES = [[(u, 0) for u in (1, 2, 3)], [(4, v) for v in (1, 2, 3)],
-          [(u, 4) for u in (1, 2, 3)], [(0, v) for v in (1, 2, 3)]]
+# polygons' corners (u east, v south), counter-clockwise seen from above: a unit, the 3 x 3
+# middle, the north side's strip, and that strip with its inner edge cut where the units meet it
+_SQUARE = np.array([[0, 0], [0, 1], [1, 1], [1, 0]])
+_CENTRE = np.array([[1, 1], [1, 4], [4, 4], [4, 1]])
+_STRIP = np.array([[1, 0], [1, 1], [4, 1], [4, 0]])
+_STRIP_UNITS = np.array([[1, 0], [1, 1], [2, 1], [3, 1], [4, 1], [4, 0]])
 # other shapes: the cell drawn INNER of the way to its middle, bridges to the middle SPAN of an
 # open side, vertices rounded to 10 micrometres so both sides of a passage meet on one point
 INNER, SPAN, DIGITS = 0.6, (0.25, 0.75), 5
@@ -48,12 +53,21 @@ class Floor:
 
     vertices: np.ndarray
     quads: np.ndarray
+    hexes: np.ndarray | None = None  # (H, 6): a strip whose inner edge meets three units
+
+    def polygons(self) -> list[np.ndarray]:
+        """Every polygon's vertex indices: the quads (or triangles), then the hexagons."""
+        return [*self.quads, *(() if self.hexes is None else self.hexes)]
 
     def triangles(self) -> np.ndarray:
-        """The polygons as triangles, wound as they are."""
+        """The polygons as triangles, wound as they are (a hexagon fanned from its first
+        corner, which no inner edge holds)."""
         if self.quads.shape[1] == 3:
             return self.quads
-        return self.quads[:, [0, 1, 2, 0, 2, 3]].reshape(-1, 3)
+        parts = [self.quads[:, [0, 1, 2, 0, 2, 3]].reshape(-1, 3)]
+        if self.hexes is not None:
+            parts.append(self.hexes[:, [0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 5]].reshape(-1, 3))
+        return np.concatenate(parts)
 
 
 def check_kind(kind: str, what: str) -> None:
@@ -72,32 +86,40 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
     check_kind(pieces.maze.grid.kind, "a navigation mesh")
     if pieces.maze.grid.kind not in LATTICE_KINDS:
         return polygon_floor(pieces, cell_size)
-    ensure_step_memory("navmesh", len(pieces) * 21 * NAVMESH_BYTES,
+    ensure_step_memory("navmesh", len(pieces) * 13 * NAVMESH_BYTES,
                        f"the navigation floor of {len(pieces)} cells")
     cell_size = pieces.cell_size if cell_size is None else cell_size
     level_height = pieces.level_height if level_height is None else level_height
     links = pieces.maze.links[pieces.cells]
     up = links[:, 4] if links.shape[1] > 4 else np.zeros(len(pieces), bool)
     down = links[:, 5] if links.shape[1] > 5 else np.zeros(len(pieces), bool)
-    units = [np.array(_MIDDLE)[None].repeat(len(pieces), 0)]
-    keep = [np.ones((len(pieces), 9), bool)]
-    keep[0][:, 4] = ~(up | down)  # the middle unit: a stair's ramp up, or the opening of one down
-    for d, side in enumerate(_SIDES):
-        units.append(np.array(side)[None].repeat(len(pieces), 0))
-        keep.append(np.repeat(links[:, d:d + 1], 3, axis=1))
-    unit = np.concatenate(units, axis=1)  # (n, 21, 2)
-    chosen = np.concatenate(keep, axis=1)
+    stair = up | down
     origin = np.stack([pieces.col * PIECE_BLOCKS, pieces.row * PIECE_BLOCKS], axis=1)
-    cell, slot = np.nonzero(chosen)
-    corner = unit[cell, slot] + origin[cell]  # (q, 2): the unit's north-west corner (x, z)
-    square = np.array([[0, 0], [0, 1], [1, 1], [1, 0]])  # counter-clockwise seen from above
-    xz = corner[:, None, :] + square[None]
-    y = np.repeat(pieces.level[cell][:, None], 4, axis=1) * 2  # in half levels: ramps are whole
-    quads = [np.concatenate([xz[..., :1], y[..., None], xz[..., 1:]], axis=2)]
-    stairs = np.flatnonzero(up)
-    if len(stairs):
-        quads.append(_ramps(pieces, stairs, origin))
-    lattice = np.concatenate(quads).reshape(-1, 3).astype(np.int64)
+    quads, hexes = [], []
+
+    def placed(cells: np.ndarray, template: np.ndarray) -> np.ndarray:
+        """``template`` (m, 2) lattice points at each of ``cells``: (len, m, 3) in half levels."""
+        xz = template[None] + origin[cells][:, None]
+        y = np.repeat(pieces.level[cells][:, None], len(template), axis=1) * 2
+        return np.concatenate([xz[..., :1], y[..., None], xz[..., 1:]], axis=2)
+
+    plain = np.flatnonzero(~stair)
+    quads.append(placed(plain, _CENTRE))  # a cell without stairs: its middle in one piece
+    stairs = np.flatnonzero(stair)
+    for unit in _MIDDLE:  # a cell with stairs: its middle a unit at a time, round the stair
+        if unit != (2, 2):
+            quads.append(placed(stairs, _SQUARE + np.array(unit)))
+    for d in range(4):
+        opened = links[:, d]
+        quads.append(placed(np.flatnonzero(opened & ~stair), _turned(_STRIP, d)))
+        # (beside a middle in units, a side's strip meets each unit on its own edge)
+        hexes.append(placed(np.flatnonzero(opened & stair), _turned(_STRIP_UNITS, d)))
+    climbing = np.flatnonzero(up)
+    if len(climbing):
+        quads.append(_ramps(pieces, climbing, origin))
+    four = np.concatenate(quads).reshape(-1, 3)
+    six = np.concatenate(hexes).reshape(-1, 3)
+    lattice = np.concatenate([four, six]).astype(np.int64)
     # a lattice point's number, (y, z, x) in that order, so the vertices come out sorted
     sides = lattice.max(axis=0) + 1
     keys = (lattice[:, 1] * sides[2] + lattice[:, 2]) * sides[0] + lattice[:, 0]
@@ -105,7 +127,17 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
     points = np.stack([unique % sides[0], unique // (sides[0] * sides[2]),
                        unique // sides[0] % sides[2]], axis=1)
     scale = np.array([cell_size / PIECE_BLOCKS, level_height / 2, cell_size / PIECE_BLOCKS])
-    return Floor((points * scale).astype(np.float32), index.reshape(-1, 4))
+    return Floor((points * scale).astype(np.float32), index[:len(four)].reshape(-1, 4),
+                 index[len(four):].reshape(-1, 6))
+
+
+def _turned(template: np.ndarray, d: int) -> np.ndarray:
+    """A north side's ``template`` turned to the grid's direction ``d`` (clockwise quarters
+    seen from above) about the cell's middle; doubled lattice points keep the turn whole."""
+    x, z = (2 * template - PIECE_BLOCKS).T
+    for _ in range(d):
+        x, z = -z, x
+    return np.stack([(x + PIECE_BLOCKS) // 2, (z + PIECE_BLOCKS) // 2], axis=1)
 
 
 def _ramps(pieces: Pieces, stairs: np.ndarray, origin: np.ndarray) -> np.ndarray:

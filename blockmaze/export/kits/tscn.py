@@ -90,7 +90,7 @@ def tscn_text(document: MazeDocument, theme: Theme | None = None, kit: str | Non
         shapes[name] = resource("ConcavePolygonShape",
                                 f"data = PoolVector3Array( {_numbers(np.concatenate(faces_all))} )")
     floor = navigation_floor(pieces, used.cell_size, used.level_height)
-    polygons = ", ".join(f"PoolIntArray( {_numbers(q)} )" for q in floor.quads[:, ::-1])
+    polygons = ", ".join(f"PoolIntArray( {_numbers(q[::-1])} )" for q in floor.polygons())
     # (Godot's polygons the other way round, as its triangles)
     navmesh = resource("NavigationMesh", f"vertices = PoolVector3Array( {_numbers(floor.vertices)} )\n"
                                          f"polygons = [ {polygons} ]")
