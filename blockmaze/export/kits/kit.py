@@ -11,7 +11,8 @@ The default kit is built here: each square piece a 5 x 5 tile of blocks (a wall 
 closed side and in the corners, a floor of 3 x 3 and the open sides' middles) four blocks high
 (a floor block and three of wall), meshed as blockmaze's .glb meshes are. A stair up is a ramp over
 the middle block from its north edge to the next level at its south edge, and a stair down a
-hole in the floor there, so a ``-updown`` cell's ramps stack.
+hole in the floor there, so a ``-updown`` cell's ramps stack. Other cells than squares: their
+pieces are built from their polygons (:mod:`.shapes`).
 
 Example
 -------
