@@ -130,13 +130,17 @@ def default_kit(names, theme: Theme | None = None, block_size: float = 1.0,
     meshes: list[dict] = []
     used: dict[int, int] = {}
     square = pieces is None or pieces.maze.grid.kind in SQUARE_FAMILY
+    if not square:
+        from ...grids.geometry import cell_shapes
+        from .shapes import piece_parts
+
+        shapes = cell_shapes(pieces.maze.grid)
+        centres = shapes.centroids()
     for name in sorted(set(names)):
         if square:
             parts = _voxel_parts(name, block_size)
         else:
-            from .shapes import piece_parts
-
-            parts = piece_parts(pieces, name, block_size)
+            parts = piece_parts(pieces, name, block_size, shapes, centres)
         primitives = []
         for material, vertices, normals, faces in parts:
             vertices = np.ascontiguousarray(vertices, np.float32)

@@ -49,13 +49,14 @@ def _prism(outline: np.ndarray, bottom: float, top: float) -> tuple[np.ndarray, 
     return np.vstack([low, high]), np.array(faces)
 
 
-def piece_parts(pieces: Pieces, name: str, block_size: float):
-    """The default kit's piece ``name`` as (material, vertices, normals, faces) parts."""
-    shapes = cell_shapes(pieces.maze.grid)
+def piece_parts(pieces: Pieces, name: str, block_size: float, shapes=None, centres=None):
+    """The default kit's piece ``name`` as (material, vertices, normals, faces) parts
+    (``shapes`` and ``centres``: the grid's cell shapes and centroids, if known)."""
+    shapes = cell_shapes(pieces.maze.grid) if shapes is None else shapes
     i = pieces.names.index(name)
     cell = int(pieces.cells[i])
     polygon = shapes.polygon(cell)
-    centre = shapes.centroids()[cell]
+    centre = (shapes.centroids() if centres is None else centres)[cell]
     scale = PIECE_BLOCKS * block_size
     outline = _to_local(polygon - centre, float(pieces.rotation[i]), bool(pieces.mirror[i])) * scale
     if pieces.mirror[i]:
