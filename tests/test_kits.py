@@ -228,3 +228,22 @@ def test_polygon_pieces_are_placed_on_their_cells(tmp_path, kind, size):
             opened = [world_bearing(matrix, i * 360 / len(bits)) for i, bit in enumerate(bits)
                       if bit == "1"]
             assert close(opened, open_bearings(maze, cell))
+
+
+def test_an_entrance_opens_its_piece_and_the_way_is_grouped_in_godot(tmp_path):
+    from blockmaze.mazes.endpoints import place_endpoints
+    from blockmaze.mazes.pieces import maze_pieces
+
+    maze = bm.generate((4, 4), rng=3)
+    ends = place_endpoints(maze, "entrances")
+    inside = maze_pieces(maze, place_endpoints(maze))
+    opened = maze_pieces(maze, ends)
+    start = int(np.flatnonzero(opened.cells == ends.start)[0])
+    assert opened.opened[start].sum() == maze.links[ends.start].sum() + 1
+    assert (opened.masks == inside.masks).all()  # the list's masks are the passages alone
+    document = MazeDocument(maze, ends)
+    bm.save(document, tmp_path / "m.tscn", solution=True)
+    text = (tmp_path / "m.tscn").read_text()
+    way = len(ends.route(maze))
+    assert text.count('"solution" ]') + text.count('"solution", ') == way
+    assert text.count('groups=[ "start"') == 1

@@ -52,8 +52,9 @@ PIECE_BLOCKS, LEVEL_BLOCKS = 5, 4
 class Pieces:
     """The enabled cells of a maze as pieces, one entry each, in cell order.
 
-    ``cells`` the cell numbers; ``names`` each cell's piece; ``masks`` its open directions as bits
-    of the grid's direction order (``1 << d``); ``rotation`` degrees clockwise seen from above;
+    ``cells`` the cell numbers; ``names`` each cell's piece; ``masks`` its passages as bits of
+    the grid's direction order (``1 << d``); ``opened`` (n, k) its open sides, its passages and
+    the outer openings of the endpoints (an entrance opens its piece); ``rotation`` degrees clockwise seen from above;
     ``mirror``; ``position`` (x, y, z) in engine units (Y up, north -Z: a plan unit is
     ``cell_size``, a level ``level_height``); ``level``, ``row``, ``col`` (a polar cell: its ring
     and its place in the ring); ``start``, ``goal`` and ``solution`` flags.
@@ -64,6 +65,7 @@ class Pieces:
     cells: np.ndarray
     names: list[str]
     masks: np.ndarray
+    opened: np.ndarray
     rotation: np.ndarray
     mirror: np.ndarray
     position: np.ndarray
@@ -124,8 +126,11 @@ def maze_pieces(maze: Maze, endpoints: Endpoints | None = None, block_size: floa
         raise BlockmazeError(f"block_size must be a positive number of metres, got {block_size}")
     cells = np.flatnonzero(grid.enabled)
     shapes = cell_shapes(grid)
-    links = maze.links[cells]
-    masks = (links.astype(np.int64) << np.arange(grid.degree)).sum(axis=1)
+    masks = (maze.links[cells].astype(np.int64) << np.arange(grid.degree)).sum(axis=1)
+    opened = maze.links.copy()  # a piece's open sides: its passages and its outer openings
+    for cell, direction in () if endpoints is None else endpoints.openings:
+        opened[cell, direction] = True
+    links = opened[cells]
     names = np.empty(len(cells), object)
     rotation = np.zeros(len(cells))
     mirror = np.zeros(len(cells), bool)
@@ -147,7 +152,7 @@ def maze_pieces(maze: Maze, endpoints: Endpoints | None = None, block_size: floa
             order = order[:count]
             bearings = _bearings(shapes.points[first], count)
             ring_masks = (links[members][:, order].astype(np.int64) << np.arange(count)).sum(axis=1)
-            extra = _extra(maze, cells[members])
+            extra = _extra(maze, cells[members], opened)
             keys, inverse = np.unique(ring_masks * 4 + extra, return_inverse=True)
             for k, (ring_mask, more) in enumerate(zip(*divmod(keys, 4), strict=True)):
                 ring_mask, more = int(ring_mask), int(more)
@@ -162,14 +167,14 @@ def maze_pieces(maze: Maze, endpoints: Endpoints | None = None, block_size: floa
                 names[chosen] = name
                 rotation[chosen] = round(float(bearings[start]), 6) % 360
                 mirror[chosen] = mirrored
-    return _located(maze, endpoints, cells, list(names), masks, rotation, mirror, shapes,
+    return _located(maze, endpoints, cells, list(names), masks, links, rotation, mirror, shapes,
                     block_size)
 
 
-def _extra(maze: Maze, cells: np.ndarray) -> np.ndarray:
+def _extra(maze: Maze, cells: np.ndarray, links: np.ndarray) -> np.ndarray:
     """What a square cell's ring of sides does not say: a layered cell's stairs (bits 1 up, 2
     down), a weave crossing whose under-passage is used (1)."""
-    grid, links = maze.grid, maze.links
+    grid = maze.grid
     if grid.kind == "layered":
         return links[cells, 4].astype(np.int64) | links[cells, 5].astype(np.int64) << 1
     if grid.kind != "weave":
@@ -198,7 +203,7 @@ def _polar(grid, cells, masks, shapes, names, rotation) -> None:
         names[i] = f"ring{int(ring[i])}-{''.join(bits[i])}"
 
 
-def _located(maze, endpoints, cells, names, masks, rotation, mirror, shapes,
+def _located(maze, endpoints, cells, names, masks, opened, rotation, mirror, shapes,
              block_size) -> Pieces:
     """The pieces with their places (engine units), levels, rows and columns and flags."""
     grid = maze.grid
@@ -231,5 +236,5 @@ def _located(maze, endpoints, cells, names, masks, rotation, mirror, shapes,
             flags[2][index[endpoints.route(maze)]] = True
         except BlockmazeError:  # a goal walled off from the start: no way to flag
             pass
-    return Pieces(maze, endpoints, cells, names, masks, rotation, mirror, position, level, row,
-                  col, flags[0], flags[1], flags[2], cell_size, level_height)
+    return Pieces(maze, endpoints, cells, names, masks, opened, rotation, mirror, position, level,
+                  row, col, flags[0], flags[1], flags[2], cell_size, level_height)

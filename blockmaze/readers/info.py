@@ -146,6 +146,17 @@ def _mtl(head: bytes, size: int | None) -> int:
     return LIKELY if _first_statement(head).startswith(b"newmtl ") else NOT
 
 
+def _tscn_head(head: bytes, size: int | None) -> int:
+    return LIKELY if head.startswith(b"[gd_scene") else NOT
+
+
+def _tscn(opener: Opener, name: str) -> FileInfo:
+    from .scenes import read_tscn
+
+    with opener() as file:
+        return read_tscn(file)
+
+
 def _pieces_head(head: bytes, size: int | None) -> int:
     return LIKELY if head.startswith(b'# {"type": "blockmaze-pieces"') else NOT
 
@@ -200,6 +211,7 @@ READERS: tuple[Reader, ...] = (
     Reader("datapack", ("datapack",), _magic(ZIP_MAGIC, POSSIBLE), _datapack),
     Reader("JSON", ("maze", "tmj", "tilemap", "ldtk", "pieces"), _json, _json_document),
     Reader("piece list CSV", ("pieces-csv",), _pieces_head, _pieces_csv),
+    Reader("Godot scene", ("tscn",), _tscn_head, _tscn),
     Reader("glTF", ("gltf",), _gltf, _plain(meshes.read_gltf)),
     Reader("glTF binary", ("glb",), _magic(b"glTF"), _plain(meshes.read_glb)),
     Reader("OBJ", ("obj",), _obj, _plain(meshes.read_obj)),

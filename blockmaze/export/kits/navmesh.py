@@ -90,7 +90,7 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
                        f"the navigation floor of {len(pieces)} cells")
     cell_size = pieces.cell_size if cell_size is None else cell_size
     level_height = pieces.level_height if level_height is None else level_height
-    links = pieces.maze.links[pieces.cells]
+    links = pieces.opened
     up = links[:, 4] if links.shape[1] > 4 else np.zeros(len(pieces), bool)
     down = links[:, 5] if links.shape[1] > 5 else np.zeros(len(pieces), bool)
     stair = up | down
@@ -179,7 +179,7 @@ def polygon_floor(pieces: Pieces, cell_size: float | None = None) -> Floor:
     centres = shapes.centroids()
     scale = pieces.cell_size if cell_size is None else cell_size  # metres a plan unit
     triangles = []
-    for cell in pieces.cells.tolist():
+    for i, cell in enumerate(pieces.cells.tolist()):
         polygon = shapes.polygon(cell)
         centre = centres[cell]
         inner = centre + INNER * (polygon - centre)
@@ -188,7 +188,7 @@ def polygon_floor(pieces: Pieces, cell_size: float | None = None) -> Floor:
             k = (j + 1) % m
             triangles.append([centre, inner[k], inner[j]])
             direction = shapes.sides[cell, j]
-            if direction >= 0 and pieces.maze.links[cell, direction]:
+            if direction >= 0 and pieces.opened[i, direction]:
                 near = polygon[j] + SPAN[0] * (polygon[k] - polygon[j])
                 far = polygon[j] + SPAN[1] * (polygon[k] - polygon[j])
                 triangles.append([inner[j], inner[k], far])

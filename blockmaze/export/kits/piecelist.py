@@ -75,23 +75,31 @@ def _rows(pieces: Pieces, quote: str) -> list[str]:
     return [",".join(map(str, row)) for row in zip(*columns, strict=True)]
 
 
-def document_pieces(document: MazeDocument, block_size: float | None) -> Pieces:
-    """The pieces of a maze document (``block_size``: the default kit's block, 1 m)."""
-    return maze_pieces(document.maze, document.endpoints, 1.0 if block_size is None else block_size)
+def document_pieces(document: MazeDocument, block_size: float | None,
+                    solution: bool = False) -> Pieces:
+    """The pieces of a maze document (``block_size``: the default kit's block, 1 m), the
+    ``solution`` flags set where asked."""
+    from dataclasses import replace
+
+    pieces = maze_pieces(document.maze, document.endpoints, 1.0 if block_size is None else block_size)
+    return pieces if solution else replace(pieces, solution=np.zeros(len(pieces), bool))
 
 
-def write_pieces_json(document: MazeDocument, file, theme, block_size: float | None = None) -> None:
-    """Write the piece list as JSON (see the module docstring)."""
-    pieces = document_pieces(document, block_size)
+def write_pieces_json(document: MazeDocument, file, theme, block_size: float | None = None,
+                      solution: bool = False) -> None:
+    """Write the piece list as JSON (see the module docstring; ``solution``: flag the way from
+    start to goal)."""
+    pieces = document_pieces(document, block_size, solution)
     head = json.dumps(pieces_header(pieces))[:-1]
     rows = _rows(pieces, '"')
     text = f'{head}, "fields": {json.dumps(list(FIELDS))}, "pieces": [\n[' + "],\n[".join(rows)
     write_all(file.write, (text + ("]\n]}\n" if rows else "]}\n")).encode("utf-8"))
 
 
-def write_pieces_csv(document: MazeDocument, file, theme, block_size: float | None = None) -> None:
+def write_pieces_csv(document: MazeDocument, file, theme, block_size: float | None = None,
+                     solution: bool = False) -> None:
     """Write the piece list as CSV, its header as JSON on a first ``#`` line."""
-    pieces = document_pieces(document, block_size)
+    pieces = document_pieces(document, block_size, solution)
     lines = ["# " + json.dumps(pieces_header(pieces)), ",".join(FIELDS), *_rows(pieces, "")]
     write_all(file.write, ("\n".join(lines) + "\n").encode("utf-8"))
 

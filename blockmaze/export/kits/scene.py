@@ -75,7 +75,7 @@ def scene_kit(document: MazeDocument, theme: Theme | None, kit: str | None,
 
 def kit_scene_document(document: MazeDocument, theme: Theme | None = None, kit: str | None = None,
                        instancing: bool = False, navmesh: bool = False,
-                       block_size: float | None = None) -> tuple[dict, list]:
+                       block_size: float | None = None, solution: bool = False) -> tuple[dict, list]:
     """The kit scene's glTF document and its binary buffer (the kit's, then the scene's)."""
     pieces, used = scene_kit(document, theme, kit, block_size)
     scale = np.array([1.0, used.level_height / pieces.level_height, 1.0])
@@ -145,17 +145,20 @@ def kit_scene_document(document: MazeDocument, theme: Theme | None = None, kit: 
         "up": "+Y", "north": "-Z", "cell_size_m": used.cell_size,
         "level_height_m": used.level_height, "grid": f"{grid.kind} {'x'.join(map(str, grid.shape))}",
         "start": None if pieces.endpoints is None else pieces.endpoints.start,
-        "goal": None if pieces.endpoints is None else pieces.endpoints.goal}}],
+        "goal": None if pieces.endpoints is None else pieces.endpoints.goal,
+        **({"solution": pieces.cells[pieces.solution].tolist()} if solution else {})}}],
         "nodes": nodes, **gltf, "buffers": [{"byteLength": base + buffer.blob_length}]})
     return out, blobs
 
 
 def write_kit_scene(document: MazeDocument, file: BinaryIO, theme: Theme | None,
                     kit: str | None = None, instancing: bool = False, navmesh: bool = False,
-                    block_size: float | None = None) -> None:
+                    block_size: float | None = None, solution: bool = False) -> None:
     """Write the kit scene as .glb (see the module docstring): ``kit`` a .glb of your pieces
-    (default: blockmaze's voxel pieces, ``block_size`` metres a block)."""
-    gltf, blobs = kit_scene_document(document, theme, kit, instancing, navmesh, block_size)
+    (default: blockmaze's voxel pieces, ``block_size`` metres a block); ``solution`` lists the
+    cells of the way from start to goal in the scene's extras."""
+    gltf, blobs = kit_scene_document(document, theme, kit, instancing, navmesh, block_size,
+                                     solution)
     pack_glb(gltf, blobs, file)
 
 

@@ -65,7 +65,7 @@ def piece_parts(pieces: Pieces, name: str, block_size: float, shapes=None, centr
     if pieces.mirror[i]:
         sides = np.roll(sides[::-1], -1)
     parts = [(int(Material.FLOOR), *_prism(outline, -block_size, 0.0))]
-    links = pieces.maze.links[cell]
+    links = pieces.opened[i]
     walls = []
     for j, direction in enumerate(sides.tolist()):
         if direction >= 0 and links[direction]:

@@ -56,7 +56,7 @@ def basis(rotation: float, mirror: bool) -> list[float]:
 
 
 def tscn_text(document: MazeDocument, theme: Theme | None = None, kit: str | None = None,
-              block_size: float | None = None) -> str:
+              block_size: float | None = None, solution: bool = False) -> str:
     """The scene's text (see the module docstring)."""
     pieces, used = scene_kit(document, theme, kit, block_size)
     resources: list[str] = []
@@ -100,7 +100,11 @@ def tscn_text(document: MazeDocument, theme: Theme | None = None, kit: str | Non
         x, y, z = pieces.position[i].tolist()
         transform = _numbers(basis(pieces.rotation[i], bool(pieces.mirror[i])) + [x, y * scale, z])
         node = f"{name}_{cell}"
-        nodes.append(f'[node name="{node}" type="MeshInstance" parent="pieces"]\n'
+        groups = [group for group, flag in (("start", pieces.start[i]), ("goal", pieces.goal[i]),
+                                            ("solution", solution and pieces.solution[i])) if flag]
+        listed = ", ".join(f'"{group}"' for group in groups)
+        grouped = f" groups=[ {listed} ]" if groups else ""
+        nodes.append(f'[node name="{node}" type="MeshInstance" parent="pieces"{grouped}]\n'
                      f"transform = Transform( {transform} )\nmesh = SubResource( {meshes[name]} )\n")
         nodes.append(f'[node name="body" type="StaticBody" parent="pieces/{node}"]\n')
         nodes.append(f'[node name="shape" type="CollisionShape" parent="pieces/{node}/body"]\n'
@@ -113,10 +117,12 @@ def tscn_text(document: MazeDocument, theme: Theme | None = None, kit: str | Non
 
 
 def write_tscn(document: MazeDocument, file: BinaryIO, theme: Theme | None, kit: str | None = None,
-               block_size: float | None = None) -> None:
+               block_size: float | None = None, solution: bool = False) -> None:
     """Write the Godot 3 scene (see the module docstring): ``kit`` a .glb of your pieces
-    (default: blockmaze's voxel pieces, ``block_size`` metres a block)."""
-    write_all(file.write, tscn_text(document, theme, kit, block_size).encode("utf-8"))
+    (default: blockmaze's voxel pieces, ``block_size`` metres a block); the start and goal
+    cells' nodes are in the groups ``start`` and ``goal``, and with ``solution`` the way's in
+    ``solution``."""
+    write_all(file.write, tscn_text(document, theme, kit, block_size, solution).encode("utf-8"))
 
 
 register_writer("tscn", write_tscn)
