@@ -247,3 +247,60 @@ def test_an_entrance_opens_its_piece_and_the_way_is_grouped_in_godot(tmp_path):
     way = len(ends.route(maze))
     assert text.count('"solution" ]') + text.count('"solution", ') == way
     assert text.count('groups=[ "start"') == 1
+
+
+def _ray_hits(origin, direction, triangles, far):
+    """Whether the ray from ``origin`` along ``direction`` meets any of ``triangles`` (t, 3, 3)
+    within ``far`` (Möller-Trumbore)."""
+    a, b, c = triangles[:, 0], triangles[:, 1], triangles[:, 2]
+    e1, e2 = b - a, c - a
+    p = np.cross(direction, e2)
+    det = (e1 * p).sum(axis=1)
+    ok = np.abs(det) > 1e-9
+    inv = np.where(ok, 1 / np.where(ok, det, 1), 0)
+    s = origin - a
+    u = (s * p).sum(axis=1) * inv
+    q = np.cross(s, e1)
+    v = (q * direction).sum(axis=1) * inv
+    t = (e2 * q).sum(axis=1) * inv
+    return bool((ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 1e-6) & (t < far)).any())
+
+
+@pytest.mark.parametrize("kind, size", [("square", (4, 5)), ("hex", (3, 4)), ("layered", (2, 3, 3))])
+def test_the_default_kits_walls_stand_on_the_closed_sides(tmp_path, kind, size):
+    """trimesh places the scene's pieces; a ray from each cell's middle towards each side meets
+    a wall within the cell where the maze is closed, and none where it is open."""
+    import trimesh
+
+    from blockmaze.grids.geometry import cell_shapes
+
+    document = make_maze(size, kind, "backtracker", seed=6)
+    maze = document.maze
+    path = tmp_path / "m.kit.glb"
+    bm.save(document, path)
+    scene = trimesh.load(str(path), force="scene")
+    placed = [scene.graph[name] for name in scene.graph.nodes_geometry]  # (transform, geometry)
+    triangles = np.concatenate([scene.geometry[geometry].triangles @ matrix[:3, :3].T + matrix[:3, 3]
+                                for matrix, geometry in placed])
+    cell_size = 5.0
+    shapes = cell_shapes(maze.grid)
+    rows, cols = maze.grid.shape[-2:]
+    for cell in range(maze.grid.size):
+        if kind == "hex":
+            polygon = shapes.polygon(cell)
+            centre = polygon.mean(axis=0)
+            sides = [(d, (polygon[j] + polygon[(j + 1) % len(polygon)]) / 2 - centre)
+                     for j, d in enumerate(shapes.sides[cell, :len(polygon)].tolist())]
+            middle, level = centre * cell_size, 0
+        else:
+            level, rest = divmod(cell, rows * cols)
+            middle = np.array([rest % cols + 0.5, rest // cols + 0.5]) * cell_size
+            sides = [(0, np.array([0, -0.5])), (1, np.array([0.5, 0])), (2, np.array([0, 0.5])),
+                     (3, np.array([-0.5, 0]))]
+        for d, toward in sides:
+            reach = np.linalg.norm(toward) * cell_size
+            direction = np.array([toward[0], 0.0, toward[1]]) / np.linalg.norm(toward)
+            # (from beside the middle block, where a stair's ramp stands)
+            origin = np.array([middle[0], level * 4.0 + 1.5, middle[1]]) + 0.8 * direction
+            walled = _ray_hits(origin, direction, triangles, reach - 0.8)
+            assert walled == (d < 0 or not maze.links[cell, d]), (kind, cell, d)
