@@ -28,7 +28,7 @@ import numpy as np
 from ...errors import BlockmazeError
 from ...materials import Theme
 from ...mazes.documents import MazeDocument
-from ...mazes.pieces import Pieces, maze_pieces
+from ...mazes.pieces import PIECE_BLOCKS, Pieces, maze_pieces
 from .. import register_writer
 from ..meshes.gltf import _Buffer, _index_array, pack_glb
 from .kit import Kit, default_kit, load_kit
@@ -69,7 +69,7 @@ def scene_kit(document: MazeDocument, theme: Theme | None, kit: str | None,
         built = load_kit(kit)
         for name in pieces.kinds:
             built.mesh(name)  # every piece the maze needs, before any work
-        pieces = maze_pieces(document.maze, document.endpoints, built.cell_size / 5)
+        pieces = maze_pieces(document.maze, document.endpoints, built.cell_size / PIECE_BLOCKS)
     return pieces, built
 
 
