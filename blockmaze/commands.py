@@ -35,6 +35,7 @@ from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as TEXT_STYLES
+from .solvers import METHODS as SOLVERS
 from .export.defaults import (BED, CELL_SIZE, CHUNK, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
                               Y)
 
@@ -45,7 +46,7 @@ NUMBER = r"[0-9]{1,12}"
 
 # help groups, in the order --help lists them
 GROUPS = ("Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps", "Pictures",
-          "Studio")
+          "Analysis", "Studio")
 # grid kinds drawn by the 2n+1 converter (wall and passage) and by rasterizing (scale)
 CONVERTED = frozenset({"square", "layered", "weave"})
 RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar", "labyrinth"})
@@ -719,6 +720,10 @@ class GraphMaze(Output):
                               writer="cell_size")
     shade: bool = option(False, "Pictures: colour each cell by its distance from the start.",
                          "Pictures", writer="shade")
+    solve: str | None = option(None, "Pictures: draw the way this solver finds from start to "
+                                     "goal, the cells it visited shaded by when it came to them "
+                                     "(without --shade).", "Pictures", click.Choice(SOLVERS),
+                               writer="solve", show_default=False)
 
 
 ALGORITHM_HELP = "Generation algorithm (listed below), NAME or NAME:OPTION."
@@ -776,6 +781,12 @@ class Generate(GraphMaze):
     braid: float = option(0.0, "Share of dead ends to remove by opening a wall (0 = a perfect "
                                "maze).", "Maze", Finite(0, 1), grids=CARVED,
                           grid_note="a labyrinth's path is its design")
+    difficulty: str | None = option(
+        None, "How hard the maze is to solve: easy, medium, hard (a third of mazes each) or a "
+              "number from 0 to 1 (within 0.1 of it); the algorithm and its mix are chosen to "
+              "land there (from the seed), and the measured difficulty is printed. See "
+              "blockmaze docs analysis.", "Maze", metavar="easy|medium|hard|0..1",
+        show_default=False, grids=CARVED, grid_note="a labyrinth's path is its design")
     prefab: str | None = option(None, "A structure to place in the maze: a .schem (Sponge v2, "
                                       "v3), .nbt (structure) or one-region .litematic; @center "
                                       "(the default), @goal (in the far corner, the goal at its "
@@ -914,6 +925,11 @@ class Info(Job):
 
     command: ClassVar[str] = "info"
     path: str = argument("", FilePath(exists=True), "FILE|WORLD")
+    analysis: bool = option(False, "Also measure the maze the file holds: dead ends, junctions, "
+                                   "corridors, the solution and its decision points, branches, "
+                                   "loops and its difficulty (see blockmaze docs analysis).",
+                            "Analysis")
+    json: bool = option(False, "Print what info finds as one JSON object.", "Analysis")
 
 
 @dataclass(kw_only=True, init=False, repr=False, eq=False)  # frozen: see Record
@@ -947,7 +963,7 @@ def options_of(command: str | type[Job], *names: str) -> tuple[Option, ...]:
     """The options of ``command`` (its argument first), or those of ``names`` in that order.
 
     >>> [o.name for o in options_of("info")], options_of("generate", "height")[0].default
-    (['path'], 3)
+    (['path', 'analysis', 'json'], 3)
     """
     cls = DESCRIBED[command] if isinstance(command, str) else command
     found = _described(cls)

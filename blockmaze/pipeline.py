@@ -63,7 +63,7 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
               braid: float = 0.0, entrances: bool = False, mask=None,
               weave: float = 0.0, order: np.ndarray | None = None, ends: bool = True,
               unicursal: bool = False, scale: int | None = None, exits: int = 0,
-              checkpoints: int = 0) -> MazeDocument:
+              checkpoints: int = 0, difficulty: str | float | None = None) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
@@ -80,9 +80,17 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     layered maze's bottom level) and ``checkpoints`` marks that many cells the way from start to
     goal passes in order (:func:`blockmaze.mazes.endpoints.add_exits`, ``add_checkpoints``).
 
+    ``difficulty`` (a band name or a number, :func:`blockmaze.mazes.difficulty.parse_difficulty`)
+    chooses the algorithm (``algorithm`` is not used) and the carve's seed from ``seed`` until
+    the maze lands in that band (:func:`blockmaze.mazes.difficulty.search`); the document records
+    the algorithm and seed that made it, and in ``extra["difficulty"]`` what was asked, the
+    seed given and the difficulty measured.
+
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
     (7, True, None)
+    >>> make_maze((10, 10), seed=7, difficulty="hard").extra["difficulty"]["score"] >= 2 / 3
+    True
     """
     from .mazes.generation import generate, make_grid
     from .mazes.masks import load_mask, masked_grid
@@ -96,6 +104,9 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     else:
         cells = load_mask(mask, kind, shape) if not isinstance(mask, np.ndarray) else mask
         grid = masked_grid(kind, shape, cells)
+    if difficulty is not None:
+        return _to_difficulty(shape, kind, seed, difficulty, grid.enabled_count, entrances, mask,
+                              weave, unicursal, braid, exits, checkpoints)
     if weave and kind != "weave":
         raise ParameterError(f"{{weave}} makes crossings on a weave grid ({{kind=weave}}), not a "
                              f"{kind} grid")
@@ -123,6 +134,29 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
 
             placed = add_exits(maze, add_checkpoints(maze, placed, checkpoints), exits)
     return MazeDocument(maze, placed, algorithm, seed, braid)
+
+
+def _to_difficulty(shape, kind: str, seed: int, difficulty: str | float, cells: int,
+                   entrances: bool, mask, weave: float, unicursal: bool, braid: float, exits: int,
+                   checkpoints: int) -> MazeDocument:
+    """make_maze's ``difficulty``: the search over recipes and seeds (see make_maze)."""
+    from .mazes.difficulty import band_name, parse_difficulty, search
+
+    band = parse_difficulty(difficulty)
+    if braid:
+        raise ParameterError("{difficulty} is measured on perfect mazes: leave out {braid}")
+    if unicursal:
+        raise ParameterError("{difficulty} has no say in a unicursal maze (one path, no choice): "
+                             "leave out {unicursal}")
+
+    def make(algorithm: str, child: int) -> MazeDocument:
+        return make_maze(shape, kind, algorithm, child, 0.0, entrances, mask, weave,
+                         exits=exits, checkpoints=checkpoints)
+
+    document, value = search(make, kind, cells, band, seed)
+    asked = {"asked": difficulty, "seed": seed, "score": value, "band": band_name(value)}
+    return MazeDocument(document.maze, document.endpoints, document.algorithm, document.seed,
+                        0.0, extra={**document.extra, "difficulty": asked})
 
 
 def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str = "box",

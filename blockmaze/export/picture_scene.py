@@ -116,7 +116,7 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
            solution: bool = False, shade: bool | Sequence[Colour] = False,
            theme: Theme | str | None = None, background: Colour | None = None,
            wall: Colour | None = None, path: Colour | None = None,
-           solution_color: Colour | None = None) -> dict:
+           solution_color: Colour | None = None, solve: str | None = None) -> dict:
     """Check the options (the same for every format): what :class:`_Builder` takes."""
     if not isinstance(maze, Maze):
         raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
@@ -133,7 +133,7 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
     palette = [pick(background, "background", theme.color(Material.FLOOR)), ink,
                pick(path, "path", ink), pick(solution_color, "solution", theme.color(Material.PATH)),
                theme.color(Material.START), theme.color(Material.GOAL)]
-    if solution and endpoints is None:
+    if (solution or solve) and endpoints is None:
         raise BlockmazeError("drawing the solution needs endpoints (a start and a goal)")
     if shade is True:
         stops = [_colour(c, "shade") for c in RAMP]
@@ -144,14 +144,17 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
             raise BlockmazeError("shade must be True, False or a sequence of two or more colours")
         stops = [_colour(c, "shade") for c in shade]
     return {"style": style, "s": s, "wall_width": wall_width, "endpoints": endpoints,
-            "solution": solution, "stops": stops, "palette": palette}
+            "solution": solution, "stops": stops, "palette": palette, "solve": solve}
 
 
 def _scene(maze: Maze, **options) -> _Scene:
     """Check the options and lay out the picture."""
     c = _checked_options(maze, **options)
-    return _Builder(maze, c["style"], c["s"], c["wall_width"], c["endpoints"], c["solution"],
-                    c["stops"], c["palette"]).scene()
+    builder = _Builder(maze, c["style"], c["s"], c["wall_width"], c["endpoints"], c["solution"],
+                       c["stops"], c["palette"])
+    if c["solve"] is not None:
+        builder.solved_by(c["solve"], c["stops"])
+    return builder.scene()
 
 
 class _Builder:
@@ -292,11 +295,33 @@ class _Builder:
         hit = np.flatnonzero(self.own[cell] & (self.sides[cell] == direction))
         return (self.points[cell, hit[0]] + self.next_points[cell, hit[-1]]) / 2
 
-    def solution_pieces(self) -> list[np.ndarray]:
-        """The solution's cells, split where a step is not in the plane (layered up/down)."""
+    def solved_by(self, method: str, stops) -> None:
+        """``solve``: the solution drawn is ``method``'s path (:func:`blockmaze.solvers.solve`),
+        and without ``shade`` the cells it visited are shaded by when it first came to them."""
+        from ..solvers import solve
+
+        found = solve(self.maze, method, int(self.endpoints.start), int(self.endpoints.goal),
+                      rng=0)
+        self.solution = True
+        self.pieces = self.solution_pieces(found.path)
+        if stops is None:
+            first = np.full(self.grid.size, -1, dtype=np.int64)
+            cells, order = np.unique(found.visits[::-1], return_index=True)
+            first[cells] = found.visits.size - 1 - order  # each cell's first visit
+            rank = np.full(self.grid.size, -1, dtype=np.int64)
+            rank[cells] = np.argsort(np.argsort(first[cells]))
+            steps = min(RAMP_STEPS, cells.size)
+            self.levels = np.where(rank >= 0, rank * (steps - 1) // max(cells.size - 1, 1), -1)
+            self.ramp_base = len(self.palette)
+            self.palette.extend(_ramp([_colour(c, "shade") for c in RAMP], steps))
+
+    def solution_pieces(self, cells: np.ndarray | None = None) -> list[np.ndarray]:
+        """The solution's cells (by default the shortest path), split where a step is not in
+        the plane (layered up/down)."""
         if self.pieces is not None:
             return self.pieces
-        cells = self.maze.shortest_path(int(self.endpoints.start), int(self.endpoints.goal))
+        if cells is None:
+            cells = self.maze.shortest_path(int(self.endpoints.start), int(self.endpoints.goal))
         step_dir = np.argmax(self.grid.neighbors[cells[:-1]] == cells[1:, None], axis=1)
         flat = self.planar[cells[:-1], step_dir]
         return np.split(cells, np.flatnonzero(~flat) + 1)
@@ -446,9 +471,10 @@ class _Builder:
         return layers
 
     def _square_plan(self) -> list[_Layer]:
-        from ..blocks.convert import to_blocks
+        from ..blocks.convert import to_blocks, unit_centre
 
-        plan = to_blocks(self.maze, endpoints=self.endpoints, solution=self.solution)
+        plan = to_blocks(self.maze, endpoints=self.endpoints,
+                         solution=self.solution and self.pieces is None)
         rows, cols = self.grid.shape
         ids = np.full(plan.shape, BACKGROUND, dtype=np.int64)
         ids[plan == Material.WALL] = WALL
@@ -461,6 +487,10 @@ class _Builder:
             open_ = np.isin(plan, (Material.AIR, Material.CHECKPOINT, Material.EXIT)) & (shade >= 0)
             ids[open_] = self.ramp_base + shade[open_]
         ids[plan == Material.PATH] = SOLUTION
+        for piece in self.pieces or ():  # a solver's path (solve)
+            z, x = unit_centre(piece, cols)
+            ids[z, x] = SOLUTION
+            ids[(z[:-1] + z[1:]) // 2, (x[:-1] + x[1:]) // 2] = SOLUTION
         ids[plan == Material.START] = START
         ids[plan == Material.GOAL] = GOAL
         xs = self.margin + np.arange(plan.shape[1] + 1) * (self.s / 2)

@@ -67,7 +67,7 @@ def render_image(maze: Maze, *, style: str = "walls", cell_size: float = 16,
                  solution: bool = False, shade: bool | Sequence[Colour] = False,
                  theme: Theme | str | None = None, background: Colour | None = None,
                  wall: Colour | None = None, path: Colour | None = None,
-                 solution_color: Colour | None = None):
+                 solution_color: Colour | None = None, solve: str | None = None):
     """The maze as a PIL image (palette mode "P"; ``.convert("RGB")`` for colour tuples).
 
     Parameters
@@ -82,6 +82,8 @@ def render_image(maze: Maze, *, style: str = "walls", cell_size: float = 16,
         (near -> far); distances are counted from ``endpoints.start`` (else the first enabled cell).
     theme : a Theme or theme name for the default colours.
     background, wall, path, solution_color : colours as "#rrggbb" or (r, g, b).
+    solve : a solver of :data:`blockmaze.solvers.METHODS`: its path is the solution drawn, and
+        (without ``shade``) the cells it visited are shaded by when it first came to them.
 
     >>> from blockmaze import generate
     >>> image = render_image(generate((3, 3), rng=0), cell_size=20, wall_width=2)
@@ -91,7 +93,7 @@ def render_image(maze: Maze, *, style: str = "walls", cell_size: float = 16,
     return _draw_png(_scene(
         maze, style=style, cell_size=cell_size, wall_width=wall_width, endpoints=endpoints,
         solution=solution, shade=shade, theme=theme, background=background, wall=wall, path=path,
-        solution_color=solution_color))
+        solution_color=solution_color, solve=solve))
 
 
 def render_png(maze: Maze, target: Target, **options) -> None:
@@ -142,7 +144,7 @@ def _png_memory(kind: str, cells: int, options: dict) -> int:
 def _banded(kind: str, pixels: float, options: dict) -> bool:
     """Whether a PNG of ``pixels`` pixels of a maze of ``kind`` is drawn band by band: a big
     one the banded writer can draw."""
-    return pixels > BAND_PIXELS and kind_can_band(kind, options)
+    return pixels > BAND_PIXELS and kind_can_band(kind, options) and not options.get("solve")
 
 
 def _svg_memory(kind: str, cells: int, options: dict) -> int:
@@ -183,19 +185,20 @@ def _picture_writer(render):
 
     def write_picture(document, file, theme, style: str = PICTURE_STYLE,
                       cell_size: float = CELL_SIZE,
-                      shade: bool = False, solution: bool = False) -> None:
+                      shade: bool = False, solution: bool = False,
+                      solve: str | None = None) -> None:
         from ..dungeon.level import Dungeon, DungeonLevel
 
         if isinstance(document, (Dungeon, DungeonLevel)):  # its blocks, rooms and entities
             from .dungeon_pictures import write_dungeon_picture
 
-            if style != PICTURE_STYLE or shade or solution:
+            if style != PICTURE_STYLE or shade or solution or solve:
                 raise BlockmazeError("a dungeon picture is its plan: it takes no style, shade "
                                      "or solution")
             write_dungeon_picture(document, file, theme, format=format, cell_size=cell_size)
             return
         render(document.maze, file, style=style, cell_size=cell_size, shade=shade,
-               endpoints=document.endpoints, solution=solution, theme=theme)
+               endpoints=document.endpoints, solution=solution, theme=theme, solve=solve)
 
     write_picture.__doc__ = (f"Draw a maze document's maze, or a dungeon level "
                              f"(:mod:`~blockmaze.export.dungeon_pictures`), as {format.upper()}.")
