@@ -16,6 +16,8 @@ Example
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .blocks.settings import BlockSettings
@@ -24,6 +26,9 @@ from .maze import Maze
 from .mazes.documents import MazeDocument
 from .mazes.endpoints import Endpoints, place_endpoints
 from .support.progress import phase
+
+if TYPE_CHECKING:
+    from .dungeon.level import Dungeon
 
 # how many size numbers each grid kind takes, and what they mean
 SIZE_FORMS = {"polar": (1, "RINGS"), "layered": (3, "LEVELSxROWSxCOLS")}
@@ -153,10 +158,40 @@ def _to_difficulty(shape, kind: str, seed: int, difficulty: str | float, cells: 
         return make_maze(shape, kind, algorithm, child, 0.0, entrances, mask, weave,
                          exits=exits, checkpoints=checkpoints)
 
-    document, value = search(make, kind, cells, band, seed)
-    asked = {"asked": difficulty, "seed": seed, "score": value, "band": band_name(value)}
+    document, value, tries = search(make, kind, cells, band, seed)
+    asked = {"asked": difficulty, "seed": seed, "score": value, "band": band_name(value),
+             "tries": tries}
     return MazeDocument(document.maze, document.endpoints, document.algorithm, document.seed,
                         0.0, extra={**document.extra, "difficulty": asked})
+
+
+def analyze(source: Maze | MazeDocument | Dungeon, endpoints: Endpoints | None = None):
+    """The measures of a maze (:func:`blockmaze.mazes.measures.analyze`, with its difficulty,
+    :func:`blockmaze.mazes.difficulty.measured`) from ``endpoints`` (a document's own, else the
+    ends of its longest path), or of each level of a dungeon
+    (:func:`blockmaze.dungeon.metrics.level_analysis`, a list).
+
+    >>> import blockmaze as bm
+    >>> facts = bm.analyze(bm.generate((8, 8), rng=1))
+    >>> facts["cells"], facts["dead_ends"] > 0, facts["difficulty"]["band"] in ("easy", "medium", "hard")
+    (64, True, True)
+    >>> bm.analyze(bm.generate_dungeon((10, 10), rng=1))[0]["rooms"] > 0
+    True
+    """
+    from .dungeon.level import Dungeon
+    from .mazes.difficulty import analyzed
+
+    if isinstance(source, Dungeon):
+        from .dungeon.metrics import level_analysis
+
+        return [level_analysis(level) for level in source.levels]
+    if isinstance(source, MazeDocument):
+        endpoints = endpoints or source.endpoints
+        source = source.maze
+    if not isinstance(source, Maze):
+        raise BlockmazeError(f"analyze takes a Maze, a MazeDocument or a Dungeon, got "
+                             f"{type(source).__name__}")
+    return analyzed(source, endpoints)
 
 
 def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str = "box",

@@ -44,6 +44,7 @@ from ..maze import Maze
 from ..support.breadth import breadth_first
 from ..support.kernels import kernel
 from .documents import MazeDocument
+from .endpoints import Endpoints, place_endpoints
 from .measures import decision_points
 
 BANDS = {"easy": (0.0, 1 / 3), "medium": (1 / 3, 2 / 3), "hard": (2 / 3, 1.0)}
@@ -64,7 +65,7 @@ def parse_difficulty(text: str | float) -> tuple[float, float]:
     >>> parse_difficulty("harder")
     Traceback (most recent call last):
     ...
-    blockmaze.errors.ParameterError: {difficulty} must be easy, medium, hard or a number from 0 to 1, got 'harder'
+    blockmaze.errors.ParameterError: difficulty must be easy, medium, hard or a number from 0 to 1, got 'harder'
     """
     if isinstance(text, str) and text in BANDS:
         return BANDS[text]
@@ -203,19 +204,20 @@ def _share_in(quantiles: list[float], low: float, high: float) -> float:
 
 
 def search(make: Callable[[str, int], MazeDocument], kind: str, cells: int,
-           band: tuple[float, float], seed: int) -> tuple[MazeDocument, float]:
+           band: tuple[float, float], seed: int) -> tuple[MazeDocument, float, int]:
     """Make mazes until one's difficulty is in ``band``: each try draws a recipe and a seed from
     ``seed``'s generator, and
     ``make(algorithm, seed)`` returns the maze document (with its start and goal) on a grid of
     ``cells`` enabled cells of ``kind``, recipes drawn in proportion to the square of their
     share in the band. Gives up
-    after :data:`MOST_TRIES`, keeping the try nearest the band. Returns it and its difficulty.
+    after :data:`MOST_TRIES`, keeping the try nearest the band. Returns it, its difficulty and
+    the tries made.
 
-    >>> from blockmaze import Endpoints, generate
+    >>> from blockmaze import generate
     >>> def make(algorithm, seed):
-    ...     return MazeDocument(generate((10, 10), algorithm, rng=seed), Endpoints(0, 99),
-    ...                         algorithm, seed)
-    >>> document, value = search(make, "square", 100, BANDS["hard"], 1)
+    ...     maze = generate((10, 10), algorithm, rng=seed)
+    ...     return MazeDocument(maze, place_endpoints(maze), algorithm, seed)
+    >>> document, value, tries = search(make, "square", 100, BANDS["hard"], 1)
     >>> value >= 2 / 3, document.algorithm in recipes("square")
     (True, True)
     """
@@ -227,7 +229,9 @@ def search(make: Callable[[str, int], MazeDocument], kind: str, cells: int,
     weights /= weights.sum()
     rng = np.random.default_rng(seed)
     best: tuple[float, MazeDocument, float] | None = None
-    for _ in range(MOST_TRIES):
+    tries = 0
+    while tries < MOST_TRIES:
+        tries += 1
         document = make(names[int(rng.choice(len(names), p=weights))], int(rng.integers(2**32)))
         ends = document.endpoints
         assert ends is not None
@@ -238,4 +242,22 @@ def search(make: Callable[[str, int], MazeDocument], kind: str, cells: int,
         if miss == 0.0:
             break
     assert best is not None
-    return best[1], best[2]
+    return best[1], best[2], tries
+
+
+def analyzed(maze: Maze, endpoints: Endpoints | None = None) -> dict:
+    """The measures of ``maze`` (:func:`blockmaze.mazes.measures.analyze`) and, under
+    ``difficulty``, :func:`measured`, from ``endpoints`` (by default the ends of its longest path).
+
+    >>> from blockmaze import generate
+    >>> sorted(analyzed(generate((5, 5), rng=1))["difficulty"])
+    ['band', 'efforts', 'score']
+    """
+    from .measures import analyze
+
+    if endpoints is None:
+        endpoints = place_endpoints(maze)
+    facts = analyze(maze, endpoints)
+    facts["difficulty"] = measured(maze, endpoints.start, endpoints.goal)
+    return facts
+

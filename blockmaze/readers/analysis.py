@@ -8,7 +8,7 @@ Example
 -------
 >>> import os, tempfile, blockmaze as bm
 >>> path = os.path.join(tempfile.mkdtemp(), "m.json")
->>> bm.save_maze(bm.generate((5, 5), rng=1), path)
+>>> bm.save_maze(bm.MazeDocument(bm.generate((5, 5), rng=1)), path)
 >>> facts = analyze_file(path)
 >>> facts["cells"], facts["perfect"]
 (25, True)
@@ -20,13 +20,12 @@ from pathlib import Path
 
 from ..errors import BadFileError, printable
 from ..mazes.documents import load_maze
-from ..mazes.measures import analyze
 
 
 def analyze_file(path: str | Path) -> dict:
     """The measures of the maze in the file at ``path`` (BadFileError for a file that holds
     none this reads: the reason and what it reads)."""
-    from ..mazes.difficulty import measured
+    from ..mazes.difficulty import analyzed
 
     path = Path(path)
     if path.suffix.lower() != ".json":
@@ -34,8 +33,4 @@ def analyze_file(path: str | Path) -> dict:
                                      "(.json, from -o maze.json or --format maze) holds; this file "
                                      "holds blocks, not the maze's passages"))
     document = load_maze(path)
-    facts = analyze(document.maze, document.endpoints)
-    ends = document.endpoints
-    facts["difficulty"] = measured(document.maze, ends.start if ends else None,
-                                   ends.goal if ends else None)
-    return facts
+    return analyzed(document.maze, document.endpoints)
