@@ -147,8 +147,8 @@ def solve(maze: Maze, method: str = "bfs", start: int | None = None, goal: int |
         _, within = analysis.bfs(grid.neighbors, once, start)
         return Solution(method, analysis.path_from_parents(within, goal), walk)
     heuristic = _straight_line(maze, goal)
-    path, visits = _astar(grid.neighbors, maze.links, heuristic, start, goal)
-    return Solution(method, path, visits)
+    parents, visits = _astar(grid.neighbors, maze.links, heuristic, start, goal)
+    return Solution(method, analysis.path_from_parents(parents, goal), visits)
 
 
 def _bfs_order(neighbors, links, start: int, goal: int) -> np.ndarray:
@@ -342,8 +342,9 @@ def _tremaux(neighbors, links, opposite, order, start, goal):
 
 @kernel(views=True)
 def _astar(neighbors, links, heuristic, start, goal):
-    """``(path, visits)``: A* over the links, expanding the least steps + estimate first (ties:
-    the most steps, then the lowest cell); ``visits`` the cells in the order expanded."""
+    """``(parents, visits)``: A* over the links, expanding the least steps + estimate first
+    (ties: the most steps, then the lowest cell); ``parents`` each reached cell's predecessor
+    (the start its own), ``visits`` the cells in the order expanded."""
     n, k = neighbors.shape
     best = np.full(n, -1, dtype=np.int64)
     parent = np.full(n, -1, dtype=np.int32)
@@ -360,7 +361,7 @@ def _astar(neighbors, links, heuristic, start, goal):
     best[start] = 0
     parent[start] = start
     while size > 0:
-        f, g, c = heap_f[0], heap_g[0], heap_c[0]
+        g, c = heap_g[0], heap_c[0]
         size -= 1
         # sift the last entry down from the root
         lf, lg, lc = heap_f[size], heap_g[size], heap_c[size]
@@ -403,17 +404,7 @@ def _astar(neighbors, links, heuristic, start, goal):
                         else:
                             break
                     heap_f[j], heap_g[j], heap_c[j] = nf, ng, nb
-    length = 1
-    c = goal
-    while parent[c] != c:
-        c = parent[c]
-        length += 1
-    path = np.empty(length, dtype=np.int32)
-    c = goal
-    for i in range(length - 1, -1, -1):
-        path[i] = c
-        c = parent[c]
-    return path, visits[:seen]
+    return parent, visits[:seen]
 
 
 @kernel(views=True)

@@ -96,7 +96,7 @@ def recipes(kind: str) -> list[str]:
     """
     from ..algorithms import ALGORITHMS
 
-    found = []
+    found: list[str] = []
     for name in sorted(ALGORITHMS):
         row = ALGORITHMS[name]
         if name in SLOW or (row.grid_kinds is not None and kind not in row.grid_kinds):
