@@ -119,8 +119,7 @@ def solve(maze: Maze, method: str = "bfs", start: int | None = None, goal: int |
                         _bfs_order(grid.neighbors, maze.links, start, goal))
     order = clockwise(grid.kind, grid.degree)
     if method in ("wall-left", "wall-right"):
-        walk = _wall_follow(grid.neighbors, maze.links, grid.opposite, order, start, goal,
-                            method == "wall-left")
+        walk = wall_walk(maze, start, goal, method == "wall-left")
         if walk.size == 0:
             raise BlockmazeError(f"{method} cannot reach the goal of this maze: a loop keeps "
                                  "its wall from the goal (bfs, astar and tremaux solve any maze)")
@@ -149,6 +148,20 @@ def solve(maze: Maze, method: str = "bfs", start: int | None = None, goal: int |
     heuristic = _straight_line(maze, goal)
     parents, visits = _astar(grid.neighbors, maze.links, heuristic, start, goal)
     return Solution(method, analysis.path_from_parents(parents, goal), visits)
+
+
+def wall_walk(maze: Maze, start: int, goal: int, left: bool = False) -> np.ndarray:
+    """The cells a wall follower steps on from ``start`` to ``goal`` (the right hand, or the
+    left with ``left``), empty when a loop keeps its wall from the goal (no checks: see
+    :func:`solve`).
+
+    >>> from blockmaze import generate
+    >>> wall_walk(generate((1, 3), rng=1), 0, 2).tolist()
+    [0, 1, 2]
+    """
+    grid = maze.grid
+    return _wall_follow(grid.neighbors, maze.links, grid.opposite,
+                        clockwise(grid.kind, grid.degree), int(start), int(goal), left)
 
 
 def _bfs_order(neighbors, links, start: int, goal: int) -> np.ndarray:

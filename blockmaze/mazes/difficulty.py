@@ -39,7 +39,7 @@ from importlib import resources
 import numpy as np
 
 from .. import analysis, solvers
-from ..errors import BlockmazeError, ParameterError
+from ..errors import ParameterError
 from ..maze import Maze
 from ..support.breadth import breadth_first
 from ..support.kernels import kernel
@@ -117,10 +117,8 @@ def efforts(maze: Maze, start: int, goal: int) -> dict[str, float]:
     """
     grid = maze.grid
     cells = grid.enabled_count
-    try:
-        wall = solvers.solve(maze, "wall-right", start, goal).visits.size
-    except BlockmazeError:  # a loop keeps the wall from the goal: as hard as it gets
-        wall = 2 * maze.passage_count + 1
+    # a loop keeping the wall from the goal: as hard as it gets
+    wall = solvers.wall_walk(maze, start, goal).size or 2 * maze.passage_count + 1
     n = grid.size
     distance = np.full(n, -1, dtype=np.int32)
     parents = np.full(n, -1, dtype=np.int32)
@@ -203,13 +201,23 @@ def _share_in(quantiles: list[float], low: float, high: float) -> float:
     return float(cdf[1] - cdf[0])
 
 
+@functools.cache
+def _weights(kind: str, cells: int, low: float, high: float) -> tuple[list[str], np.ndarray]:
+    """The recipes of a calibrated size and the chance :func:`search` draws each for a band:
+    in proportion to the cube of its reference mazes' share in the band."""
+    recipes = reference(kind, cells)["recipes"]
+    names = list(recipes)
+    shares = np.array([_share_in(recipes[name], low, high) for name in names])
+    weights = shares**3 + 1e-6
+    return names, weights / weights.sum()
+
+
 def search(make: Callable[[str, int], MazeDocument], kind: str, cells: int,
            band: tuple[float, float], seed: int) -> tuple[MazeDocument, float, int]:
     """Make mazes until one's difficulty is in ``band``: each try draws a recipe and a seed from
     ``seed``'s generator, and
     ``make(algorithm, seed)`` returns the maze document (with its start and goal) on a grid of
-    ``cells`` enabled cells of ``kind``, recipes drawn in proportion to the square of their
-    share in the band. Gives up
+    ``cells`` enabled cells of ``kind``, recipes drawn by :func:`_weights`. Gives up
     after :data:`MOST_TRIES`, keeping the try nearest the band. Returns it, its difficulty and
     the tries made.
 
@@ -222,11 +230,8 @@ def search(make: Callable[[str, int], MazeDocument], kind: str, cells: int,
     (True, True)
     """
     size = reference(kind, cells)
+    names, weights = _weights(kind, size["cells"], *band)
     low, high = band
-    names = list(size["recipes"])
-    shares = np.array([_share_in(size["recipes"][name], low, high) for name in names])
-    weights = shares**2 + 1e-4  # the likelier a recipe lands there, the more often it is tried
-    weights /= weights.sum()
     rng = np.random.default_rng(seed)
     best: tuple[float, MazeDocument, float] | None = None
     tries = 0
