@@ -925,10 +925,10 @@ class Info(Job):
 
     command: ClassVar[str] = "info"
     path: str = argument("", FilePath(exists=True), "FILE|WORLD")
-    analysis: bool = option(False, "Also measure the maze the file holds: dead ends, junctions, "
-                                   "corridors, the solution and its decision points, branches, "
-                                   "loops and its difficulty (see blockmaze docs analysis).",
-                            "Analysis")
+    analysis: bool = option(False, "Also measure the maze a maze document (.json) or text map "
+                                   "(.txt) holds: dead ends, junctions, corridors, the solution "
+                                   "and its decision points, branches, loops and its difficulty "
+                                   "(see blockmaze docs analysis).", "Analysis")
     json: bool = option(False, "Print what info finds as one JSON object.", "Analysis")
 
 

@@ -95,6 +95,23 @@ def test_info_analysis_refuses_a_file_without_passages(capsys, tmp_path):
     assert code == 1 and err.count("\n") == 1 and "maze document" in err
 
 
+def test_a_text_map_is_measured_as_the_maze_it_draws(capsys, tmp_path):
+    document, text = tmp_path / "m.json", tmp_path / "m.txt"
+    for path in (document, text):
+        args = ("generate", "9x7", "--seed", "5", "--braid", "0.3", "-o", str(path))
+        assert run(capsys, *args, *(("--solution",) if path == text else ()))[0] == 0
+    reports = []
+    for path in (document, text):
+        code, out, err = run(capsys, "info", str(path), "--analysis", "--json")
+        assert code == 0, err
+        reports.append(json.loads(out)["analysis"])
+    assert reports[0] == reports[1]  # the same maze, start and goal
+    hexes = tmp_path / "h.txt"
+    assert run(capsys, "generate", "4x5", "-g", "hex", "--seed", "5", "-o", str(hexes))[0] == 0
+    code, out, err = run(capsys, "info", str(hexes), "--analysis")
+    assert code == 0 and "measured as: walkable blocks" in out
+
+
 def test_solve_draws_the_solvers_path_on_the_picture():
     # a braided maze, where a walker's way is not the shortest one
     for seed in range(40):
