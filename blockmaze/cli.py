@@ -29,6 +29,7 @@ Examples:
   blockmaze generate 30x30 --wall 2 --passage 3 --height 4 --roof -o big.schem
   blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
+  blockmaze generate 30x30 --difficulty hard --seed 2 -o hard.png --solve tremaux
   blockmaze generate 20x20 --unicursal --entrances -o walk.schem     # one path, no junction
   blockmaze generate -g labyrinth --circuits 7 -o cretan.schem        # the classical labyrinth
   blockmaze generate -g labyrinth --style chartres --scale 8 --finger 5x3 -o chartres.stl  # to print
@@ -39,6 +40,7 @@ Examples:
   blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
   blockmaze dungeon 40x60 --style bsp --spawns 8:4:2 --lock -o level.ldtk
   blockmaze info maze.schem                    # format, size and blocks
+  blockmaze info maze.json --analysis          # dead ends, the solution, loops, difficulty
   blockmaze info MyMaze/                       # a world save: release, spawn, extent
   blockmaze plugin blender -o blockmaze.zip    # Blender's Install from Disk takes it
   blockmaze plugin amulet                      # into Amulet's plugin folder, said where
