@@ -132,3 +132,21 @@ def test_solve_draws_the_solvers_path_on_the_picture():
     centres = cell_shapes(maze.grid).centroids()[walk.path] * 10
     assert len(points) == len(walk.path)
     assert np.allclose(points - points[0], centres - centres[0], atol=0.1)
+
+
+def test_the_studio_replays_the_carve_the_difficulty_chose(tmp_path):
+    from blockmaze.web.carving import carve_record
+    from blockmaze.web.jobs import Limits
+
+    query = {"size": "9x9", "seed": "4", "difficulty": "hard", "solve": "tremaux"}
+    record = carve_record(query, Limits(), None, str(tmp_path))
+    made = make_maze((9, 9), seed=4, difficulty="hard")
+    steps = np.array(record["steps"]).reshape(-1, 2)
+    carved = {frozenset(map(int, pair)) for pair in steps}
+    grid = made.maze.grid
+    passages = {frozenset((c, int(grid.neighbors[c, d])))
+                for c, d in zip(*np.nonzero(made.maze.links), strict=True)}
+    assert carved == passages
+    walk = bm.solve(made.maze, "tremaux", made.endpoints.start, made.endpoints.goal)
+    assert record["solve"]["path"] == walk.path.tolist()
+    assert record["solve"]["visits"] == walk.visits.tolist()
