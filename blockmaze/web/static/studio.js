@@ -710,6 +710,7 @@ function solverFrame(record) {
     ctx.fillRect(c[2 * visits[i]] - 0.2, c[2 * visits[i] + 1] - 0.2, 0.4, 0.4);
   }
   animation.solved = until;
+  studio.solved = { total, shown: Math.floor(until) };
   $("step").textContent = `${solved.method}: ${Math.floor(until)} / ${total} visits`;
   if (until >= total) {
     const path = solved.path;
