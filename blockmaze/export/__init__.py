@@ -125,8 +125,9 @@ FORMATS: dict[str, Format] = _formats(
 )
 
 
-# how pictures (png, svg) draw a maze: export.pictures implements each
-PICTURE_STYLES = ("walls", "paths", "blocks")
+# how pictures (png, svg, pdf) draw a maze: export.picture_scene implements each; "classic" is
+# the walls as they were drawn before the print look (thin, in the theme's colours)
+PICTURE_STYLES = ("walls", "paths", "blocks", "classic")
 
 
 def check_picture_style(style: str, kind: str) -> None:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..mazes.endpoints import Endpoints
 from ..errors import BlockmazeError
-from ..materials import Material, Theme, as_theme
+from ..materials import DEFAULT_THEME, Material, Theme, as_theme
 from ..maze import Maze
 from ..support.memory import ensure_memory
 from . import PICTURE_STYLES, check_picture_style
@@ -38,6 +38,10 @@ Colour = str | Sequence[int]
 
 # palette slots; shade ramp colours follow
 BACKGROUND, WALL, PATH, SOLUTION, START, GOAL = range(6)
+# the print look's colours (the default theme's pictures): black ink on white paper (a contrast
+# of 21:1), the solution in blue, the start green and the goal red (a disc and a diamond, told
+# apart in grey print too)
+PRINT = ("#ffffff", "#000000", "#000000", "#1f5fbf", "#1b7f3a", "#c8102e")
 
 
 @dataclass
@@ -129,10 +133,14 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
     def pick(value, name, default):
         return _colour(value, name) if value is not None else default
 
-    ink = pick(wall, "wall", theme.color(Material.WALL))
-    palette = [pick(background, "background", theme.color(Material.FLOOR)), ink,
-               pick(path, "path", ink), pick(solution_color, "solution", theme.color(Material.PATH)),
-               theme.color(Material.START), theme.color(Material.GOAL)]
+    printed = style != "classic" and theme.name == DEFAULT_THEME
+    paper, ink_colour, route, start, goal = (
+        [_colour(PRINT[k], "print") for k in (BACKGROUND, WALL, SOLUTION, START, GOAL)]
+        if printed else [theme.color(m) for m in (Material.FLOOR, Material.WALL, Material.PATH,
+                                                   Material.START, Material.GOAL)])
+    ink = pick(wall, "wall", ink_colour)
+    palette = [pick(background, "background", paper), ink, pick(path, "path", ink),
+               pick(solution_color, "solution", route), start, goal]
     if solution and endpoints is None:
         raise BlockmazeError("drawing the solution needs endpoints (a start and a goal)")
     if shade is True:
@@ -163,6 +171,8 @@ class _Builder:
 
     def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette):
         grid = self.grid = maze.grid
+        self.classic = style == "classic"  # the walls as drawn before the print look
+        style = "walls" if self.classic else style
         self.maze, self.style, self.s = maze, style, s
         self.endpoints, self.solution, self.palette = endpoints, solution, palette
         from ..grids.geometry import cell_shapes
@@ -170,6 +180,8 @@ class _Builder:
         shapes = self.shapes = cell_shapes(grid)
         n, m = shapes.sides.shape
         default = s / 4 if style == "paths" else s / 8
+        if not self.classic and style == "walls" and grid.kind not in ("square", "weave"):
+            default = s / 6  # slanted walls: wide enough for round joins, as even as straight ones
         self.line = max(1.0, float(round(default))) if wall_width is None else wall_width
         xmin, ymin, xmax, ymax = shapes.bounds()
         pad = 0.25 if style == "blocks" and grid.kind == "square" else 0.0
@@ -329,25 +341,99 @@ class _Builder:
         return layers
 
     def solution_layers(self, width: float) -> list[_Layer]:
+        """The solution over the walls, start and goal marked (the classic look: straight lines
+        between cell centres; else :meth:`route`); a part under a bridge is in
+        :meth:`under_layers`, drawn beneath the walls."""
         if not self.solution:
             return []
         ends = self.endpoints
         lines = []
         for piece in self.solution_pieces():
-            pts = [self.centroids[piece]]
-            if piece[0] == ends.start:
-                pts = [p[None] for p in self.openings_of(int(piece[0]))] + pts
-            if piece[-1] == ends.goal:
-                pts += [p[None] for p in self.openings_of(int(piece[-1]))]
-            line = np.concatenate(pts)
-            if len(line) > 1:
-                lines.append(line)
-        radius = 0.22 * self.s
+            ways = [self.centroids[piece]] if self.classic else self.route(piece)[0]
+            for k, pts in enumerate(ways):
+                if k == 0 and piece[0] == ends.start:
+                    pts = np.concatenate([*(o[None] for o in self.openings_of(int(piece[0]))[:1]), pts])
+                if k == len(ways) - 1 and piece[-1] == ends.goal:
+                    pts = np.concatenate([pts, *(o[None] for o in self.openings_of(int(piece[-1]))[:1])])
+                if len(pts) > 1:
+                    lines.append(np.asarray(pts).reshape(-1, 2))
+        start, goal = int(ends.start), int(ends.goal)
+        if self.classic:
+            radius = 0.22 * self.s
+            return [
+                _Layer("lines", "solution", SOLUTION, lines, width),
+                _Layer("dots", "start", START, [self.centroids[start]], 2 * radius),
+                _Layer("dots", "goal", GOAL, [self.centroids[goal]], 2 * radius),
+            ]
+        r = self.mark_radius(goal)
+        diamond = self.centroids[goal] + np.array([[0, -r], [r, 0], [0, r], [-r, 0]])
         return [
             _Layer("lines", "solution", SOLUTION, lines, width),
-            _Layer("dots", "start", START, [self.centroids[int(ends.start)]], 2 * radius),
-            _Layer("dots", "goal", GOAL, [self.centroids[int(ends.goal)]], 2 * radius),
+            _Layer("dots", "start", START, [self.centroids[start]], 2 * self.mark_radius(start)),
+            _Layer("fill", "goal", GOAL, [diamond]),
         ]
+
+    def under_layers(self, width: float) -> list[_Layer]:
+        """The solution's steps under a bridge (a weave maze's), drawn before the walls."""
+        if not self.solution or self.classic:
+            return []
+        lines = [line for piece in self.solution_pieces() for line in self.route(piece)[1]]
+        return [_Layer("lines", "solution-under", SOLUTION, lines, width)] if lines else []
+
+    def route(self, cells: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The way through ``cells`` (in the plane) along the passages, in pixels: from each
+        cell's centre through the middle of the door to the next (on a polar grid along arcs
+        round the centre), split where it goes under a bridge. Gives (the lines on top, the
+        lines beneath a bridge).
+
+        >>> from blockmaze import generate
+        >>> builder = _Builder(generate((1, 2), rng=0), "walls", 10, None, None, False, None, [])
+        >>> builder.route(np.array([0, 1]))[0][0].tolist()
+        [[10.0, 10.0], [15.0, 10.0], [20.0, 10.0]]
+        """
+        over: list[list[np.ndarray]] = [[self.centroids[cells[0]][None]]]
+        under: list[np.ndarray] = []
+        for a, b in zip(cells[:-1].tolist(), cells[1:].tolist(), strict=True):
+            d = int(np.argmax(self.grid.neighbors[a] == b))
+            door = self.side_middle(a, d)
+            if self.grid.kind == "weave" and not self._touching(a, b):  # under a crossing
+                under.append(np.stack([self.centroids[a], self.centroids[b]]))
+                over.append([self.centroids[b][None]])
+                continue
+            over[-1] += [self._towards(self.centroids[a], door)[1:],
+                         self._towards(door, self.centroids[b])[1:]]
+        return [np.concatenate(parts) for parts in over], under
+
+    def _touching(self, a: int, b: int) -> bool:
+        cols = self.grid.shape[1]
+        return abs(a - b) == 1 or abs(a - b) == cols
+
+    def _towards(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Points from p to q: the straight line, or on a polar grid the line straight in the
+        ring's own terms (radius and angle each moving evenly), an arc along a ring."""
+        if self.grid.kind != "polar":
+            return np.stack([p, q])
+        centre = self.px(np.full((1, 2), float(self.grid.shape[0])))[0]
+        (rp, ap), (rq, aq) = (_polar(v - centre) for v in (p, q))
+        turn = (aq - ap + math.pi) % (2 * math.pi) - math.pi
+        t = np.linspace(0.0, 1.0, 2 + int(abs(turn) * max(rp, rq) / 4))  # a point per 4 pixels
+        radius, angle = rp + (rq - rp) * t, ap + turn * t
+        return centre + np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1)
+
+    def mark_radius(self, cell: int) -> float:
+        """A start or goal mark's radius: a fifth of a cell, kept clear of the cell's walls."""
+        points = self.points[cell, :self.shapes.counts[cell]]
+        ends = np.roll(points, -1, axis=0)
+        edge = ends - points
+        t = np.clip(np.einsum("ij,ij->i", self.centroids[cell] - points, edge)
+                    / np.maximum(np.einsum("ij,ij->i", edge, edge), 1e-12), 0, 1)
+        nearest = points + t[:, None] * edge
+        clear = float(np.min(np.linalg.norm(nearest - self.centroids[cell], axis=1)))
+        if self.grid.kind == "weave":  # its rooms are inset from their squares
+            from .weave_picture import INSET
+
+            clear = min(clear, (0.5 - INSET) * self.s)
+        return max(1.0, min(0.22 * self.s, clear - self.line / 2 - 1.5))
 
     # -- styles ---------------------------------------------------------------------------
 
@@ -357,6 +443,7 @@ class _Builder:
 
     def _walls(self) -> list[_Layer]:
         layers = self.shade_layers()
+        layers += self.under_layers(max(1.0, float(round(self.s / 5))))
         if self.grid.kind == "weave":  # inset rooms, so a passage can be seen to go under
             from .weave_picture import inset_walls
 
@@ -368,8 +455,9 @@ class _Builder:
             layers.append(_Layer("segments", "walls", WALL, items, self.line, svg=False))
         else:
             layers.append(_Layer("lines", "walls", WALL, self.chains(self.wall_mask())[0], self.line))
-        layers += self.markers(WALL)
-        layers += self.solution_layers(max(1.0, float(round(self.s / 5))))
+        solution = self.solution_layers(max(1.0, float(round(self.s / 5))))
+        # the classic look drew the stairs' marks first; the print look keeps them over the way
+        layers += self.markers(WALL) + solution if self.classic else solution + self.markers(WALL)
         return layers
 
     def _paths(self) -> list[_Layer]:
@@ -387,6 +475,7 @@ class _Builder:
             layers.append(_Layer("dots", "joins", PATH, list(self.centroids[enabled]),
                                  self.line, svg=False))
         layers += self.markers(PATH)
+        layers += self.under_layers(self.line)  # over the passage it crosses: the picture is flat
         layers += self.solution_layers(self.line)
         return layers
 
@@ -466,6 +555,10 @@ class _Builder:
         xs = self.margin + np.arange(plan.shape[1] + 1) * (self.s / 2)
         ys = self.margin + np.arange(plan.shape[0] + 1) * (self.s / 2)
         return [_Layer("plan", "blocks", -1, [ids, xs, ys])]
+
+
+def _polar(v: np.ndarray) -> tuple[float, float]:
+    return float(math.hypot(v[0], v[1])), float(math.atan2(v[1], v[0]))
 
 
 # -- PNG --------------------------------------------------------------------------------------
