@@ -35,7 +35,7 @@ from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as TEXT_STYLES
-from .export.defaults import (BED, CELL_SIZE, CHUNK, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
+from .export.defaults import (BED, CELL_SIZE, CHUNK, PAGE, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
                               Y)
 
 MAX_SEED = 2 ** 64 - 1
@@ -262,6 +262,36 @@ class Groove(click.ParamType):
             self.fail(f"a groove is WIDTHxDEPTH in millimetres, both > 0 (e.g. 8x3), got "
                       f"{value!r}", param, ctx)
         return float(match[1]), float(match[2])
+
+
+class PageSize(click.ParamType):
+    """A page: a name (A4, letter, ...) or ``WIDTHxHEIGHTmm`` / ``in``, kept as given (the PDF
+    writer measures it)."""
+
+    name = "A4|letter|WxHmm"
+
+    def convert(self, value, param, ctx):
+        from .export.paper import page_size
+
+        try:
+            page_size(value)
+        except BlockmazeError as error:
+            self.fail(str(error), param, ctx)
+        return str(value).strip()
+
+
+class Sheets(click.ParamType):
+    """Sheets to cut a picture over: ``COLSxROWS``, as a pair."""
+
+    name = "COLSxROWS"
+
+    def convert(self, value, param, ctx):
+        from .export.paper import sheets_of
+
+        try:
+            return sheets_of(value)
+        except BlockmazeError as error:
+            self.fail(str(error), param, ctx)
 
 
 class Place(click.ParamType):
@@ -694,6 +724,15 @@ class GraphMaze(Output):
                               writer="cell_size")
     shade: bool = option(False, "Pictures: colour each cell by its distance from the start.",
                          "Pictures", writer="shade")
+    page: str = option(PAGE, ".pdf: the page size, A4, A3, A5, letter, legal or WIDTHxHEIGHTmm "
+                             "(or in); the maze is turned to landscape where it is drawn larger.",
+                       "Paper", PageSize(), metavar="A4|letter|WxHmm", writer="page")
+    answers: bool = option(False, ".pdf: add an answer page, the maze with its solution.",
+                           "Paper", writer="answers")
+    sheets: tuple[int, int] = option(
+        (1, 1), ".pdf: cut the maze over COLSxROWS pages that overlap by 15 mm, labelled A1, "
+                "B1, ... with alignment marks where they meet, to tape together.", "Paper",
+        Sheets(), metavar="COLSxROWS", shown="1x1", writer="sheets")
 
 
 ALGORITHM_HELP = "Generation algorithm (listed below), NAME or NAME:OPTION."

@@ -103,6 +103,9 @@ FORMATS: dict[str, Format] = _formats(
      False, False, "picture"),
     ("svg", "export.pictures", (".svg",), "vector picture of the maze (walls, paths or blocks)",
      "maze", False, False, "picture"),
+    ("pdf", "export.pdf", (".pdf",),
+     "PDF to print: the maze to a page size, its seed, an answer page, sheets to tape together "
+     "(needs the pdf extra)", "maze", False, False, "PDF"),
     ("maze", "export.maze_document", (".json",),
      "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze",
      False, False, "maze document"),
