@@ -62,7 +62,7 @@ def _canvas(file, size: tuple[float, float], title: str):
 def _maze_scene(document: MazeDocument, style: str, solution: bool, shade: bool, theme) -> _Scene:
     endpoints = document.endpoints or place_endpoints(document.maze)
     return _scene(document.maze, style=style, cell_size=SCENE_CELL, endpoints=endpoints,
-                  solution=solution, shade=shade, theme=theme)
+                  solution=solution, shade=shade, theme=theme, marks=True)
 
 
 def describe(document: MazeDocument, seed: int | None = None) -> tuple[str, str]:

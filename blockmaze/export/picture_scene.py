@@ -120,7 +120,7 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
            solution: bool = False, shade: bool | Sequence[Colour] = False,
            theme: Theme | str | None = None, background: Colour | None = None,
            wall: Colour | None = None, path: Colour | None = None,
-           solution_color: Colour | None = None) -> dict:
+           solution_color: Colour | None = None, marks: bool = False) -> dict:
     """Check the options (the same for every format): what :class:`_Builder` takes."""
     if not isinstance(maze, Maze):
         raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
@@ -152,14 +152,15 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
             raise BlockmazeError("shade must be True, False or a sequence of two or more colours")
         stops = [_colour(c, "shade") for c in shade]
     return {"style": style, "s": s, "wall_width": wall_width, "endpoints": endpoints,
-            "solution": solution, "stops": stops, "palette": palette}
+            "solution": solution, "stops": stops, "palette": palette,
+            "marks": marks and endpoints is not None and style != "classic"}
 
 
 def _scene(maze: Maze, **options) -> _Scene:
     """Check the options and lay out the picture."""
     c = _checked_options(maze, **options)
     return _Builder(maze, c["style"], c["s"], c["wall_width"], c["endpoints"], c["solution"],
-                    c["stops"], c["palette"]).scene()
+                    c["stops"], c["palette"], c["marks"]).scene()
 
 
 class _Builder:
@@ -169,12 +170,14 @@ class _Builder:
     segments = False
     pieces: list[np.ndarray] | None = None  # the solution's pieces, when given (a band's own)
 
-    def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette):
+    def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette,
+                 marks: bool = False):
         grid = self.grid = maze.grid
         self.classic = style == "classic"  # the walls as drawn before the print look
         style = "walls" if self.classic else style
         self.maze, self.style, self.s = maze, style, s
         self.endpoints, self.solution, self.palette = endpoints, solution, palette
+        self.marks = marks  # start and goal marked without the solution (a puzzle's page)
         from ..grids.geometry import cell_shapes
 
         shapes = self.shapes = cell_shapes(grid)
@@ -344,11 +347,11 @@ class _Builder:
         """The solution over the walls, start and goal marked (the classic look: straight lines
         between cell centres; else :meth:`route`); a part under a bridge is in
         :meth:`under_layers`, drawn beneath the walls."""
-        if not self.solution:
+        if not (self.solution or self.marks):
             return []
         ends = self.endpoints
         lines = []
-        for piece in self.solution_pieces():
+        for piece in self.solution_pieces() if self.solution else ():
             ways = [self.centroids[piece]] if self.classic else self.route(piece)[0]
             for k, pts in enumerate(ways):
                 if k == 0 and piece[0] == ends.start:
@@ -368,7 +371,7 @@ class _Builder:
         r = self.mark_radius(goal)
         diamond = self.centroids[goal] + np.array([[0, -r], [r, 0], [0, r], [-r, 0]])
         return [
-            _Layer("lines", "solution", SOLUTION, lines, width),
+            *([_Layer("lines", "solution", SOLUTION, lines, width)] if lines else []),
             _Layer("dots", "start", START, [self.centroids[start]], 2 * self.mark_radius(start)),
             _Layer("fill", "goal", GOAL, [diamond]),
         ]
