@@ -370,10 +370,12 @@ class _Builder:
             ]
         r = self.mark_radius(goal)
         diamond = self.centroids[goal] + np.array([[0, -r], [r, 0], [0, r], [-r, 0]])
+        goal_mark = (_Layer("fill", "goal", GOAL, [diamond]) if r >= 1.5 else  # else a dot
+                     _Layer("dots", "goal", GOAL, [self.centroids[goal]], 2 * r))
         return [
             *([_Layer("lines", "solution", SOLUTION, lines, width)] if lines else []),
             _Layer("dots", "start", START, [self.centroids[start]], 2 * self.mark_radius(start)),
-            _Layer("fill", "goal", GOAL, [diamond]),
+            goal_mark,
         ]
 
     def under_layers(self, width: float) -> list[_Layer]:
@@ -423,20 +425,39 @@ class _Builder:
         radius, angle = rp + (rq - rp) * t, ap + turn * t
         return centre + np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1)
 
-    def mark_radius(self, cell: int) -> float:
-        """A start or goal mark's radius: a fifth of a cell, kept clear of the cell's walls."""
-        points = self.points[cell, :self.shapes.counts[cell]]
-        ends = np.roll(points, -1, axis=0)
+    def route_width(self) -> float:
+        """The solution's width over the walls: a fifth of a cell (the classic look's), in the
+        print look no wider than keeps a pixel clear of the walls in the narrowest cell."""
+        width = max(1.0, float(round(self.s / 5)))
+        if self.classic or not self.solution:
+            return width
+        cells = np.flatnonzero(self.grid.enabled)
+        clear = min(self.clearance(cells))
+        return float(max(1, min(width, int(2 * (clear - self.line / 2 - 1)))))
+
+    def clearance(self, cells: np.ndarray) -> np.ndarray:
+        """Each cell's distance from its centre to its nearest side, in pixels (a weave maze's
+        room is inset from its square)."""
+        points = self.points[cells]
+        ends = self.next_points[cells]
         edge = ends - points
-        t = np.clip(np.einsum("ij,ij->i", self.centroids[cell] - points, edge)
-                    / np.maximum(np.einsum("ij,ij->i", edge, edge), 1e-12), 0, 1)
-        nearest = points + t[:, None] * edge
-        clear = float(np.min(np.linalg.norm(nearest - self.centroids[cell], axis=1)))
-        if self.grid.kind == "weave":  # its rooms are inset from their squares
+        toward = self.centroids[cells][:, None, :] - points
+        t = np.clip(np.einsum("nij,nij->ni", toward, edge)
+                    / np.maximum(np.einsum("nij,nij->ni", edge, edge), 1e-12), 0, 1)
+        gap = np.linalg.norm(points + t[..., None] * edge - self.centroids[cells][:, None, :], axis=2)
+        drawn = np.arange(points.shape[1])[None, :] < self.shapes.counts[cells][:, None]
+        gap = np.where(np.isfinite(gap) & drawn, gap, np.inf)
+        clear = gap.min(axis=1)
+        if self.grid.kind == "weave":
             from .weave_picture import INSET
 
-            clear = min(clear, (0.5 - INSET) * self.s)
-        return max(1.0, min(0.22 * self.s, clear - self.line / 2 - 1.5))
+            clear = np.minimum(clear, (0.5 - INSET) * self.s)
+        return clear
+
+    def mark_radius(self, cell: int) -> float:
+        """A start or goal mark's radius: a fifth of a cell, kept clear of the cell's walls."""
+        clear = float(self.clearance(np.array([cell]))[0])
+        return max(0.5, min(0.22 * self.s, clear - self.line / 2 - 1.5))
 
     # -- styles ---------------------------------------------------------------------------
 
@@ -446,7 +467,7 @@ class _Builder:
 
     def _walls(self) -> list[_Layer]:
         layers = self.shade_layers()
-        layers += self.under_layers(max(1.0, float(round(self.s / 5))))
+        layers += self.under_layers(self.route_width())
         if self.grid.kind == "weave":  # inset rooms, so a passage can be seen to go under
             from .weave_picture import inset_walls
 
@@ -458,7 +479,7 @@ class _Builder:
             layers.append(_Layer("segments", "walls", WALL, items, self.line, svg=False))
         else:
             layers.append(_Layer("lines", "walls", WALL, self.chains(self.wall_mask())[0], self.line))
-        solution = self.solution_layers(max(1.0, float(round(self.s / 5))))
+        solution = self.solution_layers(self.route_width())
         # the classic look drew the stairs' marks first; the print look keeps them over the way
         layers += self.markers(WALL) + solution if self.classic else solution + self.markers(WALL)
         return layers
@@ -558,6 +579,21 @@ class _Builder:
         xs = self.margin + np.arange(plan.shape[1] + 1) * (self.s / 2)
         ys = self.margin + np.arange(plan.shape[0] + 1) * (self.s / 2)
         return [_Layer("plan", "blocks", -1, [ids, xs, ys])]
+
+
+def contrast(first: Colour, second: Colour) -> float:
+    """The WCAG 2 contrast ratio of two colours (1 to 21; 7 is its AAA level for text).
+
+    >>> contrast(PRINT[WALL], PRINT[BACKGROUND]), round(contrast("#7a7a7a", "#a8a8a0"), 2)
+    (21.0, 1.79)
+    """
+    def luminance(colour) -> float:
+        channels = np.asarray(_colour(colour, "contrast"), dtype=np.float64) / 255
+        linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+        return float(linear @ np.array([0.2126, 0.7152, 0.0722]))
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return round((light + 0.05) / (dark + 0.05), 6)
 
 
 def _polar(v: np.ndarray) -> tuple[float, float]:
