@@ -127,7 +127,7 @@ def test_the_default_print_style_has_full_contrast():
     assert len(classic.convert("RGB").getcolors()) == 2 and classic.getpixel((8, 8)) == WALL
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(sorted(ALL_KINDS)), seed=st.integers(0, 10_000),
        cell=st.sampled_from([6, 9, 12, 16, 21]))
 def test_the_drawn_solution_never_crosses_a_wall_pixel(kind, seed, cell):

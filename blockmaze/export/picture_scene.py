@@ -223,6 +223,8 @@ class _Builder:
                     raise BlockmazeError(
                         f"opening ({cell}, {direction}) is not a side of cell {cell} on the outer wall")
                 self.opened[cell] |= hit
+        self._doors: np.ndarray | None = None  # per cell and direction, its side's middle
+        self._routes: dict = {}
         self.levels = None
         if stops is not None:
             self._shade_levels(stops)
@@ -396,22 +398,51 @@ class _Builder:
         >>> builder.route(np.array([0, 1]))[0][0].tolist()
         [[10.0, 10.0], [15.0, 10.0], [20.0, 10.0]]
         """
-        over: list[list[np.ndarray]] = [[self.centroids[cells[0]][None]]]
-        under: list[np.ndarray] = []
-        for a, b in zip(cells[:-1].tolist(), cells[1:].tolist(), strict=True):
-            d = int(np.argmax(self.grid.neighbors[a] == b))
-            door = self.side_middle(a, d)
-            if self.grid.kind == "weave" and not self._touching(a, b):  # under a crossing
-                under.append(np.stack([self.centroids[a], self.centroids[b]]))
-                over.append([self.centroids[b][None]])
+        key = (int(cells[0]), int(cells[-1]), len(cells))
+        if key in self._routes:
+            return self._routes[key]
+        a, b = cells[:-1], cells[1:]
+        d = np.argmax(self.grid.neighbors[a] == b[:, None], axis=1)
+        doors = self.doors(a, d)
+        bridged = np.zeros(a.size, dtype=bool)
+        if self.grid.kind == "weave":  # a step to a cell not beside it: under a crossing
+            gap = np.abs(a - b)
+            bridged = (gap != 1) & (gap != self.grid.shape[1])
+        under = [np.stack([self.centroids[x], self.centroids[y]])
+                 for x, y in zip(a[bridged].tolist(), b[bridged].tolist(), strict=True)]
+        over = []
+        bounds = [-1, *np.flatnonzero(bridged).tolist(), a.size]
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+            run = np.arange(lo + 1, hi)
+            start = self.centroids[int(cells[0]) if lo < 0 else int(b[lo])]
+            if self.grid.kind == "polar":
+                parts = [start[None]]
+                for x, door, y in zip(a[run].tolist(), doors[run], b[run].tolist(), strict=True):
+                    parts += [self._towards(self.centroids[x], door)[1:],
+                              self._towards(door, self.centroids[y])[1:]]
+                over.append(np.concatenate(parts))
                 continue
-            over[-1] += [self._towards(self.centroids[a], door)[1:],
-                         self._towards(door, self.centroids[b])[1:]]
-        return [np.concatenate(parts) for parts in over], under
+            line = np.empty((2 * run.size + 1, 2))
+            line[0] = start
+            line[1::2] = doors[run]
+            line[2::2] = self.centroids[b[run]]
+            over.append(line)
+        self._routes[key] = (over, under)
+        return over, under
 
-    def _touching(self, a: int, b: int) -> bool:
-        cols = self.grid.shape[1]
-        return abs(a - b) == 1 or abs(a - b) == cols
+    def doors(self, cells: np.ndarray, directions: np.ndarray) -> np.ndarray:
+        """The middle of each cell's side in each direction (pixels): where the way passes."""
+        if self._doors is None:
+            n, m = self.sides.shape
+            first = np.full((n, len(self.grid.directions)), m, dtype=np.int64)
+            last = np.full_like(first, -1)
+            cell, j = np.nonzero(self.own)
+            np.minimum.at(first, (cell, self.sides[cell, j]), j)
+            np.maximum.at(last, (cell, self.sides[cell, j]), j)
+            rows = np.arange(n)[:, None]
+            self._doors = (self.points[rows, np.minimum(first, m - 1)]
+                           + self.next_points[rows, np.maximum(last, 0)]) / 2
+        return self._doors[cells, directions]
 
     def _towards(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Points from p to q: the straight line, or on a polar grid the line straight in the
