@@ -62,16 +62,15 @@ def crossings(seeds: int, cells: tuple[int, ...]) -> dict[str, tuple[int, int]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--pages", type=int, default=100)
     parser.add_argument("--quick", action="store_true", help="a 10-page book, one run")
+    parser.add_argument("--pages", type=int, default=100, help="the book's mazes")
+    parser.add_argument("--runs", type=int, default=3, help="runs of the book command")
     options = parser.parse_args()
-    if options.quick:
-        options.runs, options.pages = 1, 10
+    pages, count = (10, 1) if options.quick else (options.pages, options.runs)
     with tempfile.TemporaryDirectory(prefix="bench-book-") as folder:
-        runs = [book(Path(folder), options.pages) for _ in range(options.runs)]
+        runs = [book(Path(folder), pages) for _ in range(count)]
     times = [t for t, _, _ in runs]
-    print(f"| a {options.pages}-page book of 30x30 mazes with answers | median | runs | target |")
+    print(f"| a {pages}-page book of 30x30 mazes with answers | median | runs | target |")
     print("|---|---|---|---|")
     print(f"| time (s, the whole command) | {statistics.median(times):.2f} | "
           f"{', '.join(f'{t:.2f}' for t in times)} | (noted) |")

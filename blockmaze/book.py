@@ -77,9 +77,11 @@ def make_book(command: str, options: dict, pages: int, output, *, page: str = "l
     if size is None:
         raise BlockmazeError(f"a book needs the size of its last maze: blockmaze book {command} "
                              f"SIZE --pages N -o book.pdf")
-    from .commands import make_job
+    from .commands import Generate, make_job
 
-    size = make_job(command, size=size).size  # parsed as the command parses it
+    job = make_job(command, size=size)
+    assert isinstance(job, Generate) and job.size is not None
+    size = job.size  # parsed as the command parses it
     seed = options.get("seed")
     seed = draw_seed() if seed is None else int(seed)
     style = options.get("picture_style") or PICTURE_STYLE

@@ -264,34 +264,42 @@ class Groove(click.ParamType):
         return float(match[1]), float(match[2])
 
 
-class PageSize(click.ParamType):
+class Checked(click.ParamType):
+    """A value a library function checks (:meth:`checked`, raising a BlockmazeError): its
+    message is the option's usage error."""
+
+    def checked(self, value):
+        raise NotImplementedError
+
+    def convert(self, value, param, ctx):
+        try:
+            return self.checked(value)
+        except BlockmazeError as error:
+            self.fail(str(error), param, ctx)
+
+
+class PageSize(Checked):
     """A page: a name (A4, letter, ...) or ``WIDTHxHEIGHTmm`` / ``in``, kept as given (the PDF
     writer measures it)."""
 
     name = "A4|letter|WxHmm"
 
-    def convert(self, value, param, ctx):
+    def checked(self, value):
         from .export.paper import page_size
 
-        try:
-            page_size(value)
-        except BlockmazeError as error:
-            self.fail(str(error), param, ctx)
+        page_size(value)
         return str(value).strip()
 
 
-class Sheets(click.ParamType):
+class Sheets(Checked):
     """Sheets to cut a picture over: ``COLSxROWS``, as a pair."""
 
     name = "COLSxROWS"
 
-    def convert(self, value, param, ctx):
+    def checked(self, value):
         from .export.paper import sheets_of
 
-        try:
-            return sheets_of(value)
-        except BlockmazeError as error:
-            self.fail(str(error), param, ctx)
+        return sheets_of(value)
 
 
 class Place(click.ParamType):
@@ -336,18 +344,15 @@ class RoomSize(click.ParamType):
         return int(low), int(high or low)
 
 
-class AlgorithmSpec(click.ParamType):
+class AlgorithmSpec(Checked):
     """An algorithm name, or NAME:OPTION."""
 
     name = "NAME[:OPTION]"
 
-    def convert(self, value, param, ctx):
+    def checked(self, value):
         from .algorithms import get_algorithm
 
-        try:
-            get_algorithm(value)
-        except BlockmazeError as error:
-            self.fail(str(error), param, ctx)
+        get_algorithm(value)
         return value
 
 

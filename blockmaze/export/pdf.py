@@ -272,8 +272,8 @@ def write_book(documents: Sequence[MazeDocument], file: Target, theme=None,
         (sheet,) = layout(scene.width, scene.height, size, margins=margins, turn=False)
         plan.append(([(scene, sheet, f"Maze {number}")], describe(document)[1], size, str(number)))
     for k in range(answer_pages):
-        number = len(documents) + k + 1
-        size, margins = book_page(trim, number, total, bleed)
+        at = len(documents) + k + 1
+        size, margins = book_page(trim, at, total, bleed)
         left, top, right, bottom = margins
         cells = []
         for j, document in enumerate(documents[4 * k: 4 * k + 4]):
@@ -285,17 +285,17 @@ def write_book(documents: Sequence[MazeDocument], file: Target, theme=None,
                                        size[0] - quarter[0] - half_w + 2 * MM,
                                        size[1] - quarter[1] - half_h + 5 * MM))
             cells.append((scene, sheet, f"Answer {4 * k + j + 1}"))
-        plan.append((cells, "Answers", size, str(number)))
+        plan.append((cells, "Answers", size, str(at)))
     with open_target(file) as out:
         canvas = _canvas(out, plan[0][2], title)
-        for drawn, foot, size, number in plan:
+        for drawn, foot, size, label in plan:
             canvas.setPageSize(size)
             for scene, sheet, head in drawn:
                 draw_scene(canvas, scene, sheet)
                 _label(canvas, sheet, head, small=len(drawn) > 1 or head.startswith("Answer"))
-            (page_box,) = layout(1, 1, size, margins=book_page(trim, int(number), total, bleed)[1],
+            (page_box,) = layout(1, 1, size, margins=book_page(trim, int(label), total, bleed)[1],
                                  turn=False)
-            _text(canvas, page_box, "", foot, number)
+            _text(canvas, page_box, "", foot, label)
             canvas.showPage()
         canvas.save()
     return total

@@ -171,7 +171,7 @@ class _Builder:
     pieces: list[np.ndarray] | None = None  # the solution's pieces, when given (a band's own)
 
     def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette,
-                 marks: bool = False):
+                 marks=False):
         grid = self.grid = maze.grid
         self.classic = style == "classic"  # the walls as drawn before the print look
         style = "walls" if self.classic else style
