@@ -35,6 +35,7 @@ from . import register_writer
 from .defaults import PAGE, PICTURE_STYLE
 from .paper import MM, Sheet, book_page, layout, page_size, sheets_of
 from .picture_scene import BACKGROUND, _Scene, _scene
+from ..support.memory import ensure_step_memory, estimate
 from .target import Target, open_target
 
 FONT = "BlockmazeVera"
@@ -224,6 +225,8 @@ def write_pdf(document: MazeDocument, file: Target, theme, style: str = PICTURE_
     if isinstance(document, (Dungeon, DungeonLevel)):
         raise BlockmazeError("a dungeon is drawn as a picture (.png, .svg), not yet as a PDF")
     size, grid = page_size(page), sheets_of(sheets)
+    cells = document.maze.grid.size * (2 if answers else 1)
+    ensure_step_memory("pdf", cells, f"a PDF of {document.maze.grid.size} cells")
     title, small = describe(document, seed)
     puzzle = _maze_scene(document, style, solution, shade, theme)
     chosen = layout(puzzle.width, puzzle.height, size, grid)
@@ -316,4 +319,8 @@ def _pdf(document, file, theme, style: str = PICTURE_STYLE, shade: bool = False,
               page=page, answers=answers, sheets=sheets)
 
 
-register_writer("pdf", _pdf)
+def _pdf_memory(kind: str, cells: int, options: dict) -> int:
+    return estimate("pdf", cells * (2 if options.get("answers") else 1))
+
+
+register_writer("pdf", _pdf, drawing_memory=_pdf_memory)
