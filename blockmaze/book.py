@@ -26,9 +26,10 @@ from .export.defaults import PICTURE_STYLE
 BOOK_COMMANDS = ("generate",)  # the commands whose mazes a book draws
 FIRST = 1 / 3  # rising sizes: the first page's sides, as a share of the last page's
 MAX_PAGES = 1000
-# the options of the command that only a picture takes: the book draws its own
+# the options of the command that only a picture takes (the book draws its own pages, in the
+# theme's colours) and where it writes: not passed on to the command
 PICTURE_OPTIONS = ("picture_style", "cell_size", "shade", "page", "answers", "sheets",
-                   "solution", "output", "format_")
+                   "solution", "output", "format_", "theme")
 
 
 def rising_sizes(size: tuple[int, ...], pages: int) -> list[tuple[int, ...]]:

@@ -60,6 +60,7 @@ def page_size(spec: str) -> tuple[float, float]:
         width, height = float(match[1]) * unit, float(match[2]) * unit
         if 50 * MM <= min(width, height) and max(width, height) <= 2000 * MM:
             return width, height
+        raise BlockmazeError(f"page {spec!r} is too small or too large: 50 to 2000 mm a side")
     raise BlockmazeError(f"page {spec!r} is not a size: give A4, A3, A5, letter, legal or "
                          f"WIDTHxHEIGHTmm (or in), e.g. 210x297mm or 6x9in")
 
@@ -76,8 +77,7 @@ def sheets_of(spec: str | tuple[int, int]) -> tuple[int, int]:
         match = re.fullmatch(r"\s*([0-9]{1,2})\s*[xX×]\s*([0-9]{1,2})\s*", str(spec))
         pair = (int(match[1]), int(match[2])) if match else (0, 0)
     if not all(isinstance(n, int) and 1 <= n <= 20 for n in pair) or len(pair) != 2:
-        raise BlockmazeError(f"sheets {spec!r} is not COLSxROWS with 1 to 20 of each, e.g. 3x2",
-                             "sheets")
+        raise BlockmazeError(f"sheets {spec!r} is not COLSxROWS with 1 to 20 of each, e.g. 3x2")
     return int(pair[0]), int(pair[1])
 
 
