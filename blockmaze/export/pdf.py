@@ -268,37 +268,33 @@ def write_book(documents: Sequence[MazeDocument], file: Target, theme=None,
     trim = page_size(page)
     answer_pages = -(-len(documents) // 4) if answers else 0
     total = len(documents) + answer_pages
-    plan: list[tuple[list[tuple[_Scene, Sheet, str]], str, tuple[float, float], str]] = []
+    # each page: its mazes (document, solution drawn, margins of its box, label), its foot
+    pages: list[tuple[list[tuple[MazeDocument, bool, tuple, str]], str]] = []
     for number, document in enumerate(documents, start=1):
-        size, margins = book_page(trim, number, total, bleed)
-        scene = _maze_scene(document, style, False, False, theme)
-        (sheet,) = layout(scene.width, scene.height, size, margins=margins, turn=False)
-        plan.append(([(scene, sheet, f"Maze {number}")], describe(document)[1], size, str(number)))
+        margins = book_page(trim, number, total, bleed)[1]
+        pages.append(([(document, False, margins, f"Maze {number}")], describe(document)[1]))
     for k in range(answer_pages):
-        at = len(documents) + k + 1
-        size, margins = book_page(trim, at, total, bleed)
-        left, top, right, bottom = margins
-        cells = []
+        size, (left, top, right, bottom) = book_page(trim, len(pages) + 1, total, bleed)
+        half_w, half_h = (size[0] - left - right) / 2, (size[1] - top - bottom) / 2
+        quarters = []
         for j, document in enumerate(documents[4 * k: 4 * k + 4]):
-            half_w, half_h = (size[0] - left - right) / 2, (size[1] - top - bottom) / 2
-            quarter = (left + (j % 2) * half_w, top + (j // 2) * half_h + 5 * MM)
-            scene = _maze_scene(document, style, True, False, theme)
-            (sheet,) = layout(scene.width, scene.height, size, turn=False,
-                              margins=(quarter[0] + 2 * MM, quarter[1],
-                                       size[0] - quarter[0] - half_w + 2 * MM,
-                                       size[1] - quarter[1] - half_h + 5 * MM))
-            cells.append((scene, sheet, f"Answer {4 * k + j + 1}"))
-        plan.append((cells, "Answers", size, str(at)))
+            x, y = left + (j % 2) * half_w, top + (j // 2) * half_h + 5 * MM
+            margins = (x + 2 * MM, y, size[0] - x - half_w + 2 * MM, size[1] - y - half_h + 5 * MM)
+            quarters.append((document, True, margins, f"Answer {4 * k + j + 1}"))
+        pages.append((quarters, "Answers"))
     with open_target(file) as out:
-        canvas = _canvas(out, plan[0][2], title)
-        for drawn, foot, size, label in plan:
+        canvas = _canvas(out, book_page(trim, 1, total, bleed)[0], title)
+        for number, (drawn, foot) in enumerate(pages, start=1):  # drawn page by page
+            size, (left, top, right, bottom) = book_page(trim, number, total, bleed)
             canvas.setPageSize(size)
-            for scene, sheet, head in drawn:
+            for document, solved, margins, head in drawn:
+                scene = _maze_scene(document, style, solved, False, theme)
+                (sheet,) = layout(scene.width, scene.height, size, margins=margins, turn=False)
                 draw_scene(canvas, scene, sheet)
-                _label(canvas, sheet, head, small=len(drawn) > 1 or head.startswith("Answer"))
-            (page_box,) = layout(1, 1, size, margins=book_page(trim, int(label), total, bleed)[1],
-                                 turn=False)
-            _text(canvas, page_box, "", foot, label)
+                _label(canvas, sheet, head, small=solved)
+            box = Sheet(size, (left, top, size[0] - left - right, size[1] - top - bottom), 1.0,
+                        (0.0, 0.0), (0.0, 0.0))
+            _text(canvas, box, "", foot, str(number))
             canvas.showPage()
         canvas.save()
     return total
