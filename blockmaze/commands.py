@@ -628,8 +628,21 @@ class Output(Job):
                                      "(name_x<X>_z<Z>.schem).", "Minecraft",
                                Whole(min=16), metavar="N", show_default=False,
                                where="file", studio=False)
-    terrain: str = option(TERRAIN, "Worlds: the ground around and under the maze.", "Worlds",
-                          click.Choice(("void", "flat", "grass")), writer="terrain")
+    terrain: str = option(
+        TERRAIN, "Worlds: the ground around and under the maze: void, flat or grass for a new "
+                 "world; with --into, flat (the maze on one level, the default there) or follow "
+                 "(each column's floor on the ground under it, steps of one block at most).",
+        "Worlds", click.Choice(("void", "flat", "grass", "follow")), writer="terrain")
+    clear: str | None = option(
+        None, "--into --terrain follow (or --ground): clear trees, water or both (trees,water) in "
+              "the maze's footprint (default: kept; the ground is found under them either way).",
+        "Worlds", metavar="trees,water", show_default=False, writer="clear")
+    ground: str | None = option(
+        None, ".schem: follow the ground of this .schem of the place the maze goes (what the "
+              "Amulet operation writes of its selection; the maze at its north-west bottom "
+              "corner): --terrain follow's rules, the places kept as they are structure voids.",
+        "Worlds", FilePath(), metavar="FILE.schem", show_default=False, writer="ground",
+        studio=False)
     y: int = option(Y, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
                     "Worlds", Whole(-64, 319), flags=("--y",), writer="y")
     into: str | None = option(

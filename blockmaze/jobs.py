@@ -178,8 +178,10 @@ def writer_options(job: Job, writer: Writer) -> dict:
             if value is None and option.default is None:
                 continue
             chosen[option.writer] = value if option.to_writer is None else option.to_writer(value)
-    if getattr(job, "into", None) is not None and "y" not in job.given:
-        chosen.pop("y", None)  # --into: on the ground there unless --y says where
+    if getattr(job, "into", None) is not None:  # --into: on the ground there, at one level,
+        for name in ("y", "terrain"):          # unless --y or --terrain says otherwise
+            if name not in job.given:
+                chosen.pop(name, None)
     return chosen
 
 
