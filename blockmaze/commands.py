@@ -36,7 +36,7 @@ from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as TEXT_STYLES
 from .solvers import METHODS as SOLVERS
-from .export.defaults import (BED, CELL_SIZE, CHUNK, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
+from .export.defaults import (BED, CELL_SIZE, CHUNK, PAGE, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
                               Y)
 
 MAX_SEED = 2 ** 64 - 1
@@ -265,6 +265,44 @@ class Groove(click.ParamType):
         return float(match[1]), float(match[2])
 
 
+class Checked(click.ParamType):
+    """A value a library function checks (:meth:`checked`, raising a BlockmazeError): its
+    message is the option's usage error."""
+
+    def checked(self, value):
+        raise NotImplementedError
+
+    def convert(self, value, param, ctx):
+        try:
+            return self.checked(value)
+        except BlockmazeError as error:
+            self.fail(str(error), param, ctx)
+
+
+class PageSize(Checked):
+    """A page: a name (A4, letter, ...) or ``WIDTHxHEIGHTmm`` / ``in``, kept as given (the PDF
+    writer measures it)."""
+
+    name = "A4|letter|WxHmm"
+
+    def checked(self, value):
+        from .export.paper import page_size
+
+        page_size(value)
+        return str(value).strip()
+
+
+class Sheets(Checked):
+    """Sheets to cut a picture over: ``COLSxROWS``, as a pair."""
+
+    name = "COLSxROWS"
+
+    def checked(self, value):
+        from .export.paper import sheets_of
+
+        return sheets_of(value)
+
+
 class Place(click.ParamType):
     """A place on the world's map: ``X,Z`` whole blocks, as an (x, z) pair."""
 
@@ -307,18 +345,15 @@ class RoomSize(click.ParamType):
         return int(low), int(high or low)
 
 
-class AlgorithmSpec(click.ParamType):
+class AlgorithmSpec(Checked):
     """An algorithm name, or NAME:OPTION."""
 
     name = "NAME[:OPTION]"
 
-    def convert(self, value, param, ctx):
+    def checked(self, value):
         from .algorithms import get_algorithm
 
-        try:
-            get_algorithm(value)
-        except BlockmazeError as error:
-            self.fail(str(error), param, ctx)
+        get_algorithm(value)
         return value
 
 
@@ -724,6 +759,15 @@ class GraphMaze(Output):
                                      "goal, the cells it visited shaded by when it came to them "
                                      "(without --shade).", "Pictures", click.Choice(SOLVERS),
                                writer="solve", show_default=False)
+    page: str = option(PAGE, ".pdf: the page size, A4, A3, A5, letter, legal or WIDTHxHEIGHTmm "
+                             "(or in); the maze is turned to landscape where it is drawn larger.",
+                       "Paper", PageSize(), metavar="A4|letter|WxHmm", writer="page")
+    answers: bool = option(False, ".pdf: add an answer page, the maze with its solution.",
+                           "Paper", writer="answers")
+    sheets: tuple[int, int] = option(
+        (1, 1), ".pdf: cut the maze over COLSxROWS pages that overlap by 15 mm, labelled A1, "
+                "B1, ... with alignment marks where they meet, to tape together.", "Paper",
+        Sheets(), metavar="COLSxROWS", shown="1x1", writer="sheets")
 
 
 ALGORITHM_HELP = "Generation algorithm (listed below), NAME or NAME:OPTION."

@@ -103,6 +103,9 @@ FORMATS: dict[str, Format] = _formats(
      False, False, "picture"),
     ("svg", "export.pictures", (".svg",), "vector picture of the maze (walls, paths or blocks)",
      "maze", False, False, "picture"),
+    ("pdf", "export.pdf", (".pdf",),
+     "PDF to print: the maze to a page size, its seed, an answer page, sheets to tape together "
+     "(needs the pdf extra)", "maze", False, False, "PDF"),
     ("maze", "export.maze_document", (".json",),
      "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze",
      False, False, "maze document"),
@@ -137,8 +140,9 @@ FORMATS: dict[str, Format] = _formats(
 )
 
 
-# how pictures (png, svg) draw a maze: export.pictures implements each
-PICTURE_STYLES = ("walls", "paths", "blocks")
+# how pictures (png, svg, pdf) draw a maze: export.picture_scene implements each; "classic" is
+# the walls as they were drawn before the print look (thin, in the theme's colours)
+PICTURE_STYLES = ("walls", "paths", "blocks", "classic")
 
 
 def check_picture_style(style: str, kind: str) -> None:

@@ -225,6 +225,7 @@ READERS: tuple[Reader, ...] = (
     Reader("REXPaint", ("xp",), _magic(GZIP_MAGIC, POSSIBLE), _plain(tilemaps.read_xp)),
     Reader("PNG", ("png",), _magic(pictures.PNG_SIGNATURE), _plain(pictures.read_png)),
     Reader("SVG", ("svg",), _svg, _plain(pictures.read_svg)),
+    Reader("PDF", ("pdf",), _magic(pictures.PDF_MAGIC), _plain(pictures.read_pdf)),
     Reader("MagicaVoxel", ("vox",), _magic(b"VOX "), _plain(voxels.read_vox)),
     Reader("Luanti schematic", ("mts",), _magic(b"MTSM"), _plain(voxels.read_mts)),
     Reader("Bedrock pack", ("mcpack",), _magic(ZIP_MAGIC, POSSIBLE), _plain(voxels.read_mcpack)),
