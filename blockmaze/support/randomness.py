@@ -38,3 +38,18 @@ def draw_seed() -> int:
     True
     """
     return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def item_seed(root: int, index: int, stream: int = 0) -> int:
+    """The seed of item ``index`` of a batch whose root seed is ``root``: derived from these two
+    alone (numpy's ``SeedSequence`` with the spawn key ``(index, stream)``), so any split of the
+    items among workers gives each the same seed. ``stream`` 0 is the item's own seed (its maze);
+    other streams draw what the item's options take from their ranges.
+
+    >>> item_seed(7, 3) == item_seed(7, 3), item_seed(7, 3) != item_seed(7, 4)
+    (True, True)
+    >>> 0 <= item_seed(7, 3) < 2 ** 64
+    True
+    """
+    sequence = np.random.SeedSequence(root, spawn_key=(index, stream))
+    return int(sequence.generate_state(1, np.uint64)[0])
