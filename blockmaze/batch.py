@@ -430,6 +430,7 @@ class Done:
 
     folder: Path
     items: int
+    root: int
     shards: list[dict] = field(default_factory=list)
     hash: str = ""
     resumed: int = 0
@@ -579,7 +580,7 @@ def _finish(folder: Path, description: Description, resumed: int) -> Done:
         entries = [e for s in shards for e in json.loads((folder / s["file"]).read_text())]
         _write_atomic(folder / INDEX, json.dumps({"description": description.record(),
                                                   "items": entries}, indent=1).encode())
-    done = Done(folder, description.count, shards, total.hexdigest(), resumed)
+    done = Done(folder, description.count, description.root, shards, total.hexdigest(), resumed)
     _write_atomic(folder / MANIFEST, _manifest_bytes(description.record(), shards, done.hash))
     return done
 
