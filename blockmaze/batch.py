@@ -29,6 +29,7 @@ Example
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -483,6 +484,11 @@ def describe(command: str, options: dict, *, count: int, output: str, seed: int 
         job = _checked_job(command, {**options, **ends})
         if form != "pack" and job.kind == "labyrinth":
             raise BlockmazeError("a dataset row is a carved maze: write labyrinths as a level pack")
+        if form != "pack":  # and a row (refused as the command refuses it)
+            end = Description(command, tuple(sorted({**options, **ends}.items())), (), root, 1,
+                              1, form, plan)
+            with _numba_kernels() if count > 1000 else contextlib.nullcontext():
+                _MazeMaker(end).make(0)
     return description
 
 
