@@ -149,7 +149,7 @@ def _batch_command(name: str) -> click.Command:
     own = {o.name for o in options_of(Batch)}
 
     def callback(**values):
-        from .batch import batch
+        from .batches import batch
 
         given = given_options(click.get_current_context())
         options = {k: v for k, v in values.items() if k in given and k not in own}

@@ -956,7 +956,7 @@ class Serve(Job):
 @dataclass(kw_only=True, init=False, repr=False, eq=False)  # frozen: see Record
 class Batch(Job):
     """``blockmaze batch COMMAND [its options] --count N -o OUT``: many items of generate,
-    blockwise or dungeon (:func:`blockmaze.batch.batch`); the command's own options follow it,
+    blockwise or dungeon (:func:`blockmaze.batches.batch`); the command's own options follow it,
     and these are the batch's (its ``--seed`` is the root seed, its ``-o`` the folder)."""
 
     command: ClassVar[str] = "batch"

@@ -62,7 +62,7 @@ def make_level(options: dict, root: int, index: int) -> Level:
     >>> level.walls.shape, bool(level.walls[level.start]), bool(level.walls[level.goal])
     ((7, 7), False, False)
     """
-    from .batch import Description
+    from .batches import Description
     from .commands import make_job
     from .jobs import block_settings, carved
     from .pipeline import blocks_of, grid_shape
@@ -70,7 +70,7 @@ def make_level(options: dict, root: int, index: int) -> Level:
 
     description = Description("generate", tuple(sorted(options.items())), (), root, index + 1,
                               1, "pack")
-    job = make_job("generate", **description.item_options(index), solution=True)
+    job: Any = make_job("generate", **description.item_options(index), solution=True)
     if job.kind not in PLANAR or job.unicursal:
         raise BlockmazeError(f"an environment's level is a flat plan: -g one of "
                              f"{', '.join(PLANAR)} (not {job.kind}{' unicursal' * job.unicursal})")
@@ -244,8 +244,8 @@ def _minigrid_class():
             self.index = self.levels.pick(self.np_random, self._next)
             level = self.levels.level(self.index)
             self.grid = Grid(width, height)
-            for z, x in np.argwhere(level.walls):
-                self.grid.set(int(x), int(z), Wall())
+            for z, x in np.argwhere(level.walls).tolist():
+                self.grid.set(x, z, Wall())
             self.put_obj(Goal(), level.goal[1], level.goal[0])
             self.agent_pos = (level.start[1], level.start[0])
             self.agent_dir = 0

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from blockmaze.batch import MANIFEST, batch
+from blockmaze.batches import MANIFEST, batch
 from blockmaze.cli import main
 from blockmaze.mazes.documents import decode_links, load_maze
 

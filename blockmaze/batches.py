@@ -90,6 +90,7 @@ class Range:
         """One value for one item, from ``rng`` (the item's own)."""
         if self.choices:
             return self.choices[int(rng.integers(len(self.choices)))]
+        values: tuple[int | float, ...]
         if self.whole:
             values = tuple(int(rng.integers(lo, hi + 1)) for lo, hi in zip(self.low, self.high,
                                                                            strict=True))
@@ -222,7 +223,7 @@ def make_shard(description: Description, shard: int, folder: str | None = None) 
         return json.dumps(entries, indent=1).encode()
     rows = _Rows(description.plan)
     maker = _MazeMaker(description)
-    with _numba_kernels():
+    with _numba_kernels(len(description.span(shard))):
         for index in description.span(shard):
             rows.add(index, *maker.make(index))
     return rows.parquet() if description.form == "parquet" else rows.npz()
@@ -255,6 +256,7 @@ class _MazeMaker:
 
             self.grids[key] = make_grid(shape, job.kind)
         document = carved(job, None, job.kind, self.grids[key], None, seed, ends=True)
+        assert document.endpoints is not None  # (ends=True places them)
         route = document.endpoints.route(document.maze)
         plan = None
         if d.plan:
@@ -266,11 +268,18 @@ class _MazeMaker:
         return seed, self.options_text.setdefault(text, text), document, route, plan
 
 
-def _numba_kernels():
-    """Compiled kernels for every item: a batch pays numba's load once a worker, then each
-    maze's kernels cost microseconds (unless BLOCKMAZE_KERNELS says otherwise)."""
+COMPILED_FROM = 200  # items a shard from which its kernels run compiled
+
+
+def _numba_kernels(items: int):
+    """Compiled kernels for every item of a shard of ``items`` from :data:`COMPILED_FROM` up: the
+    worker pays numba's load once (about a second), then each maze's kernels cost
+    microseconds; a smaller shard lets each kernel choose (both ways give the same mazes;
+    BLOCKMAZE_KERNELS still decides where it is set)."""
     from .support import kernels
 
+    if items < COMPILED_FROM:
+        return contextlib.nullcontext()
     return kernels.forced(kernels._forced or "numba")
 
 
@@ -309,8 +318,8 @@ class _Rows:
             c["plan_shape"].append(list(plan.shape))
 
     def parquet(self) -> bytes:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+        import pyarrow as pa  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
         c = self.columns
         arrays = {
@@ -487,7 +496,7 @@ def describe(command: str, options: dict, *, count: int, output: str, seed: int 
         if form != "pack":  # and a row (refused as the command refuses it)
             end = Description(command, tuple(sorted({**options, **ends}.items())), (), root, 1,
                               1, form, plan)
-            with _numba_kernels() if count > 1000 else contextlib.nullcontext():
+            with _numba_kernels(count):
                 _MazeMaker(end).make(0)
     return description
 
@@ -583,7 +592,7 @@ def _finish(folder: Path, description: Description, resumed: int) -> Done:
         shards.append({"file": name, "items": len(description.span(s)), "sha256": digest})
         total.update(bytes.fromhex(digest))
     if description.form == "pack":
-        entries = [e for s in shards for e in json.loads((folder / s["file"]).read_text())]
+        entries = [e for s in shards for e in json.loads((folder / str(s["file"])).read_text())]
         _write_atomic(folder / INDEX, json.dumps({"description": description.record(),
                                                   "items": entries}, indent=1).encode())
     done = Done(folder, description.count, description.root, shards, total.hexdigest(), resumed)
