@@ -45,7 +45,7 @@ import numpy as np
 
 from .commands import COMMANDS, MAX_SEED, make_job, options_of
 from .errors import BlockmazeError
-from .support.randomness import item_seed
+from .support.randomness import item_seed, item_seeds
 
 MANIFEST = "_blockmaze-batch.json"  # (readers of a Parquet folder skip names starting "_" or ".")
 INDEX = "index.json"
@@ -191,11 +191,13 @@ class Description:
                 "seed": self.root, "count": self.count, "shard_size": self.shard_size,
                 "form": self.form, "plan": self.plan, "format": self.format_}
 
-    def item_options(self, index: int) -> dict:
-        """The options of item ``index``: the fixed ones and those drawn for it."""
+    def item_options(self, index: int, drawing: int | None = None) -> dict:
+        """The options of item ``index``: the fixed ones and those drawn for it (``drawing``:
+        its seed for them, ``item_seed(root, index, 1)``, when already known)."""
         chosen = dict(self.options)
         if self.ranges:
-            rng = np.random.default_rng(item_seed(self.root, index, 1))
+            rng = np.random.default_rng(item_seed(self.root, index, 1) if drawing is None
+                                        else drawing)
             for each in self.ranges:
                 chosen[each.name] = each.draw(rng)
         return chosen
@@ -223,9 +225,13 @@ def make_shard(description: Description, shard: int, folder: str | None = None) 
         return json.dumps(entries, indent=1).encode()
     rows = _Rows(description.plan)
     maker = _MazeMaker(description)
-    with _numba_kernels(len(description.span(shard))):
-        for index in description.span(shard):
-            rows.add(index, *maker.make(index))
+    span = description.span(shard)
+    seeds = item_seeds(description.root, span.start, len(span)).tolist()
+    drawing = item_seeds(description.root, span.start, len(span), 1).tolist() \
+        if description.ranges else [None] * len(span)
+    with _numba_kernels(len(span)):
+        for index, seed, draw in zip(span, seeds, drawing, strict=True):
+            rows.add(index, *maker.make(index, seed, draw))
     return rows.parquet() if description.form == "parquet" else rows.npz()
 
 
@@ -236,16 +242,16 @@ class _MazeMaker:
     def __init__(self, description: Description):
         self.description = description
         self.grids: dict = {}
-        self.options_text: dict = {}
+        self.text: str | None = None
         self.job: Any = None
 
-    def make(self, index: int):
+    def make(self, index: int, seed: int, drawing: int | None):
+        """Item ``index``'s row values; ``seed`` its seed, ``drawing`` its options' seed."""
         from .jobs import block_settings, carved
         from .pipeline import grid_shape
 
         d = self.description
-        seed = item_seed(d.root, index)
-        options = d.item_options(index)
+        options = d.item_options(index, drawing)
         if d.ranges or self.job is None:
             self.job = _checked_job(d.command, options)
         job = self.job
@@ -264,8 +270,9 @@ class _MazeMaker:
 
             plan = blocks_of(document.maze, document.endpoints,
                              block_settings(job, document.maze.grid.kind))
-        text = json.dumps({k: _plain(v) for k, v in sorted(options.items())})
-        return seed, self.options_text.setdefault(text, text), document, route, plan
+        if d.ranges or self.text is None:
+            self.text = json.dumps({k: _plain(v) for k, v in sorted(options.items())})
+        return seed, self.text, document, route, plan
 
 
 COMPILED_FROM = 200  # items a shard from which its kernels run compiled
@@ -298,8 +305,6 @@ class _Rows:
             self.columns.update(plan=[], plan_shape=[])
 
     def add(self, index: int, seed: int, options: str, document, route, plan) -> None:
-        from .mazes.documents import encode_links
-
         maze, ends = document.maze, document.endpoints
         c = self.columns
         c["index"].append(index)
@@ -307,7 +312,7 @@ class _Rows:
         c["options"].append(options)
         c["kind"].append(maze.grid.kind)
         c["shape"].append(list(maze.grid.shape))
-        c["links"].append(encode_links(maze.links))
+        c["links"].append(maze.links)  # (encoded a shard at once: _links_texts)
         c["start"].append(ends.start)
         c["goal"].append(ends.goal)
         c["solution"].append(np.asarray(route, dtype=np.int32))
@@ -328,7 +333,7 @@ class _Rows:
             "options": pa.array(c["options"], pa.string()),
             "kind": pa.array(c["kind"], pa.string()),
             "shape": pa.array(c["shape"], pa.list_(pa.int32())),
-            "links": pa.array(c["links"], pa.string()),
+            "links": pa.array(_links_texts(c["links"]), pa.string()),
             "start": pa.array(c["start"], pa.int32()),
             "goal": pa.array(c["goal"], pa.int32()),
             "solution": _int_lists(c["solution"]),
@@ -356,7 +361,7 @@ class _Rows:
             "kind": np.asarray(c["kind"], dtype=str),
             "shape": _ragged([np.asarray(s, np.int32) for s in c["shape"]])[0],
             "shape_offsets": _ragged([np.asarray(s, np.int32) for s in c["shape"]])[1],
-            "links": np.asarray(c["links"], dtype=str),
+            "links": np.asarray(_links_texts(c["links"]), dtype=str),
             "start": np.asarray(c["start"], np.int32),
             "goal": np.asarray(c["goal"], np.int32),
             "solution": _ragged(solutions)[0],
@@ -370,6 +375,30 @@ class _Rows:
             shapes = [np.asarray(s, np.int32) for s in c["plan_shape"]]
             arrays["plan_shape"], arrays["plan_shape_offsets"] = _ragged(shapes)
         return npz_bytes(arrays)
+
+
+def _links_texts(links: list[np.ndarray]) -> list[str]:
+    """Each maze's links as a maze document writes them (:func:`~blockmaze.mazes.documents.encode_links`),
+    those with as many directions encoded in one call.
+
+    >>> from blockmaze.mazes.documents import encode_links
+    >>> a, b = np.eye(4, dtype=bool)[:2], np.ones((3, 6), bool)
+    >>> _links_texts([a, b, a]) == [encode_links(a), encode_links(b), encode_links(a)]
+    True
+    """
+    from .mazes.documents import encode_links
+
+    texts: list[str] = [""] * len(links)
+    for k in sorted({item.shape[1] for item in links}):
+        chosen = [i for i, item in enumerate(links) if item.shape[1] == k]
+        digits = (k + 3) // 4
+        text = encode_links(np.concatenate([links[i] for i in chosen]))
+        start = 0
+        for i in chosen:
+            end = start + len(links[i]) * digits
+            texts[i] = text[start:end]
+            start = end
+    return texts
 
 
 def _int_lists(values: list[np.ndarray]):
@@ -497,7 +526,7 @@ def describe(command: str, options: dict, *, count: int, output: str, seed: int 
             end = Description(command, tuple(sorted({**options, **ends}.items())), (), root, 1,
                               1, form, plan)
             with _numba_kernels(count):
-                _MazeMaker(end).make(0)
+                _MazeMaker(end).make(0, item_seed(root, 0), None)
     return description
 
 

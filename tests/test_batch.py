@@ -280,3 +280,13 @@ def test_level_i_is_batch_item_i(tmp_path):
         plan = np.frombuffer(row["plan"], np.uint8).reshape(row["plan_shape"])
         level = env.levels.level(row["index"])
         assert level.seed == row["seed"] and ((plan == 1) == level.walls).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 64 - 1), st.integers(0, 2 ** 32 + 5), st.integers(1, 4),
+       st.integers(0, 3))
+def test_seeds_of_a_shard_at_once_are_seedsequences_own(root, first, count, stream):
+    from blockmaze.support.randomness import item_seed, item_seeds
+
+    assert item_seeds(root, first, count, stream).tolist() == [
+        item_seed(root, i, stream) for i in range(first, first + count)]
