@@ -5,7 +5,7 @@ from one description: the command's options, some drawn from ranges (``--vary``)
 seed. Item ``i``'s seed comes from the root seed and ``i`` alone
 (:func:`blockmaze.support.randomness.item_seed`), and so do its drawn options, so the items are
 the same whichever worker makes them. Items are made in shards of a fixed size; each shard is
-one task of an engine (this process, local processes, Dask or Ray: :mod:`blockmaze.engines`)
+one task of an engine (this process, local processes, Dask or Ray: :mod:`blockmaze.support.engines`)
 and is written whole or not at all (a temporary file renamed), so a stopped run started again
 resumes at the shards it lacks and ends with the same bytes. OUT is
 
@@ -50,12 +50,7 @@ from .support.randomness import item_seed, item_seeds
 MANIFEST = "_blockmaze-batch.json"  # (readers of a Parquet folder skip names starting "_" or ".")
 INDEX = "index.json"
 DATASETS = {".parquet": "parquet", ".npz": "npz"}
-# the options a dataset row is made from (the maze as generate makes it); the others shape its
-# blocks (--plan) or its files, and a dataset refuses those it cannot show
-MAZE_OPTIONS = ("size", "kind", "algorithm", "braid", "entrances", "weave", "exits",
-                "checkpoints", "unicursal", "scale")
-BLOCK_OPTIONS = ("wall", "passage", "scale", "bridges", "solution", "height", "floor", "roof",
-                 "lights", "hollow")
+# options a dataset row cannot show (a level pack writes them as the command does)
 NOT_IN_DATASETS = ("mask", "prefab", "minigame", "fit", "animate", "into", "split", "style",
                    "circuits")
 # the columns of a dataset's rows (plan and plan_shape with --plan)
