@@ -53,7 +53,8 @@ DATASETS = {".parquet": "parquet", ".npz": "npz"}
 # options a dataset row cannot show (a level pack writes them as the command does)
 NOT_IN_DATASETS = ("mask", "prefab", "minigame", "fit", "animate", "into", "split", "style",
                    "circuits")
-# the columns of a dataset's rows (plan and plan_shape with --plan)
+# the columns of a dataset's rows (plan and plan_shape with --plan; with --measures a
+# measure_NAME column for each measure of mazes.measures.analyze)
 COLUMNS = ("index", "seed", "options", "kind", "shape", "links", "start", "goal", "solution",
            "length", "dead_ends")
 TMP = ".tmp-"  # a shard being written: temporary name in OUT, removed on resume
@@ -164,6 +165,7 @@ class Description:
     form: str  # "parquet", "npz" or "pack"
     plan: bool = False
     format_: str | None = None
+    measures: bool = False
 
     @property
     def shards(self) -> int:
@@ -184,7 +186,8 @@ class Description:
                 "vary": [{"name": r.name, "low": list(r.low), "high": list(r.high),
                           "choices": list(r.choices)} for r in self.ranges],
                 "seed": self.root, "count": self.count, "shard_size": self.shard_size,
-                "form": self.form, "plan": self.plan, "format": self.format_}
+                "form": self.form, "plan": self.plan, "format": self.format_,
+                "measures": self.measures}
 
     def item_options(self, index: int, drawing: int | None = None) -> dict:
         """The options of item ``index``: the fixed ones and those drawn for it (``drawing``:
@@ -218,7 +221,7 @@ def make_shard(description: Description, shard: int, folder: str | None = None) 
         assert folder is not None
         entries = [_pack_item(description, index, Path(folder)) for index in description.span(shard)]
         return json.dumps(entries, indent=1).encode()
-    rows = _Rows(description.plan)
+    rows = _Rows(description.plan, description.measures)
     maker = _MazeMaker(description)
     span = description.span(shard)
     seeds = item_seeds(description.root, span.start, len(span)).tolist()
@@ -293,11 +296,12 @@ def _checked_job(command: str, options: dict):
 class _Rows:
     """A shard's rows, column by column."""
 
-    def __init__(self, plan: bool):
-        self.plan = plan
+    def __init__(self, plan: bool, measures: bool = False):
+        self.plan, self.measures = plan, measures
         self.columns: dict[str, list] = {name: [] for name in COLUMNS}
         if plan:
             self.columns.update(plan=[], plan_shape=[])
+        self.measured: list[dict] = []
 
     def add(self, index: int, seed: int, options: str, document, route, plan) -> None:
         maze, ends = document.maze, document.endpoints
@@ -316,6 +320,20 @@ class _Rows:
         if self.plan:
             c["plan"].append(np.ascontiguousarray(plan, dtype=np.uint8).tobytes())
             c["plan_shape"].append(list(plan.shape))
+        if self.measures:
+            from .mazes.measures import analyze
+
+            facts = analyze(maze, ends)
+            facts["junctions"] = json.dumps({str(k): v for k, v in facts["junctions"].items()})
+            self.measured.append(facts)
+
+    def measure_columns(self) -> dict[str, list]:
+        """``measure_NAME`` columns, one per measure of :func:`blockmaze.mazes.measures.analyze`
+        (``measure_junctions`` as JSON: degree -> cells)."""
+        if not self.measured:
+            return {}
+        return {f"measure_{name}": [facts[name] for facts in self.measured]
+                for name in self.measured[0]}
 
     def parquet(self) -> bytes:
         import pyarrow as pa  # type: ignore[import-untyped]
@@ -338,6 +356,8 @@ class _Rows:
         if self.plan:
             arrays["plan"] = pa.array(c["plan"], pa.binary())
             arrays["plan_shape"] = pa.array(c["plan_shape"], pa.list_(pa.int32()))
+        for name, values in self.measure_columns().items():
+            arrays[name] = pa.array(values)
         sink = io.BytesIO()
         # the writer's options pinned, so the same rows are the same bytes on any machine
         # with this pyarrow (its version is the one thing the file names about its writer)
@@ -369,6 +389,8 @@ class _Rows:
             arrays["plan"], arrays["plan_offsets"] = _ragged(plans)
             shapes = [np.asarray(s, np.int32) for s in c["plan_shape"]]
             arrays["plan_shape"], arrays["plan_shape_offsets"] = _ragged(shapes)
+        for name, values in self.measure_columns().items():
+            arrays[name] = np.asarray(values, dtype=str if name == "measure_junctions" else None)
         return npz_bytes(arrays)
 
 
@@ -472,7 +494,8 @@ class Done:
 
 def describe(command: str, options: dict, *, count: int, output: str, seed: int | None = None,
              vary: str | tuple[Range, ...] | None = None, shard_size: int | None = None,
-             plan: bool = False, format_: str | None = None) -> Description:
+             plan: bool = False, format_: str | None = None,
+             measures: bool = False) -> Description:
     """The :class:`Description` of a batch, refused in one line before any work: the command
     and options checked as the command checks them (item 0's options, with its ranges' ends)."""
     from .support.randomness import draw_seed
@@ -511,8 +534,11 @@ def describe(command: str, options: dict, *, count: int, output: str, seed: int 
     if shard_size < 1:
         raise BlockmazeError(f"--shard-size is at least 1, got {shard_size}")
     fixed = tuple(sorted(options.items()))
+    if form == "pack" and (plan or measures):
+        raise BlockmazeError("--plan and --measures are a dataset's columns: write -o "
+                             "NAME.parquet or NAME.npz")
     description = Description(command, fixed, ranges, root, count, shard_size, form, plan,
-                              format_)
+                              format_, measures)
     for ends in _range_ends(ranges):  # every range's ends make a job the command takes
         job = _checked_job(command, {**options, **ends})
         if form != "pack" and job.kind == "labyrinth":
@@ -547,7 +573,8 @@ def _needs(module: str, extra: str) -> None:
 
 def batch(command: str, options: dict | None = None, *, count: int, output: str,
           seed: int | None = None, vary: str | None = None, shard_size: int | None = None,
-          plan: bool = False, format_: str | None = None, workers: int = 1,
+          plan: bool = False, format_: str | None = None, measures: bool = False,
+          workers: int = 1,
           engine: str = "local", scheduler: str | None = None,
           say: Callable[[str], None] | None = None) -> Done:
     """Make ``count`` items of ``command`` (its ``options`` by parameter name; ``vary`` draws
@@ -559,7 +586,8 @@ def batch(command: str, options: dict | None = None, *, count: int, output: str,
     from .support.progress import phase
 
     description = describe(command, dict(options or {}), count=count, output=output, seed=seed,
-                           vary=vary, shard_size=shard_size, plan=plan, format_=format_)
+                           vary=vary, shard_size=shard_size, plan=plan, format_=format_,
+                           measures=measures)
     folder = Path(output)
     todo = _prepare(folder, description)
     say = say or (lambda line: None)

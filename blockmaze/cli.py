@@ -160,6 +160,7 @@ def _batch_command(name: str) -> click.Command:
         done = batch(name, options, count=settings["count"], output=settings["output"],
                      seed=settings["seed"], vary=settings["vary"],
                      shard_size=settings["shard_size"], plan=settings["plan"],
+                     measures=settings["measures"],
                      format_=values.get("format_"), workers=settings["workers"],
                      engine=settings["engine"], scheduler=settings["scheduler"], say=_info)
         _info(f"wrote {done.folder}: {done.items} items in {len(done.shards)} shards, root seed "

@@ -979,6 +979,8 @@ class Batch(Job):
                                     Whole(min=1), metavar="N", show_default=False)
     plan: bool = option(False, "Datasets: add each maze's block plan (plan, plan_shape: the "
                                "blocks generate writes, a byte each).", "Batch")
+    measures: bool = option(False, "Datasets: add each maze's measures (info --analysis's: a "
+                                   "measure_NAME column each).", "Batch")
     workers: int = option(1, "Processes (or Dask and Ray tasks at once).", "Batch", Whole(1, 4096),
                           metavar="N")
     engine: str = option("local", "Where the shards run: local processes, dask (pip install "

@@ -290,3 +290,24 @@ def test_seeds_of_a_shard_at_once_are_seedsequences_own(root, first, count, stre
 
     assert item_seeds(root, first, count, stream).tolist() == [
         item_seed(root, i, stream) for i in range(first, first + count)]
+
+
+def test_measures_are_info_analysis_own(tmp_path):
+    from blockmaze.jobs import run
+    from blockmaze.mazes.measures import analyze
+
+    done = batch("generate", {"size": (5, 6), "braid": 0.5}, count=3, seed=4, measures=True,
+                 output=str(tmp_path / "m.parquet"))
+    for row in _table(done.folder).to_pylist():
+        path = tmp_path / f"{row['index']}.json"
+        run("generate", size=(5, 6), braid=0.5, seed=row["seed"], output=str(path))
+        document = load_maze(path)
+        facts = analyze(document.maze, document.endpoints)
+        assert json.loads(row["measure_junctions"]) == {str(k): v for k, v in
+                                                        facts.pop("junctions").items()}
+        assert {name: row[f"measure_{name}"] for name in facts} == facts
+    npz = batch("generate", {"size": (5, 6), "braid": 0.5}, count=3, seed=4, measures=True,
+                output=str(tmp_path / "m.npz"))
+    shard = np.load(npz.folder / "part-00000.npz")
+    assert shard["measure_dead_ends"].tolist() == [r["measure_dead_ends"] for r in
+                                                   _table(done.folder).to_pylist()]
