@@ -493,6 +493,16 @@ print(json.dumps(names))
 """
 
 
+def amulet_names(folder: Path, places) -> list[str]:
+    """The Java block names Amulet reads at ``places`` (x, y, z) of the world in ``folder``
+    (a Java or a Bedrock world: Amulet translates)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    done = subprocess.run([readers.amulet_python(), "-c", AMULET_READ, str(folder), json.dumps(places)],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
 @pytest.mark.slow
 @pytest.mark.reader
 def test_amulet_reads_the_edited_world_as_the_schem_says(tmp_path):
@@ -513,17 +523,9 @@ def test_amulet_reads_the_edited_world_as_the_schem_says(tmp_path):
     outside = [(int(x), int(y), int(z)) for x, y, z in
                zip(rng.integers(0, 41, 150), rng.integers(-64, -50, 150), rng.integers(0, 41, 150), strict=True)
                if not (x0 <= x < x0 + blocks.shape[2] and z0 <= z < z0 + blocks.shape[1] and -60 <= y < -56)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-
-    def names(folder: Path, places) -> list[str]:
-        done = subprocess.run([readers.amulet_python(), "-c", AMULET_READ, str(folder), json.dumps(places)],
-                              capture_output=True, text=True, timeout=600, env=env)
-        assert done.returncode == 0, done.stderr[-3000:]
-        return json.loads(done.stdout.splitlines()[-1])
-
-    found = names(world, inside + outside)
+    found = amulet_names(world, inside + outside)
     assert found[:len(inside)] == [blocks[y + 60, z - z0, x - x0].partition("[")[0] for x, y, z in inside]
-    assert found[len(inside):] == names(before, outside)
+    assert found[len(inside):] == amulet_names(before, outside)
 
 
 def test_a_disk_full_as_the_journal_is_written_leaves_the_world_as_it_was(tmp_path, monkeypatch):
