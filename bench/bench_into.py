@@ -1,9 +1,10 @@
-"""--into WORLD against a new world, and the kill test; prints Markdown tables.
+"""--into WORLD against a new world, and the kill test, Java and Bedrock; prints Markdown tables.
 
     python bench/bench_into.py            # a 200x200 maze into a 1001x1001-block world, 3 runs each,
                                           # and SIGKILL at 200 random moments of --into
     python bench/bench_into.py --kills 40 --runs 1   # quicker
     python bench/bench_into.py --quick    # CI smoke run: one run each, 10 kills
+    python bench/bench_into.py --edition bedrock   # the Bedrock world folder alone
 
 The existing world is ``blockmaze generate 500x500 -f world --terrain grass`` (1001x1001 blocks,
 63x63 chunks in 4 region files). Each timed run is the whole command in a fresh process, on a fresh
@@ -11,8 +12,10 @@ copy of that world (copying it is not timed): ``generate 200x200 --seed 1 --into
 --y -60`` against ``generate 200x200 --seed 1 -f world -o New``. The kill test is
 tests/test_into.py's: a world of four region files, a 30x30 maze reaching all four, SIGKILL at a
 random moment (half over the whole run, half over its last 30 %), then the next run's recovery,
-then the world's files compared with the world before and with a whole run's. Benches print; they
-never fail on a time.
+then the world's files compared with the world before and with a whole run's. The same for a
+Bedrock world folder (``-f mcworld`` unzipped; against ``-f mcworld``), its kill test
+tests/test_into_bedrock.py's (records read with Mojang's LevelDB). Benches print; they never
+fail on a time.
 """
 
 from __future__ import annotations
@@ -43,12 +46,16 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--quick", action="store_true", help="one run each, 10 kills")
+    parser.add_argument("--edition", choices=("java", "bedrock", "both"), default="both")
     options = parser.parse_args()
     if options.quick:
         options.runs, options.kills = 1, 10
     maze = ["generate", "200x200", "--seed", "1"]
     with tempfile.TemporaryDirectory(prefix="bench-into-") as scratch:
         scratch_path = Path(scratch)
+        if options.edition == "bedrock":
+            bedrock(scratch_path, maze, options)
+            return
         source = scratch_path / "source"
         made = timed(["generate", "500x500", "--seed", "7", "-f", "world", "-o", str(source),
                       "--terrain", "grass"])
@@ -76,7 +83,48 @@ def main() -> None:
         print("|---|---|")
         for outcome, count in counts.items():
             print(f"| {outcome} | {count} |")
-        print(f"\n({time.perf_counter() - started:.0f} s)")
+        print(f"\n({time.perf_counter() - started:.0f} s)\n")
+        if options.edition == "both":
+            bedrock(scratch_path, maze, options)
+
+
+def bedrock(scratch: Path, maze: list[str], options) -> None:
+    """The same for a Bedrock world folder: ``generate 500x500 -f mcworld --terrain grass``
+    unzipped (1001x1001 blocks, 63x63 chunks), the maze built into it against written as a new
+    .mcworld; then tests/test_into_bedrock.py's kill test."""
+    import zipfile
+
+    archive = scratch / "source.mcworld"
+    made = timed(["generate", "500x500", "--seed", "7", "-f", "mcworld", "-o", str(archive),
+                  "--terrain", "grass"])
+    source = scratch / "bedrock-source"
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(source)
+    into, new = [], []
+    for run in range(options.runs):
+        world = scratch / f"B{run}"
+        shutil.copytree(source, world)
+        into.append(timed([*maze, "--into", str(world), "--at", "500,500", "--y", "-60"]))
+        new.append(timed([*maze, "-f", "mcworld", "-o", str(scratch / f"New{run}.mcworld"),
+                          "--terrain", "grass"]))
+    size = sum(p.stat().st_size for p in (source / "db").iterdir()) / 1e6
+    print(f"existing Bedrock world: 1001x1001 blocks, its db {size:.0f} MB, made in {made:.1f} s\n")
+    print("| 200x200 maze (401x4x401 blocks), Bedrock | median s | runs |")
+    print("|---|---|---|")
+    print(f"| --into the existing world folder | {statistics.median(into):.2f} | "
+          f"{', '.join(f'{t:.2f}' for t in into)} |")
+    print(f"| as a new world (-f mcworld) | {statistics.median(new):.2f} | "
+          f"{', '.join(f'{t:.2f}' for t in new)} |")
+    print(f"| ratio | {statistics.median(into) / statistics.median(new):.2f} | |\n")
+    from test_into_bedrock import kill_test
+
+    started = time.perf_counter()
+    counts = kill_test(scratch / "bedrock-kills", options.kills, seed=51)
+    print(f"| SIGKILL at {options.kills} random moments of --into (Bedrock) | worlds |")
+    print("|---|---|")
+    for outcome, count in counts.items():
+        print(f"| {outcome} | {count} |")
+    print(f"\n({time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":

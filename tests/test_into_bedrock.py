@@ -157,6 +157,9 @@ def test_every_record_outside_the_maze_is_kept_byte_for_byte_and_the_maze_is_as_
     heights = np.frombuffer(after[key + b"+"], "<i2", 256).reshape(16, 16)
     old_heights = np.frombuffer(before[key + b"+"], "<i2", 256).reshape(16, 16)
     assert (heights[:11, :] == old_heights[:11, :]).all()  # (outside the box: as it was)
+    solid = blocks(after, 0, 0, -4) != np.array(_entry("minecraft:air", ()), dtype=object)
+    tops = 16 - np.argmax(solid[:, :, ::-1], axis=2)  # x, z: one above each column's top block
+    assert (heights[11:, 11:] == tops[11:, 11:].T).all()  # (inside: its blocks' top)
     assert after[key + b"+"][512:] == before[key + b"+"][512:]  # the biomes
     (backup,) = (world / into_bedrock.BACKUPS).iterdir()
     assert records(backup) == before

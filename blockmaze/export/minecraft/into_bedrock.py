@@ -251,14 +251,11 @@ def _heights(data_3d: bytes, solid: np.ndarray, sy0: int, xs: tuple[int, int],
     one below them stays where it was."""
     heights = np.frombuffer(data_3d, "<i2", 256).reshape(16, 16).astype(np.int32)  # z, x
     bottom = sy0 * 16 - MIN_Y
-    top = bottom + solid.shape[2]
-    for x in range(*xs):
-        for z in range(*zs):
-            old = int(heights[z, x])
-            if old > top:
-                continue
-            column = np.flatnonzero(solid[x, z])
-            heights[z, x] = bottom + int(column[-1]) + 1 if column.size else min(old, bottom)
+    old = heights[zs[0]:zs[1], xs[0]:xs[1]]
+    column = solid[xs[0]:xs[1], zs[0]:zs[1]].transpose(1, 0, 2)  # z, x, y
+    highest = column.shape[2] - np.argmax(column[:, :, ::-1], axis=2)  # one above its top block
+    found = np.where(column.any(axis=2), bottom + highest, np.minimum(old, bottom))
+    old[...] = np.where(old > bottom + solid.shape[2], old, found)
     return heights.astype("<i2").tobytes()
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
 
 import nbtlib
 import numpy as np
@@ -93,8 +94,18 @@ def _layer(value: bytes, at: int, where: str) -> tuple[Layer, int]:
     if not 0 < count <= 4096 or int(indices.max()) >= count:
         raise BadFileError(f"{where}: a sub-chunk's palette of {count} entries does not cover "
                            "its indices")
-    stream = io.BytesIO(value)
-    stream.seek(at)
+    try:
+        entries, names, size = _entries(value[at:], count)
+    except ValueError as error:
+        raise BadFileError(f"{where}: {error}") from None
+    return Layer(indices, list(entries), list(names)), at + size
+
+
+@lru_cache(maxsize=1024)
+def _entries(data: bytes, count: int) -> tuple[tuple[bytes, ...], tuple[str, ...], int]:
+    """The first ``count`` palette entries of ``data`` (each its bytes), their names and the
+    bytes they take: remembered, as neighbouring sub-chunks often share their palette."""
+    stream = io.BytesIO(data)
     entries, names = [], []
     for _ in range(count):
         start = stream.tell()
@@ -102,10 +113,10 @@ def _layer(value: bytes, at: int, where: str) -> tuple[Layer, int]:
             entry = nbtlib.File.parse(stream, byteorder="little")
             names.append(str(entry["name"]))
         except Exception as error:  # nbtlib raises plain exceptions on broken input
-            raise BadFileError(f"{where}: a sub-chunk's palette is not little-endian NBT "
-                               f"({type(error).__name__}: {error})") from None
-        entries.append(value[start:stream.tell()])
-    return Layer(indices, entries, names), stream.tell()
+            raise ValueError(f"a sub-chunk's palette is not little-endian NBT "
+                             f"({type(error).__name__}: {error})") from None
+        entries.append(data[start:stream.tell()])
+    return tuple(entries), tuple(names), stream.tell()
 
 
 def write_subchunk(cy: int, layers: list[Layer]) -> bytes:
