@@ -297,11 +297,23 @@ def open_world_db(folder: Path):
     try:
         return LevelDB(str(folder / "db"))
     except LevelDBException as error:
-        text = str(error.args[0] if error.args else error)
+        text = _message(error)
         if "lock" in text.lower():
             raise OutputError(f"{folder} is open in Minecraft (another program holds its "
                               f"{DB_LOCK}): close the world or stop the server, then run again") from None
+        if text.startswith("IO error"):  # (opening replays the log into a table: a full disk)
+            raise OutputError(f"cannot open {folder / 'db'}: {text.rsplit(': ', 1)[-1]}") from None
         raise BadFileError(f"{folder / 'db'}: LevelDB cannot open it ({text})") from None
+
+
+def _message(error: Exception) -> str:
+    """LevelDB's message of one of its errors.
+
+    >>> _message(Exception(b"IO error: db/000012.log: No space left on device"))
+    'IO error: db/000012.log: No space left on device'
+    """
+    text = error.args[0] if error.args else error
+    return text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
 
 
 def write_into_bedrock(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLike,
@@ -358,7 +370,8 @@ def write_into_bedrock(bands: Iterable[np.ndarray] | np.ndarray, target: str | o
                 with stops.deferred():
                     db.putBatch(batch)  # the change, whole: one record of LevelDB's log
             except Exception as error:  # LevelDB's own (a full disk): nothing applied
-                raise OutputError(f"cannot write {folder / 'db'}: {error}") from None
+                raise OutputError(f"cannot write {folder / 'db'}: "
+                                  f"{_message(error).rsplit(': ', 1)[-1]}") from None
     warnings.warn(BlockmazeWarning(
         f"built into {folder}: the maze stands at x {box.x}..{box.x + width - 1}, y {box.y}.."
         f"{box.y + height - 1}, z {box.z}..{box.z + length - 1} (Bedrock's blocks); "
