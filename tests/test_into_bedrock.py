@@ -7,8 +7,10 @@ as it was or wholly changed."""
 from __future__ import annotations
 
 import io
+import os
 import random
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -22,12 +24,12 @@ import pytest
 from unittest.mock import ANY
 
 import readers
-from test_into import amulet_names, kill_round, run
+from test_into import COMMAND, amulet_names, kill_round, run
 from test_into import small_disk as small_disk  # (a fixture)
 from blockmaze.export.minecraft import into_bedrock
 from blockmaze.export.minecraft.mcworld import _nbt, write_mcworld
 from blockmaze.export.minecraft.subchunks import Layer, _entry, read_subchunk, write_subchunk
-from blockmaze.export.target import remove_leftovers
+from blockmaze.export.minecraft.into import world_lock
 from blockmaze.materials import load_theme
 
 OTHER = {b"actorprefix\x00\x00\x00\x01\x00\x00\x00\x07": b"an entity, kept as it is",
@@ -290,7 +292,8 @@ def kill_test(tmp_path: Path, rounds: int, seed: int = 0) -> dict[str, int]:
         shutil.copytree(source, world)
         late = rng.random() < 0.5  # half over the whole run, half over its end, where it writes
         kill_round(world, [*args, str(world)], rng.uniform(0.7 * seconds if late else 0.0, seconds * 1.1))
-        remove_leftovers(world, any_age=True)
+        with world_lock(world, into_bedrock.DB_LOCK):  # what the next run does first
+            into_bedrock.recover(world)
         try:
             found = records(world)
         except Exception:  # LevelDB cannot open it: broken
@@ -304,6 +307,8 @@ def kill_test(tmp_path: Path, rounds: int, seed: int = 0) -> dict[str, int]:
             counts["changed"] += 1
         else:
             counts["broken or mixed"] += 1
+            print(f"broken or mixed: records {'as before' if found == old else 'as after' if found == new else 'mixed'}, "
+                  f"leftovers {leftovers}, backups {backups}")
     return counts
 
 
@@ -424,3 +429,35 @@ def test_a_full_disk_at_any_moment_leaves_the_world_as_it_was_or_wholly_changed(
             outcomes["built"] += 1
         shutil.rmtree(copy)
     assert outcomes["refused"] and outcomes["built"], outcomes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mark", ["backing-up", "backed-up"])
+def test_a_run_killed_while_it_backs_up_or_before_its_batch_leaves_the_world_as_it_was(world, tmp_path, mark):
+    """SIGKILL with the backup half made (its staged folder in blockmaze-backups/) or made but
+    the batch not written: the world's records as they were; the next run removes the half-made
+    backup, keeps a whole one, and builds."""
+    before = records(world)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    env = {**os.environ, "BLOCKMAZE_STOPS_MARKS": str(marks), "BLOCKMAZE_STOPS_PAUSE": mark}
+    args = ["generate", "5x5", "-s", "1", "--into", str(world), "--at", "16,16", "--y", "-60"]
+    process = subprocess.Popen([*COMMAND, *args], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (marks / mark).exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    from blockmaze.errors import OutputError
+
+    with pytest.raises(OutputError, match="open in Minecraft"):  # the run holds db/LOCK
+        with world_lock(world, into_bedrock.DB_LOCK):
+            pass
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    staged = list((world / into_bedrock.BACKUPS).glob(".blockmaze-*"))
+    assert len(staged) == (mark == "backing-up")
+    run(*args)
+    assert records(world) != before and not list(world.rglob(".blockmaze-*"))
+    backups = sorted((world / into_bedrock.BACKUPS).iterdir())
+    assert len(backups) == 1 + (mark == "backed-up")
+    assert all(records(backup) == before for backup in backups)

@@ -91,15 +91,16 @@ def check_world(folder: Path) -> None:
 
 
 @contextlib.contextmanager
-def world_lock(folder: Path, name: str = LOCK) -> Iterator[None]:
+def world_lock(folder: Path, name: str = LOCK) -> Iterator[int | None]:
     """Hold the world's ``session.lock`` as the game does (a POSIX ``fcntl`` lock, what Java's
     ``FileChannel.tryLock`` takes on Linux and macOS), or refuse the world when another process
     holds it. The file is made (empty) if the world has none; the lock goes when the block ends.
-    ``name``: the lock file in the folder (a Bedrock world's is ``db/LOCK``, LevelDB's own)."""
+    ``name``: the lock file in the folder (a Bedrock world's is ``db/LOCK``, LevelDB's own).
+    Gives the lock file's descriptor (None where there are no POSIX locks)."""
     try:
-        import fcntl
+        import fcntl  # noqa: F401 (whether the system has POSIX locks)
     except ImportError:  # pragma: no cover - Windows: no POSIX locks
-        yield
+        yield None
         return
     path = folder / name
     try:
@@ -107,14 +108,24 @@ def world_lock(folder: Path, name: str = LOCK) -> Iterator[None]:
     except OSError as error:
         raise OutputError(f"cannot open {path}: {error.strerror or error}") from None
     try:
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise OutputError(f"{folder} is open in Minecraft (another program holds its "
-                              f"{name}): close the world or stop the server, then run again") from None
-        yield
+        relock(fd, folder, name)
+        yield fd
     finally:
         os.close(fd)
+
+
+def relock(fd: int | None, folder: Path, name: str = LOCK) -> None:
+    """Take the POSIX lock on the open lock file ``fd`` (again: a process's locks on a file all
+    go when any of its descriptors of it unlocks or closes), or refuse the world."""
+    if fd is None:  # pragma: no cover - Windows
+        return
+    import fcntl
+
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise OutputError(f"{folder} is open in Minecraft (another program holds its "
+                          f"{name}): close the world or stop the server, then run again") from None
 
 
 def recover(folder: str | os.PathLike) -> bool:

@@ -48,7 +48,8 @@ from .. import Format, Writer, volume_slices
 from ..target import remove_leftovers, staged_folder
 from .blockdata import checked_theme
 from .blockentities import bedrock_entity
-from .into import BACKUPS, Box, _free_name, check_size, maze_ids, unexplored, world_lock
+from .into import (BACKUPS, Box, _free_name, check_size, maze_ids, relock, unexplored,
+                   world_lock)
 from .mcworld import (BLOCK_ENTITIES, DATA_3D, FINALIZED, MISSING, SUBCHUNK, VERSION, _checked,
                       _nbt, _translated)
 from .subchunks import AIR, Layer, _entry, read_subchunk, write_subchunk
@@ -286,6 +287,20 @@ def _block_entities(old: bytes | None, box: Box, cx: int, cz: int, entities: lis
 
 # --- the writer ------------------------------------------------------------------------------
 
+def recover(folder: str | os.PathLike) -> list[str]:
+    """Remove what runs killed in the middle left (a backup half made, in the world folder or in
+    its backups' folder); their names. Nothing else is to finish: a change whose batch LevelDB's
+    log does not hold whole is dropped by LevelDB itself when it opens the database. The caller
+    holds the world's lock (:func:`~.into.world_lock` on :data:`DB_LOCK`).
+
+    >>> import tempfile
+    >>> recover(tempfile.mkdtemp())
+    []
+    """
+    folder = Path(folder)
+    return remove_leftovers(folder, any_age=True) + remove_leftovers(folder / BACKUPS, any_age=True)
+
+
 def open_world_db(folder: Path):
     """The world's LevelDB, opened as the game opens it (its ``db/LOCK`` taken); one line when
     the extra is missing or LevelDB refuses it."""
@@ -351,8 +366,8 @@ def write_into_bedrock(bands: Iterable[np.ndarray] | np.ndarray, target: str | o
     height, length, width = ids.shape
     cx, cz = spawn if at is None else at
     box = Box(cx - width // 2, MIN_Y if y is None else y, cz - length // 2, ids.shape)
-    with world_lock(folder, DB_LOCK):  # (held past LevelDB's own: closing it first would free both)
-        remove_leftovers(folder, any_age=True)  # a killed run's staged backup
+    with world_lock(folder, DB_LOCK) as fd:  # (held through LevelDB's: see relock)
+        recover(folder)
         with contextlib.closing(open_world_db(folder)) as db:
             chunks = _Chunks(db)
             _check_chunks(chunks, box)
@@ -363,8 +378,11 @@ def write_into_bedrock(bands: Iterable[np.ndarray] | np.ndarray, target: str | o
             for place in box.chunks():
                 batch.update(edit_chunk(chunks, *place, box, ids, states, entities))
         # the backup while the database is closed (LevelDB's background work, which replaces
-        # files, ends as it closes) and the world's lock still held: nothing changes its files
+        # files, ends as it closes) and the world locked: nothing changes its files. LevelDB's
+        # unlock as it closed freed this process's lock too (POSIX locks are the process's)
+        relock(fd, folder, DB_LOCK)
         kept = _backup(folder) if backup else None
+        stops._mark("backed-up")  # (and here: the backup made, the batch not yet written)
         with contextlib.closing(open_world_db(folder)) as db:
             try:
                 with stops.deferred():
@@ -383,6 +401,8 @@ def write_into_bedrock(bands: Iterable[np.ndarray] | np.ndarray, target: str | o
 def _backup(folder: Path) -> Path:
     """A copy of the world's database as it is, in ``WORLD/blockmaze-backups/STAMP/db/``: its
     tables hard-linked (LevelDB writes a table once and never changes it), the rest copied."""
+    from ...support import stops
+
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     parent = folder / BACKUPS
     try:
@@ -401,6 +421,7 @@ def _backup(folder: Path) -> Path:
                     except OSError:
                         pass
                 shutil.copy2(path, copy / path.name)
+            stops._mark("backing-up")  # (tests stop a run here: the backup half made)
             (held / "README.txt").write_text(
                 "blockmaze --into changed this world's database; this db folder is the database "
                 "as it was.\nTo undo it: close the world in the game, then put this db folder in "
