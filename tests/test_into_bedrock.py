@@ -268,7 +268,7 @@ def test_amulet_reads_the_edited_world_as_a_new_world_of_the_maze(world, tmp_pat
     assert "minecraft:stone" in found[len(inside):]  # (the sub-chunk above, kept)
 
 
-def kill_test(tmp_path: Path, rounds: int, seed: int = 0) -> dict[str, int]:
+def kill_test(tmp_path: Path, rounds: int, seed: int = 0, signum: int = signal.SIGKILL) -> dict[str, int]:
     """SIGKILL ``--into`` at ``rounds`` random moments of its run, each on a fresh copy of a
     Bedrock world (a 20x20 maze, 41x41 blocks, over nine chunks); after each the next run's
     cleanup of staged files, then Mojang's LevelDB opens the world as the game would: its records
@@ -291,7 +291,8 @@ def kill_test(tmp_path: Path, rounds: int, seed: int = 0) -> dict[str, int]:
         shutil.rmtree(world, ignore_errors=True)
         shutil.copytree(source, world)
         late = rng.random() < 0.5  # half over the whole run, half over its end, where it writes
-        kill_round(world, [*args, str(world)], rng.uniform(0.7 * seconds if late else 0.0, seconds * 1.1))
+        kill_round(world, [*args, str(world)], rng.uniform(0.7 * seconds if late else 0.0, seconds * 1.1),
+                   signum)
         with world_lock(world, into_bedrock.DB_LOCK):  # what the next run does first
             into_bedrock.recover(world)
         try:
@@ -316,6 +317,13 @@ def kill_test(tmp_path: Path, rounds: int, seed: int = 0) -> dict[str, int]:
 def test_sigkill_at_12_random_moments_leaves_every_world_unchanged_or_wholly_changed(tmp_path):
     """12 moments here (bench/bench_into.py runs 200): 0 broken, 0 mixed, each world opened."""
     assert kill_test(tmp_path, 12) == {"unchanged": ANY, "changed": ANY, "broken or mixed": 0}
+
+
+@pytest.mark.slow
+def test_sigterm_at_6_random_moments_stops_with_one_line_and_the_world_whole(tmp_path):
+    """SIGTERM (what a shutdown sends): one line and exit 143, or the run had finished (a stop
+    while the batch is written waits for it); every world as it was or wholly changed."""
+    assert kill_test(tmp_path, 6, seed=5, signum=signal.SIGTERM)["broken or mixed"] == 0
 
 
 def test_a_full_disk_as_the_batch_is_written_leaves_the_records_as_they_were(world, monkeypatch):

@@ -384,12 +384,13 @@ def write_into_bedrock(bands: Iterable[np.ndarray] | np.ndarray, target: str | o
         kept = _backup(folder) if backup else None
         stops._mark("backed-up")  # (and here: the backup made, the batch not yet written)
         with contextlib.closing(open_world_db(folder)) as db:
-            try:
-                with stops.deferred():
+            with stops.deferred() as written:  # (a stop meanwhile: taken once it is written)
+                try:
                     db.putBatch(batch)  # the change, whole: one record of LevelDB's log
-            except Exception as error:  # LevelDB's own (a full disk): nothing applied
-                raise OutputError(f"cannot write {folder / 'db'}: "
-                                  f"{_message(error).rsplit(': ', 1)[-1]}") from None
+                except Exception as error:  # LevelDB's own (a full disk): nothing applied
+                    raise OutputError(f"cannot write {folder / 'db'}: "
+                                      f"{_message(error).rsplit(': ', 1)[-1]}") from None
+                written.append(folder / "db")
     warnings.warn(BlockmazeWarning(
         f"built into {folder}: the maze stands at x {box.x}..{box.x + width - 1}, y {box.y}.."
         f"{box.y + height - 1}, z {box.z}..{box.z + length - 1} (Bedrock's blocks); "
