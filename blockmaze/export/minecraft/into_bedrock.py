@@ -12,7 +12,8 @@ folder). What changes, per chunk the maze's box reaches (docs/minecraft.md §6.2
 * its block entities (``1``): those inside the box replaced by the maze's (spawners, chests),
   those outside kept byte for byte;
 * its heightmap (the first 512 bytes of ``+``, Data3D): the columns in the box set to the
-  blocks they now hold; its biomes kept.
+  blocks they now hold; its biomes kept;
+* its checksums (``;``), which older releases wrote of its records: removed, no longer true.
 
 Every other record (other chunks, entities, the chunk's version, finalized state, pending ticks,
 the other dimensions, villages, players) is left as it was. The box must lie in chunks the
@@ -59,6 +60,7 @@ from .world import MIN_Y, check_height
 DB_LOCK = "db/LOCK"
 FIRST_CHUNK_VERSION = 40  # 1.18.30's: the overworld from y = -64 (mcworld.CHUNK_VERSION)
 LEGACY_VERSION = b"v"  # the chunk version's key before 1.16.100
+CHECKSUMS = b";"  # xxHash64 of a chunk's records, which releases before 1.18 wrote
 
 
 def is_bedrock(path: str | os.PathLike) -> bool:
@@ -241,6 +243,8 @@ def edit_chunk(chunks: _Chunks, cx: int, cz: int, box: Box, ids: np.ndarray, sta
     blocks = _block_entities(chunks.get(key + BLOCK_ENTITIES), box, cx, cz, entities)
     if blocks is not None:
         out[key + BLOCK_ENTITIES] = blocks or None
+    if chunks.get(key + CHECKSUMS) is not None:
+        out[key + CHECKSUMS] = None  # (hashes of the records changed here: no longer true)
     return out
 
 
