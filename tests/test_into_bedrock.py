@@ -21,6 +21,8 @@ from pathlib import Path
 import nbtlib
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from unittest.mock import ANY
 
 import readers
@@ -471,3 +473,23 @@ def test_a_run_killed_while_it_backs_up_or_before_its_batch_leaves_the_world_as_
     backups = sorted((world / into_bedrock.BACKUPS).iterdir())
     assert len(backups) == 1 + (mark == "backed-up")
     assert all(records(backup) == before for backup in backups)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 300), st.integers(0, 2**32 - 1)), min_size=1, max_size=3),
+       st.integers(-4, 19))
+def test_any_subchunk_written_reads_back_block_for_block(layers, cy):
+    """Any layers (palettes of 1 to 300 entries: every index width from 1 to 16 bits), written
+    and read back: the same entry at every position, only the entries used, its y."""
+    made = []
+    for size, seed in layers:
+        rng = np.random.default_rng(seed)
+        entries = [_entry(f"minecraft:b{i}", ()) for i in range(size)]
+        made.append(Layer(rng.integers(0, size, 4096).astype(np.uint32), entries,
+                          [f"minecraft:b{i}" for i in range(size)]))
+    back_y, back = read_subchunk(write_subchunk(cy, made), "test")
+    assert back_y == cy and len(back) == len(made)
+    for mine, theirs in zip(back, made, strict=True):
+        assert (np.array(mine.entries, dtype=object)[mine.indices]
+                == np.array(theirs.entries, dtype=object)[theirs.indices]).all()
+        assert len(mine.entries) == len(np.unique(theirs.indices))
