@@ -81,8 +81,8 @@ def check_world(folder: Path) -> None:
         raise BlockmazeError(f"--into {folder}: not a folder; --into takes a Java world folder "
                              "(one of .minecraft/saves)")
     if (folder / "db").is_dir():
-        raise BlockmazeError(f"--into {folder}: a Bedrock world; --into builds into Java world "
-                             "folders only")
+        raise BlockmazeError(f"--into {folder}: a Bedrock world; write_into builds into Java "
+                             "world folders, into_bedrock.write_into_bedrock into Bedrock ones")
     if not (folder / "level.dat").is_file():
         raise BlockmazeError(f"--into {folder}: no level.dat, not a Java world folder")
     if not (folder / "region").is_dir():
