@@ -409,6 +409,21 @@ def test_without_at_the_maze_stands_around_the_worlds_spawn(world):
         into_bedrock.write_into_bedrock(np.ones((1, 3, 3), np.uint8), world, load_theme(), y=-60)
 
 
+def test_a_world_last_opened_in_a_release_older_than_the_mazes_blocks_is_refused(world):
+    from blockmaze.errors import BlockmazeError
+
+    data = (world / "level.dat").read_bytes()
+    root = nbtlib.File.parse(io.BytesIO(data[8:]), byteorder="little")
+    root["lastOpenedWithVersion"] = nbtlib.List[nbtlib.Int]([nbtlib.Int(v) for v in (1, 20, 80, 5, 0)])
+    body = _nbt(root)
+    (world / "level.dat").write_bytes(data[:4] + struct.pack("<i", len(body)) + body)
+    before = records(world)
+    with pytest.raises(BlockmazeError, match=r"last opened in Minecraft 1\.20\.80\.5; the maze's "
+                       r"blocks are those of 1\.21\.60"):
+        into_bedrock.write_into_bedrock(np.ones((1, 3, 3), np.uint8), world, load_theme(), at=(16, 16))
+    assert records(world) == before
+
+
 @pytest.mark.slow
 def test_a_full_disk_at_any_moment_leaves_the_world_as_it_was_or_wholly_changed(tmp_path, small_disk):
     """A Bedrock world on a disk with room for it and then 0 to 256 KiB more (LevelDB replaying

@@ -47,6 +47,7 @@ from ...errors import BadFileError, BlockmazeError, OutputError
 from ...materials import Theme
 from .. import Format, Writer, volume_slices
 from ..target import remove_leftovers, staged_folder
+from .bedrock import BLOCK_VERSION
 from .blockdata import checked_theme
 from .blockentities import bedrock_entity
 from .into import (BACKUPS, Box, _free_name, check_size, maze_ids, relock, unexplored,
@@ -94,17 +95,26 @@ def check_world(folder: Path) -> None:
 
 
 def level_spawn(folder: Path) -> tuple[int, int]:
-    """The spawn's (x, z) from a Bedrock ``level.dat`` (an 8-byte header, little-endian NBT)."""
+    """The spawn's (x, z) from a Bedrock ``level.dat`` (an 8-byte header, little-endian NBT);
+    a world last opened in a release older than the maze's block states is refused."""
     path = folder / "level.dat"
     try:
         data = path.read_bytes()
         root = nbtlib.File.parse(io.BytesIO(data[8:]), byteorder="little")
-        return int(root["SpawnX"]), int(root["SpawnZ"])
+        spawn = int(root["SpawnX"]), int(root["SpawnZ"])
+        opened = tuple(int(v) for v in root.get("lastOpenedWithVersion", []))[:4]
     except OSError as error:
         raise OutputError(f"cannot read {path}: {error.strerror or error}") from None
     except Exception as error:  # nbtlib raises plain exceptions on broken input
         raise BadFileError(f"{path}: not a Bedrock level.dat ({type(error).__name__}: "
                            f"{error})") from None
+    states = tuple(BLOCK_VERSION >> shift & 0xFF for shift in (24, 16, 8))
+    if opened and opened[:3] < states:
+        raise BlockmazeError(f"--into {folder}: a world last opened in Minecraft "
+                             f"{'.'.join(map(str, opened))}; the maze's blocks are those of "
+                             f"{'.'.join(map(str, states))}: open the world in that release or "
+                             "a later one first")
+    return spawn
 
 
 class States:
