@@ -53,78 +53,69 @@ def main() -> None:
     maze = ["generate", "200x200", "--seed", "1"]
     with tempfile.TemporaryDirectory(prefix="bench-into-") as scratch:
         scratch_path = Path(scratch)
-        if options.edition == "bedrock":
-            bedrock(scratch_path, maze, options)
-            return
-        source = scratch_path / "source"
-        made = timed(["generate", "500x500", "--seed", "7", "-f", "world", "-o", str(source),
-                      "--terrain", "grass"])
-        into, new = [], []
-        for run in range(options.runs):
-            world = scratch_path / f"W{run}"
-            shutil.copytree(source, world)
-            into.append(timed([*maze, "--into", str(world), "--at", "500,500", "--y", "-60"]))
-            new.append(timed([*maze, "-f", "world", "-o", str(scratch_path / f"New{run}"),
-                              "--terrain", "grass"]))
-        print(f"existing world: 1001x1001 blocks, {len(list((source / 'region').iterdir()))} region "
-              f"files, made in {made:.1f} s\n")
-        print("| 200x200 maze (401x4x401 blocks) | median s | runs |")
-        print("|---|---|---|")
-        print(f"| --into the existing world | {statistics.median(into):.2f} | "
-              f"{', '.join(f'{t:.2f}' for t in into)} |")
-        print(f"| as a new world (-f world) | {statistics.median(new):.2f} | "
-              f"{', '.join(f'{t:.2f}' for t in new)} |")
-        print(f"| ratio | {statistics.median(into) / statistics.median(new):.2f} | |\n")
-        from test_into import kill_test
-
-        started = time.perf_counter()
-        counts = kill_test(scratch_path / "kills", options.kills, seed=51)
-        print(f"| SIGKILL at {options.kills} random moments of --into | worlds |")
-        print("|---|---|")
-        for outcome, count in counts.items():
-            print(f"| {outcome} | {count} |")
-        print(f"\n({time.perf_counter() - started:.0f} s)\n")
-        if options.edition == "both":
-            bedrock(scratch_path, maze, options)
+        if options.edition in ("java", "both"):
+            edition(scratch_path / "java", maze, options, java_world, "world", "")
+        if options.edition in ("bedrock", "both"):
+            edition(scratch_path / "bedrock", maze, options, bedrock_world, "mcworld", " (Bedrock)")
 
 
-def bedrock(scratch: Path, maze: list[str], options) -> None:
-    """The same for a Bedrock world folder: ``generate 500x500 -f mcworld --terrain grass``
-    unzipped (1001x1001 blocks, 63x63 chunks), the maze built into it against written as a new
-    .mcworld; then tests/test_into_bedrock.py's kill test."""
+def java_world(folder: Path) -> tuple[Path, str]:
+    """``generate 500x500 -f world --terrain grass``: the world, what it is, and its kill test."""
+    source = folder / "source"
+    made = timed(["generate", "500x500", "--seed", "7", "-f", "world", "-o", str(source),
+                  "--terrain", "grass"])
+    return source, (f"existing world: 1001x1001 blocks, {len(list((source / 'region').iterdir()))} "
+                    f"region files, made in {made:.1f} s")
+
+
+def bedrock_world(folder: Path) -> tuple[Path, str]:
+    """``generate 500x500 -f mcworld --terrain grass`` unzipped (1001x1001 blocks, 63x63 chunks)."""
     import zipfile
 
-    archive = scratch / "source.mcworld"
+    archive = folder / "source.mcworld"
     made = timed(["generate", "500x500", "--seed", "7", "-f", "mcworld", "-o", str(archive),
                   "--terrain", "grass"])
-    source = scratch / "bedrock-source"
+    source = folder / "source"
     with zipfile.ZipFile(archive) as opened:
         opened.extractall(source)
+    size = sum(p.stat().st_size for p in (source / "db").iterdir()) / 1e6
+    return source, f"existing Bedrock world: 1001x1001 blocks, its db {size:.0f} MB, made in {made:.1f} s"
+
+
+def edition(folder: Path, maze: list[str], options, make, new_format: str, label: str) -> None:
+    """One edition's tables: the maze into a copy of the world ``make`` writes against written as
+    a new world of ``new_format``, then the kill test (tests/test_into.py's for Java,
+    tests/test_into_bedrock.py's for Bedrock)."""
+    folder.mkdir()
+    source, said = make(folder)
+    suffix = ".mcworld" if new_format == "mcworld" else ""
     into, new = [], []
     for run in range(options.runs):
-        world = scratch / f"B{run}"
+        world = folder / f"W{run}"
         shutil.copytree(source, world)
         into.append(timed([*maze, "--into", str(world), "--at", "500,500", "--y", "-60"]))
-        new.append(timed([*maze, "-f", "mcworld", "-o", str(scratch / f"New{run}.mcworld"),
+        new.append(timed([*maze, "-f", new_format, "-o", str(folder / f"New{run}{suffix}"),
                           "--terrain", "grass"]))
-    size = sum(p.stat().st_size for p in (source / "db").iterdir()) / 1e6
-    print(f"existing Bedrock world: 1001x1001 blocks, its db {size:.0f} MB, made in {made:.1f} s\n")
-    print("| 200x200 maze (401x4x401 blocks), Bedrock | median s | runs |")
+    print(f"{said}\n")
+    print(f"| 200x200 maze (401x4x401 blocks){label} | median s | runs |")
     print("|---|---|---|")
-    print(f"| --into the existing world folder | {statistics.median(into):.2f} | "
+    print(f"| --into the existing world | {statistics.median(into):.2f} | "
           f"{', '.join(f'{t:.2f}' for t in into)} |")
-    print(f"| as a new world (-f mcworld) | {statistics.median(new):.2f} | "
+    print(f"| as a new world (-f {new_format}) | {statistics.median(new):.2f} | "
           f"{', '.join(f'{t:.2f}' for t in new)} |")
     print(f"| ratio | {statistics.median(into) / statistics.median(new):.2f} | |\n")
-    from test_into_bedrock import kill_test
+    if new_format == "mcworld":
+        from test_into_bedrock import kill_test
+    else:
+        from test_into import kill_test
 
     started = time.perf_counter()
-    counts = kill_test(scratch / "bedrock-kills", options.kills, seed=51)
-    print(f"| SIGKILL at {options.kills} random moments of --into (Bedrock) | worlds |")
+    counts = kill_test(folder / "kills", options.kills, seed=51)
+    print(f"| SIGKILL at {options.kills} random moments of --into{label} | worlds |")
     print("|---|---|")
     for outcome, count in counts.items():
         print(f"| {outcome} | {count} |")
-    print(f"\n({time.perf_counter() - started:.0f} s)")
+    print(f"\n({time.perf_counter() - started:.0f} s)\n")
 
 
 if __name__ == "__main__":
