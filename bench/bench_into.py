@@ -9,7 +9,9 @@
 The existing world is ``blockmaze generate 500x500 -f world --terrain grass`` (1001x1001 blocks,
 63x63 chunks in 4 region files). Each timed run is the whole command in a fresh process, on a fresh
 copy of that world (copying it is not timed): ``generate 200x200 --seed 1 --into W --at 500,500
---y -60`` against ``generate 200x200 --seed 1 -f world -o New``. The kill test is
+--y -60`` against ``generate 200x200 --seed 1 -f world -o New``, and ``--into`` without ``--y``
+with ``--terrain flat`` against ``--terrain follow --clear trees,water`` (issue 51, item 2: the
+ground read block by block under the footprint, the volume made to follow it). The kill test is
 tests/test_into.py's: a world of four region files, a 30x30 maze reaching all four, SIGKILL at a
 random moment (half over the whole run, half over its last 30 %), then the next run's recovery,
 then the world's files compared with the world before and with a whole run's. The same for a
@@ -89,11 +91,18 @@ def edition(folder: Path, maze: list[str], options, make, new_format: str, label
     folder.mkdir()
     source, said = make(folder)
     suffix = ".mcworld" if new_format == "mcworld" else ""
-    into, new = [], []
+    into, new, flat, follow = [], [], [], []
     for run in range(options.runs):
         world = folder / f"W{run}"
         shutil.copytree(source, world)
         into.append(timed([*maze, "--into", str(world), "--at", "500,500", "--y", "-60"]))
+        for ground, times in ((["--terrain", "flat"], flat),
+                              (["--terrain", "follow", "--clear", "trees,water"], follow)):
+            if new_format != "world":  # (follow is for Java worlds)
+                break
+            shutil.rmtree(world)
+            shutil.copytree(source, world)
+            times.append(timed([*maze, "--into", str(world), "--at", "500,500", *ground]))
         new.append(timed([*maze, "-f", new_format, "-o", str(folder / f"New{run}{suffix}"),
                           "--terrain", "grass"]))
     print(f"{said}\n")
@@ -103,7 +112,14 @@ def edition(folder: Path, maze: list[str], options, make, new_format: str, label
           f"{', '.join(f'{t:.2f}' for t in into)} |")
     print(f"| as a new world (-f {new_format}) | {statistics.median(new):.2f} | "
           f"{', '.join(f'{t:.2f}' for t in new)} |")
-    print(f"| ratio | {statistics.median(into) / statistics.median(new):.2f} | |\n")
+    print(f"| ratio | {statistics.median(into) / statistics.median(new):.2f} | |")
+    if flat:
+        print(f"| --into, no --y: --terrain flat (on the ground's median) | "
+              f"{statistics.median(flat):.2f} | {', '.join(f'{t:.2f}' for t in flat)} |")
+        print(f"| --into --terrain follow --clear trees,water | {statistics.median(follow):.2f} | "
+              f"{', '.join(f'{t:.2f}' for t in follow)} |")
+        print(f"| follow / flat | {statistics.median(follow) / statistics.median(flat):.2f} | |")
+    print()
     if new_format == "mcworld":
         from test_into_bedrock import kill_test
     else:

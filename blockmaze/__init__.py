@@ -56,7 +56,8 @@ _EXPORTS = {
     "Material": "materials", "Theme": "materials", "load_theme": "materials",
     "theme_names": "materials",
     "Maze": "maze",
-    "build": "pipeline", "maze_text": "pipeline", "save": "writing",
+    "analyze": "pipeline", "build": "pipeline", "maze_text": "pipeline", "save": "writing",
+    "solve": "solvers", "Solution": "solvers",
     "to_trimesh": "export.meshes.scene",
     "plan_text": "render", "square_text": "render",
 }

@@ -29,6 +29,7 @@ Examples:
   blockmaze generate 30x30 --wall 2 --passage 3 --height 4 --roof -o big.schem
   blockmaze generate 40x40 -a wilson --braid 0.3 --entrances --solution -o maze.schem
   blockmaze generate 40x40 -a growing-tree:0.75 --seed 3 -o maze.json
+  blockmaze generate 30x30 --difficulty hard --seed 2 -o hard.png --solve tremaux
   blockmaze generate 20x20 --unicursal --entrances -o walk.schem     # one path, no junction
   blockmaze generate -g labyrinth --circuits 7 -o cretan.schem        # the classical labyrinth
   blockmaze generate -g labyrinth --style chartres --scale 8 --finger 5x3 -o chartres.stl  # to print
@@ -38,7 +39,11 @@ Examples:
   blockmaze blockwise 64x64 --mode relaxed --ordering prim -o relaxed.litematic
   blockmaze dungeon 40x60 --seed 3 --min-shortcut 20 -o level.tmx
   blockmaze dungeon 40x60 --style bsp --spawns 8:4:2 --lock -o level.ldtk
+  blockmaze generate 30x40 -s 7 --answers -o maze.pdf      # to print, with its answer page
+  blockmaze generate 80x80 --sheets 2x2 --page A4 -o wall.pdf   # over 4 sheets to tape
+  blockmaze book generate 30x30 -g hex -s 1 --pages 100 --page 8.5x11in -o book.pdf
   blockmaze info maze.schem                    # format, size and blocks
+  blockmaze info maze.json --analysis          # dead ends, the solution, loops, difficulty
   blockmaze info MyMaze/                       # a world save: release, spawn, extent
   blockmaze plugin blender -o blockmaze.zip    # Blender's Install from Disk takes it
   blockmaze plugin amulet                      # into Amulet's plugin folder, said where
@@ -157,6 +162,36 @@ def plugin_command(host, output):
 
     where = write_plugin(host, output)
     _info(f"wrote {where}: {host_named(host).how}")
+
+
+@cli.command("book", epilog=_examples("book") + _docs("book"),
+             context_settings={"ignore_unknown_options": True})
+@click.argument("command", type=click.Choice(("generate",)))
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED, metavar="[SIZE] [OPTIONS]")
+@click.option("--pages", type=click.IntRange(1, 1000), required=True,
+              help="How many mazes (a page each), the sizes rising to SIZE on the last.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True,
+              help="The book's PDF.")
+@click.option("--page", "page", default="letter", show_default=True, metavar="A4|letter|WxHmm|WxHin",
+              help="The trim size (e.g. 6x9in, 8.5x11in: KDP paperback trims).")
+@click.option("--bleed", is_flag=True, help="Add a print shop's bleed (KDP: 0.125 in outside, "
+                                            "top and bottom) to every page.")
+@click.option("--answers/--no-answers", default=True, show_default=True,
+              help="The solutions at the back, four to a page.")
+@click.option("--rise", type=click.Choice(("size", "none")), default="size", show_default=True,
+              help="How the mazes rise page by page: size (from a third of SIZE), or none.")
+def book_command(command, arguments, pages, output, page, bleed, answers, rise):
+    """Make a puzzle book: PAGES mazes from COMMAND's options (its SIZE the last maze's, page k
+    with the seed SEED + k), one a page with page numbers, the answers at the back, as a PDF
+    (pip install 'blockmaze[pdf]')."""
+    from .book import make_book
+
+    inner = cli.commands[command]
+    context = inner.make_context(command, list(arguments), parent=click.get_current_context())
+    chosen = given_options(context)
+    options = {name: value for name, value in context.params.items() if name in chosen}
+    make_book(command, options, pages, output, page=page, bleed=bleed, answers=answers,
+              rise=rise, say=_info)
 
 
 @cli.command("docs", epilog=_examples("docs") + _docs("docs"))

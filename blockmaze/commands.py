@@ -35,7 +35,8 @@ from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as TEXT_STYLES
-from .export.defaults import (BED, CELL_SIZE, CHUNK, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
+from .solvers import METHODS as SOLVERS
+from .export.defaults import (BED, CELL_SIZE, CHUNK, PAGE, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
                               Y)
 
 MAX_SEED = 2 ** 64 - 1
@@ -45,7 +46,7 @@ NUMBER = r"[0-9]{1,12}"
 
 # help groups, in the order --help lists them
 GROUPS = ("Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps", "Pictures",
-          "Studio")
+          "Analysis", "Studio")
 # grid kinds drawn by the 2n+1 converter (wall and passage) and by rasterizing (scale)
 CONVERTED = frozenset({"square", "layered", "weave"})
 RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar", "labyrinth"})
@@ -264,6 +265,44 @@ class Groove(click.ParamType):
         return float(match[1]), float(match[2])
 
 
+class Checked(click.ParamType):
+    """A value a library function checks (:meth:`checked`, raising a BlockmazeError): its
+    message is the option's usage error."""
+
+    def checked(self, value):
+        raise NotImplementedError
+
+    def convert(self, value, param, ctx):
+        try:
+            return self.checked(value)
+        except BlockmazeError as error:
+            self.fail(str(error), param, ctx)
+
+
+class PageSize(Checked):
+    """A page: a name (A4, letter, ...) or ``WIDTHxHEIGHTmm`` / ``in``, kept as given (the PDF
+    writer measures it)."""
+
+    name = "A4|letter|WxHmm"
+
+    def checked(self, value):
+        from .export.paper import page_size
+
+        page_size(value)
+        return str(value).strip()
+
+
+class Sheets(Checked):
+    """Sheets to cut a picture over: ``COLSxROWS``, as a pair."""
+
+    name = "COLSxROWS"
+
+    def checked(self, value):
+        from .export.paper import sheets_of
+
+        return sheets_of(value)
+
+
 class Place(click.ParamType):
     """A place on the world's map: ``X,Z`` whole blocks, as an (x, z) pair."""
 
@@ -306,18 +345,15 @@ class RoomSize(click.ParamType):
         return int(low), int(high or low)
 
 
-class AlgorithmSpec(click.ParamType):
+class AlgorithmSpec(Checked):
     """An algorithm name, or NAME:OPTION."""
 
     name = "NAME[:OPTION]"
 
-    def convert(self, value, param, ctx):
+    def checked(self, value):
         from .algorithms import get_algorithm
 
-        try:
-            get_algorithm(value)
-        except BlockmazeError as error:
-            self.fail(str(error), param, ctx)
+        get_algorithm(value)
         return value
 
 
@@ -593,8 +629,21 @@ class Output(Job):
                                      "(name_x<X>_z<Z>.schem).", "Minecraft",
                                Whole(min=16), metavar="N", show_default=False,
                                where="file", studio=False)
-    terrain: str = option(TERRAIN, "Worlds: the ground around and under the maze.", "Worlds",
-                          click.Choice(("void", "flat", "grass")), writer="terrain")
+    terrain: str = option(
+        TERRAIN, "Worlds: the ground around and under the maze: void, flat or grass for a new "
+                 "world; with --into, flat (the maze on one level, the default there) or follow "
+                 "(each column's floor on the ground under it, steps of one block at most).",
+        "Worlds", click.Choice(("void", "flat", "grass", "follow")), writer="terrain")
+    clear: str | None = option(
+        None, "--into --terrain follow (or --ground): clear trees, water or both (trees,water) in "
+              "the maze's footprint (default: kept; the ground is found under them either way).",
+        "Worlds", metavar="trees,water", show_default=False, writer="clear")
+    ground: str | None = option(
+        None, ".schem: follow the ground of this .schem of the place the maze goes (what the "
+              "Amulet operation writes of its selection; the maze at its north-west bottom "
+              "corner): --terrain follow's rules, the places kept as they are structure voids.",
+        "Worlds", FilePath(), metavar="FILE.schem", show_default=False, writer="ground",
+        studio=False)
     y: int = option(Y, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
                     "Worlds", Whole(-64, 319), flags=("--y",), writer="y")
     into: str | None = option(
@@ -648,6 +697,18 @@ class Output(Job):
         writer="compress", to_writer=lambda name: None if name == "none" else name)
     uv: bool = option(False, "glTF: world-space UVs in blocks, for a tiling texture.", "Meshes",
                       writer="uv")
+    kit: str | None = option(
+        None, "Kit scenes (.kit.glb, .tscn): a .glb of your pieces, each a node named as the "
+              "piece (dead-end, corridor, corner, tee, cross; see docs/guides/engines.md); "
+              "default: blockmaze's voxel pieces.", "Game engines", FilePath(), metavar="KIT.glb",
+        show_default=False, writer="kit", studio=False)
+    instancing: bool = option(
+        False, ".kit.glb: a node per piece with its cells as EXT_mesh_gpu_instancing "
+               "attributes (a file that requires the extension) instead of a node a cell.",
+        "Game engines", writer="instancing")
+    navmesh: bool = option(
+        False, ".kit.glb: add the walkable floor as a node named floor-navmesh (Godot imports "
+               "it as a navigation mesh).", "Game engines", writer="navmesh")
     tile_encoding: str = option(TILE_ENCODING, "Tiled maps (.tmx, .tmj): layer data encoding.",
                                 "Tile maps", click.Choice(("csv", "base64", "base64-zlib",
                                                      "base64-gzip")), writer="encoding")
@@ -695,6 +756,19 @@ class GraphMaze(Output):
                               writer="cell_size")
     shade: bool = option(False, "Pictures: colour each cell by its distance from the start.",
                          "Pictures", writer="shade")
+    solve: str | None = option(None, "Pictures: draw the way this solver finds from start to "
+                                     "goal, the cells it visited shaded by when it came to them "
+                                     "(without --shade).", "Pictures", click.Choice(SOLVERS),
+                               writer="solve", show_default=False)
+    page: str = option(PAGE, ".pdf: the page size, A4, A3, A5, letter, legal or WIDTHxHEIGHTmm "
+                             "(or in); the maze is turned to landscape where it is drawn larger.",
+                       "Paper", PageSize(), metavar="A4|letter|WxHmm", writer="page")
+    answers: bool = option(False, ".pdf: add an answer page, the maze with its solution.",
+                           "Paper", writer="answers")
+    sheets: tuple[int, int] = option(
+        (1, 1), ".pdf: cut the maze over COLSxROWS pages that overlap by 15 mm, labelled A1, "
+                "B1, ... with alignment marks where they meet, to tape together.", "Paper",
+        Sheets(), metavar="COLSxROWS", shown="1x1", writer="sheets")
 
 
 ALGORITHM_HELP = "Generation algorithm (listed below), NAME or NAME:OPTION."
@@ -752,6 +826,12 @@ class Generate(GraphMaze):
     braid: float = option(0.0, "Share of dead ends to remove by opening a wall (0 = a perfect "
                                "maze).", "Maze", Finite(0, 1), grids=CARVED,
                           grid_note="a labyrinth's path is its design")
+    difficulty: str | None = option(
+        None, "How hard the maze is to solve: easy, medium, hard (a third of mazes each) or a "
+              "number from 0 to 1 (within 0.1 of it); the algorithm and its mix are chosen to "
+              "land there (from the seed), and the measured difficulty is printed. See "
+              "blockmaze docs analysis.", "Maze", metavar="easy|medium|hard|0..1",
+        show_default=False, grids=CARVED, grid_note="a labyrinth's path is its design")
     prefab: str | None = option(None, "A structure to place in the maze: a .schem (Sponge v2, "
                                       "v3), .nbt (structure) or one-region .litematic; @center "
                                       "(the default), @goal (in the far corner, the goal at its "
@@ -890,6 +970,11 @@ class Info(Job):
 
     command: ClassVar[str] = "info"
     path: str = argument("", FilePath(exists=True), "FILE|WORLD")
+    analysis: bool = option(False, "Also measure the maze a maze document (.json) or text map "
+                                   "(.txt) holds: dead ends, junctions, corridors, the solution "
+                                   "and its decision points, branches, loops and its difficulty "
+                                   "(see blockmaze docs analysis).", "Analysis")
+    json: bool = option(False, "Print what info finds as one JSON object.", "Analysis")
 
 
 @dataclass(kw_only=True, init=False, repr=False, eq=False)  # frozen: see Record
@@ -923,7 +1008,7 @@ def options_of(command: str | type[Job], *names: str) -> tuple[Option, ...]:
     """The options of ``command`` (its argument first), or those of ``names`` in that order.
 
     >>> [o.name for o in options_of("info")], options_of("generate", "height")[0].default
-    (['path'], 3)
+    (['path', 'analysis', 'json'], 3)
     """
     cls = DESCRIBED[command] if isinstance(command, str) else command
     found = _described(cls)

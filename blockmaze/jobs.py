@@ -179,8 +179,10 @@ def writer_options(job: Job, writer: Writer) -> dict:
             if value is None and option.default is None:
                 continue
             chosen[option.writer] = value if option.to_writer is None else option.to_writer(value)
-    if getattr(job, "into", None) is not None and "y" not in job.given:
-        chosen.pop("y", None)  # --into: on the ground there unless --y says where
+    if getattr(job, "into", None) is not None:  # --into: on the ground there, at one level,
+        for name in ("y", "terrain"):          # unless --y or --terrain says otherwise
+            if name not in job.given:
+                chosen.pop(name, None)
     return chosen
 
 
@@ -279,14 +281,20 @@ def generate(job: Generate, voice: Voice) -> Outcome:
         where = _check_graph_output(job, where, kind, shape[0])
     _warn_unused(job, run_context(job, where))
     seed = _seed(job)
+    if job.difficulty is not None:
+        _check_difficulty(job)
     if where is not None and job.minigame and where.writer.taken(layouts=()):
         _check_memory(job, where, settings, kind, shape)
         return _minigame(job, voice, where, theme, settings, kind, shape, mask, seed)
     if where is not None and not job.unicursal and prefab is None \
-            and _streams(job, where, shape, settings):
+            and job.difficulty is None and _streams(job, where, shape, settings):
         return _write_streamed(job, voice, where, theme, shape, seed, settings)
     _check_memory(job, where, settings, kind, shape)
     document = _carved(job, where, kind, shape, mask, seed)
+    if job.difficulty is not None:
+        measured = document.extra["difficulty"]
+        voice.say(f"difficulty {measured['score']:.2f} ({measured['band']}; asked "
+                  f"{job.difficulty}): {document.algorithm}, carve seed {document.seed}")
     if prefab is not None and prefab.place == "goal":  # the goal at its door
         from .mazes.documents import MazeDocument
         from .mazes.endpoints import Endpoints
@@ -295,6 +303,18 @@ def generate(job: Generate, voice: Voice) -> Outcome:
                                 document.algorithm, document.seed, document.braid)
     return _emit(job, voice, document, where, theme, settings,
                  split_from=(kind, shape) if job.unicursal else None, prefab=prefab)
+
+
+def _check_difficulty(job: Generate) -> None:
+    """``--difficulty`` chooses the algorithm and the carve's seed: refused beside what would
+    choose them too (the band itself is checked by make_maze)."""
+    from .mazes.difficulty import parse_difficulty
+
+    parse_difficulty(job.difficulty or "")
+    for name in ("algorithm", "minigame", "animate", "prefab"):
+        if name in job.given and getattr(job, name):
+            raise ParameterError(f"{{difficulty}} chooses the algorithm and the carve itself: "
+                                 f"leave out {{{name}}}")
 
 
 def _prefab(job: Generate, shape, mask, settings: BlockSettings,
@@ -378,7 +398,8 @@ def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
     stops = kind != "layered"  # (there they were warned of as ignored)
     return make_maze(shape, kind, job.algorithm, seed, job.braid, job.entrances, mask, weave,
                      ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale,
-                     exits=job.exits * stops, checkpoints=job.checkpoints * stops)
+                     exits=job.exits * stops, checkpoints=job.checkpoints * stops,
+                     difficulty=job.difficulty)
 
 
 def _minigame(job: Generate, voice: Voice, where: Destination, theme: Theme | None,
@@ -760,8 +781,37 @@ def info(job: Info, voice: Voice) -> Outcome:
     from .readers.worldinfo import is_world, summarize_world
 
     path = job.path
+    if job.json or job.analysis:
+        return _print(voice, _info_report(job), None)
     lines = summarize_world(path) if is_world(path) else inspect_file(path).lines()
     return _print(voice, "\n".join(printable(line) for line in lines), None)  # a file's text
+
+
+def _info_report(job: Info) -> str:
+    """``info --analysis`` and ``--json``: the file's summary, and the measures of the maze it
+    holds (:func:`blockmaze.readers.analysis.analyze_file`), as lines or one JSON object."""
+    import json
+
+    from .mazes.measures import analysis_lines
+    from .readers.analysis import analyze_file
+    from .readers.info import inspect_file
+    from .readers.worldinfo import is_world
+
+    if is_world(job.path):
+        raise ParameterError(f"{{analysis}} and {{json}} read a file, not a world folder "
+                             f"({printable(job.path)})")
+    summary = inspect_file(job.path)
+    facts = analyze_file(job.path) if job.analysis else None
+    if job.json:
+        report = {"format": summary.format, "size": summary.size, "unit": summary.unit,
+                  "data_version": summary.data_version, "details": summary.details,
+                  "counts": summary.counts}
+        if facts is not None:
+            report["analysis"] = facts
+        return json.dumps(report, indent=2, default=str)
+    lines = summary.lines() + ([] if facts is None else ["analysis:"] + [
+        f"  {line}" for line in analysis_lines(facts)])
+    return "\n".join(printable(line) for line in lines)
 
 
 RUNNERS: dict[str, Callable[[Any, Voice], Outcome]] = {

@@ -16,6 +16,8 @@ Example
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .blocks.settings import BlockSettings
@@ -24,6 +26,9 @@ from .maze import Maze
 from .mazes.documents import MazeDocument
 from .mazes.endpoints import Endpoints, place_endpoints
 from .support.progress import phase
+
+if TYPE_CHECKING:
+    from .dungeon.level import Dungeon
 
 # how many size numbers each grid kind takes, and what they mean
 SIZE_FORMS = {"polar": (1, "RINGS"), "layered": (3, "LEVELSxROWSxCOLS")}
@@ -63,7 +68,7 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
               braid: float = 0.0, entrances: bool = False, mask=None,
               weave: float = 0.0, order: np.ndarray | None = None, ends: bool = True,
               unicursal: bool = False, scale: int | None = None, exits: int = 0,
-              checkpoints: int = 0) -> MazeDocument:
+              checkpoints: int = 0, difficulty: str | float | None = None) -> MazeDocument:
     """A maze document as ``blockmaze generate`` makes it: a grid of ``kind`` and ``shape``
     (less the cells ``mask`` turns off: an array, or a picture or text file), carved by
     ``algorithm``, braided, with start and goal (on the outer wall with ``entrances``, else the
@@ -80,9 +85,17 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     layered maze's bottom level) and ``checkpoints`` marks that many cells the way from start to
     goal passes in order (:func:`blockmaze.mazes.endpoints.add_exits`, ``add_checkpoints``).
 
+    ``difficulty`` (a band name or a number, :func:`blockmaze.mazes.difficulty.parse_difficulty`)
+    chooses the algorithm (``algorithm`` is not used) and the carve's seed from ``seed`` until
+    the maze lands in that band (:func:`blockmaze.mazes.difficulty.search`); the document records
+    the algorithm and seed that made it, and in ``extra["difficulty"]`` what was asked, the
+    seed given and the difficulty measured.
+
     >>> doc = make_maze((4, 5), seed=7)
     >>> doc.seed, doc.maze.is_perfect(), make_maze((4, 5), seed=7, ends=False).endpoints
     (7, True, None)
+    >>> make_maze((10, 10), seed=7, difficulty="hard").extra["difficulty"]["score"] >= 2 / 3
+    True
     """
     from .mazes.generation import generate, make_grid
     from .mazes.masks import load_mask, masked_grid
@@ -96,6 +109,9 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
     else:
         cells = load_mask(mask, kind, shape) if not isinstance(mask, np.ndarray) else mask
         grid = masked_grid(kind, shape, cells)
+    if difficulty is not None:
+        return _to_difficulty(shape, kind, seed, difficulty, grid.enabled_count, entrances, mask,
+                              weave, unicursal, braid, exits, checkpoints)
     if weave and kind != "weave":
         raise ParameterError(f"{{weave}} makes crossings on a weave grid ({{kind=weave}}), not a "
                              f"{kind} grid")
@@ -123,6 +139,59 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
 
             placed = add_exits(maze, add_checkpoints(maze, placed, checkpoints), exits)
     return MazeDocument(maze, placed, algorithm, seed, braid)
+
+
+def _to_difficulty(shape, kind: str, seed: int, difficulty: str | float, cells: int,
+                   entrances: bool, mask, weave: float, unicursal: bool, braid: float, exits: int,
+                   checkpoints: int) -> MazeDocument:
+    """make_maze's ``difficulty``: the search over recipes and seeds (see make_maze)."""
+    from .mazes.difficulty import band_name, parse_difficulty, search
+
+    band = parse_difficulty(difficulty)
+    if braid:
+        raise ParameterError("{difficulty} is measured on perfect mazes: leave out {braid}")
+    if unicursal:
+        raise ParameterError("{difficulty} has no say in a unicursal maze (one path, no choice): "
+                             "leave out {unicursal}")
+
+    def make(algorithm: str, child: int) -> MazeDocument:
+        return make_maze(shape, kind, algorithm, child, 0.0, entrances, mask, weave,
+                         exits=exits, checkpoints=checkpoints)
+
+    document, value, tries = search(make, kind, cells, band, seed)
+    asked = {"asked": difficulty, "seed": seed, "score": value, "band": band_name(value),
+             "tries": tries}
+    return MazeDocument(document.maze, document.endpoints, document.algorithm, document.seed,
+                        0.0, extra={**document.extra, "difficulty": asked})
+
+
+def analyze(source: Maze | MazeDocument | Dungeon, endpoints: Endpoints | None = None):
+    """The measures of a maze (:func:`blockmaze.mazes.measures.analyze`, with its difficulty,
+    :func:`blockmaze.mazes.difficulty.measured`) from ``endpoints`` (a document's own, else the
+    ends of its longest path), or of each level of a dungeon
+    (:func:`blockmaze.dungeon.metrics.level_analysis`, a list).
+
+    >>> import blockmaze as bm
+    >>> facts = bm.analyze(bm.generate((8, 8), rng=1))
+    >>> facts["cells"], facts["dead_ends"] > 0, facts["difficulty"]["band"] in ("easy", "medium", "hard")
+    (64, True, True)
+    >>> bm.analyze(bm.generate_dungeon((10, 10), rng=1))[0]["rooms"] > 0
+    True
+    """
+    from .dungeon.level import Dungeon
+    from .mazes.difficulty import analyzed
+
+    if isinstance(source, Dungeon):
+        from .dungeon.metrics import level_analysis
+
+        return [level_analysis(level) for level in source.levels]
+    if isinstance(source, MazeDocument):
+        endpoints = endpoints or source.endpoints
+        source = source.maze
+    if not isinstance(source, Maze):
+        raise BlockmazeError(f"analyze takes a Maze, a MazeDocument or a Dungeon, got "
+                             f"{type(source).__name__}")
+    return analyzed(source, endpoints)
 
 
 def maze_text(source: Maze | MazeDocument, *, solution: bool = False, style: str = "box",

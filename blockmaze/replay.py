@@ -69,6 +69,31 @@ def carve_frames(document: MazeDocument, order: np.ndarray, per_frame: int = 1,
             return
 
 
+def solve_frames(document: MazeDocument, method: str, per_frame: int = 1, style: str = "box",
+                 plan_style: str = "blocks", rng=0) -> Iterator[str]:
+    """Text frames of a solver at work (:func:`blockmaze.solvers.solve`, from the document's
+    start to its goal): frame k marks the way from the start to the cell the solver visited
+    k x ``per_frame``-th, the last one the way it found to the goal.
+
+    >>> from blockmaze.pipeline import make_maze, maze_text
+    >>> document = make_maze((2, 3), seed=1)
+    >>> frames = list(solve_frames(document, "wall-right", style="ascii"))
+    >>> len(frames) > 1, frames[-1] == maze_text(document, solution=True, style="ascii")
+    (True, True)
+    """
+    from .mazes.endpoints import Endpoints
+    from .pipeline import maze_text
+    from .solvers import solve
+
+    ends = document.endpoints
+    assert ends is not None, "a solver needs the document's start and goal"
+    found = solve(document.maze, method, ends.start, ends.goal, rng=rng)
+    shown = [*found.visits[::per_frame].tolist(), ends.goal]
+    for cell in shown:
+        here = MazeDocument(document.maze, Endpoints(ends.start, int(cell), ends.openings))
+        yield maze_text(here, solution=True, style=style, plan_style=plan_style)
+
+
 def play(frames: Iterator[str], fps: float, stream: TextIO | None = None) -> int:
     """Draw ``frames`` over each other on a terminal (``stream``, standard output by default)
     at ``fps``; leave the cursor at the top of the last one and return its line count (so the

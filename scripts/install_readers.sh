@@ -31,6 +31,7 @@ APT_PACKAGES=(
   zlib1g-dev g++                  # the test extra's amulet-leveldb (Bedrock worlds) builds against them
   godot3-server                   # Godot 3 imports our .glb and .obj headless (tests/test_mesh_godot3.py)
   tiled                           # Tiled loads our extension and exports a map through it (tests/test_host_tiled.py)
+  qpdf poppler-utils              # qpdf --check and poppler (pdftoppm, pdftotext) read our PDFs (tests/test_pdf.py)
 )
 if ((${#APT_PACKAGES[@]})); then
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)

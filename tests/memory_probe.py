@@ -42,6 +42,11 @@ else:
     if kind == "document":
         step = lambda: bm.save_maze(bm.MazeDocument(maze, seed=1), os.path.join(folder, "m.json"))
         units = n * n
+    elif kind == "pdf":
+        from blockmaze.export.pdf import write_pdf
+        step = lambda: write_pdf(bm.MazeDocument(maze, seed=1), os.path.join(folder, "m.pdf"), None)
+        write_pdf(bm.MazeDocument(bm.generate((3, 3), rng=0)), os.path.join(folder, "w.pdf"), None)
+        units = n * n
     elif kind in ("png", "svg"):
         from blockmaze.export.pictures import render_png, render_svg
         writer = render_png if kind == "png" else render_svg
@@ -66,7 +71,7 @@ print(json.dumps({"units": units, "peak": status("VmHWM") - before}))
 
 
 def measure(kind: str, n: int) -> tuple[int, int]:
-    """(units, peak bytes above the input) for ``kind`` ("generate", "document", "png", "svg" or
+    """(units, peak bytes above the input) for ``kind`` ("generate", "document", "png", "svg", "pdf" or
     a format name) on an n x n square maze."""
     out = subprocess.run([sys.executable, "-c", CHILD, kind, str(n)], capture_output=True, text=True)
     if out.returncode:

@@ -24,6 +24,8 @@ from blockmaze.export import FORMATS
 from blockmaze.materials import Material
 import readers
 
+TILESET_COUNT = len(Material) + 16  # a tile per material, then 16 terrain tiles
+
 DATA = Path(__file__).parent / "data"
 SCHEMAS = Path(__file__).parent.parent / "schemas"
 PLAN_ENTITIES = {Material.START: "start", Material.GOAL: "goal", Material.DOOR: "door",
@@ -68,8 +70,8 @@ def test_ldtk_project_loads_in_ldtkpy_tile_for_tile(style, tmp_path):
     tileset = project.defs.tilesets[0]
     assert layers["Tiles"].tileset_rel_path == tileset.rel_path == "level-tiles.png"
     with Image.open(tmp_path / tileset.rel_path) as image:
-        assert image.size == (tileset.px_wid, tileset.px_hei) == (16 * len(Material), 16)
-    values = {v.value: v.identifier for v in project.defs.layers[2].int_grid_values}
+        assert image.size == (tileset.px_wid, tileset.px_hei) == (16 * TILESET_COUNT, 16)
+    values = {v.value: v.identifier for v in next(d for d in project.defs.layers if d.identifier == "Plan").int_grid_values}
     assert values[Material.WALL + 1] == "wall" and values[Material.STAIRS + 1] == "stairs"
     read = {}
     for e in layers["Entities"].entity_instances:
@@ -106,7 +108,7 @@ def test_tiled_objects_carry_the_entities_and_their_properties(suffix, tmp_path)
     path = tmp_path / f"level{suffix}"
     bm.write(level.plan, path, entities=level.entities)
     tiled = pytiled_parser.parse_map(path)
-    objects = tiled.layers[1].tiled_objects
+    objects = next(layer for layer in tiled.layers if layer.name == "entities").tiled_objects
     read = {(o.class_ or o.name, int(o.coordinates.x) // 16, int(o.coordinates.y) // 16):
             dict(o.properties) for o in objects}
     assert read == expected_entities(level)

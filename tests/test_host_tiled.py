@@ -223,6 +223,10 @@ def test_the_actions_code_makes_a_dungeon_into_a_map_twice(tmp_path):
                if x >= ref_w or y >= ref_h)
     assert objects(first, scale=2) == objects(ref)
     assert tiles(first, "ground")[2] == [None] * (w * h)
+    ref_terrain, terrain = tiles(ref, "terrain")[2], tiles(first, "terrain")[2]
+    assert mismatches([terrain[y * w + x] for y in range(ref_h) for x in range(ref_w)], ref_terrain) == 0
+    (layer,) = [layer for layer in ET.parse(first).getroot().iter("layer") if layer.get("name") == "terrain"]
+    assert (layer.get("offsetx"), layer.get("offsety")) == ("16", "16")  # half the map's 32-pixel tile
     root = ET.parse(first).getroot()
     assert [p.get("name") for p in root.find("properties")] == ["blockmaze"]
 
@@ -235,12 +239,13 @@ def test_the_actions_code_makes_a_dungeon_into_a_map_twice(tmp_path):
     root = ET.parse(second).getroot()
     assert [t.get("name") for t in root.iter("tileset")] == ["stone-bricks"]
     assert [layer.get("name") for layer in root if layer.tag in ("layer", "objectgroup")] == \
-        ["ground", "maze", "entities"]
+        ["ground", "maze", "terrain", "entities"]
     ref = reference(tmp_path, "dungeon", "15x25", {"seed": 9, "style": "bsp"})
     assert (root.get("width"), root.get("height")) == ("51", "31")
     width, height, cells = tiles(second)
     assert (width, height) == tiles(ref)[:2] == (51, 31)
     assert mismatches(cells, tiles(ref)[2]) == 0
+    assert mismatches(tiles(second, "terrain")[2], tiles(ref, "terrain")[2]) == 0
     assert objects(second, scale=2) == objects(ref)
 
 

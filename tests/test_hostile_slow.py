@@ -2,7 +2,8 @@
 is refused at the per-file time bound (``BLOCKMAZE_INFO_SECONDS``), with exit 1 and one line,
 instead of running for minutes.
 
-The bound is set to 0.5 s here; a refusal must come within 2 s of the read's start.
+The bound is set to 0.5 s here; a refusal must come within 2 s of work (this process's CPU time,
+which other processes on a busy machine do not stretch) of the read's start.
 """
 
 from __future__ import annotations
@@ -116,10 +117,10 @@ def test_a_slow_file_is_refused_at_the_time_bound(family, request, monkeypatch):
     path = request.getfixturevalue(family)
     read = summarize_world if family == "world" else inspect_file
     monkeypatch.setenv("BLOCKMAZE_INFO_SECONDS", BOUND)
-    began = time.perf_counter()
+    began = time.process_time()  # the work done, which a loaded machine does not stretch
     with pytest.raises(BadFileError, match=SAYS):
         read(path)
-    assert time.perf_counter() - began < 2.0  # the bound (0.5 s) and one piece of work past it
+    assert time.process_time() - began < 2.0  # the bound (0.5 s) and one piece of work past it
     code, err = info_cli(path)
     assert code == 1 and len(err) == 1 and err[0].startswith("Error: "), err
     assert SAYS in err[0] and str(path.name) in err[0], err

@@ -60,8 +60,11 @@ def test_every_format_we_write_is_summarised(every_format):
             assert info.details["triangles"] > 0 and "mm" in info.details["extent"]
         elif name in ("tmx", "tmj", "npz"):
             assert info.details["size"].startswith(f"{width} x {length} tiles") and info.counts == materials, name
+            if name != "npz":  # the terrain the Terrain Brush repaints
+                assert info.details["terrain sets"] == "walls and floors (corner)"
         elif name == "ldtk":  # IntGrid values are materials + 1
             assert info.details["size"].startswith(f"{width} x {length} tiles"), name
+            assert info.details["auto-layer tiles"] == f"{(width - 1) * (length - 1)} (Terrain)"
             assert info.counts == {f"value {m + 1}": c for m, c in
                                    zip(*np.unique(PLAN, return_counts=True), strict=True)}
         elif name in ("ascii", "tilemap", "xp"):

@@ -306,18 +306,20 @@ def kill_round(world: Path, args: list[str], delay: float, signum: int = signal.
     return said
 
 
-def kill_test(tmp_path: Path, rounds: int, seed: int = 0, signum: int = signal.SIGKILL) -> dict[str, int]:
+def kill_test(tmp_path: Path, rounds: int, seed: int = 0, signum: int = signal.SIGKILL,
+              ground: tuple[str, ...] = ("--y", "-60")) -> dict[str, int]:
     """SIGKILL ``--into`` at ``rounds`` random moments of its run, each on a fresh copy of a world
     of four region files; after each the next run's recovery (:func:`recover`, as ``info`` and
     ``--into`` run it) and a check: the world's files are all as before or all as a whole run
-    leaves them. Returns the counts of each outcome."""
+    leaves them. ``ground``: the options saying where the maze stands. Returns the counts of
+    each outcome."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     source = tmp_path / "source"
     write_world(np.zeros((1, 544, 544), np.uint8), source, load_theme(), terrain="grass", y=-60)
     whole = tmp_path / "whole"
     shutil.copytree(source, whole)
     # four region files, all reached by the maze at 512,512
-    args = ["generate", "30x30", "-s", "3", "--at", "512,512", "--y", "-60", "--into"]
+    args = ["generate", "30x30", "-s", "3", "--at", "512,512", *ground, "--into"]
     started = time.monotonic()
     run(*args, str(whole))
     seconds = time.monotonic() - started

@@ -218,7 +218,7 @@ def test_a_world_the_game_holds_is_refused_and_left_alone(world, holder):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", ["mcworld", "no-current", "no-level", "outside", "too-high",
-                                  "with-output", "bad-level", "old-chunk"])
+                                  "with-output", "bad-level", "old-chunk", "follow"])
 def test_what_is_not_a_bedrock_world_or_not_a_place_in_it_is_refused_in_one_line(world, tmp_path, case):
     args = ["--into", str(world), "--at", "16,16", "--y", "-60"]
     expected = 2
@@ -237,6 +237,8 @@ def test_what_is_not_a_bedrock_world_or_not_a_place_in_it_is_refused_in_one_line
     elif case == "bad-level":
         (world / "level.dat").write_bytes(b"\x0a\x00\x00\x00\x05\x00\x00\x00junk!")
         expected = 1
+    elif case == "follow":
+        args = args[:4] + ["--terrain", "follow"]
     elif case == "old-chunk":
         db = leveldb().LevelDB(str(world / "db"))
         db.put(struct.pack("<ii", 1, 1) + b",", bytes([22]))

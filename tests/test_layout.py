@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "blockmaze"
 FLOORS = (
     ("blockmaze", "blockmaze.support", "blockmaze.errors", "blockmaze.materials"),
     ("blockmaze.grids",),
-    ("blockmaze.maze", "blockmaze.analysis", "blockmaze.entities"),  # the model
+    ("blockmaze.maze", "blockmaze.analysis", "blockmaze.solvers", "blockmaze.entities"),  # the model
     ("blockmaze.algorithms",),
     ("blockmaze.mazes",),
     ("blockmaze.dungeon", "blockmaze.blocks", "blockmaze.blockwise"),
@@ -29,12 +29,12 @@ FLOORS = (
     ("blockmaze.pipeline", "blockmaze.streaming"),
     ("blockmaze.writing",),
     ("blockmaze.jobs", "blockmaze.commands", "blockmaze.applies", "blockmaze.replay",
-     "blockmaze.forms"),
+     "blockmaze.forms", "blockmaze.book"),
     ("blockmaze.cli", "blockmaze.cli_options", "blockmaze.web", "blockmaze.hosts"),
     ("blockmaze.__main__",),
 )
-TOP_LEVEL = {"__init__", "__main__", "analysis", "applies", "cli", "cli_options", "commands",
-             "entities", "errors", "forms", "jobs", "materials", "maze", "pipeline", "replay", "streaming",
+TOP_LEVEL = {"__init__", "__main__", "analysis", "applies", "book", "cli", "cli_options", "commands",
+             "entities", "errors", "forms", "jobs", "materials", "maze", "pipeline", "replay", "solvers", "streaming",
              "writing"}
 
 

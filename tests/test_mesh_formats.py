@@ -596,13 +596,24 @@ const validator = require('gltf-validator'); const fs = require('fs');
 """
 
 
+def assert_validator_passes(folder, files: list[str]) -> None:
+    """The Khronos validator (run from its npm ``folder``) finds no error or warning in ``files``."""
+    import subprocess
+
+    result = subprocess.run(["node", "-e", VALIDATE, *files], cwd=folder, capture_output=True,
+                            text=True, check=True, timeout=120)
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(reports) == len(files)
+    for report in reports:
+        assert (report["numErrors"], report["numWarnings"]) == (0, 0), report["messages"][:5]
+
+
 @pytest.mark.reader
 def test_khronos_validator_finds_no_error_or_warning(tmp_path):
     """The Khronos validator (npm gltf-validator; GLTF_VALIDATOR names its folder).
 
     Infos are allowed: TEXCOORD_0 is 'unused' until a texture is assigned in the engine.
     """
-    import subprocess
 
     folder = readers.node_package("gltf-validator", "GLTF_VALIDATOR")
     volume = maze_volume(6, 6, 3, solution=True)
@@ -622,12 +633,7 @@ def test_khronos_validator_finds_no_error_or_warning(tmp_path):
             ("h.glb", "glb", stairs, {"compress": "meshopt", "chunk": 3})]:
         bm.write(blocks, tmp_path / name, format=fmt, **options)
         files.append(str(tmp_path / name))
-    result = subprocess.run(["node", "-e", VALIDATE, *files], cwd=folder, capture_output=True,
-                            text=True, check=True, timeout=120)
-    reports = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(reports) == len(files)
-    for report in reports:
-        assert (report["numErrors"], report["numWarnings"]) == (0, 0), report["messages"][:5]
+    assert_validator_passes(folder, files)
 
 
 def test_obj_written_in_slices_is_the_same(monkeypatch):

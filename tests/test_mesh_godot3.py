@@ -27,7 +27,7 @@ PROBE = Path(__file__).with_name("external") / "godot3_probe.gd"
 IMPORT_SECONDS = 300
 
 
-def godot3_import(folder: Path) -> dict:
+def godot3_import(folder: Path, probe_script: Path = PROBE) -> dict:
     """Import ``folder`` as a Godot 3 project and return the probe's report. The editor of
     3.2.3 does not quit after importing (``--quit`` is ignored with ``--editor``): it is stopped
     once every file has its import stamp."""
@@ -49,7 +49,7 @@ def godot3_import(folder: Path) -> dict:
         editor.kill()
         editor.wait()
     probe = folder / "probe.gd"
-    probe.write_text(PROBE.read_text())
+    probe.write_text(probe_script.read_text())
     done = subprocess.run([godot, "--path", str(folder), "-s", "probe.gd"], capture_output=True,
                           text=True, timeout=120, check=False)
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]

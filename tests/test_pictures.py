@@ -15,6 +15,7 @@ from blockmaze.grids import GRID_KINDS
 from blockmaze.grids.geometry import cell_shapes
 from blockmaze.materials import Material, load_theme
 from blockmaze.export.pictures import RAMP, render_image, render_png, render_svg, svg_text
+from blockmaze.export.picture_scene import GOAL, PRINT, SOLUTION, START
 
 KINDS = {"square": (4, 5), "hex": (4, 5), "upsilon": (4, 5), "triangle": (4, 6), "polar": (4,),
          "layered": (2, 3, 4)}
@@ -137,10 +138,17 @@ def test_solution_runs_through_the_path_cells(kind):
     plane = Plane(maze)
     centroids = plane.shapes.centroids()
     path = maze.shortest_path(ends.start, ends.goal)
-    assert image.getpixel(plane.px(centroids[ends.start])) == theme.color(Material.START)
-    assert image.getpixel(plane.px(centroids[ends.goal])) == theme.color(Material.GOAL)
+    ink = {slot: tuple(int(PRINT[slot][i:i + 2], 16) for i in (1, 3, 5))
+           for slot in (START, GOAL, SOLUTION)}  # the default theme's pictures: the print look
+    assert image.getpixel(plane.px(centroids[ends.start])) == ink[START]
+    assert image.getpixel(plane.px(centroids[ends.goal])) == ink[GOAL]
     for cell in path[1:-1].tolist():
-        assert image.getpixel(plane.px(centroids[cell])) == theme.color(Material.PATH)
+        assert image.getpixel(plane.px(centroids[cell])) == ink[SOLUTION]
+    classic = render_image(maze, style="classic", cell_size=S, endpoints=ends, solution=True,
+                           **COLOURS).convert("RGB")  # the old look: the theme's colours
+    assert classic.getpixel(plane.px(centroids[ends.start])) == theme.color(Material.START)
+    for cell in path[1:-1].tolist():
+        assert classic.getpixel(plane.px(centroids[cell])) == theme.color(Material.PATH)
 
 
 def test_layered_up_and_down_passages_are_marked():
@@ -228,7 +236,7 @@ def test_every_style_renders_as_valid_svg(kind, style):
     assert "background" in classes
     if style == "blocks":  # start, goal and the path are blocks of their colours
         fills = {e.get("fill") for e in root}
-        assert {"#2fbf5a", "#c62828", "#f2c21b"} <= fills  # the stone-bricks theme's colours
+        assert {PRINT[START], PRINT[GOAL], PRINT[SOLUTION]} <= fills  # the print look's
     else:
         assert {"start", "goal", "solution"} <= classes
 

@@ -286,6 +286,14 @@ def test_the_carve_animation_advances(browser, studio):
     assert browser.execute_script("return studio.carve.total") == 30 * 30 - 1
 
 
+def test_the_solver_walks_after_the_carve(browser, studio):
+    open_page(browser, f"{studio}/?size=12x12&seed=3&solve=tremaux")
+    wait_for(browser, "studio.carve.shown >= studio.carve.total")
+    wait_for(browser, "studio.solved && studio.solved.shown >= studio.solved.total")
+    assert "tremaux" in browser.find_element(By.ID, "step").text
+    assert console_errors(browser) == []
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 

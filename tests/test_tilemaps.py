@@ -31,6 +31,7 @@ from PIL import Image
 import blockmaze as bm
 from blockmaze import dungeon
 from blockmaze.materials import Material
+TILESET_COUNT = len(Material) + 16  # the tile set: a tile per material, then 16 terrain tiles
 
 THEME = bm.load_theme()
 SCHEMA = json.loads((Path(__file__).parents[1] / "schemas" / "tilemap.schema.json").read_text())
@@ -162,15 +163,15 @@ def test_tmx_fields_and_data_decoded_by_hand(encoding):
     assert root.attrib == {
         "version": "1.10", "tiledversion": "1.10.2", "orientation": "orthogonal",
         "renderorder": "right-down", "width": "10", "height": "7", "tilewidth": "16",
-        "tileheight": "16", "infinite": "0", "nextlayerid": "3",
+        "tileheight": "16", "infinite": "0", "nextlayerid": "4",
         "nextobjectid": str(1 + np.isin(plan, [5, 6, 7, 8, 13, 14]).sum()),
     }
     tileset = root.find("tileset")
     assert {k: tileset.get(k) for k in ("firstgid", "tilewidth", "tileheight", "tilecount", "columns")} == {
-        "firstgid": "1", "tilewidth": "16", "tileheight": "16", "tilecount": str(len(Material)),
-        "columns": str(len(Material))}  # a tile per material
+        "firstgid": "1", "tilewidth": "16", "tileheight": "16", "tilecount": str(TILESET_COUNT),
+        "columns": str(TILESET_COUNT)}  # a tile per material, then the 16 terrain tiles
     image = tileset.find("image")
-    assert (image.get("source"), image.get("width"), image.get("height")) == ("tiles.png", str(16 * len(Material)), "16")
+    assert (image.get("source"), image.get("width"), image.get("height")) == ("tiles.png", str(16 * TILESET_COUNT), "16")
     layer = root.find("layer")
     assert layer.attrib == {"id": "1", "name": "maze", "width": "10", "height": "7"}
     data = layer.find("data")
@@ -198,9 +199,9 @@ def test_tmj_fields_and_data_decoded_by_hand(encoding):
     assert required <= set(document)
     assert document["type"] == "map" and document["version"] == "1.10" and document["infinite"] is False
     assert (document["width"], document["height"]) == (4, 6)
-    layer, objects = document["layers"]
+    layer, terrain_layer, objects = document["layers"]
     assert {"height", "id", "name", "opacity", "type", "visible", "width", "x", "y"} <= set(layer)
-    assert layer["type"] == "tilelayer" and objects["type"] == "objectgroup"
+    assert layer["type"] == terrain_layer["type"] == "tilelayer" and objects["type"] == "objectgroup"
     (tileset,) = document["tilesets"]
     assert {"columns", "firstgid", "image", "imageheight", "imagewidth", "margin", "name", "spacing",
             "tilecount", "tileheight", "tilewidth"} <= set(tileset)
@@ -245,8 +246,8 @@ def test_entity_objects(format, tmp_path):
     plan[1, 3] = Material.DOOR
     plan[3, 1] = Material.STAIRS
     tiled = pytiled_parser.parse_map(write_tiled(plan, tmp_path, format, tile_size=8))
-    layer = tiled.layers[1]
-    assert isinstance(layer, pytiled_parser.ObjectLayer) and layer.name == "entities"
+    (layer,) = [layer for layer in tiled.layers if layer.name == "entities"]
+    assert isinstance(layer, pytiled_parser.ObjectLayer)
     found = sorted((o.name, int(o.coordinates.x) // 8, int(o.coordinates.y) // 8) for o in layer.tiled_objects)
     expected = sorted((Material(v).name.lower(), int(x), int(y))
                       for (y, x), v in np.ndenumerate(plan) if v in (5, 6, 7, 8, 13, 14))
@@ -266,7 +267,7 @@ def test_tileset_image_beside_map(format, tmp_path):
     image_path = tmp_path / "level-tiles.png"
     assert Path(tiled.tilesets[1].image).name == "level-tiles.png"
     with Image.open(image_path) as image:
-        assert image.size == (12 * len(Material), 12) and image.mode == "RGB"
+        assert image.size == (12 * TILESET_COUNT, 12) and image.mode == "RGB"
         for material in Material:
             assert image.getpixel((12 * int(material), 0)) == tile_color(material)  # a corner
             assert image.getpixel((12 * int(material) + 11, 11)) == tile_color(material)
@@ -310,13 +311,13 @@ def test_external_tileset(format, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         [path.name, "level-tiles.png", f"level-tiles{suffix}"])
     tiled = pytiled_parser.parse_map(path)
-    assert tiled.tilesets[1].tile_count == len(Material)
+    assert tiled.tilesets[1].tile_count == TILESET_COUNT
     assert tiled.tilesets[1].tiles[int(Material.DOOR)].properties["walkable"] is True
     np.testing.assert_array_equal(pytiled_grid(path), plan)
     if format == "tmx":
         np.testing.assert_array_equal(pytmx_grid(path), plan)
         tsx = ET.parse(tmp_path / "level-tiles.tsx").getroot()
-        assert (tsx.tag, tsx.get("version"), tsx.get("tilecount")) == ("tileset", "1.10", str(len(Material)))
+        assert (tsx.tag, tsx.get("version"), tsx.get("tilecount")) == ("tileset", "1.10", str(TILESET_COUNT))
     else:
         tsj = json.loads((tmp_path / "level-tiles.tsj").read_text())
         assert (tsj["type"], tsj["version"], tsj["image"]) == ("tileset", "1.10", "level-tiles.png")

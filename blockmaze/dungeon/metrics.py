@@ -53,3 +53,26 @@ def metrics_text(metrics: dict) -> str:
     return (f"walkable {metrics['walkable_share']:.1%}, {counted(metrics['rooms'], 'room')}, "
             f"{counted(metrics['dead_ends'], 'dead end')}, {counted(metrics['loops'], 'loop')}, "
             f"longest shortest path {counted(metrics['longest_path'], 'block')}")
+
+
+def level_analysis(level) -> dict:
+    """``bm.analyze`` of one dungeon level: :func:`level_metrics`, the share of its walkable
+    blocks outside every room (``corridor_share``) and the steps from its start to its goal
+    (``solution``, blocks).
+
+    >>> from blockmaze.dungeon import generate_dungeon
+    >>> facts = level_analysis(generate_dungeon((10, 10), rng=1).levels[0])
+    >>> 0 <= facts["corridor_share"] <= 1, facts["solution"] > 0
+    (True, True)
+    """
+    plan = level.plan
+    walkable = ~SOLID[plan]
+    in_room = np.zeros(plan.shape, dtype=bool)
+    for z0, x0, z1, x1 in np.asarray(level.rooms).reshape(-1, 4).tolist():
+        in_room[z0:z1, x0:x1] = True
+    blocks = int(walkable.sum())
+    facts = dict(level_metrics(plan, level.rooms, level.start))
+    facts["corridor_share"] = round(int((walkable & ~in_room).sum()) / max(blocks, 1), 4)
+    facts["solution"] = int(distances(walkable, *level.start)[level.goal])
+    return facts
+

@@ -88,9 +88,9 @@ FORMATS: dict[str, Format] = _formats(
     ("stl", "export.meshes.stl", (".stl",),
      "binary STL, one closed solid, Z-up millimetres (3D printing)"),
     ("tmx", "export.tilemaps.tiled", (".tmx",),
-     "Tiled map, XML (Tiled 1.10; pytmx, pytiled-parser, game engines)", "plan"),
+     "Tiled map, XML, with a terrain set (Tiled 1.10; pytmx, pytiled-parser, game engines)", "plan"),
     ("tmj", "export.tilemaps.tiled", (".tmj",),
-     "Tiled map, JSON (Tiled 1.10; pytiled-parser, Phaser, game engines)", "plan"),
+     "Tiled map, JSON, with a terrain set (Tiled 1.10; pytiled-parser, Phaser, game engines)", "plan"),
     ("ascii", "export.tilemaps.asciimap", (".txt",),
      "roguelike text map with a glyph legend (# wall, . floor, S/G ends)", "plan"),
     ("tilemap", "export.tilemaps.tilejson", (".tilemap.json",),
@@ -103,11 +103,26 @@ FORMATS: dict[str, Format] = _formats(
      False, False, "picture"),
     ("svg", "export.pictures", (".svg",), "vector picture of the maze (walls, paths or blocks)",
      "maze", False, False, "picture"),
+    ("pdf", "export.pdf", (".pdf",),
+     "PDF to print: the maze to a page size, its seed, an answer page, sheets to tape together "
+     "(needs the pdf extra)", "maze", False, False, "PDF"),
     ("maze", "export.maze_document", (".json",),
      "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze",
      False, False, "maze document"),
+    ("pieces", "export.kits.piecelist", (".pieces.json",),
+     "piece list: each cell's kit piece, turn, place and flags (game engines' modular kits)",
+     "maze", False, False, "piece list"),
+    ("pieces-csv", "export.kits.piecelist", (".pieces.csv",),
+     "piece list as CSV, its header on a first # line (Unreal data tables, spreadsheets)",
+     "maze", False, False, "piece list"),
+    ("kit", "export.kits.scene", (".kit.glb",),
+     "glTF scene of a kit's pieces, one instance a cell (--kit KIT.glb; default: voxel pieces)",
+     "maze", False, False, "kit scene"),
+    ("tscn", "export.kits.tscn", (".tscn",),
+     "Godot 3 scene: the kit's pieces a cell, collision and a navigation mesh", "maze", False,
+     False, "Godot scene"),
     ("ldtk", "export.tilemaps.ldtk", (".ldtk",),
-     "LDtk project: IntGrid, tile and entity layers (LDtk 1.5, ldtkpy)", "plan"),
+     "LDtk project: IntGrid, auto-layer, tile and entity layers (LDtk 1.5, ldtkpy)", "plan"),
     ("world", "export.minecraft.world", (),
      "Java world folder: level.dat + region/*.mca, opens from Singleplayer (1.18-1.21.10)",
      "bands", True),
@@ -125,8 +140,9 @@ FORMATS: dict[str, Format] = _formats(
 )
 
 
-# how pictures (png, svg) draw a maze: export.pictures implements each
-PICTURE_STYLES = ("walls", "paths", "blocks")
+# how pictures (png, svg, pdf) draw a maze: export.picture_scene implements each; "classic" is
+# the walls as they were drawn before the print look (thin, in the theme's colours)
+PICTURE_STYLES = ("walls", "paths", "blocks", "classic")
 
 
 def check_picture_style(style: str, kind: str) -> None:

@@ -14,4 +14,5 @@ CHUNK = 128  # a glTF node per chunk of this many blocks a side and material
 TILE_ENCODING = "csv"  # Tiled layer data
 PICTURE_STYLE = "walls"  # a picture's lines are the maze's walls
 CELL_SIZE = 16  # a picture's pixels per cell
+PAGE = "A4"  # a PDF's page
 BED = (220.0, 220.0)  # a print bed in mm: a common one (the Creality Ender-3's; docs/meshes.md)

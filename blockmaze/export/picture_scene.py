@@ -21,7 +21,7 @@ import numpy as np
 
 from ..mazes.endpoints import Endpoints
 from ..errors import BlockmazeError
-from ..materials import Material, Theme, as_theme
+from ..materials import DEFAULT_THEME, Material, Theme, as_theme
 from ..maze import Maze
 from ..support.memory import ensure_memory
 from . import PICTURE_STYLES, check_picture_style
@@ -38,6 +38,10 @@ Colour = str | Sequence[int]
 
 # palette slots; shade ramp colours follow
 BACKGROUND, WALL, PATH, SOLUTION, START, GOAL = range(6)
+# the print look's colours (the default theme's pictures): black ink on white paper (a contrast
+# of 21:1), the solution in blue, the start green and the goal red (a disc and a diamond, told
+# apart in grey print too)
+PRINT = ("#ffffff", "#000000", "#000000", "#1f5fbf", "#1b7f3a", "#c8102e")
 
 
 @dataclass
@@ -116,7 +120,8 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
            solution: bool = False, shade: bool | Sequence[Colour] = False,
            theme: Theme | str | None = None, background: Colour | None = None,
            wall: Colour | None = None, path: Colour | None = None,
-           solution_color: Colour | None = None) -> dict:
+           solution_color: Colour | None = None, solve: str | None = None,
+           marks: bool = False) -> dict:
     """Check the options (the same for every format): what :class:`_Builder` takes."""
     if not isinstance(maze, Maze):
         raise BlockmazeError(f"a picture needs a Maze, got {type(maze).__name__}")
@@ -129,11 +134,15 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
     def pick(value, name, default):
         return _colour(value, name) if value is not None else default
 
-    ink = pick(wall, "wall", theme.color(Material.WALL))
-    palette = [pick(background, "background", theme.color(Material.FLOOR)), ink,
-               pick(path, "path", ink), pick(solution_color, "solution", theme.color(Material.PATH)),
-               theme.color(Material.START), theme.color(Material.GOAL)]
-    if solution and endpoints is None:
+    printed = style != "classic" and theme.name == DEFAULT_THEME
+    paper, ink_colour, route, start, goal = (
+        [_colour(PRINT[k], "print") for k in (BACKGROUND, WALL, SOLUTION, START, GOAL)]
+        if printed else [theme.color(m) for m in (Material.FLOOR, Material.WALL, Material.PATH,
+                                                   Material.START, Material.GOAL)])
+    ink = pick(wall, "wall", ink_colour)
+    palette = [pick(background, "background", paper), ink, pick(path, "path", ink),
+               pick(solution_color, "solution", route), start, goal]
+    if (solution or solve) and endpoints is None:
         raise BlockmazeError("drawing the solution needs endpoints (a start and a goal)")
     if shade is True:
         stops = [_colour(c, "shade") for c in RAMP]
@@ -144,14 +153,18 @@ def _checked_options(maze: Maze, *, style: str = "walls", cell_size: float = 16,
             raise BlockmazeError("shade must be True, False or a sequence of two or more colours")
         stops = [_colour(c, "shade") for c in shade]
     return {"style": style, "s": s, "wall_width": wall_width, "endpoints": endpoints,
-            "solution": solution, "stops": stops, "palette": palette}
+            "solution": solution, "stops": stops, "palette": palette, "solve": solve,
+            "marks": marks and endpoints is not None and style != "classic"}
 
 
 def _scene(maze: Maze, **options) -> _Scene:
     """Check the options and lay out the picture."""
     c = _checked_options(maze, **options)
-    return _Builder(maze, c["style"], c["s"], c["wall_width"], c["endpoints"], c["solution"],
-                    c["stops"], c["palette"]).scene()
+    builder = _Builder(maze, c["style"], c["s"], c["wall_width"], c["endpoints"], c["solution"],
+                       c["stops"], c["palette"], c["marks"])
+    if c["solve"] is not None:
+        builder.solved_by(c["solve"], c["stops"])
+    return builder.scene()
 
 
 class _Builder:
@@ -161,15 +174,21 @@ class _Builder:
     segments = False
     pieces: list[np.ndarray] | None = None  # the solution's pieces, when given (a band's own)
 
-    def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette):
+    def __init__(self, maze, style, s, wall_width, endpoints, solution, stops, palette,
+                 marks=False):
         grid = self.grid = maze.grid
+        self.classic = style == "classic"  # the walls as drawn before the print look
+        style = "walls" if self.classic else style
         self.maze, self.style, self.s = maze, style, s
         self.endpoints, self.solution, self.palette = endpoints, solution, palette
+        self.marks = marks  # start and goal marked without the solution (a puzzle's page)
         from ..grids.geometry import cell_shapes
 
         shapes = self.shapes = cell_shapes(grid)
         n, m = shapes.sides.shape
         default = s / 4 if style == "paths" else s / 8
+        if not self.classic and style == "walls" and grid.kind not in ("square", "weave"):
+            default = s / 6  # slanted walls: wide enough for round joins, as even as straight ones
         self.line = max(1.0, float(round(default))) if wall_width is None else wall_width
         xmin, ymin, xmax, ymax = shapes.bounds()
         pad = 0.25 if style == "blocks" and grid.kind == "square" else 0.0
@@ -208,6 +227,8 @@ class _Builder:
                     raise BlockmazeError(
                         f"opening ({cell}, {direction}) is not a side of cell {cell} on the outer wall")
                 self.opened[cell] |= hit
+        self._doors: np.ndarray | None = None  # per cell and direction, its side's middle
+        self._routes: dict = {}
         self.levels = None
         if stops is not None:
             self._shade_levels(stops)
@@ -292,11 +313,33 @@ class _Builder:
         hit = np.flatnonzero(self.own[cell] & (self.sides[cell] == direction))
         return (self.points[cell, hit[0]] + self.next_points[cell, hit[-1]]) / 2
 
-    def solution_pieces(self) -> list[np.ndarray]:
-        """The solution's cells, split where a step is not in the plane (layered up/down)."""
+    def solved_by(self, method: str, stops) -> None:
+        """``solve``: the solution drawn is ``method``'s path (:func:`blockmaze.solvers.solve`),
+        and without ``shade`` the cells it visited are shaded by when it first came to them."""
+        from ..solvers import solve
+
+        found = solve(self.maze, method, int(self.endpoints.start), int(self.endpoints.goal),
+                      rng=0)
+        self.solution = True
+        self.pieces = self.solution_pieces(found.path)
+        if stops is None:
+            first = np.full(self.grid.size, -1, dtype=np.int64)
+            cells, order = np.unique(found.visits[::-1], return_index=True)
+            first[cells] = found.visits.size - 1 - order  # each cell's first visit
+            rank = np.full(self.grid.size, -1, dtype=np.int64)
+            rank[cells] = np.argsort(np.argsort(first[cells]))
+            steps = min(RAMP_STEPS, cells.size)
+            self.levels = np.where(rank >= 0, rank * (steps - 1) // max(cells.size - 1, 1), -1)
+            self.ramp_base = len(self.palette)
+            self.palette.extend(_ramp([_colour(c, "shade") for c in RAMP], steps))
+
+    def solution_pieces(self, cells: np.ndarray | None = None) -> list[np.ndarray]:
+        """The solution's cells (by default the shortest path), split where a step is not in
+        the plane (layered up/down)."""
         if self.pieces is not None:
             return self.pieces
-        cells = self.maze.shortest_path(int(self.endpoints.start), int(self.endpoints.goal))
+        if cells is None:
+            cells = self.maze.shortest_path(int(self.endpoints.start), int(self.endpoints.goal))
         step_dir = np.argmax(self.grid.neighbors[cells[:-1]] == cells[1:, None], axis=1)
         flat = self.planar[cells[:-1], step_dir]
         return np.split(cells, np.flatnonzero(~flat) + 1)
@@ -329,25 +372,149 @@ class _Builder:
         return layers
 
     def solution_layers(self, width: float) -> list[_Layer]:
-        if not self.solution:
+        """The solution over the walls, start and goal marked (the classic look: straight lines
+        between cell centres; else :meth:`route`); a part under a bridge is in
+        :meth:`under_layers`, drawn beneath the walls."""
+        if not (self.solution or self.marks):
             return []
         ends = self.endpoints
         lines = []
-        for piece in self.solution_pieces():
-            pts = [self.centroids[piece]]
-            if piece[0] == ends.start:
-                pts = [p[None] for p in self.openings_of(int(piece[0]))] + pts
-            if piece[-1] == ends.goal:
-                pts += [p[None] for p in self.openings_of(int(piece[-1]))]
-            line = np.concatenate(pts)
-            if len(line) > 1:
-                lines.append(line)
-        radius = 0.22 * self.s
+        for piece in self.solution_pieces() if self.solution else ():
+            ways = [self.centroids[piece]] if self.classic else self.route(piece)[0]
+            for k, pts in enumerate(ways):
+                if k == 0 and piece[0] == ends.start:
+                    pts = np.concatenate([*(o[None] for o in self.openings_of(int(piece[0]))[:1]), pts])
+                if k == len(ways) - 1 and piece[-1] == ends.goal:
+                    pts = np.concatenate([pts, *(o[None] for o in self.openings_of(int(piece[-1]))[:1])])
+                if len(pts) > 1:
+                    lines.append(np.asarray(pts).reshape(-1, 2))
+        start, goal = int(ends.start), int(ends.goal)
+        if self.classic:
+            radius = 0.22 * self.s
+            return [
+                _Layer("lines", "solution", SOLUTION, lines, width),
+                _Layer("dots", "start", START, [self.centroids[start]], 2 * radius),
+                _Layer("dots", "goal", GOAL, [self.centroids[goal]], 2 * radius),
+            ]
+        r = self.mark_radius(goal)
+        diamond = self.centroids[goal] + np.array([[0, -r], [r, 0], [0, r], [-r, 0]])
+        goal_mark = (_Layer("fill", "goal", GOAL, [diamond]) if r >= 1.5 else  # else a dot
+                     _Layer("dots", "goal", GOAL, [self.centroids[goal]], 2 * r))
         return [
-            _Layer("lines", "solution", SOLUTION, lines, width),
-            _Layer("dots", "start", START, [self.centroids[int(ends.start)]], 2 * radius),
-            _Layer("dots", "goal", GOAL, [self.centroids[int(ends.goal)]], 2 * radius),
+            *([_Layer("lines", "solution", SOLUTION, lines, width)] if lines else []),
+            _Layer("dots", "start", START, [self.centroids[start]], 2 * self.mark_radius(start)),
+            goal_mark,
         ]
+
+    def under_layers(self, width: float) -> list[_Layer]:
+        """The solution's steps under a bridge (a weave maze's), drawn before the walls."""
+        if not self.solution or self.classic:
+            return []
+        lines = [line for piece in self.solution_pieces() for line in self.route(piece)[1]]
+        return [_Layer("lines", "solution-under", SOLUTION, lines, width)] if lines else []
+
+    def route(self, cells: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The way through ``cells`` (in the plane) along the passages, in pixels: from each
+        cell's centre through the middle of the door to the next (on a polar grid along arcs
+        round the centre), split where it goes under a bridge. Gives (the lines on top, the
+        lines beneath a bridge).
+
+        >>> from blockmaze import generate
+        >>> builder = _Builder(generate((1, 2), rng=0), "walls", 10, None, None, False, None, [])
+        >>> builder.route(np.array([0, 1]))[0][0].tolist()
+        [[10.0, 10.0], [15.0, 10.0], [20.0, 10.0]]
+        """
+        key = (int(cells[0]), int(cells[-1]), len(cells))
+        if key in self._routes:
+            return self._routes[key]
+        a, b = cells[:-1], cells[1:]
+        d = np.argmax(self.grid.neighbors[a] == b[:, None], axis=1)
+        doors = self.doors(a, d)
+        bridged = np.zeros(a.size, dtype=bool)
+        if self.grid.kind == "weave":  # a step to a cell not beside it: under a crossing
+            gap = np.abs(a - b)
+            bridged = (gap != 1) & (gap != self.grid.shape[1])
+        under = [np.stack([self.centroids[x], self.centroids[y]])
+                 for x, y in zip(a[bridged].tolist(), b[bridged].tolist(), strict=True)]
+        over = []
+        bounds = [-1, *np.flatnonzero(bridged).tolist(), a.size]
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+            run = np.arange(lo + 1, hi)
+            start = self.centroids[int(cells[0]) if lo < 0 else int(b[lo])]
+            if self.grid.kind == "polar":
+                parts = [start[None]]
+                for x, door, y in zip(a[run].tolist(), doors[run], b[run].tolist(), strict=True):
+                    parts += [self._towards(self.centroids[x], door)[1:],
+                              self._towards(door, self.centroids[y])[1:]]
+                over.append(np.concatenate(parts))
+                continue
+            line = np.empty((2 * run.size + 1, 2))
+            line[0] = start
+            line[1::2] = doors[run]
+            line[2::2] = self.centroids[b[run]]
+            over.append(line)
+        self._routes[key] = (over, under)
+        return over, under
+
+    def doors(self, cells: np.ndarray, directions: np.ndarray) -> np.ndarray:
+        """The middle of each cell's side in each direction (pixels): where the way passes."""
+        if self._doors is None:
+            n, m = self.sides.shape
+            first = np.full((n, len(self.grid.directions)), m, dtype=np.int64)
+            last = np.full_like(first, -1)
+            cell, j = np.nonzero(self.own)
+            np.minimum.at(first, (cell, self.sides[cell, j]), j)
+            np.maximum.at(last, (cell, self.sides[cell, j]), j)
+            rows = np.arange(n)[:, None]
+            self._doors = (self.points[rows, np.minimum(first, m - 1)]
+                           + self.next_points[rows, np.maximum(last, 0)]) / 2
+        return self._doors[cells, directions]
+
+    def _towards(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Points from p to q: the straight line, or on a polar grid the line straight in the
+        ring's own terms (radius and angle each moving evenly), an arc along a ring."""
+        if self.grid.kind != "polar":
+            return np.stack([p, q])
+        centre = self.px(np.full((1, 2), float(self.grid.shape[0])))[0]
+        (rp, ap), (rq, aq) = (_polar(v - centre) for v in (p, q))
+        turn = (aq - ap + math.pi) % (2 * math.pi) - math.pi
+        t = np.linspace(0.0, 1.0, 2 + int(abs(turn) * max(rp, rq) / 4))  # a point per 4 pixels
+        radius, angle = rp + (rq - rp) * t, ap + turn * t
+        return centre + np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1)
+
+    def route_width(self) -> float:
+        """The solution's width over the walls: a fifth of a cell (the classic look's), in the
+        print look no wider than keeps a pixel clear of the walls in the narrowest cell."""
+        width = max(1.0, float(round(self.s / 5)))
+        if self.classic or not self.solution:
+            return width
+        cells = np.flatnonzero(self.grid.enabled)
+        clear = min(self.clearance(cells))
+        return float(max(1, min(width, int(2 * (clear - self.line / 2 - 1)))))
+
+    def clearance(self, cells: np.ndarray) -> np.ndarray:
+        """Each cell's distance from its centre to its nearest side, in pixels (a weave maze's
+        room is inset from its square)."""
+        points = self.points[cells]
+        ends = self.next_points[cells]
+        edge = ends - points
+        toward = self.centroids[cells][:, None, :] - points
+        t = np.clip(np.einsum("nij,nij->ni", toward, edge)
+                    / np.maximum(np.einsum("nij,nij->ni", edge, edge), 1e-12), 0, 1)
+        gap = np.linalg.norm(points + t[..., None] * edge - self.centroids[cells][:, None, :], axis=2)
+        drawn = np.arange(points.shape[1])[None, :] < self.shapes.counts[cells][:, None]
+        gap = np.where(np.isfinite(gap) & drawn, gap, np.inf)
+        clear = gap.min(axis=1)
+        if self.grid.kind == "weave":
+            from .weave_picture import INSET
+
+            clear = np.minimum(clear, (0.5 - INSET) * self.s)
+        return clear
+
+    def mark_radius(self, cell: int) -> float:
+        """A start or goal mark's radius: a fifth of a cell, kept clear of the cell's walls."""
+        clear = float(self.clearance(np.array([cell]))[0])
+        return max(0.5, min(0.22 * self.s, clear - self.line / 2 - 1.5))
 
     # -- styles ---------------------------------------------------------------------------
 
@@ -357,6 +524,7 @@ class _Builder:
 
     def _walls(self) -> list[_Layer]:
         layers = self.shade_layers()
+        layers += self.under_layers(self.route_width())
         if self.grid.kind == "weave":  # inset rooms, so a passage can be seen to go under
             from .weave_picture import inset_walls
 
@@ -368,8 +536,9 @@ class _Builder:
             layers.append(_Layer("segments", "walls", WALL, items, self.line, svg=False))
         else:
             layers.append(_Layer("lines", "walls", WALL, self.chains(self.wall_mask())[0], self.line))
-        layers += self.markers(WALL)
-        layers += self.solution_layers(max(1.0, float(round(self.s / 5))))
+        solution = self.solution_layers(self.route_width())
+        # the classic look drew the stairs' marks first; the print look keeps them over the way
+        layers += self.markers(WALL) + solution if self.classic else solution + self.markers(WALL)
         return layers
 
     def _paths(self) -> list[_Layer]:
@@ -387,6 +556,7 @@ class _Builder:
             layers.append(_Layer("dots", "joins", PATH, list(self.centroids[enabled]),
                                  self.line, svg=False))
         layers += self.markers(PATH)
+        layers += self.under_layers(self.line)  # over the passage it crosses: the picture is flat
         layers += self.solution_layers(self.line)
         return layers
 
@@ -446,9 +616,10 @@ class _Builder:
         return layers
 
     def _square_plan(self) -> list[_Layer]:
-        from ..blocks.convert import to_blocks
+        from ..blocks.convert import to_blocks, unit_centre
 
-        plan = to_blocks(self.maze, endpoints=self.endpoints, solution=self.solution)
+        plan = to_blocks(self.maze, endpoints=self.endpoints,
+                         solution=self.solution and self.pieces is None)
         rows, cols = self.grid.shape
         ids = np.full(plan.shape, BACKGROUND, dtype=np.int64)
         ids[plan == Material.WALL] = WALL
@@ -461,11 +632,34 @@ class _Builder:
             open_ = np.isin(plan, (Material.AIR, Material.CHECKPOINT, Material.EXIT)) & (shade >= 0)
             ids[open_] = self.ramp_base + shade[open_]
         ids[plan == Material.PATH] = SOLUTION
+        for piece in self.pieces or ():  # a solver's path (solve)
+            z, x = unit_centre(piece, cols)
+            ids[z, x] = SOLUTION
+            ids[(z[:-1] + z[1:]) // 2, (x[:-1] + x[1:]) // 2] = SOLUTION
         ids[plan == Material.START] = START
         ids[plan == Material.GOAL] = GOAL
         xs = self.margin + np.arange(plan.shape[1] + 1) * (self.s / 2)
         ys = self.margin + np.arange(plan.shape[0] + 1) * (self.s / 2)
         return [_Layer("plan", "blocks", -1, [ids, xs, ys])]
+
+
+def contrast(first: Colour, second: Colour) -> float:
+    """The WCAG 2 contrast ratio of two colours (1 to 21; 7 is its AAA level for text).
+
+    >>> contrast(PRINT[WALL], PRINT[BACKGROUND]), round(contrast("#7a7a7a", "#a8a8a0"), 2)
+    (21.0, 1.79)
+    """
+    def luminance(colour) -> float:
+        channels = np.asarray(_colour(colour, "contrast"), dtype=np.float64) / 255
+        linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+        return float(linear @ np.array([0.2126, 0.7152, 0.0722]))
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return round((light + 0.05) / (dark + 0.05), 6)
+
+
+def _polar(v: np.ndarray) -> tuple[float, float]:
+    return float(math.hypot(v[0], v[1])), float(math.atan2(v[1], v[0]))
 
 
 # -- PNG --------------------------------------------------------------------------------------

@@ -14,12 +14,22 @@ Three renderings of the blockwise-geometry idea, chosen with ``style``:
   quadrilateral that bridges the two floors across the shared edge. Walls are the wall-coloured
   bands left between floors (inner walls as thick as a floor is wide, as in 2n+1 plans).
 
+- ``"classic"``: the walls as they were drawn before the print look: thin lines in the theme's
+  colours, the solution as straight lines between cell centres.
+
+The other styles have the print look: with the default theme, black ink on white paper (a WCAG
+contrast of 21:1; another theme gives its own colours), walls as even on slanted edges as on
+straight ones (``cell_size / 6`` wide there, so lines meet in round joins), the solution along
+the passages (from each cell's centre through the middle of the door to the next, along arcs on
+a polar grid, beneath the bridge where a weave maze's way goes under one), the start a disc and
+the goal a diamond kept clear of the walls.
+
 Layered grids draw their levels side by side; an up or down passage, which is no polygon edge,
 is marked by a small triangle in the cell pointing up (north) or down (south) of its centroid.
 
 Options common to every style: ``cell_size`` (pixels per unit of the grid's geometry: a square
 cell, a hex side, a polar ring), colours (default from the theme: background = FLOOR, wall and
-passage lines = WALL, solution = PATH, start = START, goal = GOAL), ``shade`` (each cell filled by
+passage lines = WALL, solution = PATH, start = START, goal = GOAL) for a theme of your own, the print look's for the default one), ``shade`` (each cell filled by
 its BFS distance from the start on a colour ramp; unreachable and masked cells stay blank),
 ``solution`` (the shortest start -> goal path as a line through centroids, start and goal marked),
 and ``endpoints`` (its openings leave the outer wall open).
@@ -67,12 +77,12 @@ def render_image(maze: Maze, *, style: str = "walls", cell_size: float = 16,
                  solution: bool = False, shade: bool | Sequence[Colour] = False,
                  theme: Theme | str | None = None, background: Colour | None = None,
                  wall: Colour | None = None, path: Colour | None = None,
-                 solution_color: Colour | None = None):
+                 solution_color: Colour | None = None, solve: str | None = None):
     """The maze as a PIL image (palette mode "P"; ``.convert("RGB")`` for colour tuples).
 
     Parameters
     ----------
-    style : "walls", "paths" or "blocks" (see the module docstring).
+    style : "walls", "paths", "blocks" or "classic" (see the module docstring).
     cell_size : pixels per unit of the grid geometry (>= 1).
     wall_width : line width in pixels of walls ("walls") or passages ("paths"); default
         ``cell_size / 8`` for walls, ``cell_size / 4`` for passages (at least 1).
@@ -82,16 +92,21 @@ def render_image(maze: Maze, *, style: str = "walls", cell_size: float = 16,
         (near -> far); distances are counted from ``endpoints.start`` (else the first enabled cell).
     theme : a Theme or theme name for the default colours.
     background, wall, path, solution_color : colours as "#rrggbb" or (r, g, b).
+    solve : a solver of :data:`blockmaze.solvers.METHODS`: its path is the solution drawn, and
+        (without ``shade``) the cells it visited are shaded by when it first came to them.
 
     >>> from blockmaze import generate
     >>> image = render_image(generate((3, 3), rng=0), cell_size=20, wall_width=2)
-    >>> image.size, image.convert("RGB").getpixel((10, 10)) == load_theme().color(Material.WALL)
-    ((80, 80), True)
+    >>> image.size, image.convert("RGB").getpixel((10, 10))   # black walls on white paper
+    ((80, 80), (0, 0, 0))
+    >>> classic = render_image(generate((3, 3), rng=0), style="classic", cell_size=20)
+    >>> classic.convert("RGB").getpixel((10, 10)) == load_theme().color(Material.WALL)
+    True
     """
     return _draw_png(_scene(
         maze, style=style, cell_size=cell_size, wall_width=wall_width, endpoints=endpoints,
         solution=solution, shade=shade, theme=theme, background=background, wall=wall, path=path,
-        solution_color=solution_color))
+        solution_color=solution_color, solve=solve))
 
 
 def render_png(maze: Maze, target: Target, **options) -> None:
@@ -142,7 +157,7 @@ def _png_memory(kind: str, cells: int, options: dict) -> int:
 def _banded(kind: str, pixels: float, options: dict) -> bool:
     """Whether a PNG of ``pixels`` pixels of a maze of ``kind`` is drawn band by band: a big
     one the banded writer can draw."""
-    return pixels > BAND_PIXELS and kind_can_band(kind, options)
+    return pixels > BAND_PIXELS and kind_can_band(kind, options) and not options.get("solve")
 
 
 def _svg_memory(kind: str, cells: int, options: dict) -> int:
@@ -183,19 +198,20 @@ def _picture_writer(render):
 
     def write_picture(document, file, theme, style: str = PICTURE_STYLE,
                       cell_size: float = CELL_SIZE,
-                      shade: bool = False, solution: bool = False) -> None:
+                      shade: bool = False, solution: bool = False,
+                      solve: str | None = None) -> None:
         from ..dungeon.level import Dungeon, DungeonLevel
 
         if isinstance(document, (Dungeon, DungeonLevel)):  # its blocks, rooms and entities
             from .dungeon_pictures import write_dungeon_picture
 
-            if style != PICTURE_STYLE or shade or solution:
+            if style != PICTURE_STYLE or shade or solution or solve:
                 raise BlockmazeError("a dungeon picture is its plan: it takes no style, shade "
                                      "or solution")
             write_dungeon_picture(document, file, theme, format=format, cell_size=cell_size)
             return
         render(document.maze, file, style=style, cell_size=cell_size, shade=shade,
-               endpoints=document.endpoints, solution=solution, theme=theme)
+               endpoints=document.endpoints, solution=solution, theme=theme, solve=solve)
 
     write_picture.__doc__ = (f"Draw a maze document's maze, or a dungeon level "
                              f"(:mod:`~blockmaze.export.dungeon_pictures`), as {format.upper()}.")

@@ -186,7 +186,7 @@ def write_png_bands(maze: Maze, file: BinaryIO, band_rows: int | None = None, **
             builder.pieces = pieces
         scene = builder.scene()
         scene.layers = [layer for layer in scene.layers  # start and goal dots of other bands
-                        if not (layer.kind == "dots" and layer.name in ("start", "goal")
+                        if not (layer.name in ("start", "goal")
                                 and getattr(band_ends, layer.name) < 0)]
         scene.palette = palette
         _emit(scene)

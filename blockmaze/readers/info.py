@@ -47,8 +47,13 @@ def _json_document(opener: Opener, name: str) -> FileInfo:
     from .documents import maze_document_summary
 
     with opener() as file:
-        document = load_json(read_whole(file, "a JSON file"), "a JSON file")
+        data = read_whole(file, "a JSON file")
+    document = load_json(data, "a JSON file")
     if isinstance(document, dict):
+        if document.get("type") == "blockmaze-pieces":
+            from .pieces import pieces_summary
+
+            return pieces_summary(data)
         if document.get("format") == "blockmaze-tilemap":
             return tilemaps.tilejson_summary(document)
         if document.get("type") == "tilemap" or "tiledversion" in document:
@@ -56,6 +61,13 @@ def _json_document(opener: Opener, name: str) -> FileInfo:
         if "jsonVersion" in document and "levels" in document:
             return tilemaps.ldtk_summary(document)
     return maze_document_summary(document)
+
+
+def _pieces_csv(opener: Opener, name: str) -> FileInfo:
+    from .pieces import pieces_summary
+
+    with opener() as file:
+        return pieces_summary(read_whole(file, "a piece list"))
 
 
 def _mtl_library(file: BinaryIO) -> FileInfo:
@@ -134,6 +146,21 @@ def _mtl(head: bytes, size: int | None) -> int:
     return LIKELY if _first_statement(head).startswith(b"newmtl ") else NOT
 
 
+def _tscn_head(head: bytes, size: int | None) -> int:
+    return LIKELY if head.startswith(b"[gd_scene") else NOT
+
+
+def _tscn(opener: Opener, name: str) -> FileInfo:
+    from .scenes import read_tscn
+
+    with opener() as file:
+        return read_tscn(file)
+
+
+def _pieces_head(head: bytes, size: int | None) -> int:
+    return LIKELY if head.startswith(b'# {"type": "blockmaze-pieces"') else NOT
+
+
 def _ascii_map(head: bytes, size: int | None) -> int:
     return LIKELY if head[1:21] == b" blockmaze ascii map" else NOT  # (any comment character)
 
@@ -182,7 +209,9 @@ READERS: tuple[Reader, ...] = (
     Reader("Minecraft NBT", ("schem", "litematic", "structure", "schematic", "mcstructure"),
            _gzip_or_nbt, _nbt),
     Reader("datapack", ("datapack",), _magic(ZIP_MAGIC, POSSIBLE), _datapack),
-    Reader("JSON", ("maze", "tmj", "tilemap", "ldtk"), _json, _json_document),
+    Reader("JSON", ("maze", "tmj", "tilemap", "ldtk", "pieces"), _json, _json_document),
+    Reader("piece list CSV", ("pieces-csv",), _pieces_head, _pieces_csv),
+    Reader("Godot scene", ("tscn",), _tscn_head, _tscn),
     Reader("glTF", ("gltf",), _gltf, _plain(meshes.read_gltf)),
     Reader("glTF binary", ("glb",), _magic(b"glTF"), _plain(meshes.read_glb)),
     Reader("OBJ", ("obj",), _obj, _plain(meshes.read_obj)),
@@ -196,6 +225,7 @@ READERS: tuple[Reader, ...] = (
     Reader("REXPaint", ("xp",), _magic(GZIP_MAGIC, POSSIBLE), _plain(tilemaps.read_xp)),
     Reader("PNG", ("png",), _magic(pictures.PNG_SIGNATURE), _plain(pictures.read_png)),
     Reader("SVG", ("svg",), _svg, _plain(pictures.read_svg)),
+    Reader("PDF", ("pdf",), _magic(pictures.PDF_MAGIC), _plain(pictures.read_pdf)),
     Reader("MagicaVoxel", ("vox",), _magic(b"VOX "), _plain(voxels.read_vox)),
     Reader("Luanti schematic", ("mts",), _magic(b"MTSM"), _plain(voxels.read_mts)),
     Reader("Bedrock pack", ("mcpack",), _magic(ZIP_MAGIC, POSSIBLE), _plain(voxels.read_mcpack)),

@@ -1,4 +1,5 @@
-"""``info`` for pictures: PNG (its IHDR chunk) and SVG (the ``<svg>`` element's size).
+"""``info`` for pictures: PNG (its IHDR chunk), SVG (the ``<svg>`` element's size) and PDF (its
+page tree's count, its pages' sizes and its title, read from the uncompressed objects).
 
 Example
 -------
@@ -52,4 +53,39 @@ def read_svg(file: BinaryIO) -> FileInfo:
     return FileInfo("SVG picture", details=details)
 
 
-__all__ = ["read_png", "read_svg"]
+PDF_MAGIC = b"%PDF-"
+PDF_LIMIT = 64 << 20  # read at most this much of a PDF (a 100-page book is a few MiB)
+_TREE = re.compile(rb"<<[^<>]{0,100000}?/Type\s*/Pages\b[^<>]{0,100000}?>>", re.S)
+_COUNT = re.compile(rb"/Count\s+([0-9]{1,7})")
+_BOX = re.compile(rb"/MediaBox\s*\[\s*(-?[0-9.]{1,12})\s+(-?[0-9.]{1,12})\s+(-?[0-9.]{1,12})"
+                  rb"\s+(-?[0-9.]{1,12})\s*\]")
+_TITLE = re.compile(rb"/Title\s*\(((?:[^()\\]|\\.){0,200})\)")
+
+
+def read_pdf(file: BinaryIO) -> FileInfo:
+    """A PDF's version, page count, page sizes (in millimetres) and title.
+
+    >>> import io
+    >>> text = b"%PDF-1.4 << /Count 2 /Type /Pages >> /MediaBox [0 0 595.2756 841.8898] /Title (Maze)"
+    >>> read_pdf(io.BytesIO(text)).details["pages"]
+    '2, 210 x 297 mm'
+    """
+    data = file.read(PDF_LIMIT)
+    if not data.startswith(PDF_MAGIC):
+        raise BadFileError("not a PDF (no %PDF- header)")
+    counts = [int(m) for tree in _TREE.findall(data) for m in _COUNT.findall(tree)]
+    if not counts:
+        raise BadFileError("no page tree with a /Count in the PDF (damaged, or its objects "
+                           "are compressed)")
+    sizes = sorted({(round((float(c) - float(a)) * 25.4 / 72), round((float(d) - float(b)) * 25.4 / 72))
+                    for a, b, c, d in _BOX.findall(data)})
+    shown = ", ".join(f"{w} x {h} mm" for w, h in sizes[:4]) + (" ..." if len(sizes) > 4 else "")
+    details: dict[str, object] = {"version": data[5:8].decode("ascii", "replace"),
+                                  "pages": f"{max(counts)}" + (f", {shown}" if shown else "")}
+    title = _TITLE.search(data)
+    if title:
+        details["title"] = title.group(1).decode("latin-1")
+    return FileInfo("PDF document", details=details)
+
+
+__all__ = ["read_pdf", "read_png", "read_svg"]

@@ -36,15 +36,16 @@ MAX_PREFAB_BYTES = 1 << 25  # inflated: a prefab of MAX_PREFAB_BLOCKS listed blo
 MAX_PALETTE = 4096  # entries a palette may list (fewer are used: see blocks.prefab)
 
 
-def read_prefab(path: str | os.PathLike) -> Prefab:
-    """The prefab in the file ``path`` (see the module docstring); BadFileError else."""
+def read_prefab(path: str | os.PathLike, what: str = "prefab") -> Prefab:
+    """The prefab in the file ``path`` (see the module docstring); BadFileError else, naming
+    the file as ``what`` (a prefab, the ground a maze follows)."""
     from ..support.files import read_regular
 
-    return read_prefab_bytes(read_regular(path, "prefab", MAX_PREFAB_BYTES), Path(path).name)
+    return read_prefab_bytes(read_regular(path, what, MAX_PREFAB_BYTES), Path(path).name, what)
 
 
-def read_prefab_bytes(data: bytes, name: str = "prefab") -> Prefab:
-    """The prefab in ``data``, a file's bytes (``name`` for messages)."""
+def read_prefab_bytes(data: bytes, name: str = "prefab", what: str = "prefab") -> Prefab:
+    """The prefab in ``data``, a file's bytes (``what`` and ``name`` for messages)."""
     try:
         if data[:2] != GZIP_MAGIC:
             raise BadFileError("not gzipped, as a .schem, .nbt or .litematic is")
@@ -62,7 +63,7 @@ def read_prefab_bytes(data: bytes, name: str = "prefab") -> Prefab:
         else:
             raise BadFileError("NBT, but not a Sponge schematic, structure or Litematica file")
     except (NbtError, BadFileError) as error:
-        raise BadFileError(f"prefab {name}: {error}") from None
+        raise BadFileError(f"{what} {name}: {error}") from None
     return Prefab(states, tuple(palette), name)
 
 

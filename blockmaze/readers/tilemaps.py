@@ -1,5 +1,6 @@
 """``info`` for tile maps: Tiled (.tmx/.tmj), ASCII (.txt), blockmaze JSON (.tilemap.json),
-tcod (.npz) and REXPaint (.xp) — size in tiles and how many tiles of each kind. No numba here:
+tcod (.npz) and REXPaint (.xp) — size in tiles and how many tiles of each kind (and a Tiled map's
+terrain sets, an LDtk project's auto-layer tiles). No numba here:
 ``info`` on a tile map loads none.
 
 Example
@@ -131,7 +132,13 @@ def read_tmx(file: BinaryIO) -> FileInfo:
         raise BadFileError("the <map> element needs whole-number width and height") from None
     how = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(data[0])}
     gids = _decode_data(text[data[1]:close], how.get("encoding"), how.get("compression"), width * height)
-    return _tile_info("Tiled map (.tmx)", width, height, _gid_counts(gids, width, height))
+    info = _tile_info("Tiled map (.tmx)", width, height, _gid_counts(gids, width, height))
+    sets, at = [], 0
+    while (found := _element(text, b"wangset", at)) is not None:
+        attrs = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(found[0])}
+        sets.append((attrs.get("name", "?"), attrs.get("type", "?")))
+        at = found[1]
+    return _with_terrain(info, sets)
 
 
 def read_tmj(file: BinaryIO) -> FileInfo:
@@ -153,7 +160,23 @@ def tmj_summary(document: dict) -> FileInfo:
         gids = np.array(data, np.int64)
     else:
         gids = _decode_data(data, layers[0].get("encoding"), layers[0].get("compression"), width * height)
-    return _tile_info("Tiled map (.tmj)", width, height, _gid_counts(gids, width, height))
+    info = _tile_info("Tiled map (.tmj)", width, height, _gid_counts(gids, width, height))
+    sets = [(str(w.get("name", "?")), str(w.get("type", "?")))
+            for t in _list(document.get("tilesets")) if isinstance(t, dict)
+            for w in _list(t.get("wangsets")) if isinstance(w, dict)]
+    return _with_terrain(info, sets)
+
+
+def _list(value) -> list:
+    """``value`` if it is a list, else an empty one (a hostile file's odd field reads as none)."""
+    return value if isinstance(value, list) else []
+
+
+def _with_terrain(info: FileInfo, sets: list[tuple[str, str]]) -> FileInfo:
+    """``info`` saying the map's terrain (Wang) sets, by name and type, if it has any."""
+    if sets:
+        info.details["terrain sets"] = ", ".join(f"{name} ({kind})" for name, kind in sets)
+    return info
 
 
 def read_ascii(file: BinaryIO) -> FileInfo:
@@ -205,6 +228,10 @@ def ldtk_summary(document: dict) -> FileInfo:
     counts = Counter(values)
     info = _tile_info("LDtk project (.ldtk)", width, height, {f"value {k}": v for k, v in sorted(counts.items())})
     info.details["entities"] = entities
+    auto = [layer for layer in layers if isinstance(layer, dict) and layer.get("__type") == "AutoLayer"]
+    if auto:
+        info.details["auto-layer tiles"] = ", ".join(
+            f"{len(_list(layer.get('autoLayerTiles')))} ({layer.get('__identifier', '?')})" for layer in auto)
     return info
 
 

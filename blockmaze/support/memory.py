@@ -94,6 +94,7 @@ MEASURED: dict[str, tuple[str, float, int]] = {
     "document": ("cell", 64.0, 0),
     "png": ("pixel", 139.4, 0),
     "svg": ("cell", 787.1, 0),
+    "pdf": ("cell", 890.0, 0),  # the scene and ReportLab's page streams
     "schem": ("block", 4.4, 0),
     "litematic": ("block", 22.2, 0),
     "structure": ("block", 6.9, 2_000_000),

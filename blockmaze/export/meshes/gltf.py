@@ -347,6 +347,12 @@ def write_glb(
     """
     document, blobs = gltf_document(blocks, theme, block_size, watertight, collision, chunk,
                                     quantize, compress, uv)
+    pack_glb(document, blobs, file)
+
+
+def pack_glb(document: dict, blobs: list, file: BinaryIO) -> None:
+    """Write a glTF document and its binary buffer (a list of bytes and memoryviews, padded to
+    4 bytes) as one .glb file: the header, the JSON chunk and the BIN chunk."""
     length = sum(len(b) for b in blobs)
     text = _json_bytes(document)
     text += b" " * (-len(text) % 4)

@@ -46,7 +46,7 @@ import numpy as np
 from nbtlib import Byte, Compound, Int, List, LongArray, String
 
 from ...errors import BadFileError, BlockmazeError, OutputError
-from ...materials import Theme
+from ...materials import Material, Theme
 from .. import Format, Writer, size_limits, volume_slices
 from ..target import _making, _umask, open_target, remove_leftovers, staged_prefix, transaction
 from .anvil import (MIN_Y, RegionWriter, block_bits, chunk_payload, chunk_nbt,
@@ -56,13 +56,14 @@ from .blockentities import SPAWNS, BlockEntity, block_entities
 from .packing import pack_rows, unpack_longs
 from .palette import block_state_tag, haloed_palette, with_next_rows
 from .versions import RELEASES
+from .terrain import (AIRS, KEEP, check_follow, column_tops, floor_block, follow, stair_state,
+                      stepped)
 from .world import FIRST_RELEASE, WORLD_LIMIT, check_height
 
 JOURNAL = "blockmaze-into.journal"  # in the world folder: the renames a run still owes
 BACKUPS = "blockmaze-backups"  # in the world folder: one folder per run, its region/ the old files
 LOCK = "session.lock"
 SECTION = 4096
-AIRS = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
 
 
 # --- the world folder: checked, locked, recovered ------------------------------------------
@@ -337,24 +338,54 @@ def ground(chunks: Iterable[tuple[tuple[int, int], dict]], box: Box) -> int:
 def _surface(root: dict) -> np.ndarray:
     """A chunk's ``WORLD_SURFACE`` (z, x) from its sections: one above its highest block that is
     not air, counted from the world's bottom (0 for a column of air)."""
-    out = np.zeros((16, 16), dtype=np.int64)
+    return _tops(root, lambda names: np.array([name not in AIRS for name in names]))[0]
+
+
+def _tops(root: dict, *counted) -> list[np.ndarray]:
+    """For each of ``counted`` (a function of a palette's names: which ones count), one above
+    each column's highest block that counts (z, x), from the world's bottom (0: none does)."""
+    outs = [np.zeros((16, 16), dtype=np.int64) for _ in counted]
     sections = sorted((s for s in root.get("sections", []) if "block_states" in s),
                       key=lambda s: -int(s["Y"]))
     for section in sections:
         palette = section["block_states"]["palette"]
-        solid = np.array([str(entry.get("Name")) not in AIRS for entry in palette])
-        if len(palette) == 1:
-            blocks = np.full((16, 16, 16), solid[0])
-        else:
+        names = [str(entry.get("Name")) for entry in palette]
+        values = None
+        if len(palette) > 1:
             values = unpack_longs(np.asarray(section["block_states"]["data"]).astype(np.int64),
                                   block_bits(len(palette)), SECTION)
-            blocks = solid[np.minimum(values, len(palette) - 1)].reshape(16, 16, 16)
-        found = blocks.any(axis=0) & (out == 0)
-        top = 15 - np.argmax(blocks[::-1], axis=0)
-        out[found] = (int(section["Y"]) * 16 + top[found] + 1 - MIN_Y)
-        if (out > 0).all():
+            values = np.minimum(values, len(palette) - 1)
+        for out, counts in zip(outs, counted, strict=True):
+            if (out > 0).all():
+                continue
+            solid = np.asarray(counts(names), dtype=bool)
+            blocks = (np.full((16, 16, 16), solid[0]) if values is None
+                      else solid[values].reshape(16, 16, 16))
+            tops = column_tops(blocks)
+            found = (tops > 0) & (out == 0)
+            out[found] = int(section["Y"]) * 16 + tops[found] - MIN_Y
+        if all((out > 0).all() for out in outs):
             break
-    return out
+    return outs
+
+
+def footprint_heights(chunks: Iterable[tuple[tuple[int, int], dict]], box: Box,
+                      cleared: frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The ground under the box and the top of what is cleared above it, each (z, x) over its
+    footprint as the y one above (:mod:`.terrain` says what is ground and what is cleared)."""
+    from .terrain import not_ground
+
+    ground = np.zeros((box.length, box.width), dtype=np.int64)
+    clear_top = np.zeros_like(ground)
+    for (cx, cz), root in chunks:
+        tops = _tops(root, lambda names: ~not_ground(names, cleared)[0],
+                     lambda names: ~not_ground(names, cleared)[1])
+        z0, x0 = max(box.z - cz * 16, 0), max(box.x - cx * 16, 0)
+        z1, x1 = min(box.z + box.length - cz * 16, 16), min(box.x + box.width - cx * 16, 16)
+        at = np.s_[cz * 16 + z0 - box.z:cz * 16 + z1 - box.z, cx * 16 + x0 - box.x:cx * 16 + x1 - box.x]
+        ground[at] = tops[0][z0:z1, x0:x1]
+        clear_top[at] = tops[1][z0:z1, x0:x1]
+    return ground + MIN_Y, clear_top + MIN_Y
 
 
 def edit_chunk(chunk: nbtlib.File, cx: int, cz: int, box: Box, ids: np.ndarray, states: States,
@@ -382,15 +413,15 @@ def edit_chunk(chunk: nbtlib.File, cx: int, cz: int, box: Box, ids: np.ndarray, 
                     "Name": String("minecraft:air")})])})})
             kept.append(section)
         blocks = _section_ids(section["block_states"], states, where)
-        blocks[y0 - sy * 16:y1 - sy * 16, z0 - cz * 16:z1 - cz * 16, x0 - cx * 16:x1 - cx * 16] = \
-            ids[y0 - box.y:y1 - box.y, z0 - box.z:z1 - box.z, x0 - box.x:x1 - box.x]
+        part = ids[y0 - box.y:y1 - box.y, z0 - box.z:z1 - box.z, x0 - box.x:x1 - box.x]
+        np.copyto(blocks[y0 - sy * 16:y1 - sy * 16, z0 - cz * 16:z1 - cz * 16,
+                         x0 - cx * 16:x1 - cx * 16], part, where=part != KEEP)
         section["block_states"] = _section_states(blocks, states)
     kept.sort(key=lambda section: int(section["Y"]))
     chunk["sections"] = List[Compound](kept)
     for key in ("block_entities", "block_ticks", "fluid_ticks"):
         if key in chunk:
-            outside = [tag for tag in chunk[key]
-                       if not box.holds(int(tag["x"]), int(tag["y"]), int(tag["z"]))]
+            outside = [tag for tag in chunk[key] if not _replaced(box, ids, tag)]
             chunk[key] = List[Compound](outside)
     placed = [Compound({**fields, "x": Int(box.x + x), "y": Int(box.y + layer),
                         "z": Int(box.z + z), "keepPacked": Byte(0)})
@@ -400,6 +431,12 @@ def edit_chunk(chunk: nbtlib.File, cx: int, cz: int, box: Box, ids: np.ndarray, 
         chunk["block_entities"] = List[Compound]([*chunk.get("block_entities", []), *placed])
     chunk["Heightmaps"] = Compound()
     chunk["isLightOn"] = Byte(0)
+
+
+def _replaced(box: Box, ids: np.ndarray, tag) -> bool:
+    """Whether the block of a block entity or tick ``tag`` is one the maze replaces."""
+    x, y, z = int(tag["x"]), int(tag["y"]), int(tag["z"])
+    return box.holds(x, y, z) and ids[y - box.y, z - box.z, x - box.x] != KEEP
 
 
 def _section_ids(block_states, states: States, where: str) -> np.ndarray:
@@ -430,10 +467,12 @@ def _section_states(blocks: np.ndarray, states: States) -> Compound:
 
 def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLike, theme: Theme,
                at: tuple[int, int] | None = None, y: int | None = None, seed: int | None = None,
-               backup: bool = True) -> None:
+               backup: bool = True, terrain: str | None = None, clear: str | None = None) -> None:
     """Build the maze (bands of a (y, z, x) volume, or the volume) into the Java world folder
     ``target``: centred on ``at`` (x, z; default the world's spawn), its lowest layer at ``y``
-    (default: one above the ground there, :func:`ground`). The replaced region files are kept in
+    (default: one above the ground there, :func:`ground`). ``terrain="follow"`` puts each block
+    column's floor on the ground under it instead (:mod:`.terrain`), clearing what ``clear``
+    names above it (``"trees"``, ``"water"`` or ``"trees,water"``). The replaced region files are kept in
     ``WORLD/blockmaze-backups/STAMP/region/`` unless ``backup`` is False. Region files are read,
     merged and written one at a time, so memory holds the maze, one region file and one chunk.
 
@@ -451,6 +490,7 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
     from ...errors import BlockmazeWarning
 
     folder = Path(target)
+    cleared = check_follow(terrain, y, clear)
     check_world(folder)
     if isinstance(bands, np.ndarray):
         bands = volume_slices(bands)
@@ -464,7 +504,13 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
         cx, cz = spawn if at is None else at
         box = Box(cx - width // 2, MIN_Y if y is None else y, cz - length // 2, ids.shape)
         regions = _regions(folder, box)
-        if y is None:
+        line = ""
+        if terrain == "follow":
+            stair = stair_state(theme.minecraft.get(Material.STAIRS))
+            ids, line = _followed(folder, regions, box, ids, states, entities, cleared,
+                                  None if stair is None else lambda facing: states.of_state(stair(facing)))
+            height = box.height
+        elif y is None:
             box.y = ground(_heightmaps(folder, regions), box)
         check_height(height, box.y)
 
@@ -480,9 +526,31 @@ def write_into(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLi
     warnings.warn(BlockmazeWarning(
         f"built into {folder}: the maze stands at x {box.x}..{box.x + width - 1}, y {box.y}.."
         f"{box.y + height - 1}, z {box.z}..{box.z + length - 1} (Minecraft {release}'s blocks); "
+        f"{line}"
         f"{touched} chunks in {len(regions)} region files rewritten; "
         + (f"the replaced files are in {kept}" if kept else "no backup kept (--no-backup)")),
         stacklevel=2)
+
+
+def _followed(folder: Path, regions: dict, box: Box, ids: np.ndarray, states: States,
+              entities: list, cleared: frozenset[str], stair) -> tuple[np.ndarray, str]:
+    """The maze made to follow the ground under ``box`` (whose y and height become the followed
+    volume's), and what was done, for the run's line."""
+    ground, clear_top = footprint_heights(_heightmaps(folder, regions), box, cleared)
+    air = states.of_state("minecraft:air")
+    filler = floor_block(ids, air)
+    maze = ids
+    box.y, ids, floors = follow(maze, ground, clear_top, filler, air)
+    stepped(ids, box.y, floors, maze, filler, air, stair)
+    entities[:] = [(x, layer + int(floors[z, x]) - box.y, z, fields)
+                   for x, layer, z, fields in entities]
+    box.height = ids.shape[0]
+    filled, cut = int(np.maximum(floors - ground, 0).max()), int(np.maximum(ground - floors, 0).max())
+    what = " and ".join(sorted(cleared)) + " cleared" if cleared else "trees and water kept"
+    return ids, (f"the floor follows the ground from y {int(floors.min())} to {int(floors.max())}, "
+                 f"steps of one block at most{', stairs up them' if stair else ''} (levelled: "
+                 f"filled up to {filled}, "
+                 f"cut down to {cut} blocks; {what}); ")
 
 
 def _region_path(folder: Path, key: tuple[int, int]) -> Path:

@@ -4,7 +4,7 @@ A Bedrock world folder (``minecraftWorlds/NAME``, a server's ``worlds/NAME``) ho
 ``level.dat`` and ``db/``, the chunks in Mojang's LevelDB (read and written here through the
 bedrock extra, ``amulet-leveldb``, Mojang's own LevelDB). A ``.mcworld`` file is refused in one
 line: it is a copy to import, not the world the game plays (import it, then build into its
-folder). What changes, per chunk the maze's box reaches (docs/minecraft.md §6.2 gives the keys):
+folder). What changes, per chunk the maze's box reaches (docs/minecraft.md §6.3 gives the keys):
 
 * each sub-chunk (``/`` + y) the box reaches: merged, the maze's blocks inside the box, every
   block outside it kept (its palette entries byte for byte); in a second storage layer (the
@@ -21,7 +21,7 @@ world has generated whole (a chunk version of 1.18.30 or later: the world from y
 
 All or nothing: every new record goes into LevelDB in one write batch, one record of its log,
 which LevelDB applies whole or (a run killed while writing it, a full disk) not at all when the
-database next opens (docs/minecraft.md §6.2). Before the batch the database is copied, whole,
+database next opens (docs/minecraft.md §6.3). Before the batch the database is copied, whole,
 to ``WORLD/blockmaze-backups/STAMP/db/`` (its tables hard-linked: LevelDB never changes a table
 once written) unless ``backup=False``: to undo, put that ``db`` in place of the world's. The run
 holds ``db/LOCK`` as the game's LevelDB does (a POSIX ``fcntl`` lock), so a world open in the
@@ -43,7 +43,7 @@ import nbtlib
 import numpy as np
 from nbtlib import Int
 
-from ...errors import BadFileError, BlockmazeError, OutputError
+from ...errors import BadFileError, BlockmazeError, OutputError, ParameterError
 from ...materials import Theme
 from .. import Format, Writer, volume_slices
 from ..target import remove_leftovers, staged_folder
@@ -54,6 +54,7 @@ from .into import (BACKUPS, Box, _free_name, check_size, maze_ids, relock, unexp
                    world_lock)
 from .mcworld import (BLOCK_ENTITIES, DATA_3D, FINALIZED, MISSING, SUBCHUNK, VERSION, _checked,
                       _nbt, _translated)
+from .terrain import check_follow
 from .subchunks import AIR, Layer, _entry, read_subchunk, write_subchunk
 from .versions import DEFAULT_MC_VERSION
 from .world import MIN_Y, check_height
@@ -347,11 +348,13 @@ def _message(error: Exception) -> str:
 
 def write_into_bedrock(bands: Iterable[np.ndarray] | np.ndarray, target: str | os.PathLike,
                        theme: Theme, at: tuple[int, int] | None = None, y: int | None = None,
-                       seed: int | None = None, backup: bool = True) -> None:
+                       seed: int | None = None, backup: bool = True, terrain: str | None = None,
+                       clear: str | None = None) -> None:
     """Build the maze (bands of a (y, z, x) volume, or the volume) into the Bedrock world folder
     ``target``: centred on ``at`` (x, z; default the world's spawn), its lowest layer at ``y``
     (default: one above the ground there, :func:`ground`). The database as it was is kept in
-    ``WORLD/blockmaze-backups/STAMP/db/`` unless ``backup`` is False.
+    ``WORLD/blockmaze-backups/STAMP/db/`` unless ``backup`` is False. ``terrain``: flat (the
+    default) alone; following the ground (``follow``, ``clear``) is for Java worlds.
 
     >>> import tempfile, zipfile
     >>> from blockmaze.materials import load_theme
@@ -370,6 +373,10 @@ def write_into_bedrock(bands: Iterable[np.ndarray] | np.ndarray, target: str | o
     from ...support import stops
 
     folder = Path(target)
+    check_follow(terrain, y, clear)
+    if terrain == "follow":
+        raise ParameterError("{terrain=follow} follows the ground of Java worlds; a Bedrock world "
+                             "takes the maze on one level: leave it out (or give {terrain=flat})")
     check_world(folder)
     if isinstance(bands, np.ndarray):
         bands = volume_slices(bands)

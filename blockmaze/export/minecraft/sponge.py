@@ -45,12 +45,17 @@ def write_schem(
     mc_version: str = DEFAULT_MC_VERSION,
     schem_version: int = SCHEM_VERSION,
     seed: int | None = None,
+    ground: str | os.PathLike | None = None,
+    clear: str | None = None,
 ) -> None:
     """Write a (y, z, x) material volume as a Sponge schematic, drawn with ``theme``.
 
     ``seed`` draws the theme's weighted variants (see :func:`minecraft_palette`). WorldEdit pastes
     it with the player outside, in front of the entrance (:func:`~.placement.player_spot`).
-    Spawn points carry their block entities (:mod:`~.blockentities`).
+    Spawn points carry their block entities (:mod:`~.blockentities`). ``ground``: a .schem of the
+    place the maze goes (what the Amulet operation writes of its selection); the maze then
+    follows its ground from its bottom up, what ``clear`` names cleared, and the places the world
+    keeps are structure voids (:func:`~.terrain.followed_schem`).
 
     Example
     -------
@@ -62,8 +67,20 @@ def write_schem(
     True
     """
     indices, palette = minecraft_palette(blocks, theme, seed, mc_version)
+    entities = list(block_entities(blocks, indices, palette, seed, mc_version))
+    if ground is not None:
+        from ...readers.prefab import read_prefab
+        from .terrain import followed_schem
+
+        from ...materials import Material
+
+        indices, palette, entities = followed_schem(indices, palette, entities, read_prefab(ground, "ground"),
+                                                    clear, theme.minecraft.get(Material.STAIRS))
+    elif clear:
+        raise ParameterError("{clear} clears trees and water where the maze follows the ground: "
+                             "give {ground} with it")
     write_indexed(indices, palette, file, mc_version, schem_version, player_spot(blocks).offset,
-                  block_entities(blocks, indices, palette, seed, mc_version))
+                  entities)
 
 
 def write_indexed(
@@ -198,7 +215,8 @@ def _around_data(palette: list[str], shape: tuple[int, int, int], mc_version: st
 
 def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: BinaryIO, theme: Theme,
                       mc_version: str = DEFAULT_MC_VERSION, schem_version: int = SCHEM_VERSION,
-                      seed: int | None = None) -> tuple[int, int, int]:
+                      seed: int | None = None, ground: str | os.PathLike | None = None,
+                      clear: str | None = None) -> tuple[int, int, int]:
     """A .schem of a maze that exists only as bands (y, z<=16, x): ``make_bands()`` starts the
     bands over (a streamed maze is generated again, the same for its seed).
 
@@ -212,6 +230,7 @@ def write_schem_bands(make_bands: Callable[[], Iterable[np.ndarray]], file: Bina
     >>> write_schem_bands(lambda: (volume[:, z:z + 16] for z in (0, 16)), io.BytesIO(), load_theme("glass"))
     (2, 20, 3)
     """
+    _whole_for_ground(ground, clear, "a maze this large is written in bands")
     present = np.zeros(256, dtype=bool)
     height = length = width = 0
     first = None
@@ -261,7 +280,8 @@ def tile_name(path: str | os.PathLike, x: int, z: int) -> Path:
 
 def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, theme: Theme, split: int,
                       mc_version: str = DEFAULT_MC_VERSION, schem_version: int = SCHEM_VERSION,
-                      seed: int | None = None) -> list[Path]:
+                      seed: int | None = None, ground: str | os.PathLike | None = None,
+                      clear: str | None = None) -> list[Path]:
     """Cut a maze (bands of (y, z, x), or a volume) into .schem tiles of at most ``split`` x
     ``split`` blocks, written beside ``path`` as ``<stem>_x<X>_z<Z>.schem``, each pasting at
     [X, 0, Z] from the player (v2 ``WEOffset``, v3 ``Offset``), so pasting every tile from one
@@ -279,11 +299,20 @@ def write_schem_tiles(bands: Iterable[np.ndarray], path: str | os.PathLike, them
 
     if isinstance(split, bool) or not isinstance(split, (int, np.integer)) or split < 1:
         raise ParameterError(f"{{split}} must be a whole number of blocks >= 1, got {split!r}")
+    _whole_for_ground(ground, clear, "--split cuts it into tiles")
     path = derived_base(path, "--split tiles")
     if isinstance(bands, np.ndarray):
         bands = volume_slices(bands)
     with transaction():  # every tile, or none
         return _write_tiles(bands, path, theme, split, mc_version, schem_version, seed)
+
+
+def _whole_for_ground(ground, clear, why: str) -> None:
+    """Refuse ``ground`` (or ``clear``) for a .schem not written whole: following the ground
+    needs the whole maze."""
+    if ground is not None or clear:
+        raise ParameterError(f"{{ground}}: the maze follows the ground as one volume, and {why}; "
+                             "leave out {ground} (or make the maze smaller)")
 
 
 def _write_tiles(bands, path, theme, split, mc_version, schem_version, seed) -> list[Path]:

@@ -1,7 +1,7 @@
 """A Bedrock sub-chunk record read into its storage layers and written back (format 9), for
 editing a world's sub-chunks in place (``--into`` a Bedrock world).
 
-A record (Minecraft Wiki, "Bedrock Edition level format"; docs/minecraft.md §6.2): its format
+A record (Minecraft Wiki, "Bedrock Edition level format"; docs/minecraft.md §6.3): its format
 byte (1, 8 or 9), then for 8 and 9 the number of storage layers and for 9 the sub-chunk's y
 (``int8``); each layer a byte ``bits << 1`` (the low bit 0: a palette of block states), the
 4096 indices packed into little-endian 32-bit words (``32 // bits`` a word, lowest bits first;

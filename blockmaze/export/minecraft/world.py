@@ -125,6 +125,10 @@ def terrain_layers(terrain: str, y: int) -> list[tuple[str, int]]:
     >>> terrain_layers("void", 10)
     []
     """
+    if terrain == "follow":
+        from .terrain import no_follow_here
+
+        raise no_follow_here("a new world")
     if terrain not in TERRAINS:
         raise BlockmazeError(f"unknown terrain {terrain!r}; choose one of: {', '.join(TERRAINS)}")
     depth = y - MIN_Y

@@ -1,18 +1,24 @@
 """Tiled maps: ``.tmx`` (XML) and ``.tmj`` (JSON), with a tile set drawn from the theme.
 
-Rules (docs/tilemaps.md §1): every field Tiled 1.10 itself writes
+Rules (docs/tilemaps.md §1, the terrain §6): every field Tiled 1.10 itself writes
 (``version`` "1.10", ``tiledversion``, orthogonal, ``renderorder`` right-down, ``infinite`` 0,
 ``nextlayerid``/``nextobjectid``, layer ``id``); data row-major from the top-left (north-west);
-GID = ``firstgid`` (1) + tile id, 0 = empty (never written: every tile is a material); CSV by
+GID = ``firstgid`` (1) + tile id, 0 = empty (only on the terrain layer's last row and column:
+every block is a material); CSV by
 default, or base64 of little-endian uint32 GIDs, optionally zlib or gzip compressed (gzip with
 no time stamp); TMJ ``version`` is a string.
 
-Layers: tile layer 1 ``maze`` (tile id = material value, see :mod:`blockmaze.export.tiles`) and
+Layers: tile layer 1 ``maze`` (tile id = material value, see :mod:`blockmaze.export.tiles`),
+tile layer 3 ``terrain`` (the walls and floors again, as terrain tiles set half a tile off, so
+Tiled's Terrain Brush repaints them: :mod:`.terrain`, docs/guides/terrain-sets.md) and
 object layer 2 ``entities`` with one tile-sized rectangle per start, goal, door and stairs tile
 (``name`` and ``type`` = the entity type), then a dungeon level's ``entities`` (monsters, items,
 treasure, keys), each with its properties as Tiled object properties (stairs: ``direction`` and
 the target ``level``; a locked door: ``locked`` and ``key``). Each tile of the tile set has ``type`` = material
 name and properties ``glyph``, ``name`` (material), ``transparent`` and ``walkable`` (bools).
+The tile set carries a corner Wang set (Tiled's terrain set, Tiled 1.5+) ``walls and floors``
+with the colours ``wall`` (1) and ``floor`` (2): terrain tile ``FIRST + mask`` has the Wang id
+:func:`terrain_sets.wang_id` of its mask.
 
 The tile set's image is a PNG strip, one tile per material (:func:`tiles.tileset_png`). It and
 the external tile set (``external_tileset=True``: ``.tsx`` beside a TMX, ``.tsj`` beside a TMJ)
@@ -34,20 +40,21 @@ from typing import BinaryIO
 import numpy as np
 
 from ...errors import BlockmazeError
-from ...materials import Theme
+from ...materials import Material, Theme
 from .. import register_writer
 from ..target import write_sidecar
 from ..defaults import TILE_ENCODING
 from ..minecraft.blockdata import checked_theme  # (its states exist in some release)
 from .tiles import (
-    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILE_COUNT, TileKind, check_plan_size, csv_text, entities, map_plan,
-    property_type, tile_kinds, tileset_beside, tileset_png,
+    DEFAULT_TILE_SIZE, MAX_TILE_SIZE, TILESET_COUNT, TileKind, check_plan_size, csv_text, entities,
+    map_plan, property_type, tile_kinds, tileset_beside, tileset_png,
 )
+from . import terrain_sets
 
 FORMAT_VERSION = "1.10"  # the TMX/TMJ format version Tiled 1.10 writes
 TILED_VERSION = "1.10.2"
 FIRST_GID = 1
-TILE_LAYER, OBJECT_LAYER = "maze", "entities"
+TILE_LAYER, OBJECT_LAYER, TERRAIN_LAYER = "maze", "entities", "terrain"
 ENCODINGS = ("csv", "base64", "base64-zlib", "base64-gzip")
 MAX_SIDE = 0x7FFFFFFF // MAX_TILE_SIZE  # pixel sizes (side x tile size) stay inside an int32
 
@@ -88,21 +95,16 @@ def write_tmx(
         _xml_declaration()
         + f'<map version="{FORMAT_VERSION}" tiledversion="{TILED_VERSION}" orientation="orthogonal" '
         f'renderorder="right-down" width="{layout.width}" height="{layout.height}" '
-        f'tilewidth="{tile_size}" tileheight="{tile_size}" infinite="0" nextlayerid="3" '
+        f'tilewidth="{tile_size}" tileheight="{tile_size}" infinite="0" nextlayerid="4" '
         f'nextobjectid="{len(layout.objects) + 1}">\n'
         + tileset
         + f' <layer id="1" name="{TILE_LAYER}" width="{layout.width}" height="{layout.height}">\n'
     ).encode("utf-8"))
-    if encoding == "csv":
-        file.write(b'  <data encoding="csv">\n')
-        file.write(csv_text(layout.plan, FIRST_GID))
-        file.write(b"</data>\n")
-    else:
-        compression = encoding.partition("-")[2]
-        attribute = f' compression="{compression}"' if compression else ""
-        file.write(f'  <data encoding="base64"{attribute}>\n   '.encode("ascii"))
-        file.write(_base64_gids(layout.plan, compression))
-        file.write(b"\n  </data>\n")
+    _write_tmx_data(file, layout.plan + FIRST_GID, encoding)
+    half = terrain_sets.half_tile(tile_size)
+    file.write((f' </layer>\n <layer id="3" name="{TERRAIN_LAYER}" width="{layout.width}" '
+                f'height="{layout.height}" offsetx="{half}" offsety="{half}">\n').encode("ascii"))
+    _write_tmx_data(file, _terrain_gids(layout.plan), encoding)
     objects = "".join(
         f'  <object id="{i}" name="{kind}" type="{kind}" x="{x * tile_size}" y="{y * tile_size}" '
         f'width="{tile_size}" height="{tile_size}"' + (_properties_xml(props) if props else "/>\n")
@@ -111,6 +113,20 @@ def write_tmx(
     group = (f' <objectgroup id="2" name="{OBJECT_LAYER}">\n{objects} </objectgroup>\n' if objects
              else f' <objectgroup id="2" name="{OBJECT_LAYER}"/>\n')
     file.write((" </layer>\n" + group + "</map>\n").encode("utf-8"))
+
+
+def _write_tmx_data(file: BinaryIO, gids: np.ndarray, encoding: str) -> None:
+    """A TMX layer's ``<data>`` element holding ``gids`` (uint8, GIDs below 256)."""
+    if encoding == "csv":
+        file.write(b'  <data encoding="csv">\n')
+        file.write(csv_text(gids))
+        file.write(b"</data>\n")
+    else:
+        compression = encoding.partition("-")[2]
+        attribute = f' compression="{compression}"' if compression else ""
+        file.write(f'  <data encoding="base64"{attribute}>\n   '.encode("ascii"))
+        file.write(_base64_gids(gids, compression))
+        file.write(b"\n  </data>\n")
 
 
 def write_tmj(
@@ -143,17 +159,21 @@ def write_tmj(
         tileset = {"firstgid": FIRST_GID, "source": f"{base}.tsj"}
     else:
         tileset = {"firstgid": FIRST_GID, **tileset}
-    placeholder = "\x00gids\x00"
-    layer = {
-        "data": placeholder, "height": layout.height, "id": 1, "name": TILE_LAYER, "opacity": 1,
+    placeholders = ("\x00gids\x00", "\x00terrain\x00")
+    half = terrain_sets.half_tile(tile_size)
+    layers = [{
+        "data": placeholder, "height": layout.height, "id": id_, "name": name, "opacity": 1,
         "type": "tilelayer", "visible": True, "width": layout.width, "x": 0, "y": 0,
-    }
-    if encoding == "csv":
-        data = b"[" + csv_text(layout.plan, FIRST_GID, newlines=False) + b"]"
-    else:
-        compression = encoding.partition("-")[2]
-        layer["encoding"], layer["compression"] = "base64", compression  # "" = none, as Tiled writes
-        data = b'"' + _base64_gids(layout.plan, compression) + b'"'
+        **({"offsetx": half, "offsety": half} if name == TERRAIN_LAYER else {}),
+    } for placeholder, id_, name in zip(placeholders, (1, 3), (TILE_LAYER, TERRAIN_LAYER), strict=True)]
+    datas = []
+    for layer, gids in zip(layers, (layout.plan + FIRST_GID, _terrain_gids(layout.plan)), strict=True):
+        if encoding == "csv":
+            datas.append(b"[" + csv_text(gids, newlines=False) + b"]")
+        else:
+            compression = encoding.partition("-")[2]
+            layer["encoding"], layer["compression"] = "base64", compression  # "" = none, as Tiled writes
+            datas.append(b'"' + _base64_gids(gids, compression) + b'"')
     objects = [
         {"height": tile_size, "id": i, "name": kind, "rotation": 0, "type": kind, "visible": True,
          "width": tile_size, "x": x * tile_size, "y": y * tile_size,
@@ -163,19 +183,19 @@ def write_tmj(
     ]
     document = {
         "compressionlevel": -1, "height": layout.height, "infinite": False,
-        "layers": [layer, {
+        "layers": [*layers, {
             "draworder": "topdown", "id": 2, "name": OBJECT_LAYER, "objects": objects,
             "opacity": 1, "type": "objectgroup", "visible": True, "x": 0, "y": 0,
         }],
-        "nextlayerid": 3, "nextobjectid": len(objects) + 1, "orientation": "orthogonal",
+        "nextlayerid": 4, "nextobjectid": len(objects) + 1, "orientation": "orthogonal",
         "renderorder": "right-down", "tiledversion": TILED_VERSION, "tileheight": tile_size,
         "tilesets": [tileset], "tilewidth": tile_size, "type": "map", "version": FORMAT_VERSION,
         "width": layout.width,
     }
-    head, _, tail = _json_bytes(document).partition(json.dumps(placeholder).encode("ascii"))
-    file.write(head)
-    file.write(data)
-    file.write(tail)
+    head, _, rest = _json_bytes(document).partition(json.dumps(placeholders[0]).encode("ascii"))
+    middle, _, tail = rest.partition(json.dumps(placeholders[1]).encode("ascii"))
+    for piece in (head, datas[0], middle, datas[1], tail):
+        file.write(piece)
 
 
 def write_tileset_files(folder: str | Path, theme: Theme | None = None, base: str = "tiles",
@@ -227,6 +247,10 @@ class _Layout:
         self.plan, self.kinds, self.objects, self.tile_size, self.name = plan, kinds, objects, tile_size, name
         self.height, self.width = plan.shape
 
+    def terrain_colors(self) -> dict[str, str]:
+        """The Wang colours' ``#rrggbb`` by name: the wall and floor tiles' colours."""
+        return {"wall": self.kinds[Material.WALL].hex_color, "floor": self.kinds[Material.FLOOR].hex_color}
+
 
 def _layout(blocks: np.ndarray, theme: Theme, encoding: str, tile_size: int, extra=None) -> _Layout:
     if encoding not in ENCODINGS:
@@ -235,8 +259,14 @@ def _layout(blocks: np.ndarray, theme: Theme, encoding: str, tile_size: int, ext
     return _Layout(plan, tile_kinds(theme), entities(plan, extra), int(tile_size), theme.name)
 
 
-def _base64_gids(plan: np.ndarray, compression: str) -> bytes:
-    raw = (plan.astype("<u4") + FIRST_GID).tobytes()
+def _terrain_gids(plan: np.ndarray) -> np.ndarray:
+    """The terrain layer's GIDs (uint8): ``FIRST_GID`` + terrain tile id, 0 where none goes."""
+    tiles = terrain_sets.terrain_tiles(plan)
+    return np.where(tiles < 0, 0, tiles + FIRST_GID).astype(np.uint8)
+
+
+def _base64_gids(gids: np.ndarray, compression: str) -> bytes:
+    raw = gids.astype("<u4").tobytes()
     if compression == "zlib":
         raw = zlib.compress(raw, 6)
     elif compression == "gzip":
@@ -262,8 +292,8 @@ def _tileset_xml(layout: _Layout, image: str, firstgid: str, version: bool, inde
     versions = f' version="{FORMAT_VERSION}" tiledversion="{TILED_VERSION}"' if version else ""
     lines = [
         f'<tileset{versions}{firstgid} name="{_attr(layout.name)}" tilewidth="{size}" '
-        f'tileheight="{size}" tilecount="{TILE_COUNT}" columns="{TILE_COUNT}">',
-        f' <image source="{_attr(image)}" width="{size * TILE_COUNT}" height="{size}"/>',
+        f'tileheight="{size}" tilecount="{TILESET_COUNT}" columns="{TILESET_COUNT}">',
+        f' <image source="{_attr(image)}" width="{size * TILESET_COUNT}" height="{size}"/>',
     ]
     for kind in layout.kinds:
         lines += [
@@ -276,7 +306,16 @@ def _tileset_xml(layout: _Layout, image: str, firstgid: str, version: bool, inde
             "  </properties>",
             " </tile>",
         ]
-    lines.append("</tileset>")
+    wall, floor = (layout.terrain_colors()[name] for name in terrain_sets.COLOR_NAMES)
+    lines += [
+        " <wangsets>",
+        f'  <wangset name="{terrain_sets.TERRAIN_NAME}" type="corner" tile="{terrain_sets.ALL_WALL}">',
+        f'   <wangcolor name="wall" color="{wall}" tile="{terrain_sets.ICONS["wall"]}" probability="1"/>',
+        f'   <wangcolor name="floor" color="{floor}" tile="{terrain_sets.ICONS["floor"]}" probability="1"/>',
+    ]
+    lines += [f'   <wangtile tileid="{terrain_sets.FIRST + mask}" wangid="{",".join(map(str, terrain_sets.wang_id(mask)))}"/>'
+              for mask in range(terrain_sets.COUNT)]
+    lines += ["  </wangset>", " </wangsets>", "</tileset>"]
     return "".join(f"{indent}{line}\n" for line in lines)
 
 
@@ -291,10 +330,19 @@ def _tileset_json(layout: _Layout, image: str) -> dict:
         ]}
         for kind in layout.kinds
     ]
+    wangset = {
+        "colors": [{"color": layout.terrain_colors()[name], "name": name, "probability": 1,
+                    "tile": terrain_sets.ICONS[name]}
+                   for name in terrain_sets.COLOR_NAMES],
+        "name": terrain_sets.TERRAIN_NAME, "tile": terrain_sets.ALL_WALL, "type": "corner",
+        "wangtiles": [{"tileid": terrain_sets.FIRST + mask, "wangid": terrain_sets.wang_id(mask)}
+                      for mask in range(terrain_sets.COUNT)],
+    }
     return {
-        "columns": TILE_COUNT, "image": image, "imageheight": size, "imagewidth": size * TILE_COUNT,
-        "margin": 0, "name": layout.name, "spacing": 0, "tilecount": TILE_COUNT,
-        "tileheight": size, "tiles": tiles, "tilewidth": size,
+        "columns": TILESET_COUNT, "image": image, "imageheight": size,
+        "imagewidth": size * TILESET_COUNT, "margin": 0, "name": layout.name, "spacing": 0,
+        "tilecount": TILESET_COUNT, "tileheight": size, "tiles": tiles, "tilewidth": size,
+        "wangsets": [wangset],
     }
 
 

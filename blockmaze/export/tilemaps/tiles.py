@@ -42,8 +42,11 @@ from ...errors import BlockmazeError
 from ...materials import Material, Theme
 from ...support.memory import ensure_memory
 from ..target import target_path, write_sidecar
+from . import terrain_sets
 
 TILE_COUNT = len(Material)  # tile ids 0 .. TILE_COUNT - 1, one per material
+# the tile set's image: the material tiles, then the terrain's (terrain_sets.FIRST == TILE_COUNT)
+TILESET_COUNT = TILE_COUNT + terrain_sets.COUNT
 
 WALKABLE = np.zeros(256, dtype=bool)
 WALKABLE[[Material.AIR, Material.FLOOR, Material.PATH, Material.START, Material.GOAL,
@@ -328,9 +331,10 @@ def contrast(color: tuple[int, int, int]) -> tuple[int, int, int]:
 
 
 def tileset_png(theme: Theme, tile_size: int = DEFAULT_TILE_SIZE) -> bytes:
-    """A PNG strip of ``TILE_COUNT`` square tiles, tile id ``i`` at ``x = i * tile_size``.
+    """A PNG strip of ``TILESET_COUNT`` square tiles, tile id ``i`` at ``x = i * tile_size``:
+    one a material, then the 16 terrain tiles (:mod:`.terrain`).
 
-    Each tile is filled with the material's theme colour, with its glyph drawn in black or white
+    Each material tile is filled with the material's theme colour, with its glyph drawn in black or white
     in Pillow's built-in bitmap font (no font files, so the same bytes everywhere; scaled up
     by whole pixels on tiles of 32 pixels and more) when the tile is large enough and the font
     has the character (Latin-1). The same theme gives the same bytes.
@@ -344,7 +348,7 @@ def tileset_png(theme: Theme, tile_size: int = DEFAULT_TILE_SIZE) -> bytes:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError:  # pragma: no cover - Pillow is installed wherever tile maps are tested
         raise BlockmazeError("writing a tile set image needs Pillow: pip install pillow") from None
-    image = Image.new("RGB", (tile_size * TILE_COUNT, tile_size))
+    image = Image.new("RGB", (tile_size * TILESET_COUNT, tile_size))
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default_imagefont()  # the bitmap font (Pillow >= 10.1)
     scale = max(1, tile_size // 16)  # the font's cells are 6x11 pixels: grow them with the tile
@@ -363,6 +367,8 @@ def tileset_png(theme: Theme, tile_size: int = DEFAULT_TILE_SIZE) -> bytes:
         if mask.width <= tile_size and mask.height <= tile_size:
             image.paste(contrast(kind.color), (left + (tile_size - mask.width) // 2,
                                                (tile_size - mask.height) // 2), mask)
+    terrain_sets.draw_terrain_tiles(draw, terrain_sets.FIRST * tile_size, tile_size,
+                               theme.color(Material.WALL), theme.color(Material.FLOOR))
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=9)
     return out.getvalue()

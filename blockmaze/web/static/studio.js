@@ -655,6 +655,7 @@ async function carve(mine) {
 function rewind() {
   const record = animation.record, canvas = $("carve");
   animation.shown = 0;
+  animation.solved = 0;
   studio.carve = { total: record.steps.length / 2, shown: 0 };
   $("step").textContent = `0 / ${record.steps.length / 2}`;
   const ctx = canvas.getContext("2d");
@@ -691,8 +692,36 @@ function frame(now) {
     animation.shown = until;
     studio.carve.shown = Math.floor(until);
     $("step").textContent = `${Math.floor(until)} / ${total}`;
+  } else if (record && animation.playing && record.solve && record.solve.visits) {
+    solverFrame(record);
   }
   requestAnimationFrame(frame);
+}
+
+// after the carve, --solve's solver at work: the cells it visited, then the way it found
+function solverFrame(record) {
+  const solved = record.solve, visits = solved.visits, total = visits.length;
+  const done = animation.solved || 0;
+  if (done > total) return;
+  const ctx = $("carve").getContext("2d"), c = record.centres;
+  const until = Math.min(total, done + Number($("speed").value) / 10 * Math.max(1, total / 1000));
+  ctx.fillStyle = "rgba(120, 200, 255, 0.55)";
+  for (let i = Math.floor(done); i < Math.floor(until); i++) {
+    ctx.fillRect(c[2 * visits[i]] - 0.2, c[2 * visits[i] + 1] - 0.2, 0.4, 0.4);
+  }
+  animation.solved = until;
+  studio.solved = { total, shown: Math.floor(until) };
+  $("step").textContent = `${solved.method}: ${Math.floor(until)} / ${total} visits`;
+  if (until >= total) {
+    const path = solved.path;
+    ctx.strokeStyle = "#ffd84a";
+    ctx.lineWidth = 0.25;
+    ctx.beginPath();
+    ctx.moveTo(c[2 * path[0]], c[2 * path[0] + 1]);
+    for (let i = 1; i < path.length; i++) ctx.lineTo(c[2 * path[i]], c[2 * path[i] + 1]);
+    ctx.stroke();
+    animation.solved = total + 1;
+  }
 }
 
 // ---- the 3-D preview, from our own GLB ----

@@ -24,7 +24,10 @@ except ImportError:  # amulet-core alone (the tests, a script)
 # the generate fields the operation offers, by name, in the order shown
 OFFERED = ("kind", "algorithm", "seed", "braid", "entrances", "exits", "checkpoints", "weave",
            "wall", "passage", "height", "floor", "roof", "lights", "hollow", "solution", "theme",
-           "bridges")
+           "bridges", "terrain", "clear")
+# where the maze stands in the selection: on its bottom layer, or each column on the ground in it
+# (the selection written as a .schem the command follows: its --ground)
+TERRAINS = ("flat", "follow")
 # every grid kind but the labyrinth, whose size is its circuits, not the blocks it is given
 LEFT_OUT = ("labyrinth",)
 # fields a form gives as text that Amulet shows as numbers: (type, initial, min, max)
@@ -37,7 +40,8 @@ NUMBERS = {"height": ("int", None, 1, 384), "exits": ("int", None, 0, 64),
 AUTO = ("wall", "passage")
 LABELS = {"kind": "Grid", "wall": "Wall thickness (0: the grid's own)",
           "passage": "Passage width (0: the grid's own)",
-          "height": "Wall height", "weave": "Weave crossings"}
+          "height": "Wall height", "weave": "Weave crossings",
+          "clear": "Clear (trees, water or trees,water)"}
 
 
 def manifest():
@@ -66,6 +70,8 @@ def amulet_option(field):
     initial, min, max]``, ``["str_choice", first, ...]`` (the default first) or ``["str",
     text]``."""
     name, default = field["name"], field["default"]
+    if name == "terrain":
+        return ["str_choice", *TERRAINS]
     if field["type"] == "flag":
         return ["bool", bool(default)]
     if field["type"] == "choice":
@@ -130,13 +136,17 @@ def fit(box, chosen):
     return f"{box.size_y}x{plan}" if chosen.get("kind") == "layered" else plan
 
 
-def command(size, chosen, version, output):
+def command(size, chosen, version, output, ground=None):
     """The blockmaze command line that writes the maze to ``output`` (a .schem) fitting
-    ``size`` blocks."""
+    ``size`` blocks, following the ground of the .schem ``ground`` when given."""
     every = fields()
     args = [*manifest()["run"], "generate", "--fit", size]
+    if ground is not None:
+        args += ["--ground", ground]
     for name, value in chosen.items():
         field = every[name]
+        if name == "terrain":
+            continue  # (the ground the command follows says it)
         if field["type"] == "flag":
             if bool(value) != bool(field["default"]):
                 args.append("--" + (field["flag"] if value else field["off"]))
@@ -161,6 +171,24 @@ def run(args, folder):
     return said[-1] if said else ""  # blockmaze's "wrote ...: ... seed N" line
 
 
+def write_ground(world, dimension, box, version, path):
+    """The selected box of the world as a Sponge .schem at ``path``, its blocks as Java
+    ``version`` (a tuple) names them: the ground the command follows."""
+    from amulet.api.selection import SelectionGroup
+    from amulet.level.formats.sponge_schem import SpongeSchemFormatWrapper
+
+    group = SelectionGroup(box)
+    structure = world.extract_structure(group, dimension)
+    wrapper = SpongeSchemFormatWrapper(os.path.abspath(path))
+    wrapper.create_and_open("java", version, group, True)
+    wrapper.translation_manager = world.translation_manager
+    source = structure.dimensions[0]
+    for cx, cz in structure.all_chunk_coords(source):
+        wrapper.commit_chunk(structure.get_chunk(cx, cz, source), wrapper.dimensions[0])
+    wrapper.save()
+    wrapper.close()
+
+
 def operation(world, dimension, selection, options):
     """Fill the selected box with a maze (a generator: Amulet shows its progress)."""
     forms = manifest()["forms"]
@@ -173,7 +201,12 @@ def operation(world, dimension, selection, options):
     yield 0.02, "blockmaze: generating the maze"
     with tempfile.TemporaryDirectory(prefix="blockmaze-") as folder:
         output = os.path.join(folder, "maze.schem")
-        said = run(command(fit(box, chosen), chosen, version, output), folder)
+        ground = None
+        if chosen.get("terrain") == "follow":
+            yield 0.05, "blockmaze: reading the ground"
+            ground = os.path.join(folder, "ground.schem")
+            write_ground(world, dimension, box, _numbers(version), ground)
+        said = run(command(fit(box, chosen), chosen, version, output, ground), folder)
         print(said)
         yield 0.3, "blockmaze: loading the maze"
         structure = amulet.load_level(output)
@@ -188,14 +221,17 @@ def operation(world, dimension, selection, options):
             if size[0] > box.size_x or size[2] > box.size_z:  # (--fit keeps within them)
                 raise OperationError(f"the maze is {size[0]}x{size[2]} blocks and the "
                                      f"selection {box.size_x}x{box.size_z}")
-            # The maze stands on the selection's bottom layer, at its lowest corner. (Issue 51,
-            # terrain following, will lift each part of it onto the ground here instead.)
+            # The maze stands on the selection's bottom layer, at its lowest corner; following
+            # the ground, its .schem starts there too, the places the world keeps structure voids
             corner = (box.min_x, box.min_y, box.min_z)
+            from amulet.api.block import Block
+
+            kept = (Block("universal_minecraft", "structure_void"),) if ground else ()
             # paste puts the pasted box's centre, (min + max) // 2, at the location it is given
             location = tuple(corner[axis] + (low[axis] + high[axis]) // 2 - low[axis]
                              for axis in range(3))
             for progress in world.paste_iter(structure, source, bounds, dimension, location,
-                                             include_entities=False):
+                                             include_entities=False, skip_blocks=kept):
                 yield 0.3 + 0.7 * progress, "blockmaze: placing the blocks"
         finally:
             structure.close()

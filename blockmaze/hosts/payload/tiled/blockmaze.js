@@ -9,7 +9,7 @@
 // "command" is dungeon or maze; "options" are the command's long options without "--" (a
 // switch is true or false); "into" (optional) names a map to make the level into, as the action
 // does with the open map.
-/* global tiled, File, FileInfo, TextFile, Process, TileLayer, ObjectGroup, MapObject, __filename */
+/* global tiled, Qt, File, FileInfo, TextFile, Process, TileLayer, ObjectGroup, MapObject, __filename */
 "use strict";
 
 const TITLE = "blockmaze";
@@ -20,6 +20,7 @@ const GROUPS = ["Maze", "Blocks", "Tile maps"];
 const SET_HERE = ["tile-encoding", "external-tileset", "levels"];
 const TILE_LAYER = "maze";
 const OBJECT_LAYER = "entities";
+const TERRAIN_LAYER = "terrain";
 
 function readText(fileName) {
   const file = new TextFile(fileName, TextFile.ReadOnly);
@@ -144,8 +145,36 @@ function topLayer(map, name, isKind) {
   return null;
 }
 
+// Copy `made`'s tile layer `name` into the map's (made or reused, grown to the map, tiles past
+// the level cleared), with the tiles of `tileset`; the layer, or null if `made` has none.
+function copyTiles(map, made, name, tileset) {
+  const from = topLayer(made, name, l => l.isTileLayer);
+  if (!from)
+    return null;
+  let layer = topLayer(map, name, l => l.isTileLayer);
+  if (!layer) {
+    layer = new TileLayer(name);
+    layer.width = map.width;
+    layer.height = map.height;
+    map.addLayer(layer);
+  } else if (layer.width < map.width || layer.height < map.height) {
+    layer.width = Math.max(layer.width, map.width);
+    layer.height = Math.max(layer.height, map.height);
+  }
+  const edit = layer.edit();
+  for (let y = 0; y < layer.height; ++y) {
+    for (let x = 0; x < layer.width; ++x) {
+      const tile = x < made.width && y < made.height ? from.tileAt(x, y) : null;
+      edit.setTile(x, y, tile ? tileset.tile(tile.id) : null);
+    }
+  }
+  edit.apply();
+  return layer;
+}
+
 // Make the generated map `made` into `map`: its tile set (reused if the map has it), the tile
-// layer "maze" (made or reused; tiles past the level cleared) and the object layer "entities"
+// layers "maze" and "terrain" (made or reused; tiles past the level cleared; the terrain half a
+// tile off, as blockmaze writes it) and the object layer "entities"
 // (its objects replaced by the level's starts, goals, doors, stairs and spawns). The map grows
 // if the level is larger. Call it inside map.macro for one undo step.
 function makeInto(map, made, line) {
@@ -163,25 +192,11 @@ function makeInto(map, made, line) {
   if (map.height < made.height)
     map.height = made.height;
 
-  let layer = topLayer(map, TILE_LAYER, l => l.isTileLayer);
-  if (!layer) {
-    layer = new TileLayer(TILE_LAYER);
-    layer.width = map.width;
-    layer.height = map.height;
-    map.addLayer(layer);
-  } else if (layer.width < map.width || layer.height < map.height) {
-    layer.width = Math.max(layer.width, map.width);
-    layer.height = Math.max(layer.height, map.height);
-  }
-  const from = topLayer(made, TILE_LAYER, l => l.isTileLayer);
-  const edit = layer.edit();
-  for (let y = 0; y < layer.height; ++y) {
-    for (let x = 0; x < layer.width; ++x) {
-      const tile = x < made.width && y < made.height ? from.tileAt(x, y) : null;
-      edit.setTile(x, y, tile ? tileset.tile(tile.id) : null);
-    }
-  }
-  edit.apply();
+  copyTiles(map, made, TILE_LAYER, tileset);
+  // the terrain (Tiled's Terrain Brush repaints it): its tiles' corners on the blocks' centres
+  const terrain = copyTiles(map, made, TERRAIN_LAYER, tileset);
+  if (terrain)
+    terrain.offset = Qt.point(map.tileWidth / 2, map.tileHeight / 2);
 
   let group = topLayer(map, OBJECT_LAYER, l => l.isObjectLayer);
   if (!group) {
