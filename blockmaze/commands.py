@@ -647,15 +647,16 @@ class Output(Job):
     y: int = option(Y, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
                     "Worlds", Whole(-64, 319), flags=("--y",), writer="y")
     into: str | None = option(
-        None, "Build the maze into this Java world folder (1.18+; close it in the game first) "
-              "instead of writing a file: only the chunks it covers change, all or nothing.",
+        None, "Build the maze into this world folder, Java (1.18+) or Bedrock (level.dat and "
+              "db/; close it in the game first) instead of writing a file: only the chunks it "
+              "covers change, all or nothing.",
         "Worlds", FilePath(), metavar="WORLD", show_default=False, studio=False)
     at: tuple[int, int] | None = option(
         None, "--into: the maze's centre in the world, X,Z (default: the world's spawn); --y "
               "sets its lowest layer (default: one above the ground there).", "Worlds", Place(),
         show_default=False, writer="at", studio=False)
-    backup: bool = option(True, "--into: keep the region files it replaces in "
-                                "WORLD/blockmaze-backups/.", "Worlds", off="--no-backup",
+    backup: bool = option(True, "--into: keep the region files it replaces (a Bedrock "
+                                "world: its database) in WORLD/blockmaze-backups/.", "Worlds", off="--no-backup",
                           writer="backup", studio=False)
     mobs: bool = option(False, "Worlds: let mobs spawn (game rule doMobSpawning).", "Worlds",
                         writer="mobs")

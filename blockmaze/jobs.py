@@ -141,11 +141,12 @@ def _output(job: Any) -> tuple[Destination | None, Theme | None]:
     into = getattr(job, "into", None)
     if into is not None:
         from .export.minecraft.into import INTO
+        from .export.minecraft.into_bedrock import INTO_BEDROCK, is_bedrock
 
         if job.output is not None or job.format_ is not None or job.split is not None:
             raise BlockmazeError("--into builds into the world it names: leave out -o, --format "
                                  "and --split")
-        return Destination(into, INTO), load_theme(job.theme)
+        return Destination(into, INTO_BEDROCK if is_bedrock(into) else INTO), load_theme(job.theme)
     where = _destination(job.output, job.format_, job.split)
     return where, None if where is None else load_theme(job.theme)
 
