@@ -697,7 +697,7 @@ class Output(Job):
     uv: bool = option(False, "glTF: world-space UVs in blocks, for a tiling texture.", "Meshes",
                       writer="uv")
     kit: str | None = option(
-        None, "Kit scenes (.kit.glb, .tscn): a .glb of your pieces, each a node named as the "
+        None, "Kit scenes (.kit.glb, .tscn; with -o NAME.glb too): a .glb of your pieces, each a node named as the "
               "piece (dead-end, corridor, corner, tee, cross; see docs/guides/engines.md); "
               "default: blockmaze's voxel pieces.", "Game engines", FilePath(), metavar="KIT.glb",
         show_default=False, writer="kit", studio=False)

@@ -304,3 +304,30 @@ def test_the_default_kits_walls_stand_on_the_closed_sides(tmp_path, kind, size):
             origin = np.array([middle[0], level * 4.0 + 1.5, middle[1]]) + 0.8 * direction
             walled = _ray_hits(origin, direction, triangles, reach - 0.8)
             assert walled == (d < 0 or not maze.links[cell, d]), (kind, cell, d)
+
+
+def test_kit_with_a_glb_output_writes_the_kit_scene(tmp_path):
+    """``-o maze.glb --kit KIT.glb`` (no --format) asks for the kit scene, without a warning;
+    --format glb keeps the voxel mesh and warns that --kit does not apply to it."""
+    import warnings
+
+    import trimesh
+
+    from blockmaze.jobs import UnusedOptionWarning, run
+
+    scene = trimesh.Scene()
+    for name in SIDES:
+        scene.add_geometry(trimesh.creation.box((4.0, 0.5, 4.0)), node_name=name,
+                           geom_name=f"{name}-mesh")
+    kit = tmp_path / "kit.glb"
+    scene.export(kit)
+    out = tmp_path / "maze.glb"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnusedOptionWarning)
+        run("generate", size=(3, 4), seed=3, output=str(out), kit=str(kit))
+    placed = instances(pygltflib.GLTF2().load(str(out)))
+    assert len(placed) == 12 and {mesh for _, mesh, _ in placed} <= {f"{n}-mesh" for n in SIDES}
+    voxel = tmp_path / "voxel.glb"
+    with pytest.warns(UnusedOptionWarning, match="--kit"):
+        run("generate", size=(3, 4), seed=3, output=str(voxel), kit=str(kit), format_="glb")
+    assert not any(node.name == "pieces" for node in pygltflib.GLTF2().load(str(voxel)).nodes)
