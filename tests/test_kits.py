@@ -63,10 +63,22 @@ def world_bearing(matrix, local_bearing: float) -> float:
     return math.degrees(math.atan2(direction[0], -direction[2])) % 360
 
 
-@pytest.mark.parametrize("kind, size", [("square", (5, 6)), ("layered", (2, 4, 3))])
+def under_sides(maze, cell: int) -> list[int]:
+    """The directions of a used weave crossing's under-passage (none for another cell)."""
+    grid = maze.grid
+    if grid.kind != "weave" or cell not in grid.used_crossings(maze.links)[:, 0]:
+        return []
+    return [0, 2] if grid.crossings[cell] == 1 else [1, 3]  # under an east-west bridge: north-south
+
+
+@pytest.mark.parametrize("kind, size", [("square", (5, 6)), ("layered", (2, 4, 3)),
+                                        ("weave", (7, 7))])
 def test_each_instance_puts_its_pieces_open_sides_where_the_maze_is_open(tmp_path, kind, size):
-    document = make_maze(size, kind, "backtracker", seed=7, braid=0.3)
+    options = {"weave": 1.0} if kind == "weave" else {"braid": 0.3}
+    document = make_maze(size, kind, "backtracker", seed=7, **options)
     maze = document.maze
+    if kind == "weave":
+        assert len(maze.grid.used_crossings(maze.links)) >= 2
     gltf, _ = kit_glb(document, tmp_path)
     placed = instances(gltf)
     assert len(placed) == maze.grid.enabled_count  # one instance a cell
@@ -76,11 +88,14 @@ def test_each_instance_puts_its_pieces_open_sides_where_the_maze_is_open(tmp_pat
         assert node_name.rsplit("_", 1)[0] == mesh_name  # the node instances its piece's mesh
         cell = int(node_name.rsplit("_", 1)[1])
         base = mesh_name.removesuffix("-updown").removesuffix("-up").removesuffix("-down")
-        bits = SIDES[base]
+        bits = SIDES[base.removeprefix("crossing-")]
+        if base.startswith("crossing-"):  # its under-passage east-west in the canonical turn
+            bits = "".join("1" if i in (1, 3) else bit for i, bit in enumerate(bits))
         opened = sorted(round(world_bearing(matrix, 90 * i)) % 360
                         for i, bit in enumerate(bits) if bit == "1")
         expected = sorted(BEARING[name] for d, name in enumerate(maze.grid.directions[:4])
-                          if maze.links[cell, d])
+                          if maze.links[cell, d] or d in under_sides(maze, cell))
+        assert base.startswith("crossing-") == bool(under_sides(maze, cell))
         assert opened == expected, (node_name, opened, expected)
         x, _, z = matrix[:3, 3]  # at the cell's middle
         assert (x, z) == pytest.approx((((cell % (rows * cols)) % cols + 0.5) * cell_size,
@@ -141,9 +156,12 @@ def test_a_kit_missing_a_piece_or_a_grid_it_cannot_hold_is_refused(tmp_path):
     scene.export(kit)
     with pytest.raises(BlockmazeError, match="the kit has no piece named 'corridor'.*it has: corner"):
         bm.save(bm.generate((3, 3), rng=1), tmp_path / "m.kit.glb", kit=str(kit))
+    for name in SIDES:
+        scene.add_geometry(trimesh.creation.box((4.0, 0.5, 4.0)), node_name=name)
+    scene.export(kit)
     weave = make_maze((6, 6), "weave", "backtracker", seed=4, weave=1.0)
-    with pytest.raises(BlockmazeError, match="a weave maze's crossings have no kit piece"):
-        bm.save(weave, tmp_path / "h.kit.glb")
+    with pytest.raises(BlockmazeError, match="no piece named 'crossing-corridor'"):
+        bm.save(weave, tmp_path / "h.kit.glb", kit=str(kit))  # a kit without crossings
     assert not list(tmp_path.glob("*.kit.glb")) and not list(tmp_path.glob("h*"))
 
 
@@ -179,6 +197,20 @@ def test_the_floor_check_refuses_a_way_through_a_wall():
     assert path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 2.5)])
     assert not path_on_floor(closed, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 2.5)])
     assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 0.2)])  # the north wall
+
+
+def test_the_floor_check_keeps_a_crossings_two_floors_apart():
+    from kitwalk import path_on_floor
+
+    document = make_maze((7, 7), "weave", "backtracker", seed=11, weave=1.0)
+    maze = document.maze
+    assert [36, 35, 37] in maze.grid.used_crossings(maze.links).tolist()  # over north-south
+    under = [(2.5, 0, 27.5), (12.5, 0, 27.5)]  # west to east under cell 36's bridge
+    over = [(7.5, 0, 22.5), (7.5, 0, 25), (7.5, 3, 26), (7.5, 3, 29), (7.5, 0, 30), (7.5, 0, 32.5)]
+    assert path_on_floor(maze, 5.0, 4.0, under) and path_on_floor(maze, 5.0, 4.0, over)
+    assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 27.5), (7.5, 3, 27.5)])  # up through the deck
+    assert not path_on_floor(maze, 5.0, 4.0, [(7.5, 0, 22.5), (7.5, 0, 27.5)])  # into the ramp
+    assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 22.5), (7.5, 0, 22.5)])  # a closed side
 
 
 def test_the_polygon_floor_check_refuses_a_way_through_a_wall():
@@ -266,15 +298,18 @@ def _ray_hits(origin, direction, triangles, far):
     return bool((ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 1e-6) & (t < far)).any())
 
 
-@pytest.mark.parametrize("kind, size", [("square", (4, 5)), ("hex", (3, 4)), ("layered", (2, 3, 3))])
+@pytest.mark.parametrize("kind, size", [("square", (4, 5)), ("hex", (3, 4)), ("layered", (2, 3, 3)),
+                                        ("weave", (6, 6))])
 def test_the_default_kits_walls_stand_on_the_closed_sides(tmp_path, kind, size):
     """trimesh places the scene's pieces; a ray from each cell's middle towards each side meets
-    a wall within the cell where the maze is closed, and none where it is open."""
+    a wall within the cell where the maze is closed, and none where it is open (a weave
+    crossing: under its deck, open on its under-passage's sides, shut on its bridge's)."""
     import trimesh
 
     from blockmaze.grids.geometry import cell_shapes
 
-    document = make_maze(size, kind, "backtracker", seed=6)
+    document = make_maze(size, kind, "backtracker", seed=6, **({"weave": 1.0} if kind == "weave"
+                                                                 else {}))
     maze = document.maze
     path = tmp_path / "m.kit.glb"
     bm.save(document, path)
@@ -303,7 +338,9 @@ def test_the_default_kits_walls_stand_on_the_closed_sides(tmp_path, kind, size):
             # (from beside the middle block, where a stair's ramp stands)
             origin = np.array([middle[0], level * 4.0 + 1.5, middle[1]]) + 0.8 * direction
             walled = _ray_hits(origin, direction, triangles, reach - 0.8)
-            assert walled == (d < 0 or not maze.links[cell, d]), (kind, cell, d)
+            under = under_sides(maze, cell)
+            shut = d not in under if under else d < 0 or not maze.links[cell, d]
+            assert walled == shut, (kind, cell, d)
 
 
 def test_kit_with_a_glb_output_writes_the_kit_scene(tmp_path):

@@ -7,7 +7,10 @@ floor. A stair up is a ramp over the middle unit from its north edge (this level
 edge (the next level up) in place of its floor, turned as the cell's piece is, and a stair down
 leaves the middle unit open (a ramp up from there stacks over the one coming up): a cell with
 stairs has its middle as the 8 units round the stair, and its sides' strips meet each unit on
-an edge of its own. Every polygon edge between two floor polygons is shared by exactly those
+an edge of its own. A weave crossing (turned as its piece is) has two floors that meet nowhere:
+the under-passage's, 3 units wide across the whole cell on its level, and the bridge's, its
+deck over the middle 3 x 3 units :data:`~blockmaze.mazes.pieces.DECK_BLOCKS` of the level's
+:data:`~blockmaze.mazes.pieces.LEVEL_BLOCKS` up and a ramp from each open side's strip to it. Every polygon edge between two floor polygons is shared by exactly those
 two, with the same vertices, so an engine joins them (Godot 3's navigation joins polygons along
 edges whose points match) and each region a player can walk is one connected piece.
 
@@ -28,10 +31,18 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...grids.geometry import cell_shapes
-from ...mazes.pieces import PIECE_BLOCKS, Pieces
+from ...mazes.pieces import CROSSING, DECK_BLOCKS, LEVEL_BLOCKS, PIECE_BLOCKS, Pieces
 
-KINDS = ("square", "layered", "hex", "triangle", "upsilon", "polar")
-LATTICE_KINDS = ("square", "layered")
+KINDS = ("square", "layered", "weave", "hex", "triangle", "upsilon", "polar")
+LATTICE_KINDS = ("square", "layered", "weave")
+QUARTERS = 4  # the lattice's heights: a quarter of a level each
+# a weave crossing in its canonical turn (its passage on top north-south, :mod:`.kit`), as
+# (u, quarter levels, v) corners: the under-passage's floor east-west across the whole cell,
+# the deck over the middle, and the ramp from the north side's middle up to the deck
+_DECK = round(QUARTERS * DECK_BLOCKS / LEVEL_BLOCKS)
+_UNDER = np.array([[0, 0, 1], [0, 0, 4], [5, 0, 4], [5, 0, 1]])
+_BRIDGE = np.array([[1, _DECK, 1], [1, _DECK, 4], [4, _DECK, 4], [4, _DECK, 1]])
+_UP = np.array([[1, 0, 0], [1, _DECK, 1], [4, _DECK, 1], [4, 0, 0]])
 _MIDDLE = [(u, v) for v in (1, 2, 3) for u in (1, 2, 3)]
 # polygons' corners (u east, v south), counter-clockwise seen from above: a unit, the 3 x 3
 # middle, the north side's strip, and that strip with its inner edge cut where the units meet it
@@ -94,16 +105,28 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
     up = links[:, 4] if links.shape[1] > 4 else np.zeros(len(pieces), bool)
     down = links[:, 5] if links.shape[1] > 5 else np.zeros(len(pieces), bool)
     stair = up | down
+    crossing = np.array([name.startswith(CROSSING) for name in pieces.names], bool)
     origin = np.stack([pieces.col * PIECE_BLOCKS, pieces.row * PIECE_BLOCKS], axis=1)
     quads, hexes = [], []
 
     def placed(cells: np.ndarray, template: np.ndarray) -> np.ndarray:
-        """``template`` (m, 2) lattice points at each of ``cells``: (len, m, 3) in half levels."""
+        """``template`` (m, 2) lattice points at each of ``cells``: (len, m, 3) in quarter
+        levels."""
         xz = template[None] + origin[cells][:, None]
-        y = np.repeat(pieces.level[cells][:, None], len(template), axis=1) * 2
+        y = np.repeat(pieces.level[cells][:, None], len(template), axis=1) * QUARTERS
         return np.concatenate([xz[..., :1], y[..., None], xz[..., 1:]], axis=2)
 
-    plain = np.flatnonzero(~stair)
+    for d in range(4):  # a crossing: its two floors, turned as its piece is
+        turned = np.flatnonzero(crossing & (np.round(pieces.rotation / 90) % 4 == d))
+        for template, side in ((_UNDER, -1), (_BRIDGE, -1), (_UP, 0), (_UP, 2)):
+            chosen = turned if side < 0 else turned[links[turned, (d + side) % 4]]
+            if side == 2:  # the south ramp: the north one turned half round
+                template = np.column_stack([PIECE_BLOCKS - template[:, 0], template[:, 1],
+                                            PIECE_BLOCKS - template[:, 2]])
+            quad = placed(chosen, _turned(template[:, [0, 2]], d))
+            quad[..., 1] += template[:, 1]
+            quads.append(quad)
+    plain = np.flatnonzero(~stair & ~crossing)
     quads.append(placed(plain, _CENTRE))  # a cell without stairs: its middle in one piece
     stairs = np.flatnonzero(stair)
     for unit in _MIDDLE:  # a cell with stairs: its middle a unit at a time, round the stair
@@ -111,7 +134,7 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
             quads.append(placed(stairs, _SQUARE + np.array(unit)))
     for d in range(4):
         opened = links[:, d]
-        quads.append(placed(np.flatnonzero(opened & ~stair), _turned(_STRIP, d)))
+        quads.append(placed(np.flatnonzero(opened & ~stair & ~crossing), _turned(_STRIP, d)))
         # (beside a middle in units, a side's strip meets each unit on its own edge)
         hexes.append(placed(np.flatnonzero(opened & stair), _turned(_STRIP_UNITS, d)))
     climbing = np.flatnonzero(up)
@@ -126,7 +149,7 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
     unique, index = np.unique(keys, return_inverse=True)
     points = np.stack([unique % sides[0], unique // (sides[0] * sides[2]),
                        unique // sides[0] % sides[2]], axis=1)
-    scale = np.array([cell_size / PIECE_BLOCKS, level_height / 2, cell_size / PIECE_BLOCKS])
+    scale = np.array([cell_size / PIECE_BLOCKS, level_height / QUARTERS, cell_size / PIECE_BLOCKS])
     return Floor((points * scale).astype(np.float32), index[:len(four)].reshape(-1, 4),
                  index[len(four):].reshape(-1, 6))
 
@@ -141,10 +164,10 @@ def _turned(template: np.ndarray, d: int) -> np.ndarray:
 
 
 def _ramps(pieces: Pieces, stairs: np.ndarray, origin: np.ndarray) -> np.ndarray:
-    """The ramps of the cells ``stairs`` as lattice quads (x, half levels, z), each turned as its
+    """The ramps of the cells ``stairs`` as lattice quads (x, quarter levels, z), each turned as its
     piece is: from the middle unit's north edge on its level to its south edge a level up."""
     # corners about the middle unit's centre, in half units: NW, SW (top), SE (top), NE
-    local = np.array([[-1, 0, -1], [-1, 2, 1], [1, 2, 1], [1, 0, -1]])
+    local = np.array([[-1, 0, -1], [-1, QUARTERS, 1], [1, QUARTERS, 1], [1, 0, -1]])
     quads = []
     for i in stairs.tolist():
         turn = np.radians(pieces.rotation[i])
@@ -154,7 +177,7 @@ def _ramps(pieces: Pieces, stairs: np.ndarray, origin: np.ndarray) -> np.ndarray
         x = east * c - local[:, 2] * s
         z = east * s + local[:, 2] * c
         centre = 2 * origin[i] + 2 * 2 + 1  # the middle unit's centre in half units
-        quad = np.stack([(centre[0] + x) // 2, local[:, 1] + 2 * pieces.level[i],
+        quad = np.stack([(centre[0] + x) // 2, local[:, 1] + QUARTERS * pieces.level[i],
                          (centre[1] + z) // 2], axis=1)
         if np.cross(quad[1] - quad[0], quad[2] - quad[0])[1] < 0:  # keep facing up
             quad = quad[::-1]
