@@ -706,8 +706,9 @@ class Output(Job):
                "attributes (a file that requires the extension) instead of a node a cell.",
         "Game engines", writer="instancing")
     navmesh: bool = option(
-        False, ".kit.glb: add the walkable floor as a node named floor-navmesh (Godot imports "
-               "it as a navigation mesh).", "Game engines", writer="navmesh")
+        False, ".kit.glb, .glb, .gltf: add the walkable floor as a node named floor-navmesh "
+               "(Godot imports it as a navigation mesh; a voxel .glb's maze without stairs).",
+        "Game engines", writer="navmesh")
     tile_encoding: str = option(TILE_ENCODING, "Tiled maps (.tmx, .tmj): layer data encoding.",
                                 "Tile maps", click.Choice(("csv", "base64", "base64-zlib",
                                                      "base64-gzip")), writer="encoding")

@@ -118,3 +118,34 @@ def path_through_open_sides(maze, cell_size: float, path, step: float = 0.1) -> 
                               for d in range(maze.grid.degree)):
             return False
     return True
+
+
+def on_blocks(maze, path, floor_top: float = 1.0, step: float = 0.2) -> bool:
+    """For the voxel mesh of a square maze (passages and walls a block wide, metres a block):
+    every point of ``path`` (and every ``step`` between) is ``floor_top`` up, over a cell's
+    block or the block between two cells the maze links."""
+    rows, cols = maze.grid.shape
+    points = np.asarray(path, float)
+    samples = [points[0]]
+    for a, b in zip(points[:-1], points[1:], strict=True):
+        count = max(1, int(np.linalg.norm(b - a) / step))
+        samples.extend(a + t * (b - a) for t in np.linspace(0, 1, count + 1)[1:])
+    for x, y, z in samples:
+        if abs(y - floor_top) > 0.05:
+            return False
+        found = False
+        for bx in {math.floor(x + EPS), math.floor(x - EPS)}:
+            for bz in {math.floor(z + EPS), math.floor(z - EPS)}:
+                if not (1 <= bx < 2 * cols and 1 <= bz < 2 * rows):
+                    continue
+                if bx % 2 and bz % 2:
+                    found = True  # a cell
+                elif bx % 2:  # between the cells north and south of it
+                    cell = (bz // 2 - 1) * cols + bx // 2
+                    found = found or bool(maze.links[cell, 2])
+                elif bz % 2:  # between the cells west and east of it
+                    cell = (bz // 2) * cols + bx // 2 - 1
+                    found = found or bool(maze.links[cell, 1])
+        if not found:
+            return False
+    return True

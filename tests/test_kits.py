@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import io
 import math
+import tempfile
 
 import numpy as np
 import pygltflib
 import pytest
 import readers
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_mesh_formats import assert_validator_passes
 from test_pieces import close, open_bearings
 
@@ -128,7 +131,8 @@ def test_navmesh_node_is_named_for_godot_and_covers_the_floor(tmp_path):
     assert accessor.count == 3 * 2 * (9 + 8 * 2)
 
 
-def test_a_users_kit_is_placed_by_its_node_names(tmp_path):
+def box_kit(tmp_path):
+    """A kit of flat boxes 4 m a side, a node a square piece, its mesh NAME-mesh (trimesh)."""
     import trimesh
 
     scene = trimesh.Scene()
@@ -137,6 +141,11 @@ def test_a_users_kit_is_placed_by_its_node_names(tmp_path):
                            geom_name=f"{name}-mesh")
     kit = tmp_path / "kit.glb"
     scene.export(kit)
+    return kit
+
+
+def test_a_users_kit_is_placed_by_its_node_names(tmp_path):
+    kit = box_kit(tmp_path)
     document = make_maze((3, 4), "square", "backtracker", seed=3)
     gltf, _ = kit_glb(document, tmp_path, kit=str(kit))
     placed = instances(gltf)
@@ -182,10 +191,15 @@ def test_khronos_validator_passes_kit_scenes(tmp_path):
     for i, (size, kind, options) in enumerate([
             ((6, 6), "square", {"navmesh": True}), ((2, 4, 4), "layered", {"navmesh": True}),
             ((5, 5), "square", {"instancing": True, "block_size": 0.5}),
-            ((4, 5), "hex", {"navmesh": True}), ((4,), "polar", {"navmesh": True})]):
+            ((4, 5), "hex", {"navmesh": True}), ((4,), "polar", {"navmesh": True}),
+            ((7, 7), "weave", {"navmesh": True})]):
         path = tmp_path / f"{i}.kit.glb"
-        bm.save(make_maze(size, kind, "backtracker", seed=i), path, **options)
+        weave = {"weave": 1.0} if kind == "weave" else {}
+        bm.save(make_maze(size, kind, "backtracker", seed=i, **weave), path, **options)
         files.append(str(path))
+    voxel = tmp_path / "voxel.glb"  # the voxel mesh with its floor-navmesh
+    bm.save(make_maze((5, 6), "square", "backtracker", seed=9), voxel, navmesh=True)
+    files.append(str(voxel))
     assert_validator_passes(folder, files)
 
 
@@ -211,6 +225,17 @@ def test_the_floor_check_keeps_a_crossings_two_floors_apart():
     assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 27.5), (7.5, 3, 27.5)])  # up through the deck
     assert not path_on_floor(maze, 5.0, 4.0, [(7.5, 0, 22.5), (7.5, 0, 27.5)])  # into the ramp
     assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 22.5), (7.5, 0, 22.5)])  # a closed side
+
+
+def test_the_block_floor_check_refuses_a_way_through_a_wall():
+    from kitwalk import on_blocks
+
+    maze = bm.generate((1, 2), rng=1)  # two cells joined east-west: blocks 1, 2, 3 of row 1
+    closed = Maze(maze.grid, np.zeros_like(maze.links))
+    assert on_blocks(maze, [(1.5, 1, 1.5), (3.5, 1, 1.5)])
+    assert not on_blocks(closed, [(1.5, 1, 1.5), (3.5, 1, 1.5)])
+    assert not on_blocks(maze, [(1.5, 1, 1.5), (1.5, 1, 0.5)])  # into the outer wall
+    assert not on_blocks(maze, [(1.5, 2, 1.5), (3.5, 2, 1.5)])  # over the floor
 
 
 def test_the_polygon_floor_check_refuses_a_way_through_a_wall():
@@ -348,16 +373,9 @@ def test_kit_with_a_glb_output_writes_the_kit_scene(tmp_path):
     --format glb keeps the voxel mesh and warns that --kit does not apply to it."""
     import warnings
 
-    import trimesh
-
     from blockmaze.jobs import UnusedOptionWarning, run
 
-    scene = trimesh.Scene()
-    for name in SIDES:
-        scene.add_geometry(trimesh.creation.box((4.0, 0.5, 4.0)), node_name=name,
-                           geom_name=f"{name}-mesh")
-    kit = tmp_path / "kit.glb"
-    scene.export(kit)
+    kit = box_kit(tmp_path)
     out = tmp_path / "maze.glb"
     with warnings.catch_warnings():
         warnings.simplefilter("error", UnusedOptionWarning)
@@ -368,3 +386,67 @@ def test_kit_with_a_glb_output_writes_the_kit_scene(tmp_path):
     with pytest.warns(UnusedOptionWarning, match="--kit"):
         run("generate", size=(3, 4), seed=3, output=str(voxel), kit=str(kit), format_="glb")
     assert not any(node.name == "pieces" for node in pygltflib.GLTF2().load(str(voxel)).nodes)
+
+
+def _regions(polygons) -> int:
+    """How many pieces ``polygons`` (vertex index rows) make, joined where they share an edge."""
+    parent = list(range(len(polygons)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    edges: dict = {}
+    for i, polygon in enumerate(polygons):
+        for a, b in zip(polygon, np.roll(polygon, -1), strict=True):
+            edges.setdefault((min(a, b), max(a, b)), []).append(i)
+    assert all(len(owners) <= 2 for owners in edges.values())  # an edge joins two at most
+    for owners in edges.values():
+        if len(owners) == 2:
+            parent[root(owners[0])] = root(owners[1])
+    return len({root(i) for i in range(len(polygons))})
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 6), cols=st.integers(2, 6),
+       braid=st.sampled_from([0.0, 0.5]))
+def test_a_voxel_glbs_navmesh_is_its_floor_in_one_piece(seed, rows, cols, braid):
+    """pygltflib reads ``floor-navmesh`` from the voxel .glb: a quad (two triangles) a cell and a
+    passage, at the floor's top, in one piece a connected maze."""
+    document = make_maze((rows, cols), "square", "backtracker", seed=seed, braid=braid)
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/m.glb"
+        bm.save(document, path, navmesh=True)
+        gltf = pygltflib.GLTF2().load(path)
+    node = next(node for node in gltf.nodes if node.name == "floor-navmesh")
+    assert gltf.nodes.index(node) in gltf.nodes[0].children
+    primitive = gltf.meshes[node.mesh].primitives[0]
+    blob = gltf.binary_blob()
+
+    def read(index, dtype, width):
+        accessor = gltf.accessors[index]
+        view = gltf.bufferViews[accessor.bufferView]
+        start = view.byteOffset + (accessor.byteOffset or 0)
+        return np.frombuffer(blob, dtype, accessor.count * width, start).reshape(-1, width)
+
+    vertices = read(primitive.attributes.POSITION, np.float32, 3)
+    types = {5121: np.uint8, 5123: np.uint16, 5125: np.uint32}
+    triangles = read(primitive.indices, types[gltf.accessors[primitive.indices].componentType],
+                     1).reshape(-1, 3)
+    maze = document.maze
+    assert len(triangles) == 2 * (maze.grid.size + maze.passage_count)
+    assert np.allclose(vertices[:, 1], 1.0)  # the floor layer's top
+    a, b, c = (vertices[triangles[:, k]] for k in range(3))
+    assert (np.cross(b - a, c - a)[:, 1] > 0).all()  # facing up
+    assert _regions(triangles.tolist()) == 1
+
+
+def test_navmesh_on_a_voxel_glb_whose_floor_steps_is_refused(tmp_path):
+    from blockmaze.jobs import run
+
+    out = tmp_path / "tower.glb"
+    with pytest.raises(BlockmazeError, match="floor steps.*-o maze.kit.glb --navmesh"):
+        run("generate", size=(2, 3, 3), kind="layered", seed=1, output=str(out), navmesh=True)
+    assert not out.exists()

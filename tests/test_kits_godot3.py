@@ -4,7 +4,8 @@ the instances under "pieces" (one a cell) and asks Godot's Navigation for the wa
 cell's middle to the goal's: the way reaches the goal and every point of it is on the floor
 (checked from the maze's passages alone, tests/kitwalk.py; a weave maze's way goes over and under
 its bridges); where the goal is walled off, Godot
-finds no way to it (3.2.3 returns an empty path for a goal on a floor of its own)."""
+finds no way to it (3.2.3 returns an empty path for a goal on a floor of its own). The voxel
+.glb's floor-navmesh (--navmesh on a plain .glb) is walked the same way, on its floor blocks."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kitwalk import path_on_floor, path_through_open_sides
+from kitwalk import on_blocks, path_on_floor, path_through_open_sides
 from test_mesh_godot3 import godot3_import
 
 import blockmaze as bm
@@ -63,8 +64,25 @@ def test_godot3_counts_the_pieces_and_walks_start_to_goal(tmp_path):
                 else bm.save(document, tmp_path / f"{name}{suffix}")
             ends[f"{name}{suffix}"] = [start, goal]
             expected[f"{name}{suffix}"] = (document, pieces, goal)
+    voxels = {"voxel": make_maze((6, 7), "square", "backtracker", seed=12, braid=0.3),
+              "walled-voxel": walled_off(make_maze((5, 5), "square", "backtracker", seed=13))}
+    for name, document in voxels.items():  # the voxel .glb: a block a passage, the floor 1 up
+        bm.save(document, tmp_path / f"{name}.glb", navmesh=True)
+        cols = document.maze.grid.shape[1]
+        start, goal = ([2 * (cell % cols) + 1.5, 1.0, 2 * (cell // cols) + 1.5]
+                       for cell in (document.endpoints.start, document.endpoints.goal))
+        ends[f"{name}.glb"] = [start, goal]
     (tmp_path / "cases.json").write_text(json.dumps(ends))
     report = godot3_import(tmp_path, PROBE)
+    for name, document in voxels.items():
+        found = report[f"{name}.glb"]
+        assert found["loaded"] and found["navmesh"], name
+        path, goal = np.array(found["path"]), np.array(ends[f"{name}.glb"][1])
+        if name.startswith("walled"):
+            assert len(path) == 0 or np.linalg.norm(path[-1] - goal) > 1, name
+            continue
+        assert len(path) >= 2 and np.linalg.norm(path[-1] - goal) < 0.05, name
+        assert on_blocks(document.maze, path), name
     for file, (document, pieces, goal) in expected.items():
         found = report[file]
         assert found["loaded"] and found["navmesh"], file

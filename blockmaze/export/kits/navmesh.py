@@ -53,6 +53,7 @@ _STRIP_UNITS = np.array([[1, 0], [1, 1], [2, 1], [3, 1], [4, 1], [4, 0]])
 # other shapes: the cell drawn INNER of the way to its middle, bridges to the middle SPAN of an
 # open side, vertices rounded to 10 micrometres so both sides of a passage meet on one point
 INNER, SPAN, DIGITS = 0.6, (0.25, 0.75), 5
+NAVMESH_NODE = "floor-navmesh"  # the walkable floor's node: Godot imports -navmesh as one
 NAVMESH_BYTES = 5 * 4 * 3 * 8 * 2  # a unit's quad and its vertices while they are found
 
 
@@ -142,6 +143,14 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
         quads.append(_ramps(pieces, climbing, origin))
     four = np.concatenate(quads).reshape(-1, 3)
     six = np.concatenate(hexes).reshape(-1, 3)
+    scale = np.array([cell_size / PIECE_BLOCKS, level_height / QUARTERS, cell_size / PIECE_BLOCKS])
+    return lattice_floor(four, six, scale)
+
+
+def lattice_floor(four: np.ndarray, six: np.ndarray, scale) -> Floor:
+    """The :class:`Floor` of quads ``four`` (4q, 3) and hexagons ``six`` (6h, 3), their corners
+    as integer lattice points (x, y, z), one vertex a point (so polygons meeting on an edge share
+    its vertices), ``scale`` (x, y, z) metres a lattice step."""
     lattice = np.concatenate([four, six]).astype(np.int64)
     # a lattice point's number, (y, z, x) in that order, so the vertices come out sorted
     sides = lattice.max(axis=0) + 1
@@ -149,9 +158,41 @@ def navigation_floor(pieces: Pieces, cell_size: float | None = None,
     unique, index = np.unique(keys, return_inverse=True)
     points = np.stack([unique % sides[0], unique // (sides[0] * sides[2]),
                        unique // sides[0] % sides[2]], axis=1)
-    scale = np.array([cell_size / PIECE_BLOCKS, level_height / QUARTERS, cell_size / PIECE_BLOCKS])
-    return Floor((points * scale).astype(np.float32), index[:len(four)].reshape(-1, 4),
+    return Floor((points * np.asarray(scale)).astype(np.float32), index[:len(four)].reshape(-1, 4),
                  index[len(four):].reshape(-1, 6))
+
+
+def block_floor(blocks: np.ndarray) -> Floor:
+    """The walkable floor of a voxel volume (y, z, x), in blocks: the top of each floor block
+    (solid and neither wall nor roof) with two blocks of air over it in the volume, a quad a
+    block, neighbours sharing edges. A volume with stairs (a floor that steps between levels)
+    is refused: its steps have no floor polygons yet.
+
+    >>> blocks = np.full((3, 2, 3), 2, np.uint8)   # a floor (2) of 2 x 3 blocks ...
+    >>> blocks[1:, :, :2] = 0                      # ... air over 2 x 2 of it, solid beside
+    >>> floor = block_floor(blocks)
+    >>> floor.quads.shape, floor.vertices.shape    # 4 quads sharing the 9 corners of a 2 x 2
+    ((4, 4), (9, 3))
+    """
+    from ...materials import Material
+    from ...support.memory import ensure_step_memory
+
+    blocks = np.asarray(blocks)
+    if (blocks == Material.STAIRS).any():
+        raise BlockmazeError("--navmesh on a voxel .glb draws flat floors; this maze's floor "
+                             "steps (stairs, a layered or weave maze): write -o maze.kit.glb "
+                             "--navmesh for its navigation mesh")
+    solid = (blocks != Material.AIR) & (blocks != Material.WALL) & (blocks != Material.ROOF)
+    air = blocks == Material.AIR
+    walkable = solid[:-2] & air[1:-1] & air[2:]
+    y, z, x = np.nonzero(walkable)
+    if not len(y):
+        raise BlockmazeError("--navmesh: the volume has no floor block with two blocks of air "
+                             "over it")
+    ensure_step_memory("navmesh", len(y) * NAVMESH_BYTES, f"the navigation floor of {len(y)} blocks")
+    corner = np.stack([x, y + 1, z], axis=1)[:, None] + \
+        np.array([[0, 0, 0], [0, 0, 1], [1, 0, 1], [1, 0, 0]])[None]  # facing up, as _SQUARE
+    return lattice_floor(corner.reshape(-1, 3), np.zeros((0, 3), np.int64), (1.0, 1.0, 1.0))
 
 
 def _turned(template: np.ndarray, d: int) -> np.ndarray:
