@@ -66,10 +66,11 @@ def test_godot3_counts_the_pieces_and_walks_start_to_goal(tmp_path):
             expected[f"{name}{suffix}"] = (document, pieces, goal)
     voxels = {"voxel": make_maze((6, 7), "square", "backtracker", seed=12, braid=0.3),
               "walled-voxel": walled_off(make_maze((5, 5), "square", "backtracker", seed=13))}
-    for name, document in voxels.items():  # the voxel .glb: a block a passage, the floor 1 up
-        bm.save(document, tmp_path / f"{name}.glb", navmesh=True)
+    block = 0.5  # the voxel .glb: a block a passage, the floor a block up, the root scaled
+    for name, document in voxels.items():
+        bm.save(document, tmp_path / f"{name}.glb", navmesh=True, block_size=block)
         cols = document.maze.grid.shape[1]
-        start, goal = ([2 * (cell % cols) + 1.5, 1.0, 2 * (cell // cols) + 1.5]
+        start, goal = ([(2 * (cell % cols) + 1.5) * block, block, (2 * (cell // cols) + 1.5) * block]
                        for cell in (document.endpoints.start, document.endpoints.goal))
         ends[f"{name}.glb"] = [start, goal]
     (tmp_path / "cases.json").write_text(json.dumps(ends))
@@ -79,10 +80,10 @@ def test_godot3_counts_the_pieces_and_walks_start_to_goal(tmp_path):
         assert found["loaded"] and found["navmesh"], name
         path, goal = np.array(found["path"]), np.array(ends[f"{name}.glb"][1])
         if name.startswith("walled"):
-            assert len(path) == 0 or np.linalg.norm(path[-1] - goal) > 1, name
+            assert len(path) == 0 or np.linalg.norm(path[-1] - goal) > 2 * block, name
             continue
         assert len(path) >= 2 and np.linalg.norm(path[-1] - goal) < 0.05, name
-        assert on_blocks(document.maze, path), name
+        assert on_blocks(document.maze, path / block), name
     for file, (document, pieces, goal) in expected.items():
         found = report[file]
         assert found["loaded"] and found["navmesh"], file
