@@ -366,6 +366,12 @@ def test_the_default_kits_walls_stand_on_the_closed_sides(tmp_path, kind, size):
             under = under_sides(maze, cell)
             shut = d not in under if under else d < 0 or not maze.links[cell, d]
             assert walled == shut, (kind, cell, d)
+        if under_sides(maze, cell):  # the deck: 3 blocks up, 2 over the under-passage's floor
+            down = np.array([0.0, -1.0, 0.0])
+            top = np.array([middle[0], 3.05, middle[1]])
+            below = np.array([middle[0], 1.95, middle[1]])  # just under the deck
+            assert _ray_hits(top, down, triangles, 0.1)
+            assert not _ray_hits(below, down, triangles, 1.9) and _ray_hits(below, down, triangles, 2)
 
 
 def test_kit_with_a_glb_output_writes_the_kit_scene(tmp_path):

@@ -85,9 +85,9 @@ class Floor:
 def check_kind(kind: str, what: str) -> None:
     """Refuse a grid kind whose pieces have no navigation floor or default kit yet."""
     if kind not in KINDS:
-        raise BlockmazeError(f"{what} takes {', '.join(KINDS)} mazes; a {kind} maze's "
-                             "crossings have no kit piece yet: its pieces are in its piece list "
-                             "(-o maze.pieces.json)")
+        raise BlockmazeError(f"{what} takes {', '.join(KINDS)} mazes; a {kind} maze's cells "
+                             "have no default piece or navigation floor yet: its pieces are in "
+                             "its piece list (-o maze.pieces.json)")
 
 
 def navigation_floor(pieces: Pieces, cell_size: float | None = None,
