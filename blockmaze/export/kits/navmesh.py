@@ -151,11 +151,17 @@ def lattice_floor(four: np.ndarray, six: np.ndarray, scale) -> Floor:
     """The :class:`Floor` of quads ``four`` (4q, 3) and hexagons ``six`` (6h, 3), their corners
     as integer lattice points (x, y, z), one vertex a point (so polygons meeting on an edge share
     its vertices), ``scale`` (x, y, z) metres a lattice step."""
-    lattice = np.concatenate([four, six]).astype(np.int64)
+    lattice = np.concatenate([four, six])
     # a lattice point's number, (y, z, x) in that order, so the vertices come out sorted
-    sides = lattice.max(axis=0) + 1
+    sides = lattice.max(axis=0).astype(np.int64) + 1
     keys = (lattice[:, 1] * sides[2] + lattice[:, 2]) * sides[0] + lattice[:, 0]
-    unique, index = np.unique(keys, return_inverse=True)
+    if int(np.prod(sides)) <= 4 * len(keys) + 1024:  # a dense lattice: numbered by marks
+        seen = np.zeros(int(np.prod(sides)), bool)
+        seen[keys] = True
+        unique = np.flatnonzero(seen)
+        index = (np.cumsum(seen, dtype=np.int64 if len(unique) >> 31 else np.int32) - 1)[keys]
+    else:
+        unique, index = np.unique(keys, return_inverse=True)
     points = np.stack([unique % sides[0], unique // (sides[0] * sides[2]),
                        unique // sides[0] % sides[2]], axis=1)
     return Floor((points * np.asarray(scale)).astype(np.float32), index[:len(four)].reshape(-1, 4),
@@ -190,7 +196,7 @@ def block_floor(blocks: np.ndarray) -> Floor:
         raise BlockmazeError("--navmesh: the volume has no floor block with two blocks of air "
                              "over it")
     ensure_step_memory("navmesh", len(y) * NAVMESH_BYTES, f"the navigation floor of {len(y)} blocks")
-    corner = np.stack([x, y + 1, z], axis=1)[:, None] + \
+    corner = np.stack([x, y + 1, z], axis=1).astype(np.int64)[:, None] + \
         np.array([[0, 0, 0], [0, 0, 1], [1, 0, 1], [1, 0, 0]])[None]  # facing up, as _SQUARE
     return lattice_floor(corner.reshape(-1, 3), np.zeros((0, 3), np.int64), (1.0, 1.0, 1.0))
 
