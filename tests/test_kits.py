@@ -453,6 +453,6 @@ def test_navmesh_on_a_voxel_glb_whose_floor_steps_is_refused(tmp_path):
     from blockmaze.jobs import run
 
     out = tmp_path / "tower.glb"
-    with pytest.raises(BlockmazeError, match="floor steps.*-o maze.kit.glb --navmesh"):
+    with pytest.raises(BlockmazeError, match="flat floors, and this one steps.*-o maze.kit.glb --navmesh"):
         run("generate", size=(2, 3, 3), kind="layered", seed=1, output=str(out), navmesh=True)
     assert not out.exists()

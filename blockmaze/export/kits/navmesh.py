@@ -185,9 +185,10 @@ def block_floor(blocks: np.ndarray) -> Floor:
 
     blocks = np.asarray(blocks)
     if (blocks == Material.STAIRS).any():
-        raise BlockmazeError("--navmesh on a voxel .glb draws flat floors; this maze's floor "
-                             "steps (stairs, a layered or weave maze): write -o maze.kit.glb "
-                             "--navmesh for its navigation mesh")
+        raise BlockmazeError("--navmesh on a voxel mesh draws flat floors, and this one steps "
+                             "(stairs: a layered, weave or 3-D maze, a dungeon's levels); a "
+                             "maze's kit scene, -o maze.kit.glb --navmesh, walks its stairs "
+                             "and bridges")
     solid = (blocks != Material.AIR) & (blocks != Material.WALL) & (blocks != Material.ROOF)
     air = blocks == Material.AIR
     walkable = solid[:-2] & air[1:-1] & air[2:]
