@@ -698,7 +698,7 @@ class Output(Job):
     uv: bool = option(False, "glTF: world-space UVs in blocks, for a tiling texture.", "Meshes",
                       writer="uv")
     kit: str | None = option(
-        None, "Kit scenes (.kit.glb, .tscn): a .glb of your pieces, each a node named as the "
+        None, "Kit scenes (.kit.glb, .tscn; with -o NAME.glb too): a .glb of your pieces, each a node named as the "
               "piece (dead-end, corridor, corner, tee, cross; see docs/guides/engines.md); "
               "default: blockmaze's voxel pieces.", "Game engines", FilePath(), metavar="KIT.glb",
         show_default=False, writer="kit", studio=False)
@@ -707,8 +707,9 @@ class Output(Job):
                "attributes (a file that requires the extension) instead of a node a cell.",
         "Game engines", writer="instancing")
     navmesh: bool = option(
-        False, ".kit.glb: add the walkable floor as a node named floor-navmesh (Godot imports "
-               "it as a navigation mesh).", "Game engines", writer="navmesh")
+        False, ".kit.glb, .glb, .gltf: add the walkable floor as a node named floor-navmesh "
+               "(Godot imports it as a navigation mesh; a voxel .glb's maze without stairs).",
+        "Game engines", writer="navmesh")
     tile_encoding: str = option(TILE_ENCODING, "Tiled maps (.tmx, .tmj): layer data encoding.",
                                 "Tile maps", click.Choice(("csv", "base64", "base64-zlib",
                                                      "base64-gzip")), writer="encoding")

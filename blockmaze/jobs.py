@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from .mazes.documents import MazeDocument
 
 Report = Callable[[str], None]
+KIT_SCENE = "kit"  # the writer --kit asks for when -o names a .glb
 GRID_BYTES = 32  # a grid's cell: its neighbours, links and flags (grids/*.py: 26 to 46)
 
 
@@ -147,16 +148,24 @@ def _output(job: Any) -> tuple[Destination | None, Theme | None]:
             raise BlockmazeError("--into builds into the world it names: leave out -o, --format "
                                  "and --split")
         return Destination(into, INTO_BEDROCK if is_bedrock(into) else INTO), load_theme(job.theme)
-    where = _destination(job.output, job.format_, job.split)
+    where = _destination(job.output, job.format_, job.split, getattr(job, "kit", None))
     return where, None if where is None else load_theme(job.theme)
 
 
-def _destination(output, format_=None, split=None) -> Destination | None:
-    """Where the run writes (None: the maze is printed), parsed once from ``-o``."""
+def _destination(output, format_=None, split=None, kit=None) -> Destination | None:
+    """Where the run writes (None: the maze is printed), parsed once from ``-o``; ``--kit`` with
+    a ``.glb`` file and no ``--format`` asks for the kit scene, not the voxel mesh.
+
+    >>> _destination("maze.glb", kit="tiles.glb").writer.name
+    'kit'
+    """
     if output is None:
         if format_ is not None:
             raise BlockmazeError("--format needs --output FILE")
         return None
+    if kit is not None and format_ is None and isinstance(output, (str, Path)) \
+            and str(output).lower().endswith(".glb"):
+        format_ = KIT_SCENE
     where = destination(output, format_, split)
     if where.writer.format.companion:  # the OBJ it belongs to would never be written
         raise BlockmazeError("a .mtl is the material library an .obj writes beside it: write "
