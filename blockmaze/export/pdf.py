@@ -34,7 +34,8 @@ from ..mazes.endpoints import place_endpoints
 from . import register_writer
 from .defaults import PAGE, PICTURE_STYLE
 from .paper import MM, Sheet, book_page, layout, page_size, sheets_of
-from .picture_scene import BACKGROUND, _Scene, _scene
+from .picture_scene import BACKGROUND, _Scene
+from .unicursal_picture import drawn_scene
 from ..support.memory import ensure_step_memory, estimate
 from .target import Target, open_target
 
@@ -65,8 +66,9 @@ def _canvas(file, size: tuple[float, float], title: str):
 
 def _maze_scene(document: MazeDocument, style: str, solution: bool, shade: bool, theme) -> _Scene:
     endpoints = document.endpoints or place_endpoints(document.maze)
-    return _scene(document.maze, style=style, cell_size=SCENE_CELL, endpoints=endpoints,
-                  solution=solution, shade=shade, theme=theme, marks=True)
+    return drawn_scene(document.maze, document.split_from, style=style, cell_size=SCENE_CELL,
+                       endpoints=endpoints, solution=solution, shade=shade, theme=theme,
+                       marks=True)
 
 
 def describe(document: MazeDocument, seed: int | None = None) -> tuple[str, str]:

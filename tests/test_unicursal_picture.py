@@ -1,0 +1,125 @@
+"""A unicursal maze of a hex, triangle, upsilon or polar grid drawn on that grid: the one path in
+lanes (blockmaze.export.unicursal_picture), carried through the maze document (split_from)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from blockmaze.blocks.unicursal import entrance
+from blockmaze.cli import main
+from blockmaze.errors import BadFileError
+from blockmaze.export.picture_scene import GOAL, SOLUTION, START, WALL
+from blockmaze.export.pictures import render_image
+from blockmaze.export.unicursal_picture import _LaneBuilder, lane_route, lane_scene
+from blockmaze.mazes.documents import document_text, load_maze
+from blockmaze.mazes.endpoints import Endpoints
+from blockmaze.pipeline import make_maze
+
+KINDS = {"hex": (4, 5), "triangle": (4, 6), "upsilon": (4, 4), "polar": (4,)}
+
+
+def _pictures(doc, cell: int):
+    options = dict(endpoints=doc.endpoints, split_from=doc.split_from, cell_size=cell)
+    plain = np.asarray(render_image(doc.maze, **options))
+    solved = np.asarray(render_image(doc.maze, solution=True, **options))
+    return plain, solved
+
+
+def _component(free: np.ndarray, seed: tuple[int, int]) -> np.ndarray:
+    """The pixels of ``free`` joined side to side to ``seed``."""
+    from scipy import ndimage
+
+    labels, _ = ndimage.label(free)
+    return labels == labels[seed]
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(sorted(KINDS)), seed=st.integers(0, 10_000),
+       cell=st.sampled_from([6, 9, 12, 16, 21]), entrances=st.booleans())
+def test_the_lanes_are_one_path_from_start_to_goal_that_crosses_no_wall(kind, seed, cell,
+                                                                         entrances):
+    doc = make_maze(KINDS[kind], kind, seed=seed, unicursal=True, entrances=entrances)
+    assert doc.maze.grid.kind == "square" and doc.split_from.grid.kind == kind
+    plain, solved = _pictures(doc, cell)
+    # the route never crosses a wall pixel, and it is drawn
+    assert int(((plain == WALL) & (solved != WALL)).sum()) == 0
+    route = solved == SOLUTION
+    assert route.any()
+    # one line: its pixels are one piece, and it joins the start's mark to the goal's
+    marks = [np.argwhere(plain == colour) for colour in (START, GOAL)]
+    assert all(len(m) for m in marks)
+    drawn = route | (solved == START) | (solved == GOAL)
+    piece = _component(drawn, tuple(marks[0][0]))
+    assert piece[tuple(marks[1][0])] and piece[route].all()
+    # between the walls, start and goal lie in one lane, and the path through it goes through
+    # every corner of every cell exactly once (the walk round the tree of passages)
+    lane = _component(plain != WALL, tuple(marks[0][0]))
+    assert lane[tuple(marks[1][0])]
+    builder = _LaneBuilder(doc.split_from, "walls", cell, None, None, False, None, [])
+    corners, points = lane_route(builder, entrance(doc.split_from.grid))
+    assert len({tuple(c) for c in corners.tolist()}) == len(corners)
+    assert len(corners) == int(builder.valid[doc.split_from.grid.enabled].sum()) or kind == "polar"
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_the_picture_is_the_grids_shape(kind):
+    """The lanes' picture is the picture of the perfect maze it was split from, its walls all
+    there (outline included), with the walls down the passages added: not the square maze."""
+    doc = make_maze(KINDS[kind], kind, seed=5, unicursal=True, entrances=True)
+    original = doc.split_from
+    door = entrance(original.grid)
+    scene = lane_scene(original, entrances=True, cell_size=30)
+    builder = _LaneBuilder(original, "walls", 30, None, None, False, None, [])
+    perfect = np.asarray(render_image(original, cell_size=30, wall_width=builder.line,
+                                      endpoints=Endpoints(door[0], door[0], (door,))))
+    lanes = np.asarray(render_image(doc.maze, endpoints=doc.endpoints, split_from=original,
+                                    cell_size=30))
+    assert lanes.shape == perfect.shape == (scene.height, scene.width)
+    # (the perfect maze's start and goal marks sit where the lanes have their walls)
+    walls = perfect == WALL
+    assert (lanes[walls] == WALL).mean() > 0.97
+    assert (lanes == WALL).sum() > walls.sum()  # the lanes' own walls
+    square = np.asarray(render_image(doc.maze, endpoints=doc.endpoints, cell_size=30))
+    assert square.shape != lanes.shape
+
+
+def test_the_document_carries_the_maze_it_was_split_from(tmp_path):
+    doc = make_maze((3, 4), "hex", seed=2, unicursal=True, entrances=True)
+    text = document_text(doc)
+    back = load_maze(io.BytesIO(text.encode()))
+    assert back == doc and back.split_from == doc.split_from
+    jsonschema = pytest.importorskip("jsonschema")
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).parents[1] / "schemas/maze.schema.json").read_text())
+    jsonschema.validate(json.loads(text), schema)
+    # a square unicursal maze has none (its own split is drawn)
+    assert make_maze((3, 4), seed=2, unicursal=True).split_from is None
+    # exported from the document: the same picture as made at once
+    path, direct, exported = tmp_path / "m.json", tmp_path / "a.png", tmp_path / "b.png"
+    args = ["generate", "4x5", "-g", "hex", "--unicursal", "--entrances", "-s", "3"]
+    assert main([*args, "-o", str(path)]) == 0 and main([*args, "-o", str(direct)]) == 0
+    assert main(["export", str(path), "-o", str(exported)]) == 0
+    assert direct.read_bytes() == exported.read_bytes()
+    assert Image.open(direct).size == Image.open(exported).size
+
+
+def test_a_bad_split_from_is_one_line(tmp_path):
+    doc = make_maze((3, 3), "hex", seed=2, unicursal=True)
+    data = json.loads(document_text(doc))
+    data["split_from"]["links"] = "f" * len(data["split_from"]["links"])  # not a perfect maze
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(BadFileError, match="split_from"):
+        load_maze(path)
+    data["split_from"] = {"grid": {"kind": "square", "shape": [2, 2]}, "links": "6c93"}
+    path.write_text(json.dumps(data))
+    with pytest.raises(BadFileError, match="split_from"):
+        load_maze(path)
