@@ -65,7 +65,12 @@ def test_the_lanes_are_one_path_from_start_to_goal_that_crosses_no_wall(kind, se
     builder = _LaneBuilder(doc.split_from, "walls", cell, None, None, False, None, [])
     corners, points = lane_route(builder, entrance(doc.split_from.grid))
     assert len({tuple(c) for c in corners.tolist()}) == len(corners)
-    assert len(corners) == int(builder.valid[doc.split_from.grid.enabled].sum()) or kind == "polar"
+    enabled = doc.split_from.grid.enabled
+    cells, edges = np.nonzero(builder.valid & enabled[:, None])
+    sides = {(c, d) for c, d in zip(cells.tolist(), builder.sides[cells, edges].tolist(), strict=True)}
+    assert len(corners) == len(sides)  # a corner a side: each cell's sides, once each
+    assert set(corners[:, 0].tolist()) == set(np.flatnonzero(enabled).tolist())
+    assert len(points) >= len(corners)
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

@@ -124,13 +124,14 @@ def render_png(maze: Maze, target: Target, **options) -> None:
     >>> out = io.BytesIO(); render_png(generate((2, 2), rng=0), out); out.getvalue()[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
     """
-    pixels = _pixels(maze, options)
-    if _banded(maze.grid.kind, pixels, options):  # big: band by band
+    split_from = options.pop("split_from", None)  # (a unicursal maze's lanes: drawn whole)
+    pixels = _pixels(maze if split_from is None else split_from, options)
+    if split_from is None and _banded(maze.grid.kind, pixels, options):  # big: band by band
         with open_target(target) as file:
             write_png_bands(maze, file, **options)
         return
     ensure_step_memory("png", int(pixels), f"a picture of about {pixels:.0f} pixels")
-    image = render_image(maze, **options)
+    image = render_image(maze, split_from=split_from, **options)
     with open_target(target) as file:
         image.save(file, format="PNG", optimize=False, compress_level=_compress_level(image))
 
@@ -162,8 +163,7 @@ def _png_memory(kind: str, cells: int, options: dict) -> int:
 def _banded(kind: str, pixels: float, options: dict) -> bool:
     """Whether a PNG of ``pixels`` pixels of a maze of ``kind`` is drawn band by band: a big
     one the banded writer can draw."""
-    return pixels > BAND_PIXELS and kind_can_band(kind, options) and not options.get("solve") \
-        and options.get("split_from") is None
+    return pixels > BAND_PIXELS and kind_can_band(kind, options) and not options.get("solve")
 
 
 def _svg_memory(kind: str, cells: int, options: dict) -> int:

@@ -95,7 +95,7 @@ def lane_route(builder: _Builder, door: tuple[int, int]) -> tuple[np.ndarray, np
     >>> builder = _Builder(maze, "walls", 10, None, None, False, None, [])
     >>> corners, points = lane_route(builder, entrance(maze.grid))
     >>> len(corners), corners[0].tolist(), corners[-1].tolist()
-    (24, [0, 1], [0, 0])
+    (24, [0, 2], [0, 1])
     """
     grid = builder.grid
     n = grid.size
