@@ -40,6 +40,7 @@ def _component(free: np.ndarray, seed: tuple[int, int]) -> np.ndarray:
     return labels == labels[seed]
 
 
+@pytest.mark.slow  # (about 2.5 s: 24 pictures twice)
 @settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(sorted(KINDS)), seed=st.integers(0, 10_000),
        cell=st.sampled_from([6, 9, 12, 16, 21]), entrances=st.booleans())
@@ -128,3 +129,16 @@ def test_a_bad_split_from_is_one_line(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(BadFileError, match="split_from"):
         load_maze(path)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_pdf_page_and_its_answer_are_the_lanes(kind):
+    from blockmaze.export.pdf import _maze_scene, describe
+
+    doc = make_maze(KINDS[kind], kind, seed=3, unicursal=True, entrances=True)
+    puzzle = _maze_scene(doc, "walls", False, False, None)
+    answer = _maze_scene(doc, "walls", True, False, None)
+    names = [[layer.name for layer in scene.layers] for scene in (puzzle, answer)]
+    assert names == [["walls", "lanes", "start", "goal"],
+                     ["walls", "lanes", "solution", "start", "goal"]]
+    assert describe(doc)[0].startswith(f"A unicursal {kind} maze, ")
