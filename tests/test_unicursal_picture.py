@@ -145,3 +145,58 @@ def test_a_pdf_page_and_its_answer_are_the_lanes(kind):
     assert names == [["walls", "lanes", "start", "goal"],
                      ["walls", "lanes", "solution", "start", "goal"]]
     assert describe(doc)[0].startswith(f"A unicursal {kind} maze, ")
+
+
+@pytest.mark.reader
+def test_qpdf_passes_and_poppler_renders_the_lanes_of_each_kind(tmp_path):
+    """One PDF a kind (answers on): qpdf --check passes, and pdftoppm's puzzle page has ink at
+    the lanes' walls (the maze's walls and the walls down its passages) and none in the middle of
+    the lanes, where the answer page has the path."""
+    import subprocess
+
+    from readers import program
+
+    from blockmaze.export.paper import layout, page_size
+    from blockmaze.export.pdf import SCENE_CELL, write_pdf
+    from blockmaze.export.unicursal_picture import lane_builder
+
+    qpdf, pdftoppm = program("qpdf", "qpdf"), program("pdftoppm", "poppler-utils")
+    dpi = 150
+    for kind in sorted(KINDS):
+        doc = make_maze(KINDS[kind], kind, seed=8, unicursal=True, entrances=True)
+        path = tmp_path / f"{kind}.pdf"
+        with path.open("wb") as out:
+            write_pdf(doc, out, None, page="A4", answers=True)
+        subprocess.run([qpdf, "--check", str(path)], check=True, capture_output=True, timeout=60)
+        subprocess.run([pdftoppm, "-r", str(dpi), "-png", str(path), str(tmp_path / kind)],
+                       check=True, timeout=120)
+        pages = []
+        for page in sorted(tmp_path.glob(f"{kind}-*.png")):
+            with Image.open(page) as image:
+                pages.append(np.asarray(image.convert("RGB")))
+        assert len(pages) == 2, kind
+        builder = lane_builder(doc.split_from, entrances=True, cell_size=SCENE_CELL)
+        scene = builder.scene()
+        (sheet,) = layout(scene.width, scene.height, page_size("A4"))
+
+        lines = [*builder.chains(builder.wall_mask())[0], *builder.centre_lines()]
+        walls = np.concatenate([(line[:-1] + line[1:]) / 2 for line in lines])
+        corners, _ = lane_route(builder, builder.door)
+        cells, vertices = corners[1:-1, 0], corners[1:-1, 1]  # (the ends hold the marks)
+        lanes = (builder.centroids[cells] + builder.points[cells, vertices]) / 2
+        puzzle, answer = pages
+        walls, lanes = (np.array([sheet.to_page(x, y) for x, y in points]) * dpi / 72
+                        for points in (walls, lanes))
+        assert _ink(puzzle, walls).all(), kind
+        assert not _ink(puzzle, lanes, reach=0).any(), kind
+        assert _ink(answer, lanes, reach=0).all(), kind
+
+
+def _ink(picture: np.ndarray, xy: np.ndarray, reach: int = 1) -> np.ndarray:
+    """Whether the pixels within ``reach`` of each point hold ink (any channel below half)."""
+    x, y = np.rint(xy[:, 0]).astype(int), np.rint(xy[:, 1]).astype(int)
+    found = np.zeros(len(xy), dtype=bool)
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            found |= picture[y + dy, x + dx].min(axis=-1) < 128
+    return found

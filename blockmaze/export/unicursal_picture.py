@@ -59,6 +59,18 @@ def lane_scene(maze: Maze, *, entrances: bool = False, style: str = "walls", **o
     :func:`blockmaze.export.pictures.render_image` (``solve`` draws the one path, as
     ``solution`` does; ``shade`` counts from the entrance cell).
     """
+    return lane_builder(maze, entrances=entrances, style=style, **options).scene()
+
+
+def lane_builder(maze: Maze, *, entrances: bool = False, style: str = "walls",
+                 **options) -> _LaneBuilder:
+    """What :func:`lane_scene` draws from: the lanes' layout, its cell size grown where a lane
+    would be too narrow for the route (see ``ROOM``).
+
+    >>> from blockmaze import generate
+    >>> lane_builder(generate((3, 3), rng=0, kind="triangle"), cell_size=8).s
+    27.0
+    """
     if style not in LANE_STYLES:
         raise BlockmazeError(f"a unicursal maze of a {maze.grid.kind} grid is drawn on its grid in "
                              f"the {' or '.join(LANE_STYLES)} style, not {style!r}")
@@ -75,13 +87,13 @@ def lane_scene(maze: Maze, *, entrances: bool = False, style: str = "walls", **o
     c = _checked_options(maze, style=style, endpoints=ends, solution=solution, **options)
     size = c["s"]
     if c["wall_width"] is None:  # room for the route between the lanes' walls
-        unit = _LaneBuilder(maze, c["style"], 100, 1, ends, False, None, [], True)
-        per_pixel = unit.lane_clearance() / 100
+        unit = _LaneBuilder(maze, c["style"], 1, 1, ends, False, None, [], True)
+        per_pixel = unit.lane_clearance()  # (at a pixel a unit: no picture is drawn)
         size = max(size, float(np.ceil(ROOM / (per_pixel - LANE_WALL / 2))))
     builder = _LaneBuilder(maze, c["style"], size, c["wall_width"], ends, solution,
                            c["stops"], c["palette"], True)
     builder.door = door
-    return builder.scene()
+    return builder
 
 
 def lane_route(builder: _Builder, door: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
