@@ -118,6 +118,11 @@ def test_the_document_carries_the_maze_it_was_split_from(tmp_path):
     scene = lane_scene(made.split_from, entrances=True)
     with Image.open(exported) as image:  # the lanes, not the square maze
         assert image.size == (scene.width, scene.height)
+    from blockmaze.readers.documents import maze_document_summary
+
+    summary = maze_document_summary(json.loads(path.read_text()))
+    assert summary.details["grid"] == "square 44x40"
+    assert summary.details["split from"].startswith("a perfect hex 4x5 maze")
 
 
 def test_a_bad_split_from_is_one_line(tmp_path):
