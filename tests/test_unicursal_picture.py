@@ -205,3 +205,11 @@ def _ink(picture: np.ndarray, xy: np.ndarray, reach: int = 1) -> np.ndarray:
         for dx in range(-reach, reach + 1):
             found |= picture[y + dy, x + dx].min(axis=-1) < 128
     return found
+
+
+def test_the_command_says_a_picture_is_drawn_in_lanes(tmp_path, capsys):
+    args = ["generate", "3x3", "-g", "triangle", "--unicursal", "-s", "1", "-o"]
+    assert main([*args, str(tmp_path / "m.svg")]) == 0
+    assert "split into one path (drawn in lanes on its triangle grid)" in capsys.readouterr().err
+    assert main([*args, str(tmp_path / "m.png"), "--picture-style", "blocks"]) == 0
+    assert "split into one path (square " in capsys.readouterr().err  # its blocks, as they are
