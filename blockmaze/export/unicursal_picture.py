@@ -159,22 +159,29 @@ def corners(builder: _Builder) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 
 def _route_points(builder: _Builder, cell, vertex, walk, linked, following) -> np.ndarray:
-    """The route through the corners ``walk`` (see :func:`lane_route`)."""
+    """The route through the corners ``walk`` (see :func:`lane_route`): at each corner the
+    point halfway to the cell's centre, then through a door the point halfway between the
+    corner and the door's middle, or along a wall of several edges (a ring's arc) the points
+    halfway to the centre from the vertices on the way; the last corner (at the cut) ends it."""
     centroids, points, counts = builder.centroids, builder.points, builder.shapes.counts
-    out = []
-    for q in walk.tolist():
-        c, v = int(cell[q]), int(vertex[q])
-        centre = centroids[c]
-        out.append((centre + points[c, v]) / 2)
-        if q == walk[-1]:  # the cut: the path ends here
-            break
-        if linked[q]:  # through the door, beside this corner
-            out.append((points[c, v] + builder.side_middle(c, int(builder.sides[c, v]))) / 2)
-        else:  # along the wall to the cell's next corner: halfway along a side of several edges
-            count = int(counts[c])
-            inner = (v + 1 + np.arange((int(vertex[following[q]]) - v - 1) % count)) % count
-            out.extend((centre + points[c, inner]) / 2)
-    return np.asarray(out)
+    c, v = cell[walk], vertex[walk]
+    count = counts[c]
+    door = linked[walk]
+    inner = np.where(door, 0, (vertex[following[walk]] - v - 1) % count)
+    extra = np.where(door, 1, inner)
+    extra[-1] = 0  # (the cut: the path ends at its corner)
+    inner[-1] = 0
+    first = np.concatenate([[0], np.cumsum(1 + extra)[:-1]])
+    out = np.empty((int((1 + extra).sum()), 2))
+    out[first] = (centroids[c] + points[c, v]) / 2
+    through = np.flatnonzero(door[:-1])
+    middle = builder.doors(c[through], builder.sides[c[through], v[through]])
+    out[first[through] + 1] = (points[c[through], v[through]] + middle) / 2
+    along = np.repeat(np.arange(walk.size), inner)  # a row for each vertex on a wall's way
+    step = np.arange(along.size) - np.repeat(np.cumsum(inner) - inner, inner)
+    on = (v[along] + 1 + step) % count[along]
+    out[first[along] + 1 + step] = (centroids[c[along]] + points[c[along], on]) / 2
+    return out
 
 
 class _LaneBuilder(_Builder):
