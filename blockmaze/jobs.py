@@ -141,11 +141,12 @@ def _output(job: Any) -> tuple[Destination | None, Theme | None]:
     into = getattr(job, "into", None)
     if into is not None:
         from .export.minecraft.into import INTO
+        from .export.minecraft.into_bedrock import INTO_BEDROCK, is_bedrock
 
         if job.output is not None or job.format_ is not None or job.split is not None:
             raise BlockmazeError("--into builds into the world it names: leave out -o, --format "
                                  "and --split")
-        return Destination(into, INTO), load_theme(job.theme)
+        return Destination(into, INTO_BEDROCK if is_bedrock(into) else INTO), load_theme(job.theme)
     where = _destination(job.output, job.format_, job.split)
     return where, None if where is None else load_theme(job.theme)
 
@@ -196,7 +197,7 @@ def _plan(job: Any, where: Destination, theme: Theme | None, settings: BlockSett
     return plan(where, blocks=settings, theme=theme, seed=seed, prefab=prefab, **options)
 
 
-def _settings(job: Any, kind: str, **fixed) -> BlockSettings:
+def block_settings(job: Any, kind: str, **fixed) -> BlockSettings:
     """The job's block settings for a maze of ``kind`` (``fixed``: settings the command sets
     itself), every default applied once."""
     chosen = {name: getattr(job, name) for name in ("wall", "passage", "scale", "bridges",
@@ -267,7 +268,7 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     # a unicursal maze is built square: one of another kind is drawn in corridors at --scale
     # first (whatever the output), so --wall and --passage apply too
     built = "square" if job.unicursal else kind
-    settings = _settings(job, built, **({"scale": None} if job.unicursal else {}))
+    settings = block_settings(job, built, **({"scale": None} if job.unicursal else {}))
     shape, mask = _shape_and_mask(job, settings)
     where, theme = _output(job)
     prefab = _prefab(job, shape, mask, settings, where)
@@ -289,7 +290,7 @@ def generate(job: Generate, voice: Voice) -> Outcome:
             and job.difficulty is None and _streams(job, where, shape, settings):
         return _write_streamed(job, voice, where, theme, shape, seed, settings)
     _check_memory(job, where, settings, kind, shape)
-    document = _carved(job, where, kind, shape, mask, seed)
+    document = carved(job, where, kind, shape, mask, seed)
     if job.difficulty is not None:
         measured = document.extra["difficulty"]
         voice.say(f"difficulty {measured['score']:.2f} ({measured['band']}; asked "
@@ -374,7 +375,7 @@ def _check_unicursal(job: Generate) -> None:
                              "--braid (its loops would leave more than one path)")
 
 
-def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
+def carved(job: Generate, where: Destination | None, kind: str, shape, mask,
             seed: int, ends: bool = False) -> MazeDocument:
     """The maze ``job`` asks for, replayed in the terminal first with ``--animate``; its start
     and goal placed where they are shown, or ``ends`` asks for them."""
@@ -408,7 +409,7 @@ def _minigame(job: Generate, voice: Voice, where: Destination, theme: Theme | No
     from .export.minecraft.minigame import layout_seed
 
     count = job.minigame or 1
-    documents = tuple(_carved(job, where, kind, shape, mask, layout_seed(seed, k), ends=True)
+    documents = tuple(carved(job, where, kind, shape, mask, layout_seed(seed, k), ends=True)
                       for k in range(count))
     chosen = _plan(job, where, theme, settings, seed)
     written = write_plan(chosen, Layouts(documents))
@@ -429,7 +430,7 @@ def _labyrinth(job: Generate, voice: Voice) -> Outcome:
     if job.unicursal:
         raise BlockmazeError("a labyrinth is unicursal already: drop --unicursal")
     design(job.style, circuits)  # a bad style or count, refused before any work
-    settings = _settings(job, "polar", wall=1)
+    settings = block_settings(job, "polar", wall=1)
     where, theme = _output(job)
     if where is not None:
         _check_fits(where.writer, settings, "polar", (rings_of(job.style, circuits),))
@@ -448,7 +449,7 @@ def export(job: Export, voice: Voice) -> Outcome:
     where, theme = _output(job)
     loaded = load_maze(job.document)
     grid = loaded.maze.grid
-    settings = _settings(job, grid.kind)
+    settings = block_settings(job, grid.kind)
     if where is not None:
         where = _check_graph_output(job, where, grid.kind, grid.shape[0])
     _warn_unused(job, run_context(job, where, grid.kind))
