@@ -7,7 +7,10 @@ wall-crossing pixels over every grid kind; prints Markdown tables beside issue 5
 The book is the whole command in a fresh process: ``blockmaze book generate 30x30 --rise none
 -s 1 --pages 100 --page 8.5x11in -o book.pdf`` (100 mazes, their answers four to a page at the
 back: 125 pages). The crossings are counted as tests/test_pdf.py counts them: pixels that are
-wall in a maze's picture and not wall once its solution is drawn, over seeds and cell sizes.
+wall in a maze's picture and not wall once its solution is drawn, over seeds and cell sizes;
+a unicursal maze of the kinds split in blocks is drawn in lanes on its own grid, its one path the
+solution (tests/test_unicursal_picture.py), and the time of that picture is beside the square
+maze's it was before.
 Benches print; they never fail on a number.
 """
 
@@ -26,6 +29,7 @@ import numpy as np
 COMMAND = [sys.executable, "-m", "blockmaze"]
 KINDS = {"square": (15, 15), "hex": (12, 12), "triangle": (12, 16), "upsilon": (12, 12),
          "polar": (8,), "weave": (15, 15), "layered": (2, 8, 8)}
+LANES = ("hex", "triangle", "upsilon", "polar")  # unicursal: drawn in lanes on their own grid
 
 
 def book(folder: Path, pages: int) -> tuple[float, int, int]:
@@ -46,18 +50,40 @@ def crossings(seeds: int, cells: tuple[int, ...]) -> dict[str, tuple[int, int]]:
     from blockmaze.pipeline import make_maze
 
     found = {}
-    for kind, size in KINDS.items():
+    for kind, unicursal in [*((k, False) for k in KINDS), *((k, True) for k in LANES)]:
         total = pictures = 0
         for seed in range(seeds):
-            made = make_maze(size, kind, seed=seed)
+            made = make_maze(KINDS[kind], kind, seed=seed, unicursal=unicursal)
             for cell in cells:
-                options = dict(endpoints=made.endpoints, cell_size=cell)
+                options = dict(endpoints=made.endpoints, cell_size=cell,
+                               split_from=made.split_from)
                 plain = np.asarray(render_image(made.maze, **options))
                 solved = np.asarray(render_image(made.maze, solution=True, **options))
                 total += int(((plain == WALL) & (solved != WALL)).sum())
                 pictures += 1
-        found[kind] = (total, pictures)
+        found[f"{kind} unicursal (lanes)" if unicursal else kind] = (total, pictures)
     return found
+
+
+def lanes_time(size: tuple[int, int], runs: int) -> tuple[float, float]:
+    """The best of ``runs`` times of a unicursal hex maze's PNG with its solution: in lanes on
+    the hex grid, and as the square maze it was split into (the picture before)."""
+    import io
+
+    from blockmaze.export.pictures import render_png
+    from blockmaze.pipeline import make_maze
+
+    made = make_maze(size, "hex", seed=1, unicursal=True, entrances=True)
+    best = []
+    for split in (made.split_from, None):
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            render_png(made.maze, io.BytesIO(), endpoints=made.endpoints, solution=True,
+                       split_from=split)
+            times.append(time.perf_counter() - started)
+        best.append(min(times))
+    return best[0], best[1]
 
 
 def main() -> None:
@@ -89,6 +115,12 @@ def main() -> None:
     print("|---|---|---|---|")
     for kind, (total, pictures) in crossings(seeds, cells).items():
         print(f"| {kind} | {total} | {pictures} | 0 |")
+    size = (20, 20) if options.quick else (100, 100)
+    lanes, square = lanes_time(size, 1 if options.quick else 3)
+    print(f"\n| a unicursal hex {size[0]}x{size[1]} maze's PNG with its solution | best (s) |")
+    print("|---|---|")
+    print(f"| in lanes on the hex grid | {lanes:.2f} |")
+    print(f"| as the square maze it was split into (before) | {square:.2f} |")
 
 
 if __name__ == "__main__":

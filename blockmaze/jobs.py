@@ -575,7 +575,7 @@ def _emit(job: Any, voice: Voice, document: MazeDocument, where: Destination | N
     origin += f", seed {document.seed}" if document.seed is not None else ""
     what = _cells(maze.grid.kind, maze.grid.shape)
     if split_from is not None:  # the maze asked for, and the one path it became
-        what = f"{_cells(*split_from)} split into one path ({what})"
+        what = f"{_cells(*split_from)} split into one path ({_split_drawn(job, where, document, what)})"
     chosen = _plan(job, where, theme, settings, document.seed, prefab)
     written = write_plan(chosen, document)
     done = _outcome(written)
@@ -586,6 +586,18 @@ def _emit(job: Any, voice: Voice, document: MazeDocument, where: Destination | N
     else:
         _say_blocks(voice, chosen, written, what, origin)
     return done
+
+
+def _split_drawn(job: Any, where: Destination, document: MazeDocument, what: str) -> str:
+    """What a unicursal maze became, as the output shows it: a picture of a kind split in
+    blocks is drawn in lanes on that grid (:mod:`blockmaze.export.unicursal_picture`), else
+    the square maze ``what``."""
+    from .export.unicursal_picture import LANE_STYLES
+
+    style = writer_options(job, where.writer).get("style")
+    if document.split_from is not None and style in LANE_STYLES:
+        return f"drawn in lanes on its {document.split_from.grid.kind} grid"
+    return what
 
 
 def _say_files(voice: Voice, where: Destination, done: Outcome, what: str, each: str,

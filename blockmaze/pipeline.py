@@ -125,9 +125,12 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
             from .mazes.braiding import braid as braid_maze
 
             maze = braid_maze(maze, braid, rng)
+        split_from = None
         if unicursal:
             from .blocks.unicursal import unicursal_endpoints, unicursal as split
 
+            # a square maze's split is drawn as it is; another kind's on its own grid
+            split_from = None if kind == "square" else maze
             maze = split(maze, scale)
             placed: Endpoints | None = unicursal_endpoints(maze, entrances)
         elif entrances:
@@ -138,7 +141,7 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
             from .mazes.endpoints import add_checkpoints, add_exits
 
             placed = add_exits(maze, add_checkpoints(maze, placed, checkpoints), exits)
-    return MazeDocument(maze, placed, algorithm, seed, braid)
+    return MazeDocument(maze, placed, algorithm, seed, braid, split_from=split_from)
 
 
 def _to_difficulty(shape, kind: str, seed: int, difficulty: str | float, cells: int,

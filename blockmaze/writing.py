@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -234,8 +234,6 @@ def _layouts_part(plan: Plan, source: Layouts, options: dict) -> Part:
     if not plan.writer.taken(layouts=()):  # a writer that holds several mazes takes them
         raise BlockmazeError(f"{plan.writer.name} holds one maze: a minigame is a datapack "
                              f"(--format datapack)")
-    from dataclasses import replace
-
     from .materials import Material
 
     layouts = []
@@ -260,15 +258,14 @@ def _document(source: Maze | MazeDocument, endpoints: Endpoints | None) -> MazeD
     if isinstance(source, Maze):
         return MazeDocument(source, endpoints)
     if endpoints is not None:
-        return MazeDocument(source.maze, endpoints, source.algorithm, source.seed, source.braid)
+        return replace(source, endpoints=endpoints)
     return source
 
 
 def _drawn_part(plan: Plan, document: MazeDocument, options: dict) -> Part:
     """A picture or a maze document: the maze itself, its start and goal placed if it has none."""
     if document.endpoints is None:
-        document = MazeDocument(document.maze, place_endpoints(document.maze), document.algorithm,
-                                document.seed, document.braid)
+        document = replace(document, endpoints=place_endpoints(document.maze))
     options = {**options, **plan.writer.taken(solution=plan.blocks.solution)}
     return Part(document, plan.destination.target, options)
 

@@ -34,7 +34,8 @@ from ..mazes.endpoints import place_endpoints
 from . import register_writer
 from .defaults import PAGE, PICTURE_STYLE
 from .paper import MM, Sheet, book_page, layout, page_size, sheets_of
-from .picture_scene import BACKGROUND, _Scene, _scene
+from .picture_scene import BACKGROUND, _Scene
+from .unicursal_picture import drawn_scene
 from ..support.memory import ensure_step_memory, estimate
 from .target import Target, open_target
 
@@ -65,8 +66,9 @@ def _canvas(file, size: tuple[float, float], title: str):
 
 def _maze_scene(document: MazeDocument, style: str, solution: bool, shade: bool, theme) -> _Scene:
     endpoints = document.endpoints or place_endpoints(document.maze)
-    return _scene(document.maze, style=style, cell_size=SCENE_CELL, endpoints=endpoints,
-                  solution=solution, shade=shade, theme=theme, marks=True)
+    return drawn_scene(document.maze, document.split_from, style=style, cell_size=SCENE_CELL,
+                       endpoints=endpoints, solution=solution, shade=shade, theme=theme,
+                       marks=True)
 
 
 def describe(document: MazeDocument, seed: int | None = None) -> tuple[str, str]:
@@ -75,15 +77,20 @@ def describe(document: MazeDocument, seed: int | None = None) -> tuple[str, str]
     >>> from blockmaze import generate
     >>> describe(MazeDocument(generate((4, 6), rng=1), algorithm="wilson", seed=7))
     ('A square maze, 4x6 cells', 'square 4x6 · wilson · seed 7 · made with blockmaze')
+    >>> from blockmaze.pipeline import make_maze
+    >>> describe(make_maze((3,), "polar", seed=2, unicursal=True))[0]
+    'A unicursal polar maze, 3 rings'
     """
-    grid = document.maze.grid
+    split = document.split_from is not None  # a unicursal maze: named by the grid it is drawn on
+    grid = document.split_from.grid if document.split_from is not None else document.maze.grid
     size = "x".join(str(n) for n in grid.shape)
     unit = "rings" if grid.kind == "polar" else "cells"
     seed = document.seed if seed is None else seed
-    parts = [f"{grid.kind} {size}", document.algorithm or "", "" if seed is None else f"seed {seed}",
-             "made with blockmaze"]
-    article = "An" if grid.kind[0] in "aeiou" else "A"
-    return f"{article} {grid.kind} maze, {size} {unit}", " · ".join(p for p in parts if p)
+    parts = [f"{grid.kind} {size}" + " unicursal" * split, document.algorithm or "",
+             "" if seed is None else f"seed {seed}", "made with blockmaze"]
+    kind = f"unicursal {grid.kind}" if split else grid.kind
+    article = "An" if kind[0] in "aeiou" and not split else "A"  # (a "you"-nicursal)
+    return f"{article} {kind} maze, {size} {unit}", " · ".join(p for p in parts if p)
 
 
 def _rgb(scene: _Scene, slot: int) -> tuple[float, float, float]:

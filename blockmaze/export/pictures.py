@@ -66,8 +66,9 @@ from . import register_writer
 from .pngbands import BAND_PIXELS, kind_can_band, write_png_bands
 from .picture_scene import (  # noqa: F401 (the constants stay importable from here)
     BACKGROUND, FLOOR_SCALE, GOAL, MARGIN, MAX_PIXELS, PATH, RAMP, RAMP_STEPS, SOLUTION, START,
-    STYLES, WALL, Colour, _compress_level_for, _draw_png, _scene, _svg)
+    STYLES, WALL, Colour, _compress_level_for, _draw_png, _svg)
 from .target import Target, open_target
+from .unicursal_picture import drawn_scene
 from .defaults import CELL_SIZE, PICTURE_STYLE
 
 # -- public API -------------------------------------------------------------------------------
@@ -77,7 +78,8 @@ def render_image(maze: Maze, *, style: str = "walls", cell_size: float = 16,
                  solution: bool = False, shade: bool | Sequence[Colour] = False,
                  theme: Theme | str | None = None, background: Colour | None = None,
                  wall: Colour | None = None, path: Colour | None = None,
-                 solution_color: Colour | None = None, solve: str | None = None):
+                 solution_color: Colour | None = None, solve: str | None = None,
+                 split_from: Maze | None = None):
     """The maze as a PIL image (palette mode "P"; ``.convert("RGB")`` for colour tuples).
 
     Parameters
@@ -94,6 +96,9 @@ def render_image(maze: Maze, *, style: str = "walls", cell_size: float = 16,
     background, wall, path, solution_color : colours as "#rrggbb" or (r, g, b).
     solve : a solver of :data:`blockmaze.solvers.METHODS`: its path is the solution drawn, and
         (without ``shade``) the cells it visited are shaded by when it first came to them.
+    split_from : for a unicursal ``maze`` split from a perfect maze of another kind than square
+        (``MazeDocument.split_from``), that maze: the picture is drawn on its grid, the one
+        path in lanes (:mod:`blockmaze.export.unicursal_picture`).
 
     >>> from blockmaze import generate
     >>> image = render_image(generate((3, 3), rng=0), cell_size=20, wall_width=2)
@@ -103,10 +108,10 @@ def render_image(maze: Maze, *, style: str = "walls", cell_size: float = 16,
     >>> classic.convert("RGB").getpixel((10, 10)) == load_theme().color(Material.WALL)
     True
     """
-    return _draw_png(_scene(
-        maze, style=style, cell_size=cell_size, wall_width=wall_width, endpoints=endpoints,
-        solution=solution, shade=shade, theme=theme, background=background, wall=wall, path=path,
-        solution_color=solution_color, solve=solve))
+    return _draw_png(drawn_scene(
+        maze, split_from, style=style, cell_size=cell_size, wall_width=wall_width,
+        endpoints=endpoints, solution=solution, shade=shade, theme=theme, background=background,
+        wall=wall, path=path, solution_color=solution_color, solve=solve))
 
 
 def render_png(maze: Maze, target: Target, **options) -> None:
@@ -119,13 +124,14 @@ def render_png(maze: Maze, target: Target, **options) -> None:
     >>> out = io.BytesIO(); render_png(generate((2, 2), rng=0), out); out.getvalue()[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
     """
-    pixels = _pixels(maze, options)
-    if _banded(maze.grid.kind, pixels, options):  # big: band by band
+    split_from = options.pop("split_from", None)  # (a unicursal maze's lanes: drawn whole)
+    pixels = _pixels(maze if split_from is None else split_from, options)
+    if split_from is None and _banded(maze.grid.kind, pixels, options):  # big: band by band
         with open_target(target) as file:
             write_png_bands(maze, file, **options)
         return
     ensure_step_memory("png", int(pixels), f"a picture of about {pixels:.0f} pixels")
-    image = render_image(maze, **options)
+    image = render_image(maze, split_from=split_from, **options)
     with open_target(target) as file:
         image.save(file, format="PNG", optimize=False, compress_level=_compress_level(image))
 
@@ -175,7 +181,7 @@ def svg_text(maze: Maze, **options) -> str:
     >>> 'class="walls"' in svg_text(generate((2, 2), rng=0))
     True
     """
-    return _svg(_scene(maze, **options))
+    return _svg(drawn_scene(maze, **options))
 
 
 def render_svg(maze: Maze, target: Target, **options) -> None:
@@ -211,7 +217,8 @@ def _picture_writer(render):
             write_dungeon_picture(document, file, theme, format=format, cell_size=cell_size)
             return
         render(document.maze, file, style=style, cell_size=cell_size, shade=shade,
-               endpoints=document.endpoints, solution=solution, theme=theme, solve=solve)
+               endpoints=document.endpoints, solution=solution, theme=theme, solve=solve,
+               split_from=document.split_from)
 
     write_picture.__doc__ = (f"Draw a maze document's maze, or a dungeon level "
                              f"(:mod:`~blockmaze.export.dungeon_pictures`), as {format.upper()}.")

@@ -44,6 +44,10 @@ class MazeDocument:
         The seed it was carved (and braided) with.
     braid : float
         The share of dead ends opened (:func:`~blockmaze.braid`).
+    split_from : Maze, optional
+        For a unicursal maze of a hex, triangle, upsilon or polar grid (which is split as a
+        square maze, :func:`blockmaze.blocks.unicursal.unicursal`), the perfect maze it was
+        split from: its pictures are drawn on that grid (:mod:`blockmaze.export.unicursal_picture`).
     extra : dict
         Other fields of a document read back, kept as they were.
 
@@ -62,6 +66,7 @@ class MazeDocument:
     seed: int | None = None
     braid: float = 0.0
     extra: dict = field(default_factory=dict, compare=False)
+    split_from: Maze | None = None
 
 
 def _hex_digits(k: int) -> int:
@@ -116,12 +121,7 @@ def document_text(document: MazeDocument) -> str:
     data = {
         "type": DOCUMENT_TYPE,
         "version": DOCUMENT_VERSION,
-        "grid": {
-            "kind": grid.kind,
-            "shape": list(grid.shape),
-            "disabled": np.flatnonzero(~grid.enabled).tolist(),
-            **_crossings_field(grid),
-        },
+        "grid": _grid_field(grid),
         "algorithm": document.algorithm,
         "seed": document.seed,
         "braid": document.braid,
@@ -130,11 +130,20 @@ def document_text(document: MazeDocument) -> str:
         "openings": [] if ends is None else [[c, grid.directions[d]] for c, d in ends.openings],
         **({"checkpoints": list(ends.checkpoints)} if ends is not None and ends.checkpoints else {}),
         **({"exits": list(ends.exits)} if ends is not None and ends.exits else {}),
+        **({"split_from": {"grid": _grid_field(document.split_from.grid),
+                           "links": encode_links(document.split_from.links)}}
+           if document.split_from is not None else {}),
         "links": encode_links(maze.links),
     }
     import json  # (here, as in load_maze: a printed maze never reads or writes JSON)
 
     return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()) + "\n}\n"
+
+
+def _grid_field(grid) -> dict:
+    """A grid as the document's ``grid`` object: kind, shape, the masked cells (crossings)."""
+    return {"kind": grid.kind, "shape": list(grid.shape),
+            "disabled": np.flatnonzero(~grid.enabled).tolist(), **_crossings_field(grid)}
 
 
 def _crossings_field(grid) -> dict:
@@ -295,36 +304,7 @@ def parse_maze(data: object) -> MazeDocument:
         raise BlockmazeError(
             f"maze document: version {shown(data.get('version'))} is not supported (this blockmaze reads {DOCUMENT_VERSION})"
         )
-    grid_data = _field(data, "grid", dict)
-    kind = _field(grid_data, "kind", str, "grid.")
-    if kind not in GRID_KINDS:
-        raise BlockmazeError(f"maze document: grid.kind {shown(kind)} is unknown; known: {', '.join(GRID_KINDS)}")
-    shape = _field(grid_data, "shape", list, "grid.")
-    if not shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape):
-        raise BlockmazeError(f"maze document: grid.shape must be whole numbers >= 1, got {shown(shape)}")
-    check_links_cover(shape, data.get("links"), kind)
-    try:
-        grid = make_grid(shape, kind)
-    except (TypeError, ValueError, IndexError, OverflowError) as error:
-        if isinstance(error, BlockmazeError):
-            raise BlockmazeError(f"maze document: grid.shape: {error}") from None
-        raise BlockmazeError(f"maze document: grid.shape {shown(shape)} does not fit a {kind} grid") from None
-    disabled = _field(grid_data, "disabled", list, "grid.", optional=True) or []
-    if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < grid.size for c in disabled):
-        raise BlockmazeError(f"maze document: grid.disabled must list cells 0..{grid.size - 1}")
-    if disabled:
-        mask = np.ones(grid.size, bool)
-        mask[disabled] = False
-        if not mask.any():
-            raise BlockmazeError("maze document: no enabled cell (grid.disabled lists every cell)")
-        grid = GRID_KINDS[kind](*shape, mask=mask.reshape(mask_shape(kind, shape)))
-    if kind == "weave":
-        grid = _with_crossings(grid, grid_data.get("crossings"))
-    links = decode_links(data.get("links"), grid.size, grid.degree)
-    try:
-        maze = Maze(grid, links)
-    except BlockmazeError as error:
-        raise BlockmazeError(f"maze document: links: {error}") from None
+    maze = _parse_maze_grid(data)
     seed = _field(data, "seed", int, optional=True)
     if seed is not None and not 0 <= seed < MAX_SEED:
         raise BlockmazeError(f"maze document: seed must be a whole number 0..2**128-1, got {shown(seed)}")
@@ -337,7 +317,74 @@ def parse_maze(data: object) -> MazeDocument:
         _algorithm_name(data),
         seed,
         braid,
+        split_from=_parse_split_from(data, maze),
     )
+
+
+SPLIT_KINDS = ("hex", "triangle", "upsilon", "polar")  # split in blocks: the square is not drawn
+
+
+def _parse_split_from(data: dict, maze: Maze) -> Maze | None:
+    """The perfect maze a unicursal square maze was split from (``split_from``), or None.
+
+    >>> import io
+    >>> from blockmaze.pipeline import make_maze
+    >>> doc = make_maze((2, 3), "hex", seed=2, unicursal=True)
+    >>> load_maze(io.BytesIO(document_text(doc).encode())).split_from == doc.split_from
+    True
+    """
+    split = _field(data, "split_from", dict, optional=True)
+    if split is None:
+        return None
+    original = _parse_maze_grid(split, "split_from.")
+    kind = original.grid.kind
+    if kind not in SPLIT_KINDS or maze.grid.kind != "square":
+        raise BlockmazeError(f"maze document: split_from is the {', '.join(SPLIT_KINDS)} maze a "
+                             f"square unicursal maze was split from, not a {kind} one beside a "
+                             f"{maze.grid.kind} maze")
+    if not original.is_perfect():
+        raise BlockmazeError("maze document: split_from must be a perfect maze (one way between "
+                             "any two cells): a unicursal maze is split from one")
+    return original
+
+
+def _parse_maze_grid(data: dict, where: str = "") -> Maze:
+    """The maze of a document's (or its ``split_from``'s) ``grid`` and ``links`` fields;
+    ``where`` prefixes the field names in errors."""
+    grid_data = _field(data, "grid", dict, where)
+    kind = _field(grid_data, "kind", str, f"{where}grid.")
+    if kind not in GRID_KINDS:
+        raise BlockmazeError(f"maze document: {where}grid.kind {shown(kind)} is unknown; known: {', '.join(GRID_KINDS)}")
+    shape = _field(grid_data, "shape", list, f"{where}grid.")
+    if not shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in shape):
+        raise BlockmazeError(f"maze document: {where}grid.shape must be whole numbers >= 1, got {shown(shape)}")
+    check_links_cover(shape, data.get("links"), kind)
+    try:
+        grid = make_grid(shape, kind)
+    except (TypeError, ValueError, IndexError, OverflowError) as error:
+        if isinstance(error, BlockmazeError):
+            raise BlockmazeError(f"maze document: {where}grid.shape: {error}") from None
+        raise BlockmazeError(f"maze document: {where}grid.shape {shown(shape)} does not fit a {kind} grid") from None
+    disabled = _field(grid_data, "disabled", list, f"{where}grid.", optional=True) or []
+    if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < grid.size for c in disabled):
+        raise BlockmazeError(f"maze document: {where}grid.disabled must list cells 0..{grid.size - 1}")
+    if disabled:
+        mask = np.ones(grid.size, bool)
+        mask[disabled] = False
+        if not mask.any():
+            raise BlockmazeError("maze document: no enabled cell (grid.disabled lists every cell)")
+        grid = GRID_KINDS[kind](*shape, mask=mask.reshape(mask_shape(kind, shape)))
+    if kind == "weave":
+        grid = _with_crossings(grid, grid_data.get("crossings"))
+    try:
+        links = decode_links(data.get("links"), grid.size, grid.degree)
+    except BlockmazeError as error:
+        raise BlockmazeError(str(error).replace(": links", f": {where}links", 1)) from None
+    try:
+        maze = Maze(grid, links)
+    except BlockmazeError as error:
+        raise BlockmazeError(f"maze document: {where}links: {error}") from None
+    return maze
 
 
 def _algorithm_name(data: dict) -> str | None:

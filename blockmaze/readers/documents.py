@@ -1,5 +1,6 @@
 """``info`` for maze documents (.json): grid kind and shape, algorithm, seed; a document of up to
-``CHECK_CELLS`` cells is loaded whole too (passages, perfect), a bigger one only described.
+``CHECK_CELLS`` cells is loaded whole too (passages, perfect, the maze a unicursal one was split
+from), a bigger one only described.
 
 Example
 -------
@@ -49,6 +50,10 @@ def maze_document_summary(document: object) -> FileInfo:
         details.update({"cells": f"{maze.grid.enabled_count} enabled of {maze.grid.size}",
                         "passages": maze.passage_count, "perfect": maze.is_perfect(),
                         "seed": parsed.seed, "braid": parsed.braid})
+        if parsed.split_from is not None:  # a unicursal maze, drawn on the grid it was split from
+            split = parsed.split_from.grid
+            details["split from"] = (f"a perfect {split.kind} {'x'.join(map(str, split.shape))} "
+                                     f"maze (its pictures are drawn on that grid)")
     else:
         details["checked"] = f"no: more than {CHECK_CELLS} cells (export or load it to check it)"
     return FileInfo("blockmaze maze document (.json)", None, None, {}, details)
