@@ -97,3 +97,33 @@ def test_a_volume_past_the_limit_is_refused_in_one_line(tmp_path, monkeypatch, s
     with pytest.raises(BadFileError, match="more than is read") as error:
         file_plan(path)
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix", [".stl", ".obj"])
+def test_a_mesh_is_read_back_the_same_by_the_compiled_kernel(tmp_path, suffix):
+    from blockmaze.readers.meshplan import mesh_solid, mesh_triangles
+    from blockmaze.support import kernels
+
+    maze = bm.braid(bm.generate((5, 7), rng=2), 0.5, rng=2)
+    path = tmp_path / f"m{suffix}"
+    bm.save(maze, path, roof=True, height=2)
+    triangles = mesh_triangles(path.read_bytes(), suffix)
+    with kernels.forced("python"):
+        python = mesh_solid(triangles, 10_000)
+    with kernels.forced("numba"):
+        compiled = mesh_solid(triangles, 10_000)
+    assert np.array_equal(python, compiled)
+    assert np.array_equal(python, SOLID[bm.extrude(bm.to_blocks(maze), height=2, roof=True)])
+
+
+def test_a_mesh_off_the_block_lattice_or_past_the_limit_is_refused(tmp_path, monkeypatch):
+    path = tmp_path / "m.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 0 1\nv 0.3 1 0\nf 1 2 3\nf 1 2 4\n")
+    with pytest.raises(BadFileError, match="not on one lattice"):
+        file_plan(path)
+    mesh = tmp_path / "m.stl"
+    bm.save(bm.generate((3, 3), rng=1), mesh)
+    monkeypatch.setattr(plans, "MAX_PLAN_BLOCKS", 7 * 7 * 4 - 1)
+    with pytest.raises(BadFileError, match="more than is read"):
+        file_plan(mesh)

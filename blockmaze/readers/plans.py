@@ -1,4 +1,4 @@
-"""The block plan of a Minecraft, voxel or tile-map file blockmaze wrote: which blocks of its
+"""The block plan of a Minecraft, voxel, tile-map or mesh file blockmaze wrote: which blocks of its
 walking layer a walker can enter, and its start and goal blocks where the file marks them.
 
 A tile map (.tmx, .tmj, .ldtk, .tilemap.json, .npz) is a plan already: each tile a material
@@ -10,7 +10,9 @@ memory, as ``(y, z, x)`` blocks: its walking layer is the lowest layer holding a
 column is open where that layer's block is air (``air``, ``cave_air``, ``void_air``, a
 structure void or, in a .vox, no voxel) or a door. The floor under the walking layer marks
 start and goal where it holds their material (a .vox's colour index) or, in a Minecraft file,
-the default theme's start and goal blocks. Meshes, pictures and worlds are refused in one line.
+the default theme's start and goal blocks. A binary .stl or an .obj is read as the solid blocks
+its surface bounds (:mod:`blockmaze.readers.meshplan`), then as a volume (no start or goal
+marked). Other meshes, pictures and worlds are refused in one line.
 
 Example
 -------
@@ -40,7 +42,8 @@ MAX_LISTED_BLOCKS = 1 << 19  # a structure file lists its blocks one Compound ea
 _AIR = ("air", "cave_air", "void_air", "structure_void")
 _VOLUMES = (".schem", ".litematic", ".nbt", ".vox")
 _TILE_MAPS = (".tmx", ".tmj", ".ldtk", ".tilemap.json", ".npz")
-SUFFIXES = _VOLUMES + _TILE_MAPS
+_MESHES = (".stl", ".obj")
+SUFFIXES = _VOLUMES + _TILE_MAPS + _MESHES
 
 
 @dataclass(frozen=True)
@@ -66,13 +69,18 @@ def file_plan(path: str | Path) -> BlockPlan:
     if suffix is None:
         raise BadFileError(printable(
             f"{path.name}: --analysis reads the floor plan of {', '.join(SUFFIXES)} files (and "
-            "the maze of a .json maze document or a .txt text map); a mesh, picture, world or "
-            "other format's blocks are not read back as a plan"))
+            "the maze of a .json maze document or a .txt text map); another mesh's, a picture's, "
+            "a world's or another format's blocks are not read back as a plan"))
     data = _read(path, inflate_limit())
     if suffix == ".vox":
         materials = vox_volume(io.BytesIO(data), MAX_PLAN_BLOCKS)
         open_ = (materials == Material.AIR) | (materials == Material.DOOR)
         return volume_plan(open_, materials == Material.START, materials == Material.GOAL)
+    if suffix in _MESHES:
+        from .meshplan import mesh_solid, mesh_triangles
+
+        solid = mesh_solid(mesh_triangles(data, suffix), MAX_PLAN_BLOCKS)
+        return volume_plan(~solid, np.zeros_like(solid), np.zeros_like(solid))
     if suffix in _VOLUMES:
         listed = suffix == ".nbt"
         states, palette = read_states(data, path.name, "a maze", MAX_LISTED_BLOCKS if listed else MAX_PLAN_BLOCKS,

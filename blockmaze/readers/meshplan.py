@@ -1,0 +1,104 @@
+"""The solid blocks of a mesh blockmaze wrote (binary .stl, .obj), recovered from its surface.
+
+blockmaze's meshes are the boundary of the solid blocks (faces between two solid blocks are
+never written, see :mod:`blockmaze.export.meshes.greedy`), every corner on the lattice of block
+corners. So a block is solid exactly where a vertical ray from below its centre crosses the
+surface's level faces an odd number of times: the level triangles are toggled onto the columns
+whose centres they cover, plane by plane, and a running parity up each column gives the
+blocks. The block size is the least gap between the corners' coordinates (a maze's outer wall
+is one block thick); a mesh whose corners are not on one lattice of that size is refused.
+.obj is Y-up, the .stl Z-up with north at the top (``(x, D - z, y)``, as the writers put it).
+
+Example
+-------
+>>> import io, blockmaze as bm
+>>> out = io.BytesIO()
+>>> blocks = np.array([[[1, 1, 1]], [[1, 0, 1]]], np.uint8)
+>>> bm.write(blocks, out, format="stl")
+>>> mesh_solid(mesh_triangles(out.getvalue(), ".stl"), 100).astype(int).tolist()
+[[[1, 1, 1]], [[1, 0, 1]]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import BadFileError
+from ..support.kernels import kernel
+
+_STL = np.dtype([("normal", "<f4", 3), ("corners", "<f4", (3, 3)), ("attribute", "<u2")])
+# a point just off each column's centre, so no triangle's edge (between lattice points) holds it
+_OFF = (0.5 + 1e-4 * 2 ** 0.5, 0.5 + 1e-4 * 3 ** 0.5)
+
+
+def mesh_triangles(data: bytes, suffix: str) -> np.ndarray:
+    """The ``(n, 3, 3)`` triangles (corners ``x, y, z``, Y-up, z south) of a binary STL or an
+    OBJ file's bytes."""
+    if suffix == ".stl":
+        if len(data) < 84 or len(data) != 84 + 50 * int(np.frombuffer(data, "<u4", 1, 80)[0]):
+            raise BadFileError("not a binary STL: its length is not its triangle count's")
+        corners = np.frombuffer(data, _STL, offset=84)["corners"].astype(np.float64)
+        return corners[:, :, [0, 2, 1]] * np.array([1.0, 1.0, -1.0])  # Z-up to Y-up, z south
+    points: list[list[float]] = []
+    faces: list[list[int]] = []
+    for line in data.split(b"\n"):
+        words = line.split()
+        if words[:1] == [b"v"] and len(words) >= 4:
+            points.append([float(w) for w in words[1:4]])
+        elif words[:1] == [b"f"] and len(words) >= 4:
+            ring = [int(w.split(b"/")[0]) for w in words[1:]]
+            faces.extend([ring[0], ring[k], ring[k + 1]] for k in range(1, len(ring) - 1))
+    table, index = np.array(points, np.float64).reshape(-1, 3), np.array(faces, np.int64).reshape(-1, 3)
+    if index.size and (index.min() < 1 or index.max() > len(table)):
+        raise BadFileError("a face names a vertex the file does not hold")
+    return table[index - 1]
+
+
+def mesh_solid(triangles: np.ndarray, most: int) -> np.ndarray:
+    """The ``(y, z, x)`` solid blocks whose surface ``triangles`` are, refused past ``most``."""
+    if not triangles.size:
+        raise BadFileError("a mesh without a triangle")
+    low = triangles.reshape(-1, 3).min(axis=0)
+    values = np.unique(triangles - low)
+    gaps = np.diff(values)
+    gaps = gaps[gaps > 1e-5 * values[-1]]  # (float32 corners differ in their last digits)
+    size = float(gaps.min()) if gaps.size else 0.0
+    if size <= 0:
+        raise BadFileError("a mesh without extent: not a mesh of blocks")
+    lattice = (triangles - low) / size
+    corners = np.round(lattice).astype(np.int64)
+    if np.abs(lattice - corners).max() > 1e-3:
+        raise BadFileError("the mesh's corners are not on one lattice of blocks: not a mesh of "
+                           "blockmaze's blocks")
+    width, height, length = (int(v) for v in corners.reshape(-1, 3).max(axis=0))
+    if width * height * length > most:
+        raise BadFileError(f"a mesh of {width}x{height}x{length} blocks (width x height x length) "
+                           f"is more than is read: {most}")
+    level = (corners[:, :, 1] == corners[:, :1, 1]).all(axis=1)
+    flips = np.zeros((height + 1, length, width), np.uint8)
+    _toggle(corners[level][:, :, [0, 2]].astype(np.float64), corners[level][:, 0, 1], flips)
+    return np.bitwise_xor.accumulate(flips, axis=0)[:height].astype(bool)
+
+
+@kernel
+def _toggle(triangles, planes, flips):
+    """Toggle ``flips[plane, z, x]`` for each column whose off-centre point a level triangle
+    (``(x, z)`` corners) covers."""
+    for t in range(triangles.shape[0]):
+        ax, az = triangles[t, 0, 0], triangles[t, 0, 1]
+        bx, bz = triangles[t, 1, 0], triangles[t, 1, 1]
+        cx, cz = triangles[t, 2, 0], triangles[t, 2, 1]
+        area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax)
+        if area == 0:
+            continue
+        for z in range(int(min(az, bz, cz)), int(max(az, bz, cz))):
+            for x in range(int(min(ax, bx, cx)), int(max(ax, bx, cx))):
+                px, pz = x + _OFF[0], z + _OFF[1]
+                d0 = (bx - ax) * (pz - az) - (bz - az) * (px - ax)
+                d1 = (cx - bx) * (pz - bz) - (cz - bz) * (px - bx)
+                d2 = (ax - cx) * (pz - cz) - (az - cz) * (px - cx)
+                if (d0 > 0 and d1 > 0 and d2 > 0) or (d0 < 0 and d1 < 0 and d2 < 0):
+                    flips[planes[t], z, x] ^= 1
+
+
+__all__ = ["mesh_solid", "mesh_triangles"]
