@@ -55,6 +55,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-analysis-") as scratch:
         document = Path(scratch) / "m.json"
         bm.save_maze(bm.MazeDocument(maze), document)
+        measure(document)  # (once first: numba's cache of the measures' kernels, then warm)
         reference = measure(document)
         print(f"{size}x{size} maze, braided 0.2: {2 * size + 1}x{2 * size + 1} blocks a layer\n")
         print("| file | seconds | peak MB | measures |")
