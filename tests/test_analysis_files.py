@@ -1,4 +1,4 @@
-"""``info --analysis`` on the Minecraft, voxel and tile-map files blockmaze writes: the plan read
+"""``info --analysis`` on the Minecraft, voxel, tile-map and mesh files blockmaze writes: the plan read
 back through the file gives the measures of the maze written (issue 54)."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_a_volume_past_the_limit_is_refused_in_one_line(tmp_path, monkeypatch, s
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suffix", [".stl", ".obj"])
+@pytest.mark.parametrize("suffix", [".stl", ".ply", ".obj"])
 def test_a_mesh_is_read_back_the_same_by_the_compiled_kernel(tmp_path, suffix):
     from blockmaze.readers.meshplan import mesh_solid, mesh_triangles
     from blockmaze.support import kernels

@@ -1,4 +1,5 @@
-"""The solid blocks of a mesh blockmaze wrote (binary .stl, .obj), recovered from its surface.
+"""The solid blocks of a mesh blockmaze wrote (binary .stl and .ply, .obj), recovered from its
+surface.
 
 blockmaze's meshes are the boundary of the solid blocks (faces between two solid blocks are
 never written, see :mod:`blockmaze.export.meshes.greedy`), every corner on the lattice of block
@@ -7,7 +8,7 @@ surface's level faces an odd number of times: the level triangles are toggled on
 whose centres they cover, plane by plane, and a running parity up each column gives the
 blocks. The block size is the least gap between the corners' coordinates (a maze's outer wall
 is one block thick); a mesh whose corners are not on one lattice of that size is refused.
-.obj is Y-up, the .stl Z-up with north at the top (``(x, D - z, y)``, as the writers put it).
+.obj is Y-up, the .stl and .ply Z-up with north at the top (``(x, D - z, y)``, as the writers put it).
 
 Example
 -------
@@ -26,19 +27,22 @@ import numpy as np
 from ..errors import BadFileError
 from ..support.kernels import kernel
 
-_STL = np.dtype([("normal", "<f4", 3), ("corners", "<f4", (3, 3)), ("attribute", "<u2")])
+_PLY_FACE = np.dtype([("count", "u1"), ("corners", "<u4", 3)])  # blockmaze's: triangles
 # a point just off each column's centre, so no triangle's edge (between lattice points) holds it
 _OFF = (0.5 + 1e-4 * 2 ** 0.5, 0.5 + 1e-4 * 3 ** 0.5)
 
 
 def mesh_triangles(data: bytes, suffix: str) -> np.ndarray:
-    """The ``(n, 3, 3)`` triangles (corners ``x, y, z``, Y-up, z south) of a binary STL or an
-    OBJ file's bytes."""
+    """The ``(n, 3, 3)`` triangles (corners ``x, y, z``, Y-up, z south) of a binary STL, a
+    binary PLY or an OBJ file's bytes."""
+    from .meshes import STL_RECORD
+
     if suffix == ".stl":
         if len(data) < 84 or len(data) != 84 + 50 * int(np.frombuffer(data, "<u4", 1, 80)[0]):
             raise BadFileError("not a binary STL: its length is not its triangle count's")
-        corners = np.frombuffer(data, _STL, offset=84)["corners"].astype(np.float64)
-        return corners[:, :, [0, 2, 1]] * np.array([1.0, 1.0, -1.0])  # Z-up to Y-up, z south
+        return _from_z_up(np.frombuffer(data, STL_RECORD, offset=84)["v"])
+    if suffix == ".ply":
+        return _from_z_up(_ply_triangles(data))
     points: list[list[float]] = []
     faces: list[list[int]] = []
     for line in data.split(b"\n"):
@@ -52,6 +56,31 @@ def mesh_triangles(data: bytes, suffix: str) -> np.ndarray:
     if index.size and (index.min() < 1 or index.max() > len(table)):
         raise BadFileError("a face names a vertex the file does not hold")
     return table[index - 1]
+
+
+def _from_z_up(corners: np.ndarray) -> np.ndarray:
+    """Z-up corners ``(x, D - z, y)`` as Y-up ones, z south (shifted: only gaps matter)."""
+    return corners.astype(np.float64)[:, :, [0, 2, 1]] * np.array([1.0, 1.0, -1.0])
+
+
+def _ply_triangles(data: bytes) -> np.ndarray:
+    """The triangles of a binary PLY as blockmaze writes it (vertices, then triangles)."""
+    from .meshes import ply_header
+
+    end, counts, vertex, _ = ply_header(data[:1 << 16])
+    if b"element face" not in data[:end] or \
+            not data[:end].rstrip().endswith(b"property list uchar uint vertex_indices"):
+        raise BadFileError("a PLY whose faces are not a list uchar uint vertex_indices, as "
+                           "blockmaze writes them")
+    start, points, faces = end + len(b"end_header\n"), counts[b"vertex"], counts[b"face"]
+    if len(data) < start + points * vertex.itemsize + faces * _PLY_FACE.itemsize:
+        raise BadFileError("the PLY is shorter than the vertices and faces it declares")
+    rows = np.frombuffer(data, vertex, points, start)
+    table = np.stack([rows[name] for name in (vertex.names or ())[:3]], axis=1)
+    listed = np.frombuffer(data, _PLY_FACE, faces, start + points * vertex.itemsize)
+    if (listed["count"] != 3).any() or (listed["corners"] >= points).any():
+        raise BadFileError("a PLY face that is not a triangle of its vertices")
+    return table[listed["corners"].astype(np.int64)]
 
 
 def mesh_solid(triangles: np.ndarray, most: int) -> np.ndarray:

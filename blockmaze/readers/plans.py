@@ -10,7 +10,7 @@ memory, as ``(y, z, x)`` blocks: its walking layer is the lowest layer holding a
 column is open where that layer's block is air (``air``, ``cave_air``, ``void_air``, a
 structure void or, in a .vox, no voxel) or a door. The floor under the walking layer marks
 start and goal where it holds their material (a .vox's colour index) or, in a Minecraft file,
-the default theme's start and goal blocks. A binary .stl or an .obj is read as the solid blocks
+the default theme's start and goal blocks. A binary .stl or .ply or an .obj is read as the solid blocks
 its surface bounds (:mod:`blockmaze.readers.meshplan`), then as a volume (no start or goal
 marked). Other meshes, pictures and worlds are refused in one line.
 
@@ -42,7 +42,7 @@ MAX_LISTED_BLOCKS = 1 << 19  # a structure file lists its blocks one Compound ea
 _AIR = ("air", "cave_air", "void_air", "structure_void")
 _VOLUMES = (".schem", ".litematic", ".nbt", ".vox")
 _TILE_MAPS = (".tmx", ".tmj", ".ldtk", ".tilemap.json", ".npz")
-_MESHES = (".stl", ".obj")
+_MESHES = (".stl", ".ply", ".obj")
 SUFFIXES = _VOLUMES + _TILE_MAPS + _MESHES
 
 
