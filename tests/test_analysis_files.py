@@ -74,8 +74,8 @@ def test_the_start_and_goal_a_file_marks_are_the_ends_measured(tmp_path):
         assert sorted(cells) == sorted([ends.start, ends.goal]), suffix
 
 
-def test_the_command_measures_a_schematic_and_refuses_a_mesh_in_one_line(capsys, tmp_path):
-    schem, document, mesh = tmp_path / "m.schem", tmp_path / "m.json", tmp_path / "m.glb"
+def test_the_command_measures_a_schematic_and_refuses_a_picture_in_one_line(capsys, tmp_path):
+    schem, document, mesh = tmp_path / "m.schem", tmp_path / "m.json", tmp_path / "m.3mf"
     for path in (schem, document, mesh):
         assert run(capsys, "generate", "6x5", "--seed", "4", "--braid", "0.3", "-o", str(path))[0] == 0
     reports = []
@@ -85,7 +85,7 @@ def test_the_command_measures_a_schematic_and_refuses_a_mesh_in_one_line(capsys,
         reports.append(json.loads(out)["analysis"])
     assert reports[0] == reports[1]
     code, out, err = run(capsys, "info", str(mesh), "--analysis")
-    assert code == 1 and err.count("\n") == 1 and ".schem" in err and "mesh" in err
+    assert code == 1 and err.count("\n") == 1 and ".schem" in err and "another mesh" in err
 
 
 @pytest.mark.parametrize("suffix", [".vox", ".schem"])
@@ -100,7 +100,7 @@ def test_a_volume_past_the_limit_is_refused_in_one_line(tmp_path, monkeypatch, s
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suffix", [".stl", ".ply", ".obj"])
+@pytest.mark.parametrize("suffix", [".stl", ".ply", ".obj", ".glb"])
 def test_a_mesh_is_read_back_the_same_by_the_compiled_kernel(tmp_path, suffix):
     from blockmaze.readers.meshplan import mesh_solid, mesh_triangles
     from blockmaze.support import kernels
@@ -127,3 +127,13 @@ def test_a_mesh_off_the_block_lattice_or_past_the_limit_is_refused(tmp_path, mon
     monkeypatch.setattr(plans, "MAX_PLAN_BLOCKS", 7 * 7 * 4 - 1)
     with pytest.raises(BadFileError, match="more than is read"):
         file_plan(mesh)
+
+
+def test_a_compressed_gltf_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "m.gltf"
+    bm.save(bm.generate((3, 3), rng=1), path)
+    document = json.loads(path.read_text())
+    document["extensionsRequired"] = ["EXT_meshopt_compression"]
+    path.write_text(json.dumps(document))
+    with pytest.raises(BadFileError, match="EXT_meshopt_compression .compressed. is not read back"):
+        file_plan(path)

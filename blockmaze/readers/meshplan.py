@@ -1,5 +1,5 @@
-"""The solid blocks of a mesh blockmaze wrote (binary .stl and .ply, .obj), recovered from its
-surface.
+"""The solid blocks of a mesh blockmaze wrote (binary .stl and .ply, .obj, glTF), recovered
+from its surface.
 
 blockmaze's meshes are the boundary of the solid blocks (faces between two solid blocks are
 never written, see :mod:`blockmaze.export.meshes.greedy`), every corner on the lattice of block
@@ -8,7 +8,8 @@ surface's level faces an odd number of times: the level triangles are toggled on
 whose centres they cover, plane by plane, and a running parity up each column gives the
 blocks. The block size is the least gap between the corners' coordinates (a maze's outer wall
 is one block thick); a mesh whose corners are not on one lattice of that size is refused.
-.obj is Y-up, the .stl and .ply Z-up with north at the top (``(x, D - z, y)``, as the writers put it).
+.obj and glTF are Y-up (glTF's nodes place their meshes; its collision boxes are left out),
+the .stl and .ply Z-up with north at the top (``(x, D - z, y)``, as the writers put it).
 
 Example
 -------
@@ -43,6 +44,12 @@ def mesh_triangles(data: bytes, suffix: str) -> np.ndarray:
         return _from_z_up(np.frombuffer(data, STL_RECORD, offset=84)["v"])
     if suffix == ".ply":
         return _from_z_up(_ply_triangles(data))
+    if suffix in (".glb", ".gltf"):
+        try:
+            return _gltf_triangles(data, suffix)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+            raise BadFileError(f"a glTF that is not as blockmaze writes it ({type(error).__name__}: "
+                               f"{error})") from None
     points: list[list[float]] = []
     faces: list[list[int]] = []
     for line in data.split(b"\n"):
@@ -81,6 +88,77 @@ def _ply_triangles(data: bytes) -> np.ndarray:
     if (listed["count"] != 3).any() or (listed["corners"] >= points).any():
         raise BadFileError("a PLY face that is not a triangle of its vertices")
     return table[listed["corners"].astype(np.int64)]
+
+
+_COMPONENTS = {5120: "i1", 5121: "u1", 5122: "<i2", 5123: "<u2", 5125: "<u4", 5126: "<f4"}
+
+
+def _gltf_triangles(data: bytes, suffix: str) -> np.ndarray:
+    """The triangles of a glTF 2.0 (.glb, or .gltf with its buffers in data: URIs) as blockmaze
+    writes it: the scene's meshes, placed by their nodes' translations and scales (Y-up), its
+    collision boxes (``collision-colonly``) left out; compressed buffers are refused."""
+    import base64
+
+    from ..export.meshes.gltf import COLLISION_NODE
+    from .base import load_json
+
+    if suffix == ".glb":
+        if data[:4] != b"glTF" or len(data) < 20:
+            raise BadFileError("not a binary glTF file (no glTF header)")
+        size = int.from_bytes(data[12:16], "little")
+        document = load_json(data[20:20 + size], "a glTF JSON chunk")
+        at = 20 + size
+        buffers = [data[at + 8:at + 8 + int.from_bytes(data[at:at + 4], "little")]]
+    else:
+        document = load_json(data, "a glTF file")
+        uris = [buffer.get("uri", "") for buffer in document.get("buffers", [])]
+        if not all(uri.startswith("data:") and ";base64," in uri for uri in uris):
+            raise BadFileError("a .gltf whose buffers are not embedded (data: URIs) is not read back")
+        buffers = [base64.b64decode(uri.split(",", 1)[1]) for uri in uris]
+    needs = [name for name in document.get("extensionsRequired", ()) if name != "KHR_mesh_quantization"]
+    if needs:
+        raise BadFileError(f"a glTF that needs {', '.join(map(str, needs))} (compressed) is not "
+                           "read back: write it without --compress")
+
+    def read(index: int) -> np.ndarray:
+        accessor = document["accessors"][index]
+        if accessor.get("normalized") or "sparse" in accessor:
+            raise BadFileError("a glTF accessor normalized or sparse: not read back")
+        view = document["bufferViews"][accessor["bufferView"]]
+        width = {"SCALAR": 1, "VEC3": 3}[accessor["type"]]
+        kind = np.dtype(_COMPONENTS[accessor["componentType"]])
+        stride = view.get("byteStride") or kind.itemsize * width
+        start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+        raw = buffers[view.get("buffer", 0)][start:start + stride * accessor["count"]]
+        rows = np.lib.stride_tricks.as_strided(np.frombuffer(raw + bytes(stride), kind),
+                                               (accessor["count"], width), (stride, kind.itemsize))
+        return rows.astype(np.float64 if kind.kind == "f" or width == 3 else np.int64)
+
+    found: list[np.ndarray] = []
+    nodes = document["nodes"]
+
+    def place(index: int, offset: np.ndarray, scale: np.ndarray, depth: int = 0) -> None:
+        node = nodes[index]
+        if node.get("name") == COLLISION_NODE or depth > 32:
+            return
+        if "rotation" in node or "matrix" in node:
+            raise BadFileError("a glTF node turned or given a matrix: not a mesh of blockmaze's blocks")
+        offset = offset + scale * np.array(node.get("translation", (0, 0, 0)), np.float64)
+        scale = scale * np.array(node.get("scale", (1, 1, 1)), np.float64)
+        for primitive in document["meshes"][node["mesh"]]["primitives"] if "mesh" in node else ():
+            if primitive.get("mode", 4) != 4:
+                raise BadFileError("a glTF primitive that is not triangles")
+            points = read(primitive["attributes"]["POSITION"]) * scale + offset
+            order = read(primitive["indices"]).reshape(-1) if "indices" in primitive \
+                else np.arange(len(points))
+            found.append(points[order.reshape(-1, 3)])
+        for child in node.get("children", ()):
+            place(child, offset, scale, depth + 1)
+
+    scene = document["scenes"][document.get("scene", 0)]
+    for root in scene["nodes"]:
+        place(root, np.zeros(3), np.ones(3))
+    return np.concatenate(found) if found else np.zeros((0, 3, 3))
 
 
 def mesh_solid(triangles: np.ndarray, most: int) -> np.ndarray:

@@ -42,7 +42,7 @@ MAX_LISTED_BLOCKS = 1 << 19  # a structure file lists its blocks one Compound ea
 _AIR = ("air", "cave_air", "void_air", "structure_void")
 _VOLUMES = (".schem", ".litematic", ".nbt", ".vox")
 _TILE_MAPS = (".tmx", ".tmj", ".ldtk", ".tilemap.json", ".npz")
-_MESHES = (".stl", ".ply", ".obj")
+_MESHES = (".stl", ".ply", ".obj", ".glb", ".gltf")
 SUFFIXES = _VOLUMES + _TILE_MAPS + _MESHES
 
 
