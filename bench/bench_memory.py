@@ -43,7 +43,8 @@ def kinds() -> list[str]:
 def unit_of(kind: str) -> str:
     if kind in UNITS:
         return UNITS[kind]
-    return "tile" if FORMATS[kind].source == "plan" else "block"
+    source = FORMATS[kind].source
+    return {"plan": "tile", "maze": "cell"}.get(source, "block")
 
 
 @contextlib.contextmanager

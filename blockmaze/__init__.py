@@ -58,6 +58,7 @@ _EXPORTS = {
     "Maze": "maze",
     "analyze": "pipeline", "build": "pipeline", "maze_text": "pipeline", "save": "writing",
     "solve": "solvers", "Solution": "solvers",
+    "batch": "batches",
     "to_trimesh": "export.meshes.scene",
     "plan_text": "render", "square_text": "render",
 }

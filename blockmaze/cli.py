@@ -16,7 +16,7 @@ from . import __version__
 from .support import progress
 from .algorithms import ALGORITHMS
 from .cli_options import SectionedCommand, SuggestingGroup, described_params, given_options
-from .commands import COMMANDS, Serve, options_of
+from .commands import BATCHED, COMMANDS, Batch, Serve, options_of
 from .errors import BadFileError, BlockmazeError, OutputError, printable
 from .hosts import HOSTS
 from .support import stops
@@ -42,6 +42,8 @@ Examples:
   blockmaze generate 30x40 -s 7 --answers -o maze.pdf      # to print, with its answer page
   blockmaze generate 80x80 --sheets 2x2 --page A4 -o wall.pdf   # over 4 sheets to tape
   blockmaze book generate 30x30 -g hex -s 1 --pages 100 --page 8.5x11in -o book.pdf
+  blockmaze batch generate 17x17 -n 100000 --workers 2 -o mazes.parquet   # a dataset
+  blockmaze batch dungeon 30x40 -n 50 --vary "style=bsp|caves" -o levels --format tmx  # a level pack
   blockmaze info maze.schem                    # format, size and blocks
   blockmaze info maze.json --analysis          # dead ends, the solution, loops, difficulty
   blockmaze info MyMaze/                       # a world save: release, spawn, extent
@@ -142,6 +144,46 @@ def _serve(host, port, open_browser, max_cells, max_blocks, max_pixels, rate):
     if serve(host, port, open_browser, announce=click.echo,
              settings=Settings(limits, rate=rate)):
         _info("stopped")
+
+
+def _batch_command(name: str) -> click.Command:
+    """``blockmaze batch NAME``: the command's options (its -o and --seed left to the batch)
+    and the batch's own (:class:`blockmaze.commands.Batch`)."""
+    own = {o.name for o in options_of(Batch)}
+
+    def callback(**values):
+        from .batches import batch
+
+        given = given_options(click.get_current_context())
+        options = {k: v for k, v in values.items() if k in given and k not in own}
+        settings = {k: values[k] for k in own}
+        if not settings["output"]:
+            raise BlockmazeError("batch needs -o OUT: a NAME.parquet or NAME.npz folder, or a "
+                                 "folder with --format")
+        done = batch(name, options, count=settings["count"], output=settings["output"],
+                     seed=settings["seed"], vary=settings["vary"],
+                     shard_size=settings["shard_size"], plan=settings["plan"],
+                     measures=settings["measures"],
+                     format_=values.get("format_"), workers=settings["workers"],
+                     engine=settings["engine"], scheduler=settings["scheduler"], say=_info)
+        _info(f"wrote {done.folder}: {done.items} items in {len(done.shards)} shards, root seed "
+              f"{done.root}, hash {done.hash}")
+
+    params = [p for p in described_params(COMMANDS[name]) if p.name not in ("output", "seed")]
+    return SectionedCommand(name, params=described_params(Batch) + params, callback=callback,
+                            help=f"A batch of {name}: " + SUMMARIES[name],
+                            epilog=_examples("batch") + _docs("batch"))
+
+
+@cli.group("batch", cls=SuggestingGroup, epilog=_examples("batch") + _docs("batch"))
+def batch_group():
+    """Make many items of one command (generate, blockwise, dungeon): a Parquet or .npz dataset
+    of mazes, or a level pack of files in any format; the same bytes on any number of workers,
+    local, on Dask or on Ray. blockmaze batch COMMAND --help lists the command's options."""
+
+
+for _name in BATCHED:
+    batch_group.add_command(_batch_command(_name))
 
 
 cli.add_command(SectionedCommand("serve", params=described_params(Serve), callback=_serve,

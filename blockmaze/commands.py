@@ -45,8 +45,8 @@ MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
 NUMBER = r"[0-9]{1,12}"
 
 # help groups, in the order --help lists them
-GROUPS = ("Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps", "Pictures",
-          "Analysis", "Studio")
+GROUPS = ("Batch", "Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps",
+          "Pictures", "Analysis", "Studio")
 # grid kinds drawn by the 2n+1 converter (wall and passage) and by rasterizing (scale)
 CONVERTED = frozenset({"square", "layered", "weave"})
 RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar", "labyrinth"})
@@ -649,15 +649,16 @@ class Output(Job):
     y: int = option(Y, "Worlds: the height of the maze's lowest layer (the grass is at y-1).",
                     "Worlds", Whole(-64, 319), flags=("--y",), writer="y")
     into: str | None = option(
-        None, "Build the maze into this Java world folder (1.18+; close it in the game first) "
-              "instead of writing a file: only the chunks it covers change, all or nothing.",
+        None, "Build the maze into this world folder, Java (1.18+) or Bedrock (level.dat and "
+              "db/; close it in the game first) instead of writing a file: only the chunks it "
+              "covers change, all or nothing.",
         "Worlds", FilePath(), metavar="WORLD", show_default=False, studio=False)
     at: tuple[int, int] | None = option(
         None, "--into: the maze's centre in the world, X,Z (default: the world's spawn); --y "
               "sets its lowest layer (default: one above the ground there).", "Worlds", Place(),
         show_default=False, writer="at", studio=False)
-    backup: bool = option(True, "--into: keep the region files it replaces in "
-                                "WORLD/blockmaze-backups/.", "Worlds", off="--no-backup",
+    backup: bool = option(True, "--into: keep the region files it replaces (a Bedrock "
+                                "world: its database) in WORLD/blockmaze-backups/.", "Worlds", off="--no-backup",
                           writer="backup", studio=False)
     mobs: bool = option(False, "Worlds: let mobs spawn (game rule doMobSpawning).", "Worlds",
                         writer="mobs")
@@ -699,7 +700,7 @@ class Output(Job):
     uv: bool = option(False, "glTF: world-space UVs in blocks, for a tiling texture.", "Meshes",
                       writer="uv")
     kit: str | None = option(
-        None, "Kit scenes (.kit.glb, .tscn): a .glb of your pieces, each a node named as the "
+        None, "Kit scenes (.kit.glb, .tscn; with -o NAME.glb too): a .glb of your pieces, each a node named as the "
               "piece (dead-end, corridor, corner, tee, cross; see docs/guides/engines.md); "
               "default: blockmaze's voxel pieces.", "Game engines", FilePath(), metavar="KIT.glb",
         show_default=False, writer="kit", studio=False)
@@ -708,8 +709,9 @@ class Output(Job):
                "attributes (a file that requires the extension) instead of a node a cell.",
         "Game engines", writer="instancing")
     navmesh: bool = option(
-        False, ".kit.glb: add the walkable floor as a node named floor-navmesh (Godot imports "
-               "it as a navigation mesh).", "Game engines", writer="navmesh")
+        False, ".kit.glb, .glb, .gltf: add the walkable floor as a node named floor-navmesh "
+               "(Godot imports it as a navigation mesh; a voxel .glb's maze without stairs).",
+        "Game engines", writer="navmesh")
     tile_encoding: str = option(TILE_ENCODING, "Tiled maps (.tmx, .tmj): layer data encoding.",
                                 "Tile maps", click.Choice(("csv", "base64", "base64-zlib",
                                                      "base64-gzip")), writer="encoding")
@@ -1001,10 +1003,50 @@ class Serve(Job):
                        click.IntRange(min=1))
 
 
+@dataclass(kw_only=True, init=False, repr=False, eq=False)  # frozen: see Record
+class Batch(Job):
+    """``blockmaze batch COMMAND [its options] --count N -o OUT``: many items of generate,
+    blockwise or dungeon (:func:`blockmaze.batches.batch`); the command's own options follow it,
+    and these are the batch's (its ``--seed`` is the root seed, its ``-o`` the folder)."""
+
+    command: ClassVar[str] = "batch"
+    count: int = option(100, "How many items to make.", "Batch", Whole(min=1), flags=("-n", "--count"))
+    output: str = option("", "The folder: NAME.parquet (a Parquet dataset, a row per maze), "
+                             "NAME.npz (.npz shards), or any other name with --format (a level "
+                             "pack: a file per item, and index.json). A stopped batch given the "
+                             "same options resumes.", "Batch", FilePath(), flags=("-o", "--output"),
+                         show_default=False, studio=False)
+    seed: int | None = option(None, "Root seed: item i's seed comes from it and i alone, so any "
+                                    "number of workers gives the same bytes. Drawn (and recorded "
+                                    "in the folder) if omitted.", "Batch", Whole(0, MAX_SEED),
+                              flags=("-s", "--seed"), show_default=False)
+    vary: str | None = option(None, "Options drawn for each item from ranges, words "
+                                    "NAME=LOW:HIGH or NAME=A|B (e.g. \"size=9x9:31x31 "
+                                    "braid=0:0.5 algorithm=prim|kruskal\").", "Batch",
+                              metavar="NAME=RANGE ...", show_default=False)
+    shard_size: int | None = option(None, "Items a shard (a file, a task); default 10000 for "
+                                          "datasets, 100 for level packs.", "Batch",
+                                    Whole(min=1), metavar="N", show_default=False)
+    plan: bool = option(False, "Datasets: add each maze's block plan (plan, plan_shape: the "
+                               "blocks generate writes, a byte each).", "Batch")
+    measures: bool = option(False, "Datasets: add each maze's measures (info --analysis's: a "
+                                   "measure_NAME column each).", "Batch")
+    workers: int = option(1, "Processes (or Dask and Ray tasks at once).", "Batch", Whole(1, 4096),
+                          metavar="N")
+    engine: str = option("local", "Where the shards run: local processes, dask (pip install "
+                                  "'blockmaze[dask]') or ray (pip install 'blockmaze[ray]').",
+                         "Batch", click.Choice(("local", "dask", "ray")))
+    scheduler: str | None = option(None, "--engine dask: a scheduler's address (default: a "
+                                         "LocalCluster of --workers processes).", "Batch",
+                                   metavar="ADDRESS", show_default=False)
+
+
 # the commands that run a job (blockmaze.jobs.run); serve is described beside them
 COMMANDS: dict[str, type[Job]] = {c.command: c for c in (Generate, Export, Blockwise, Dungeon,
                                                           Info)}
-DESCRIBED: dict[str, type[Job]] = {**COMMANDS, "serve": Serve}
+DESCRIBED: dict[str, type[Job]] = {**COMMANDS, "serve": Serve, "batch": Batch}
+# the commands a batch makes items of
+BATCHED = ("generate", "blockwise", "dungeon")
 
 
 def options_of(command: str | type[Job], *names: str) -> tuple[Option, ...]:

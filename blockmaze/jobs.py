@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from .mazes.documents import MazeDocument
 
 Report = Callable[[str], None]
+KIT_SCENE = "kit"  # the writer --kit asks for when -o names a .glb
 GRID_BYTES = 32  # a grid's cell: its neighbours, links and flags (grids/*.py: 26 to 46)
 
 
@@ -142,21 +143,30 @@ def _output(job: Any) -> tuple[Destination | None, Theme | None]:
     into = getattr(job, "into", None)
     if into is not None:
         from .export.minecraft.into import INTO
+        from .export.minecraft.into_bedrock import INTO_BEDROCK, is_bedrock
 
         if job.output is not None or job.format_ is not None or job.split is not None:
             raise BlockmazeError("--into builds into the world it names: leave out -o, --format "
                                  "and --split")
-        return Destination(into, INTO), load_theme(job.theme)
-    where = _destination(job.output, job.format_, job.split)
+        return Destination(into, INTO_BEDROCK if is_bedrock(into) else INTO), load_theme(job.theme)
+    where = _destination(job.output, job.format_, job.split, getattr(job, "kit", None))
     return where, None if where is None else load_theme(job.theme)
 
 
-def _destination(output, format_=None, split=None) -> Destination | None:
-    """Where the run writes (None: the maze is printed), parsed once from ``-o``."""
+def _destination(output, format_=None, split=None, kit=None) -> Destination | None:
+    """Where the run writes (None: the maze is printed), parsed once from ``-o``; ``--kit`` with
+    a ``.glb`` file and no ``--format`` asks for the kit scene, not the voxel mesh.
+
+    >>> _destination("maze.glb", kit="tiles.glb").writer.name
+    'kit'
+    """
     if output is None:
         if format_ is not None:
             raise BlockmazeError("--format needs --output FILE")
         return None
+    if kit is not None and format_ is None and isinstance(output, (str, Path)) \
+            and str(output).lower().endswith(".glb"):
+        format_ = KIT_SCENE
     where = destination(output, format_, split)
     if where.writer.format.companion:  # the OBJ it belongs to would never be written
         raise BlockmazeError("a .mtl is the material library an .obj writes beside it: write "
@@ -197,7 +207,7 @@ def _plan(job: Any, where: Destination, theme: Theme | None, settings: BlockSett
     return plan(where, blocks=settings, theme=theme, seed=seed, prefab=prefab, **options)
 
 
-def _settings(job: Any, kind: str, **fixed) -> BlockSettings:
+def block_settings(job: Any, kind: str, **fixed) -> BlockSettings:
     """The job's block settings for a maze of ``kind`` (``fixed``: settings the command sets
     itself), every default applied once."""
     chosen = {name: getattr(job, name) for name in ("wall", "passage", "scale", "bridges",
@@ -268,7 +278,7 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     # a unicursal maze is built square: one of another kind is drawn in corridors at --scale
     # first (whatever the output), so --wall and --passage apply too
     built = "square" if job.unicursal else kind
-    settings = _settings(job, built, **({"scale": None} if job.unicursal else {}))
+    settings = block_settings(job, built, **({"scale": None} if job.unicursal else {}))
     shape, mask = _shape_and_mask(job, settings)
     where, theme = _output(job)
     prefab = _prefab(job, shape, mask, settings, where)
@@ -290,7 +300,7 @@ def generate(job: Generate, voice: Voice) -> Outcome:
             and job.difficulty is None and _streams(job, where, shape, settings):
         return _write_streamed(job, voice, where, theme, shape, seed, settings)
     _check_memory(job, where, settings, kind, shape)
-    document = _carved(job, where, kind, shape, mask, seed)
+    document = carved(job, where, kind, shape, mask, seed)
     if job.difficulty is not None:
         measured = document.extra["difficulty"]
         voice.say(f"difficulty {measured['score']:.2f} ({measured['band']}; asked "
@@ -375,7 +385,7 @@ def _check_unicursal(job: Generate) -> None:
                              "--braid (its loops would leave more than one path)")
 
 
-def _carved(job: Generate, where: Destination | None, kind: str, shape, mask,
+def carved(job: Generate, where: Destination | None, kind: str, shape, mask,
             seed: int, ends: bool = False) -> MazeDocument:
     """The maze ``job`` asks for, replayed in the terminal first with ``--animate``; its start
     and goal placed where they are shown, or ``ends`` asks for them."""
@@ -428,7 +438,7 @@ def _minigame(job: Generate, voice: Voice, where: Destination, theme: Theme | No
     from .export.minecraft.minigame import layout_seed
 
     count = job.minigame or 1
-    documents = tuple(_carved(job, where, kind, shape, mask, layout_seed(seed, k), ends=True)
+    documents = tuple(carved(job, where, kind, shape, mask, layout_seed(seed, k), ends=True)
                       for k in range(count))
     chosen = _plan(job, where, theme, settings, seed)
     written = write_plan(chosen, Layouts(documents))
@@ -449,7 +459,7 @@ def _labyrinth(job: Generate, voice: Voice) -> Outcome:
     if job.unicursal:
         raise BlockmazeError("a labyrinth is unicursal already: drop --unicursal")
     design(job.style, circuits)  # a bad style or count, refused before any work
-    settings = _settings(job, "polar", wall=1)
+    settings = block_settings(job, "polar", wall=1)
     where, theme = _output(job)
     if where is not None:
         _check_fits(where.writer, settings, "polar", (rings_of(job.style, circuits),))
@@ -468,7 +478,7 @@ def export(job: Export, voice: Voice) -> Outcome:
     where, theme = _output(job)
     loaded = load_maze(job.document)
     grid = loaded.maze.grid
-    settings = _settings(job, grid.kind)
+    settings = block_settings(job, grid.kind)
     if where is not None:
         where = _check_graph_output(job, where, grid.kind, grid.shape[0])
     _warn_unused(job, run_context(job, where, grid.kind))

@@ -52,6 +52,11 @@ else:
         writer = render_png if kind == "png" else render_svg
         step = lambda: writer(maze, os.path.join(folder, "m." + kind), cell_size=2)
         units = units_of(kind, maze=maze, cell_size=2)
+    elif FORMATS[kind].source == "maze":  # a writer of the maze itself (piece lists, kit scenes)
+        path = os.path.join(folder, "m" + FORMATS[kind].suffixes[0])
+        step = lambda: bm.save(bm.MazeDocument(maze, seed=1), path, format=kind)
+        bm.save(bm.MazeDocument(bm.generate((3, 3), rng=0), seed=1), path, format=kind)  # warm
+        units = n * n
     else:
         row = FORMATS[kind]
         plan = bm.to_blocks(maze)

@@ -70,7 +70,7 @@ BAD_INPUT = [
     (["frobnicate"], "No such command"),
     (["gen"], "No such command 'gen'. Did you mean 'generate'?"),  # a command it begins
     (["dungen"], "Did you mean 'dungeon'?"),  # spelt alike
-    (["xyz"], "No such command 'xyz'. Commands: blockwise, book, docs, dungeon, "),  # no guess: the list
+    (["xyz"], "No such command 'xyz'. Commands: batch, blockwise, book, docs, dungeon, "),  # no guess: the list
 ]
 
 

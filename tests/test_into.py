@@ -485,14 +485,28 @@ def test_a_full_disk_at_any_moment_leaves_the_world_as_it_was_or_wholly_changed(
 AMULET_READ = """
 import json, sys
 import amulet
-level = amulet.load_level(sys.argv[1])
-names = []
-for x, y, z in json.loads(sys.argv[2]):
-    block = level.get_version_block(x, y, z, "minecraft:overworld", ("java", (1, 20, 4)))[0]
-    names.append(block.namespaced_name)
-level.close()
-print(json.dumps(names))
+found = []
+for folder, places in json.load(sys.stdin):
+    level = amulet.load_level(folder)
+    names = []
+    for x, y, z in places:
+        block = level.get_version_block(x, y, z, "minecraft:overworld", ("java", (1, 20, 4)))[0]
+        names.append(block.namespaced_name)
+    level.close()
+    found.append(names)
+print(json.dumps(found))
 """
+
+
+def amulet_names(*worlds: tuple[Path, list]) -> list[list[str]]:
+    """For each (folder, places) the Java block names Amulet reads at the places (x, y, z) of the
+    world in the folder (a Java or a Bedrock world: Amulet translates); one launch of Amulet."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    asked = json.dumps([[str(folder), places] for folder, places in worlds])
+    done = subprocess.run([readers.amulet_python(), "-c", AMULET_READ], input=asked,
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 @pytest.mark.slow
@@ -515,17 +529,9 @@ def test_amulet_reads_the_edited_world_as_the_schem_says(tmp_path):
     outside = [(int(x), int(y), int(z)) for x, y, z in
                zip(rng.integers(0, 41, 150), rng.integers(-64, -50, 150), rng.integers(0, 41, 150), strict=True)
                if not (x0 <= x < x0 + blocks.shape[2] and z0 <= z < z0 + blocks.shape[1] and -60 <= y < -56)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-
-    def names(folder: Path, places) -> list[str]:
-        done = subprocess.run([readers.amulet_python(), "-c", AMULET_READ, str(folder), json.dumps(places)],
-                              capture_output=True, text=True, timeout=600, env=env)
-        assert done.returncode == 0, done.stderr[-3000:]
-        return json.loads(done.stdout.splitlines()[-1])
-
-    found = names(world, inside + outside)
+    found, kept = amulet_names((world, inside + outside), (before, outside))
     assert found[:len(inside)] == [blocks[y + 60, z - z0, x - x0].partition("[")[0] for x, y, z in inside]
-    assert found[len(inside):] == names(before, outside)
+    assert found[len(inside):] == kept
 
 
 def test_a_disk_full_as_the_journal_is_written_leaves_the_world_as_it_was(tmp_path, monkeypatch):

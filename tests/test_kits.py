@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import io
 import math
+import tempfile
 
 import numpy as np
 import pygltflib
 import pytest
 import readers
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_mesh_formats import assert_validator_passes
 from test_pieces import close, open_bearings
 
@@ -63,10 +66,22 @@ def world_bearing(matrix, local_bearing: float) -> float:
     return math.degrees(math.atan2(direction[0], -direction[2])) % 360
 
 
-@pytest.mark.parametrize("kind, size", [("square", (5, 6)), ("layered", (2, 4, 3))])
+def under_sides(maze, cell: int) -> list[int]:
+    """The directions of a used weave crossing's under-passage (none for another cell)."""
+    grid = maze.grid
+    if grid.kind != "weave" or cell not in grid.used_crossings(maze.links)[:, 0]:
+        return []
+    return [0, 2] if grid.crossings[cell] == 1 else [1, 3]  # under an east-west bridge: north-south
+
+
+@pytest.mark.parametrize("kind, size", [("square", (5, 6)), ("layered", (2, 4, 3)),
+                                        ("weave", (7, 7))])
 def test_each_instance_puts_its_pieces_open_sides_where_the_maze_is_open(tmp_path, kind, size):
-    document = make_maze(size, kind, "backtracker", seed=7, braid=0.3)
+    options = {"weave": 1.0} if kind == "weave" else {"braid": 0.3}
+    document = make_maze(size, kind, "backtracker", seed=7, **options)
     maze = document.maze
+    if kind == "weave":
+        assert len(maze.grid.used_crossings(maze.links)) >= 2
     gltf, _ = kit_glb(document, tmp_path)
     placed = instances(gltf)
     assert len(placed) == maze.grid.enabled_count  # one instance a cell
@@ -76,11 +91,14 @@ def test_each_instance_puts_its_pieces_open_sides_where_the_maze_is_open(tmp_pat
         assert node_name.rsplit("_", 1)[0] == mesh_name  # the node instances its piece's mesh
         cell = int(node_name.rsplit("_", 1)[1])
         base = mesh_name.removesuffix("-updown").removesuffix("-up").removesuffix("-down")
-        bits = SIDES[base]
+        bits = SIDES[base.removeprefix("crossing-")]
+        if base.startswith("crossing-"):  # its under-passage east-west in the canonical turn
+            bits = "".join("1" if i in (1, 3) else bit for i, bit in enumerate(bits))
         opened = sorted(round(world_bearing(matrix, 90 * i)) % 360
                         for i, bit in enumerate(bits) if bit == "1")
         expected = sorted(BEARING[name] for d, name in enumerate(maze.grid.directions[:4])
-                          if maze.links[cell, d])
+                          if maze.links[cell, d] or d in under_sides(maze, cell))
+        assert base.startswith("crossing-") == bool(under_sides(maze, cell))
         assert opened == expected, (node_name, opened, expected)
         x, _, z = matrix[:3, 3]  # at the cell's middle
         assert (x, z) == pytest.approx((((cell % (rows * cols)) % cols + 0.5) * cell_size,
@@ -113,7 +131,8 @@ def test_navmesh_node_is_named_for_godot_and_covers_the_floor(tmp_path):
     assert accessor.count == 3 * 2 * (9 + 8 * 2)
 
 
-def test_a_users_kit_is_placed_by_its_node_names(tmp_path):
+def box_kit(tmp_path):
+    """A kit of flat boxes 4 m a side, a node a square piece, its mesh NAME-mesh (trimesh)."""
     import trimesh
 
     scene = trimesh.Scene()
@@ -122,6 +141,11 @@ def test_a_users_kit_is_placed_by_its_node_names(tmp_path):
                            geom_name=f"{name}-mesh")
     kit = tmp_path / "kit.glb"
     scene.export(kit)
+    return kit
+
+
+def test_a_users_kit_is_placed_by_its_node_names(tmp_path):
+    kit = box_kit(tmp_path)
     document = make_maze((3, 4), "square", "backtracker", seed=3)
     gltf, _ = kit_glb(document, tmp_path, kit=str(kit))
     placed = instances(gltf)
@@ -141,9 +165,12 @@ def test_a_kit_missing_a_piece_or_a_grid_it_cannot_hold_is_refused(tmp_path):
     scene.export(kit)
     with pytest.raises(BlockmazeError, match="the kit has no piece named 'corridor'.*it has: corner"):
         bm.save(bm.generate((3, 3), rng=1), tmp_path / "m.kit.glb", kit=str(kit))
+    for name in SIDES:
+        scene.add_geometry(trimesh.creation.box((4.0, 0.5, 4.0)), node_name=name)
+    scene.export(kit)
     weave = make_maze((6, 6), "weave", "backtracker", seed=4, weave=1.0)
-    with pytest.raises(BlockmazeError, match="a weave maze's crossings have no kit piece"):
-        bm.save(weave, tmp_path / "h.kit.glb")
+    with pytest.raises(BlockmazeError, match="no piece named 'crossing-corridor'"):
+        bm.save(weave, tmp_path / "h.kit.glb", kit=str(kit))  # a kit without crossings
     assert not list(tmp_path.glob("*.kit.glb")) and not list(tmp_path.glob("h*"))
 
 
@@ -164,10 +191,15 @@ def test_khronos_validator_passes_kit_scenes(tmp_path):
     for i, (size, kind, options) in enumerate([
             ((6, 6), "square", {"navmesh": True}), ((2, 4, 4), "layered", {"navmesh": True}),
             ((5, 5), "square", {"instancing": True, "block_size": 0.5}),
-            ((4, 5), "hex", {"navmesh": True}), ((4,), "polar", {"navmesh": True})]):
+            ((4, 5), "hex", {"navmesh": True}), ((4,), "polar", {"navmesh": True}),
+            ((7, 7), "weave", {"navmesh": True})]):
         path = tmp_path / f"{i}.kit.glb"
-        bm.save(make_maze(size, kind, "backtracker", seed=i), path, **options)
+        weave = {"weave": 1.0} if kind == "weave" else {}
+        bm.save(make_maze(size, kind, "backtracker", seed=i, **weave), path, **options)
         files.append(str(path))
+    voxel = tmp_path / "voxel.glb"  # the voxel mesh with its floor-navmesh
+    bm.save(make_maze((5, 6), "square", "backtracker", seed=9), voxel, navmesh=True)
+    files.append(str(voxel))
     assert_validator_passes(folder, files)
 
 
@@ -179,6 +211,31 @@ def test_the_floor_check_refuses_a_way_through_a_wall():
     assert path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 2.5)])
     assert not path_on_floor(closed, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 2.5)])
     assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 2.5), (7.5, 0, 0.2)])  # the north wall
+
+
+def test_the_floor_check_keeps_a_crossings_two_floors_apart():
+    from kitwalk import path_on_floor
+
+    document = make_maze((7, 7), "weave", "backtracker", seed=11, weave=1.0)
+    maze = document.maze
+    assert [36, 35, 37] in maze.grid.used_crossings(maze.links).tolist()  # over north-south
+    under = [(2.5, 0, 27.5), (12.5, 0, 27.5)]  # west to east under cell 36's bridge
+    over = [(7.5, 0, 22.5), (7.5, 0, 25), (7.5, 3, 26), (7.5, 3, 29), (7.5, 0, 30), (7.5, 0, 32.5)]
+    assert path_on_floor(maze, 5.0, 4.0, under) and path_on_floor(maze, 5.0, 4.0, over)
+    assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 27.5), (7.5, 3, 27.5)])  # up through the deck
+    assert not path_on_floor(maze, 5.0, 4.0, [(7.5, 0, 22.5), (7.5, 0, 27.5)])  # into the ramp
+    assert not path_on_floor(maze, 5.0, 4.0, [(2.5, 0, 22.5), (7.5, 0, 22.5)])  # a closed side
+
+
+def test_the_block_floor_check_refuses_a_way_through_a_wall():
+    from kitwalk import on_blocks
+
+    maze = bm.generate((1, 2), rng=1)  # two cells joined east-west: blocks 1, 2, 3 of row 1
+    closed = Maze(maze.grid, np.zeros_like(maze.links))
+    assert on_blocks(maze, [(1.5, 1, 1.5), (3.5, 1, 1.5)])
+    assert not on_blocks(closed, [(1.5, 1, 1.5), (3.5, 1, 1.5)])
+    assert not on_blocks(maze, [(1.5, 1, 1.5), (1.5, 1, 0.5)])  # into the outer wall
+    assert not on_blocks(maze, [(1.5, 2, 1.5), (3.5, 2, 1.5)])  # over the floor
 
 
 def test_the_polygon_floor_check_refuses_a_way_through_a_wall():
@@ -266,15 +323,18 @@ def _ray_hits(origin, direction, triangles, far):
     return bool((ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t > 1e-6) & (t < far)).any())
 
 
-@pytest.mark.parametrize("kind, size", [("square", (4, 5)), ("hex", (3, 4)), ("layered", (2, 3, 3))])
+@pytest.mark.parametrize("kind, size", [("square", (4, 5)), ("hex", (3, 4)), ("layered", (2, 3, 3)),
+                                        ("weave", (6, 6))])
 def test_the_default_kits_walls_stand_on_the_closed_sides(tmp_path, kind, size):
     """trimesh places the scene's pieces; a ray from each cell's middle towards each side meets
-    a wall within the cell where the maze is closed, and none where it is open."""
+    a wall within the cell where the maze is closed, and none where it is open (a weave
+    crossing: under its deck, open on its under-passage's sides, shut on its bridge's)."""
     import trimesh
 
     from blockmaze.grids.geometry import cell_shapes
 
-    document = make_maze(size, kind, "backtracker", seed=6)
+    document = make_maze(size, kind, "backtracker", seed=6, **({"weave": 1.0} if kind == "weave"
+                                                                 else {}))
     maze = document.maze
     path = tmp_path / "m.kit.glb"
     bm.save(document, path)
@@ -303,4 +363,96 @@ def test_the_default_kits_walls_stand_on_the_closed_sides(tmp_path, kind, size):
             # (from beside the middle block, where a stair's ramp stands)
             origin = np.array([middle[0], level * 4.0 + 1.5, middle[1]]) + 0.8 * direction
             walled = _ray_hits(origin, direction, triangles, reach - 0.8)
-            assert walled == (d < 0 or not maze.links[cell, d]), (kind, cell, d)
+            under = under_sides(maze, cell)
+            shut = d not in under if under else d < 0 or not maze.links[cell, d]
+            assert walled == shut, (kind, cell, d)
+        if under_sides(maze, cell):  # the deck: 3 blocks up, 2 over the under-passage's floor
+            down = np.array([0.0, -1.0, 0.0])
+            top = np.array([middle[0], 3.05, middle[1]])
+            below = np.array([middle[0], 1.95, middle[1]])  # just under the deck
+            assert _ray_hits(top, down, triangles, 0.1)
+            assert not _ray_hits(below, down, triangles, 1.9) and _ray_hits(below, down, triangles, 2)
+
+
+def test_kit_with_a_glb_output_writes_the_kit_scene(tmp_path):
+    """``-o maze.glb --kit KIT.glb`` (no --format) asks for the kit scene, without a warning;
+    --format glb keeps the voxel mesh and warns that --kit does not apply to it."""
+    import warnings
+
+    from blockmaze.jobs import UnusedOptionWarning, run
+
+    kit = box_kit(tmp_path)
+    out = tmp_path / "maze.glb"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnusedOptionWarning)
+        run("generate", size=(3, 4), seed=3, output=str(out), kit=str(kit))
+    placed = instances(pygltflib.GLTF2().load(str(out)))
+    assert len(placed) == 12 and {mesh for _, mesh, _ in placed} <= {f"{n}-mesh" for n in SIDES}
+    voxel = tmp_path / "voxel.glb"
+    with pytest.warns(UnusedOptionWarning, match="--kit"):
+        run("generate", size=(3, 4), seed=3, output=str(voxel), kit=str(kit), format_="glb")
+    assert not any(node.name == "pieces" for node in pygltflib.GLTF2().load(str(voxel)).nodes)
+
+
+def _regions(polygons) -> int:
+    """How many pieces ``polygons`` (vertex index rows) make, joined where they share an edge."""
+    parent = list(range(len(polygons)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    edges: dict = {}
+    for i, polygon in enumerate(polygons):
+        for a, b in zip(polygon, np.roll(polygon, -1), strict=True):
+            edges.setdefault((min(a, b), max(a, b)), []).append(i)
+    assert all(len(owners) <= 2 for owners in edges.values())  # an edge joins two at most
+    for owners in edges.values():
+        if len(owners) == 2:
+            parent[root(owners[0])] = root(owners[1])
+    return len({root(i) for i in range(len(polygons))})
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 6), cols=st.integers(2, 6),
+       braid=st.sampled_from([0.0, 0.5]))
+def test_a_voxel_glbs_navmesh_is_its_floor_in_one_piece(seed, rows, cols, braid):
+    """pygltflib reads ``floor-navmesh`` from the voxel .glb: a quad (two triangles) a cell and a
+    passage, at the floor's top, in one piece a connected maze."""
+    document = make_maze((rows, cols), "square", "backtracker", seed=seed, braid=braid)
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/m.glb"
+        bm.save(document, path, navmesh=True)
+        gltf = pygltflib.GLTF2().load(path)
+    node = next(node for node in gltf.nodes if node.name == "floor-navmesh")
+    assert gltf.nodes.index(node) in gltf.nodes[0].children
+    primitive = gltf.meshes[node.mesh].primitives[0]
+    blob = gltf.binary_blob()
+
+    def read(index, dtype, width):
+        accessor = gltf.accessors[index]
+        view = gltf.bufferViews[accessor.bufferView]
+        start = view.byteOffset + (accessor.byteOffset or 0)
+        return np.frombuffer(blob, dtype, accessor.count * width, start).reshape(-1, width)
+
+    vertices = read(primitive.attributes.POSITION, np.float32, 3)
+    types = {5121: np.uint8, 5123: np.uint16, 5125: np.uint32}
+    triangles = read(primitive.indices, types[gltf.accessors[primitive.indices].componentType],
+                     1).reshape(-1, 3)
+    maze = document.maze
+    assert len(triangles) == 2 * (maze.grid.size + maze.passage_count)
+    assert np.allclose(vertices[:, 1], 1.0)  # the floor layer's top
+    a, b, c = (vertices[triangles[:, k]] for k in range(3))
+    assert (np.cross(b - a, c - a)[:, 1] > 0).all()  # facing up
+    assert _regions(triangles.tolist()) == 1
+
+
+def test_navmesh_on_a_voxel_glb_whose_floor_steps_is_refused(tmp_path):
+    from blockmaze.jobs import run
+
+    out = tmp_path / "tower.glb"
+    with pytest.raises(BlockmazeError, match="flat floors, and this one steps.*-o maze.kit.glb --navmesh"):
+        run("generate", size=(2, 3, 3), kind="layered", seed=1, output=str(out), navmesh=True)
+    assert not out.exists()

@@ -29,12 +29,12 @@ FLOORS = (
     ("blockmaze.pipeline", "blockmaze.streaming"),
     ("blockmaze.writing",),
     ("blockmaze.jobs", "blockmaze.commands", "blockmaze.applies", "blockmaze.replay",
-     "blockmaze.forms", "blockmaze.book"),
+     "blockmaze.forms", "blockmaze.book", "blockmaze.batches", "blockmaze.gym"),
     ("blockmaze.cli", "blockmaze.cli_options", "blockmaze.web", "blockmaze.hosts"),
     ("blockmaze.__main__",),
 )
-TOP_LEVEL = {"__init__", "__main__", "analysis", "applies", "book", "cli", "cli_options", "commands",
-             "entities", "errors", "forms", "jobs", "materials", "maze", "pipeline", "replay", "solvers", "streaming",
+TOP_LEVEL = {"__init__", "__main__", "analysis", "applies", "batches", "book", "cli", "cli_options", "commands",
+             "entities", "errors", "forms", "gym", "jobs", "materials", "maze", "pipeline", "replay", "solvers", "streaming",
              "writing"}
 
 

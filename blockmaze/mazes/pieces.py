@@ -46,6 +46,9 @@ STAIRS = {(True, False): "-up", (False, True): "-down", (True, True): "-updown"}
 # the default kit's tile: a piece is PIECE_BLOCKS blocks a side (a wall block each side of a
 # three-block floor) and a level LEVEL_BLOCKS blocks high (a floor block and three of wall)
 PIECE_BLOCKS, LEVEL_BLOCKS = 5, 4
+# a weave crossing's piece: this and the name of its passage on top, a bridge whose deck's top
+# is DECK_BLOCKS blocks over the floor of the passage under it
+CROSSING, DECK_BLOCKS = "crossing-", LEVEL_BLOCKS - 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,7 +162,7 @@ def maze_pieces(maze: Maze, endpoints: Endpoints | None = None, block_size: floa
                 bits = tuple((ring_mask >> i) & 1 for i in range(count))
                 ring, start, mirrored = canonical(bits)
                 if grid.kind in SQUARE_FAMILY:
-                    name = ("crossing-" if grid.kind == "weave" and more else "") + \
+                    name = (CROSSING if grid.kind == "weave" and more else "") + \
                         SQUARE_NAMES[ring] + _stairs(grid, more)
                 else:
                     name = f"{SHAPE_NAMES.get(count, f'poly{count}')}-{''.join(map(str, ring))}"

@@ -173,6 +173,51 @@ def open_zip(file: BinaryIO) -> zipfile.ZipFile:
     return archive
 
 
+class FolderArchive:
+    """A Bedrock world's folder read as the zip of it would be: ``level.dat`` and the files of
+    ``db/`` as members (what :func:`zip_member` and the LevelDB cage take), each opened once as a
+    regular file; a link, or a folder inside ``db/``, is a member the cage refuses.
+
+    >>> import tempfile, pathlib
+    >>> world = pathlib.Path(tempfile.mkdtemp())
+    >>> (world / "db").mkdir(); _ = (world / "db" / "CURRENT").write_text("MANIFEST-000002\\n")
+    >>> _ = (world / "level.dat").write_bytes(bytes(8))
+    >>> FolderArchive(world).namelist()
+    ['level.dat', 'db/CURRENT']
+    """
+
+    def __init__(self, folder: str | os.PathLike):
+        from pathlib import Path
+
+        self.folder = Path(folder)
+
+    def infolist(self) -> list[zipfile.ZipInfo]:
+        from .timebound import check_time
+
+        found = []
+        for path in [self.folder / "level.dat", *sorted((self.folder / "db").iterdir())]:
+            check_time()
+            name = path.relative_to(self.folder).as_posix()
+            if path.is_symlink():  # what a link points to is outside the world
+                raise BadFileError(f"{name} is a link; info reads the world's own files")
+            found.append(zipfile.ZipInfo.from_file(path, name))
+        return found
+
+    def namelist(self) -> list[str]:
+        return [info.filename for info in self.infolist()]
+
+    def getinfo(self, name: str) -> zipfile.ZipInfo:
+        path = self.folder / name
+        if not path.is_file() or path.is_symlink():
+            raise KeyError(name)
+        return zipfile.ZipInfo.from_file(path, name)
+
+    def open(self, info: zipfile.ZipInfo) -> BinaryIO:
+        from ..support.files import open_regular
+
+        return open_regular(self.folder / info.filename, "world file")
+
+
 def zip_member(archive, name, limit: int | None = None):
     """A zip member opened for reading, refused (BadFileError) when it inflates to more than
     ``limit`` bytes (the inflate limit by default): zipfile never yields more than the size a

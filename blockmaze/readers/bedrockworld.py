@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import struct
 import zipfile
 import zlib
@@ -29,7 +30,7 @@ import numpy as np
 
 from ..errors import BadFileError
 from ..export.minecraft.packing import unpack_longs
-from .base import FileInfo, open_zip, zip_member
+from .base import FileInfo, FolderArchive, open_zip, zip_member
 from .timebound import check_time
 
 LEVEL_DAT_LIMIT = 1 << 20  # a level.dat of our worlds is under 1 KiB
@@ -38,14 +39,38 @@ NOT_COUNTED = "not counted (reading db/ needs pip install 'blockmaze[bedrock]')"
 
 def read_mcworld(file: BinaryIO) -> FileInfo:
     """The summary of a Bedrock world zip (see the module docstring)."""
+    try:
+        archive = open_zip(file)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as error:
+        raise BadFileError(f"not a readable zip: {error}") from None
+    return _summary(archive, "Bedrock world (.mcworld)", "zip")
+
+
+def read_bedrock_folder(folder: str | os.PathLike) -> FileInfo:
+    """The summary of a Bedrock world's folder (``level.dat`` and ``db/``), as of its zip.
+
+    >>> import tempfile
+    >>> read_bedrock_folder(tempfile.mkdtemp())
+    Traceback (most recent call last):
+    ...
+    blockmaze.errors.BadFileError: not a Bedrock world folder: no level.dat and db/ in it
+    """
+    if not (os.path.isfile(os.path.join(folder, "level.dat"))
+            and os.path.isdir(os.path.join(folder, "db"))):
+        raise BadFileError("not a Bedrock world folder: no level.dat and db/ in it")
+    return _summary(FolderArchive(folder), "Bedrock world (folder)", "world folder")
+
+
+def _summary(archive, kind: str, what: str) -> FileInfo:
+    """The summary of a Bedrock world, in a zip or a folder read as one (:class:`FolderArchive`);
+    ``what`` it is, for the errors."""
     from .leveldbcage import leveldb_site, records, unpacked
     from .nbtread import inflate_limit
 
     try:
-        archive = open_zip(file)
         names = archive.namelist()
         if "level.dat" not in names:
-            raise BadFileError("a zip, but not a Bedrock world: no level.dat at its top")
+            raise BadFileError(f"a {what}, but not a Bedrock world: no level.dat at its top")
         with zip_member(archive, "level.dat", LEVEL_DAT_LIMIT) as member:
             level = _level(member.read(LEVEL_DAT_LIMIT + 1))
         site = leveldb_site()
@@ -58,8 +83,8 @@ def read_mcworld(file: BinaryIO) -> FileInfo:
                 details, size, counts = _db_summary(pairs)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError,
             NotImplementedError, RuntimeError, KeyError) as error:
-        raise BadFileError(f"not a readable zip: {error}") from None
-    return FileInfo("Bedrock world (.mcworld)", size, None, counts, {**level, **details})
+        raise BadFileError(f"not a readable {what}: {error}") from None
+    return FileInfo(kind, size, None, counts, {**level, **details})
 
 
 def _level(data: bytes) -> dict:

@@ -190,6 +190,14 @@ def summarize_world(path: str | Path) -> list[str]:
     """Text lines describing a world folder or a .zip of one (see the module example)."""
     check_settings()  # (a bad setting is a usage error, not the world's)
     path = Path(path)
+    if path.is_dir() and (path / "db").is_dir():  # a Bedrock world's folder
+        from .bedrockworld import read_bedrock_folder
+
+        try:
+            with time_bound(None):
+                return [printable(line) for line in read_bedrock_folder(path).lines()]
+        except BlockmazeError as error:
+            raise BadFileError(printable(f"{path}: {error}")) from None
     finished = []
     if path.is_dir():  # a run of --into killed after its journal: finished first, as --into would
         from ..export.minecraft.into import finish_unfinished

@@ -62,9 +62,14 @@ def _size(nbytes: int) -> str:
     return f"{nbytes} bytes"
 
 
+# a need this small is refused only by a limit set (--memory-limit), never by the memory available
+SMALL_NEED = 1 << 20
+
+
 def ensure_memory(nbytes: int, what: str) -> None:
     """Raise BlockmazeError if ``nbytes`` for ``what`` exceed the memory limit
-    (:func:`memory_limit`), saying how much is needed and how to raise the limit.
+    (:func:`memory_limit`), saying how much is needed and how to raise the limit (a need of at
+    most :data:`SMALL_NEED` is checked against a limit set only).
 
     Example
     -------
@@ -73,6 +78,8 @@ def ensure_memory(nbytes: int, what: str) -> None:
     ...
     blockmaze.errors.BlockmazeError: a huge maze needs about 1099511627776.0 GiB of memory; ...
     """
+    if nbytes <= SMALL_NEED and _RUN_LIMIT.get() is None and not os.environ.get(MEMORY_LIMIT):
+        return  # (reading the memory available costs more than such a job: a batch makes millions)
     limit, source = memory_limit()
     if nbytes > limit:
         raise BlockmazeError(
@@ -95,6 +102,10 @@ MEASURED: dict[str, tuple[str, float, int]] = {
     "png": ("pixel", 139.4, 0),
     "svg": ("cell", 787.1, 0),
     "pdf": ("cell", 890.0, 0),  # the scene and ReportLab's page streams
+    "pieces": ("cell", 639.2, 0),  # a row of Python values a cell, then the text
+    "pieces-csv": ("cell", 637.3, 0),
+    "kit": ("cell", 1181.9, 0),  # a node (or an instance) a cell
+    "tscn": ("cell", 2534.0, 0),  # a mesh instance and a body a cell, with the navigation floor
     "schem": ("block", 4.4, 0),
     "litematic": ("block", 22.2, 0),
     "structure": ("block", 6.9, 2_000_000),

@@ -44,6 +44,15 @@ def phase(label: str) -> Iterator[None]:
             _phases.remove(label)
 
 
+def forget() -> None:
+    """Start afresh in a forked worker process: no display (its thread was not forked) and a
+    new lock (the old one may have been held at the fork)."""
+    global _display, _lock
+    _display = None
+    _lock = threading.Lock()
+    _phases.clear()
+
+
 def clear() -> None:
     """Clear the progress line (before printing another message on stderr)."""
     if _display is not None:

@@ -11,8 +11,13 @@ The default kit is built here: each square piece a 5 x 5 tile of blocks (a wall 
 closed side and in the corners, a floor of 3 x 3 and the open sides' middles) four blocks high
 (a floor block and three of wall), meshed as blockmaze's .glb meshes are. A stair up is a ramp over
 the middle block from its north edge to the next level at its south edge, and a stair down a
-hole in the floor there, so a ``-updown`` cell's ramps stack. Other cells than squares: their
-pieces are built from their polygons (:mod:`.shapes`).
+hole in the floor there, so a ``-updown`` cell's ramps stack. A weave crossing
+(``crossing-corridor``, ``crossing-dead-end``) is a bridge, as blockmaze's weave blocks build
+one with ``bridges``: its under-passage runs east-west on the floor, under a deck of the middle
+3 x 3 blocks whose top is the piece's top (:data:`DECK_BLOCKS` up, 2 blocks of headroom under
+it, a lintel block over the under-passage's ends), and the passage on top climbs to the deck
+by a solid ramp over each of its open sides' middles (north, and south for a corridor). Other
+cells than squares: their pieces are built from their polygons (:mod:`.shapes`).
 
 Example
 -------
@@ -31,7 +36,8 @@ import numpy as np
 
 from ...errors import BlockmazeError
 from ...materials import Material, Theme, load_theme
-from ...mazes.pieces import LEVEL_BLOCKS, PIECE_BLOCKS, SQUARE_FAMILY, SQUARE_NAMES, STAIRS
+from ...mazes.pieces import (CROSSING, DECK_BLOCKS, LEVEL_BLOCKS, PIECE_BLOCKS, SQUARE_FAMILY,
+                             SQUARE_NAMES, STAIRS)
 from ..meshes.common import material_color, material_name, srgb_to_linear
 from ..meshes.gltf import _Buffer, _index_array
 
@@ -67,6 +73,8 @@ def piece_blocks(name: str) -> np.ndarray:
     >>> piece_blocks("dead-end")[1].tolist()[0]   # the north wall, open in the middle
     [1, 0, 0, 0, 1]
     """
+    if name.startswith(CROSSING) and name[len(CROSSING):] in ("corridor", "dead-end"):
+        return _crossing_blocks(name[len(CROSSING):] == "corridor")
     base, stairs = name, ""
     for suffix in sorted(STAIRS.values(), key=len, reverse=True):
         if name.endswith(suffix):
@@ -89,6 +97,51 @@ def piece_blocks(name: str) -> np.ndarray:
     if "down" in stairs:
         blocks[0, n // 2, n // 2] = Material.AIR
     return blocks
+
+
+def _crossing_blocks(south: bool) -> np.ndarray:
+    """A crossing's blocks (see the module docstring): open north (and ``south``) on the deck,
+    east and west under it; the ramps up to the deck are not blocks.
+
+    >>> _crossing_blocks(True)[:, 2].tolist()   # a slice west-east through the middle
+    [[2, 2, 2, 2, 2], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [1, 2, 2, 2, 1]]
+    """
+    n, last = PIECE_BLOCKS, PIECE_BLOCKS - 1
+    blocks = np.zeros((LEVEL_BLOCKS, n, n), np.uint8)
+    blocks[0] = Material.FLOOR
+    blocks[1:, [0, 0, last, last], [0, last, 0, last]] = Material.WALL
+    blocks[DECK_BLOCKS, 1:last, 1:last] = Material.FLOOR  # the deck
+    blocks[DECK_BLOCKS, 1:last, [0, last]] = Material.WALL  # lintels over the under-passage
+    if not south:
+        blocks[1:, last, 1:last] = Material.WALL
+    return blocks
+
+
+def _deck_ramps(south: bool, block_size: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The solid ramps up to a crossing's deck over its north (and ``south``) side's middle:
+    a slope from the floor at the cell's edge to the deck's top a block in, and its back down
+    to the deck's underside, facing the under-passage."""
+    h, edge, inner = 1.5, PIECE_BLOCKS / 2, PIECE_BLOCKS / 2 - 1
+    top, under = float(DECK_BLOCKS), float(DECK_BLOCKS - 1)  # (the floor's top at y 0)
+    slope = np.array([[-h, 0, -edge], [h, 0, -edge], [h, top, -inner], [-h, top, -inner]])
+    back = np.array([[-h, 0, -inner], [h, 0, -inner], [h, under, -inner], [-h, under, -inner]])
+    rise = np.array([0, edge - inner, top])
+    quads = [(slope, np.array([0, rise[1], -rise[2]]) / np.hypot(rise[1], rise[2])),
+             (back, np.array([0.0, 0, 1]))]
+    if south:
+        quads += [(quad * [-1, 1, -1] + 0.0, normal * [-1, 1, -1] + 0.0) for quad, normal in quads]
+    vertices: list[np.ndarray] = []
+    normals: list[np.ndarray] = []
+    faces: list[np.ndarray] = []
+    for quad, normal in quads:
+        a, b, c = quad[0], quad[1], quad[2]
+        order = [0, 1, 2, 0, 2, 3] if np.dot(np.cross(b - a, c - a), normal) > 0 \
+            else [0, 2, 1, 0, 3, 2]
+        faces.append(np.array(order).reshape(2, 3) + len(vertices) * 4)
+        vertices.append(quad * block_size)
+        normals.append(np.tile(normal, (4, 1)))
+    return (np.concatenate(vertices).astype(np.float32), np.concatenate(normals).astype(np.float32),
+            np.concatenate(faces).astype(np.uint32))
 
 
 def _ramp(block_size: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -116,6 +169,8 @@ def _voxel_parts(name: str, block_size: float) -> list:
              for group in surface.groups]
     if name.endswith(("-up", "-updown")):
         parts.append((int(Material.STAIRS), *_ramp(block_size)))
+    if name.startswith(CROSSING):
+        parts.append((int(Material.STAIRS), *_deck_ramps(name.endswith("corridor"), block_size)))
     return parts
 
 

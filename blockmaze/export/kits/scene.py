@@ -32,9 +32,8 @@ from ...mazes.pieces import PIECE_BLOCKS, Pieces, maze_pieces
 from .. import register_writer
 from ..meshes.gltf import _Buffer, _index_array, pack_glb
 from .kit import Kit, default_kit, load_kit
-from .navmesh import check_kind, navigation_floor
+from .navmesh import NAVMESH_NODE, check_kind, navigation_floor
 
-NAVMESH_NODE = "floor-navmesh"
 INSTANCING = "EXT_mesh_gpu_instancing"
 
 

@@ -203,9 +203,10 @@ def _index_array(faces: np.ndarray, vertex_count: int) -> np.ndarray:
 
 
 def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=False,
-                  chunk=DEFAULT_CHUNK, quantize=None, compress=None, uv=False):
+                  chunk=DEFAULT_CHUNK, quantize=None, compress=None, uv=False, navmesh=False):
     """The glTF document (a dict) and its binary buffer as a list of bytes and memoryviews.
-    ``quantize`` None: only when compressed.
+    ``quantize`` None: only when compressed; ``navmesh`` adds the walkable floor's node
+    (:func:`blockmaze.export.kits.navmesh.block_floor`).
 
     >>> from blockmaze.materials import load_theme
     >>> document, blobs = gltf_document(np.ones((1, 1, 1), np.uint8), load_theme())
@@ -220,6 +221,7 @@ def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=Fals
     check_flag("watertight", watertight)
     check_flag("quantize", quantize)
     check_flag("uv", uv)
+    check_flag("navmesh", navmesh)
     chunk = check_chunk(chunk)
     check_chunk_count(np.shape(blocks), chunk)
     if compress not in COMPRESSIONS:
@@ -231,6 +233,11 @@ def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=Fals
             raise BlockmazeError("meshopt compression (--compress meshopt) needs the meshoptimizer package: "
                                  "pip install meshoptimizer (or, in a blockmaze checkout, pip install '.[meshopt]')") from None
     blocks = np.asarray(blocks)
+    floor = None
+    if navmesh:  # (refused before any meshing where the floor steps)
+        from ..kits.navmesh import block_floor
+
+        floor = block_floor(blocks)
     buffer = _Buffer(compress)
     by_material: dict[int, list[int]] = {}
     nodes: list[dict] = []  # the chunk nodes; the root and material nodes are put in front
@@ -285,6 +292,14 @@ def gltf_document(blocks, theme, block_size=1.0, watertight=True, collision=Fals
         # makes it a collision shape either way
         extra.append({"name": COLLISION_NODE, "mesh": len(meshes) - 1,
                       "extensions": {"KHR_node_visibility": {"visible": False}}})
+    if floor is not None:
+        from ..kits.navmesh import NAVMESH_NODE
+
+        meshes.append({"name": NAVMESH_NODE, "primitives": [{
+            "attributes": {"POSITION": buffer.accessor(floor.vertices, "VEC3", with_bounds=True)},
+            "indices": buffer.accessor(_index_array(floor.triangles(), len(floor.vertices)),
+                                       "SCALAR", indices=True), "mode": 4}]})
+        extra.append({"name": NAVMESH_NODE, "mesh": len(meshes) - 1})
     root = {"name": "maze", "children": list(range(1, 1 + len(groups)))
             + list(range(head + len(nodes), head + len(nodes) + len(extra)))}
     if block_size != 1:
@@ -326,6 +341,7 @@ def write_glb(
     quantize: bool | None = None,
     compress: str | None = None,
     uv: bool = False,
+    navmesh: bool = False,
 ) -> None:
     """Write a binary glTF 2.0 scene (Y-up, metres; see the module notes).
 
@@ -334,7 +350,9 @@ def write_glb(
     collision shape; other viewers show it); ``chunk`` is the chunk side in blocks (0: none);
     ``quantize=True`` writes integer vertices (``KHR_mesh_quantization``, which Godot 4 refuses;
     the default, None, quantizes only compressed files); ``compress="meshopt"`` compresses the buffers;
-    ``uv=True`` adds world-space UVs in blocks (for a tiling texture added in the engine).
+    ``uv=True`` adds world-space UVs in blocks (for a tiling texture added in the engine);
+    ``navmesh=True`` adds ``floor-navmesh``, the walkable floor (Godot imports it as a
+    navigation mesh; a maze whose floor steps, with stairs, is refused).
 
     Example
     -------
@@ -346,7 +364,7 @@ def write_glb(
     b'glTF'
     """
     document, blobs = gltf_document(blocks, theme, block_size, watertight, collision, chunk,
-                                    quantize, compress, uv)
+                                    quantize, compress, uv, navmesh)
     pack_glb(document, blobs, file)
 
 
@@ -378,6 +396,7 @@ def write_gltf(
     quantize: bool | None = None,
     compress: str | None = None,
     uv: bool = False,
+    navmesh: bool = False,
 ) -> None:
     """Write a glTF 2.0 JSON scene with its buffer embedded as a data URI (one self-contained file).
 
@@ -393,7 +412,7 @@ def write_gltf(
     5126
     """
     document, blobs = gltf_document(blocks, theme, block_size, watertight, collision, chunk,
-                                    quantize, compress, uv)
+                                    quantize, compress, uv, navmesh)
     document["buffers"][0]["uri"] = (
         "data:application/octet-stream;base64," + base64.b64encode(b"".join(blobs)).decode("ascii"))
     file.write(_json_bytes(document))

@@ -52,7 +52,7 @@ from ..target import _making, _umask, open_target, remove_leftovers, staged_pref
 from .anvil import (MIN_Y, RegionWriter, block_bits, chunk_payload, chunk_nbt,
                     region_records)
 from .blockdata import checked_theme, for_release
-from .blockentities import SPAWNS, block_entities
+from .blockentities import SPAWNS, BlockEntity, block_entities
 from .packing import pack_rows, unpack_longs
 from .palette import block_state_tag, haloed_palette, with_next_rows
 from .versions import RELEASES
@@ -82,8 +82,8 @@ def check_world(folder: Path) -> None:
         raise BlockmazeError(f"--into {folder}: not a folder; --into takes a Java world folder "
                              "(one of .minecraft/saves)")
     if (folder / "db").is_dir():
-        raise BlockmazeError(f"--into {folder}: a Bedrock world; --into builds into Java world "
-                             "folders only")
+        raise BlockmazeError(f"--into {folder}: a Bedrock world; write_into builds into Java "
+                             "world folders, into_bedrock.write_into_bedrock into Bedrock ones")
     if not (folder / "level.dat").is_file():
         raise BlockmazeError(f"--into {folder}: no level.dat, not a Java world folder")
     if not (folder / "region").is_dir():
@@ -92,29 +92,41 @@ def check_world(folder: Path) -> None:
 
 
 @contextlib.contextmanager
-def world_lock(folder: Path) -> Iterator[None]:
+def world_lock(folder: Path, name: str = LOCK) -> Iterator[int | None]:
     """Hold the world's ``session.lock`` as the game does (a POSIX ``fcntl`` lock, what Java's
     ``FileChannel.tryLock`` takes on Linux and macOS), or refuse the world when another process
-    holds it. The file is made (empty) if the world has none; the lock goes when the block ends."""
+    holds it. The file is made (empty) if the world has none; the lock goes when the block ends.
+    ``name``: the lock file in the folder (a Bedrock world's is ``db/LOCK``, LevelDB's own).
+    Gives the lock file's descriptor (None where there are no POSIX locks)."""
     try:
-        import fcntl
+        import fcntl  # noqa: F401 (whether the system has POSIX locks)
     except ImportError:  # pragma: no cover - Windows: no POSIX locks
-        yield
+        yield None
         return
-    path = folder / LOCK
+    path = folder / name
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
         raise OutputError(f"cannot open {path}: {error.strerror or error}") from None
     try:
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise OutputError(f"{folder} is open in Minecraft (another program holds its "
-                              f"{LOCK}): close the world or stop the server, then run again") from None
-        yield
+        relock(fd, folder, name)
+        yield fd
     finally:
         os.close(fd)
+
+
+def relock(fd: int | None, folder: Path, name: str = LOCK) -> None:
+    """Take the POSIX lock on the open lock file ``fd`` (again: a process's locks on a file all
+    go when any of its descriptors of it unlocks or closes), or refuse the world."""
+    if fd is None:  # pragma: no cover - Windows
+        return
+    import fcntl
+
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise OutputError(f"{folder} is open in Minecraft (another program holds its "
+                          f"{name}): close the world or stop the server, then run again") from None
 
 
 def recover(folder: str | os.PathLike) -> bool:
@@ -230,9 +242,11 @@ class States:
         return self.of_tag(block_state_tag(state))
 
 
-def maze_ids(bands: Iterable[np.ndarray], theme: Theme, seed, release: str, states: States):
-    """The maze as a (y, z, x) volume of global ids, and its block entities as
-    ``(x, layer, z, fields)`` relative to its north-west bottom corner."""
+def maze_ids(bands: Iterable[np.ndarray], theme: Theme, seed, release: str, states,
+             tag=BlockEntity.tag):
+    """The maze as a (y, z, x) volume of global ids (``states.of_state`` of each Java block
+    state), and its block entities as ``(x, layer, z, tag(entity))`` relative to its north-west
+    bottom corner."""
     parts, entities = [], []
     before = None
     z0 = 0
@@ -245,7 +259,7 @@ def maze_ids(bands: Iterable[np.ndarray], theme: Theme, seed, release: str, stat
         if SPAWNS[band].any():
             for entity in block_entities(band, indices, palette, seed, release, (0, z0, 0)):
                 layer, z, x = entity.position
-                entities.append((x, layer, z0 + z, entity.tag()))
+                entities.append((x, layer, z0 + z, tag(entity)))
         before = band[:, -1:]
         z0 += band.shape[1]
     if not parts:
@@ -562,12 +576,17 @@ def _regions(folder: Path, box: Box) -> dict[tuple[int, int], list[tuple[int, in
         locations = np.frombuffer(header, dtype=">u4") if len(header) == 4096 else np.zeros(1024, ">u4")
         missing += [(cx, cz) for cx, cz in places if not locations[(cx & 31) + (cz & 31) * 32]]
     if missing:
-        xs, zs = [c[0] for c in missing], [c[1] for c in missing]
-        raise BlockmazeError(
-            f"the maze's box (x {box.x}..{box.x + box.width - 1}, z {box.z}..{box.z + box.length - 1}) "
-            f"reaches {len(missing)} chunks the world has not generated (chunks x {min(xs)}..{max(xs)}, "
-            f"z {min(zs)}..{max(zs)}): choose --at inside the explored world, or walk there in the game first")
+        raise unexplored(box, missing)
     return regions
+
+
+def unexplored(box: Box, missing: list[tuple[int, int]]) -> BlockmazeError:
+    """The one line for a box reaching chunks (cx, cz) the world has not generated."""
+    xs, zs = [c[0] for c in missing], [c[1] for c in missing]
+    return BlockmazeError(
+        f"the maze's box (x {box.x}..{box.x + box.width - 1}, z {box.z}..{box.z + box.length - 1}) "
+        f"reaches {len(missing)} chunks the world has not generated (chunks x {min(xs)}..{max(xs)}, "
+        f"z {min(zs)}..{max(zs)}): choose --at inside the explored world, or walk there in the game first")
 
 
 def _heightmaps(folder: Path, regions: dict) -> Iterator[tuple[tuple[int, int], dict]]:
