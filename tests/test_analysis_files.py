@@ -137,3 +137,14 @@ def test_a_compressed_gltf_is_refused_in_one_line(tmp_path):
     path.write_text(json.dumps(document))
     with pytest.raises(BadFileError, match="EXT_meshopt_compression .compressed. is not read back"):
         file_plan(path)
+
+
+@pytest.mark.parametrize("name, text", [("m.obj", "v 0 0 zero\nf 1 1 1\n"), ("m.obj", "v 0 0 0\nf 1 2 9\n"),
+                                        ("m.tmj", '{"width": 2, "height": 1, "layers": 3}'),
+                                        ("m.tilemap.json", '{"width": 1, "height": 1, "grid": ["#"], "legend": {"#": 5}}')])
+def test_a_malformed_file_is_refused_in_one_line(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(BadFileError) as error:
+        file_plan(path)
+    assert "\n" not in str(error.value)

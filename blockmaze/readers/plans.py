@@ -60,8 +60,6 @@ def file_plan(path: str | Path) -> BlockPlan:
     """The block plan of the file at ``path`` (see the module docstring); BadFileError for a
     file this reads none from, naming what it reads."""
     from .nbtread import inflate_limit
-    from .prefab import read_states
-    from .voxels import vox_volume
 
     path = Path(path)
     name = path.name.lower()
@@ -72,6 +70,19 @@ def file_plan(path: str | Path) -> BlockPlan:
             "the maze of a .json maze document or a .txt text map); another mesh's, a picture's, "
             "a world's or another format's blocks are not read back as a plan"))
     data = _read(path, inflate_limit())
+    try:
+        return _plan(data, path.name, suffix)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as error:
+        raise BadFileError(printable(f"{path.name}: malformed, its plan not read back "
+                                     f"({type(error).__name__}: {error})")) from None
+
+
+def _plan(data: bytes, name: str, suffix: str) -> BlockPlan:
+    """The block plan of a file's bytes (``name`` for messages), by its ``suffix``."""
+    from .nbtread import inflate_limit
+    from .prefab import read_states
+    from .voxels import vox_volume
+
     if suffix == ".vox":
         materials = vox_volume(io.BytesIO(data), MAX_PLAN_BLOCKS)
         open_ = (materials == Material.AIR) | (materials == Material.DOOR)
@@ -83,7 +94,7 @@ def file_plan(path: str | Path) -> BlockPlan:
         return volume_plan(~solid, np.zeros_like(solid), np.zeros_like(solid))
     if suffix in _VOLUMES:
         listed = suffix == ".nbt"
-        states, palette = read_states(data, path.name, "a maze", MAX_LISTED_BLOCKS if listed else MAX_PLAN_BLOCKS,
+        states, palette = read_states(data, name, "a maze", MAX_LISTED_BLOCKS if listed else MAX_PLAN_BLOCKS,
                                       inflate_limit())
         kinds = [_open_state(state) for state in palette]
         start, goal = (np.array([state == _default_block(m) for state in palette])
