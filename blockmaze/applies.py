@@ -63,7 +63,7 @@ def _solid(option: Option, context: Context) -> str | None:
 def _output(option: Option, writer: Writer | None) -> str | None:
     """Why ``option`` does not apply to the output (None: printed)."""
     if writer is None:
-        printed = option.where.printed and option.writer is None
+        printed = option.where.printed and (option.writer is None or option.printed)
         return None if printed else "a printed maze (give --output FILE)"
     if option.where is Where.PRINTED:
         return "a maze written to a file (it is for printed mazes)"

@@ -479,7 +479,8 @@ class Option(Record):
     keyword; ``to_writer`` turns the value into the writer's); ``where``: a :class:`Where`, the
     outputs it applies to; ``not_for``: format names it never applies to; ``shown``: the default as typed on the command line, where
     it is not the value itself (``auto``); ``grids``, ``modes``: the grid kinds and blockwise modes
-    it applies to (None: all). ``process``: it configures the run on this machine (memory), and
+    it applies to (None: all). ``printed``: a writer's option that applies to a printed maze too
+    (``--solve``: the terminal draws the way). ``process``: it configures the run on this machine (memory), and
     ``studio=False``: it names the server's files; the studio takes neither from a request.
     ``argument``: the command's positional argument (``required`` unless another option can
     stand for it: a mask gives a maze its size).
@@ -502,6 +503,7 @@ class Option(Record):
     grids: frozenset[str] | None = None
     grid_note: str = ""
     modes: frozenset[str] | None = None
+    printed: bool = False
     process: bool = False
     studio: bool = True
     argument: bool = False
@@ -759,8 +761,10 @@ class GraphMaze(Output):
                          "Pictures", writer="shade")
     solve: str | None = option(None, "Pictures: draw the way this solver finds from start to "
                                      "goal, the cells it visited shaded by when it came to them "
-                                     "(without --shade).", "Pictures", click.Choice(SOLVERS),
-                               writer="solve", show_default=False)
+                                     "(without --shade). Printed mazes: draw the way (as "
+                                     "--solution does); with --animate, replay the solver's walk "
+                                     "after the carve.", "Pictures", click.Choice(SOLVERS),
+                               writer="solve", printed=True, show_default=False)
     page: str = option(PAGE, ".pdf: the page size, A4, A3, A5, letter, legal or WIDTHxHEIGHTmm "
                              "(or in); the maze is turned to landscape where it is drawn larger.",
                        "Paper", PageSize(), metavar="A4|letter|WxHmm", writer="page")

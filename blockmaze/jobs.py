@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -399,16 +400,35 @@ def carved(job: Generate, where: Destination | None, kind: str, shape, mask,
         per_frame = max(1, -(-len(order) // (4 * job.fps)))  # about four seconds
         play(carve_frames(document, order, per_frame, job.text_style or "box",
                           _plan_style(job)), job.fps)  # then the maze itself
-        if not job.unicursal:
-            return document
-        return make_maze(shape, kind, job.algorithm, seed, 0.0, job.entrances, mask,
-                         unicursal=True, scale=job.scale)  # the perfect maze, split
+        if job.unicursal:
+            document = make_maze(shape, kind, job.algorithm, seed, 0.0, job.entrances, mask,
+                                 unicursal=True, scale=job.scale)  # the perfect maze, split
+        if job.solve:  # then the solver's walk in the maze printed, in about four seconds more
+            _play_solver(job, document, job.solve)
+        return document
     shows_ends = ends or where is None or where.writer.draws_maze or job.solution
     stops = kind != "layered"  # (there they were warned of as ignored)
     return make_maze(shape, kind, job.algorithm, seed, job.braid, job.entrances, mask, weave,
                      ends=bool(shows_ends), unicursal=job.unicursal, scale=job.scale,
                      exits=job.exits * stops, checkpoints=job.checkpoints * stops,
                      difficulty=job.difficulty)
+
+
+def _play_solver(job: Generate, document: MazeDocument, method: str) -> None:
+    """``--animate --solve METHOD`` on a printed maze: the solver's walk from start to goal
+    replayed in the terminal (:func:`blockmaze.replay.solve_frames`), over the carve's last frame."""
+    from .mazes.endpoints import place_endpoints
+    from .replay import play, solve_frames
+    from .solvers import solve
+
+    if document.endpoints is None:
+        document = dataclasses.replace(document, endpoints=place_endpoints(document.maze))
+    ends = document.endpoints
+    assert ends is not None
+    visits = len(solve(document.maze, method, ends.start, ends.goal, rng=document.seed or 0).visits)
+    per_frame = max(1, -(-visits // (4 * job.fps)))
+    play(solve_frames(document, method, per_frame, job.text_style or "box", _plan_style(job),
+                      rng=document.seed or 0), job.fps)
 
 
 def _minigame(job: Generate, voice: Voice, where: Destination, theme: Theme | None,
@@ -567,7 +587,7 @@ def _emit(job: Any, voice: Voice, document: MazeDocument, where: Destination | N
     if where is None:
         from .pipeline import maze_text
 
-        return _print(voice, maze_text(document, solution=job.solution,
+        return _print(voice, maze_text(document, solution=job.solution or bool(getattr(job, "solve", None)),
                                        style=job.text_style or "box",
                                        plan_style=_plan_style(job)), document.seed)
     maze = document.maze

@@ -88,13 +88,6 @@ def test_what_difficulty_cannot_do_is_refused_in_one_line(capsys, args, message)
     assert err.strip() == f"Error: {message}"
 
 
-def test_info_analysis_refuses_a_file_without_passages(capsys, tmp_path):
-    schem = tmp_path / "m.schem"
-    assert run(capsys, "generate", "4x4", "--seed", "1", "-o", str(schem))[0] == 0
-    code, out, err = run(capsys, "info", str(schem), "--analysis")
-    assert code == 1 and err.count("\n") == 1 and "maze document" in err
-
-
 def test_a_text_map_is_measured_as_the_maze_it_draws(capsys, tmp_path):
     document, text = tmp_path / "m.json", tmp_path / "m.txt"
     for path in (document, text):

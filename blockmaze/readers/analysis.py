@@ -8,6 +8,9 @@ square maze they draw (:func:`blockmaze.blocks.from_blocks`, one-block walls and
 ``generate`` draws a square maze by default) or, when they are not one (another grid kind,
 other thicknesses, a dungeon), as a maze of blocks, each walkable block a cell joined to the
 walkable blocks beside it. Its ``S`` and ``G`` blocks are start and goal when it marks them.
+A Minecraft, voxel or tile-map file (:data:`blockmaze.readers.plans.SUFFIXES`) is read back as
+the plan of its walking layer (:func:`blockmaze.readers.plans.file_plan`), then analysed the
+same way (:func:`plan_maze`).
 
 Example
 -------
@@ -25,30 +28,31 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import BadFileError, BlockmazeError, printable
+from ..errors import BadFileError, BlockmazeError
 from ..maze import Maze
 from ..mazes.documents import load_maze
 from ..mazes.endpoints import Endpoints
 from .base import read_whole
+from .plans import BlockPlan
 
 
 def analyze_file(path: str | Path) -> dict:
     """The measures of the maze in the file at ``path`` (BadFileError for a file that holds
     none this reads: the reason and what it reads); ``measured_as`` says what a cell is."""
     from ..mazes.difficulty import analyzed
+    from .plans import SUFFIXES, file_plan
 
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix == ".json":
+    name = path.name.lower()
+    if name.endswith(".json") and not name.endswith(SUFFIXES):
         document = load_maze(path)
         return {"measured_as": "maze cells", **analyzed(document.maze, document.endpoints)}
-    if suffix == ".txt":
+    if name.endswith(".txt"):
         with path.open("rb") as file:
             maze, ends, unit = text_map_maze(read_whole(file, "a text map"))
-        return {"measured_as": unit, **analyzed(maze, ends)}
-    raise BadFileError(printable(f"{path.name}: --analysis measures the maze of a maze document "
-                                 "(.json, from -o maze.json or --format maze) or a text map "
-                                 "(.txt); this file's blocks say nothing of which are passages"))
+    else:
+        maze, ends, unit = plan_maze(file_plan(path))
+    return {"measured_as": unit, **analyzed(maze, ends)}
 
 
 def text_map_maze(data: bytes) -> tuple[Maze, Endpoints | None, str]:
@@ -63,10 +67,6 @@ def text_map_maze(data: bytes) -> tuple[Maze, Endpoints | None, str]:
     >>> found == maze, ends == bm.place_endpoints(maze), unit
     (True, True, 'maze cells')
     """
-    from ..blocks.convert import from_blocks
-    from ..materials import Material
-    from ..mazes.masks import masked_grid
-
     try:
         lines = data.decode("utf-8").split("\n")
     except UnicodeDecodeError as error:
@@ -86,24 +86,42 @@ def text_map_maze(data: bytes) -> tuple[Maze, Endpoints | None, str]:
                            "be in the legend (write maps with blockmaze for info to read them)")
     glyphs = np.array([list(row) for row in rows])
     open_ = np.vectorize(walkable.__getitem__, otypes=[bool])(glyphs)
-    marks = {name: np.flatnonzero(np.isin(glyphs.ravel(), [g for g, n in names.items()
-                                                            if name in n]))
-             for name in ("start", "goal")}
-    plan = np.where(open_, Material.AIR, Material.WALL).astype(np.uint8)
+    marks = [np.flatnonzero(np.isin(glyphs.ravel(), [g for g, n in names.items() if name in n]))
+             for name in ("start", "goal")]
+    return plan_maze(BlockPlan(open_, *(int(m[0]) if m.size == 1 else None for m in marks)))
+
+
+def plan_maze(plan: BlockPlan) -> tuple[Maze, Endpoints | None, str]:
+    """The maze a walkable block plan draws: the square maze of one-block walls and passages
+    (:func:`blockmaze.blocks.from_blocks`, as ``generate`` draws a square maze by default) or,
+    when it is not one (another grid kind, other thicknesses, a dungeon), a maze of blocks, each
+    walkable block a cell joined to the walkable blocks beside it; its start and goal (None
+    unless the plan marks both) and what a cell is (``"maze cells"`` or ``"walkable blocks"``).
+
+    >>> maze, ends, unit = plan_maze(BlockPlan(np.array([[0, 0, 0], [0, 1, 0], [0, 0, 0]], bool)))
+    >>> maze.grid.shape, ends, unit
+    ((1, 1), None, 'maze cells')
+    """
+    from ..blocks.convert import from_blocks
+    from ..materials import Material
+    from ..mazes.masks import masked_grid
+
+    open_ = plan.open
+    blocks = np.where(open_, Material.AIR, Material.WALL).astype(np.uint8)
     try:
-        maze, unit = from_blocks(plan), "maze cells"
+        maze, unit = from_blocks(blocks), "maze cells"
         cols = maze.grid.shape[1]
 
         def cell(block: int) -> int:
-            z, x = divmod(block, plan.shape[1])
+            z, x = divmod(block, blocks.shape[1])
             return (z // 2) * cols + x // 2
     except BlockmazeError:
-        grid = masked_grid("square", plan.shape, open_)
+        grid = masked_grid("square", blocks.shape, open_)
         maze, unit = Maze(grid, grid.neighbors >= 0), "walkable blocks"
 
         def cell(block: int) -> int:
             return block
     ends = None
-    if all(marks[name].size == 1 for name in ("start", "goal")):
-        ends = Endpoints(cell(int(marks["start"][0])), cell(int(marks["goal"][0])))
+    if plan.start is not None and plan.goal is not None:
+        ends = Endpoints(cell(plan.start), cell(plan.goal))
     return maze, ends, unit

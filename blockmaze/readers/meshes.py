@@ -252,7 +252,30 @@ _PLY_TYPES = {b"char": "i1", b"uchar": "u1", b"short": "i2", b"ushort": "u2", b"
 
 def read_ply(file: BinaryIO) -> FileInfo:
     """A binary little-endian PLY: header counts, vertex bounds read in pieces."""
-    head = file.read(1 << 16)
+    end, counts, dtype, block = ply_header(file.read(1 << 16))
+    names = (dtype.names or ())[:3]
+    total, bounds = counts[b"vertex"], _Bounds()
+    size = file_size(file)
+    if size is not None and end + 11 + total * dtype.itemsize > size:
+        raise BadFileError(f"the PLY declares {total} vertices; the file is too short for them")
+    file.seek(end + 11)
+    left = total
+    while left:
+        check_time()
+        take = min(left, PIECE // dtype.itemsize)
+        raw = file.read(take * dtype.itemsize)
+        if len(raw) < take * dtype.itemsize:
+            raise BadFileError("the PLY vertex data is truncated")
+        rows = np.frombuffer(raw, dtype)
+        bounds.add(np.stack([rows[name] for name in names], axis=1))
+        left -= take
+    return _mesh_info("PLY, binary (.ply)", total, counts[b"face"], bounds, block, "m", z_up=True)
+
+
+def ply_header(head: bytes) -> tuple[int, dict[bytes, int], np.dtype, float | None]:
+    """A binary PLY's header, from the file's first bytes: where it ends (``end_header``'s
+    start), each element's count, the vertex record's dtype (x, y, z first) and the
+    block size its comment says (or None)."""
     end = head.find(b"end_header\n")
     if not head.startswith(b"ply\n") or end < 0:
         raise BadFileError("not a PLY file (no 'ply' ... 'end_header' header in its first 64 KiB)")
@@ -281,25 +304,10 @@ def read_ply(file: BinaryIO) -> FileInfo:
                            "each a type and a name")
     names = [p[1].decode("ascii", "replace") + f"_{i}" for i, p in enumerate(props)]
     dtype = np.dtype([(name, "<" + _PLY_TYPES[p[0]]) for name, p in zip(names, props, strict=True)])
-    total, bounds = counts[b"vertex"], _Bounds()
-    size = file_size(file)
-    if size is not None and end + 11 + total * dtype.itemsize > size:
-        raise BadFileError(f"the PLY declares {total} vertices; the file is too short for them")
-    file.seek(end + 11)
-    left = total
-    while left:
-        check_time()
-        take = min(left, PIECE // dtype.itemsize)
-        raw = file.read(take * dtype.itemsize)
-        if len(raw) < take * dtype.itemsize:
-            raise BadFileError("the PLY vertex data is truncated")
-        rows = np.frombuffer(raw, dtype)
-        bounds.add(np.stack([rows[name] for name in names[:3]], axis=1))
-        left -= take
-    return _mesh_info("PLY, binary (.ply)", total, counts[b"face"], bounds, block, "m", z_up=True)
+    return end, counts, dtype, block
 
 
-_STL_RECORD = np.dtype([("normal", "<f4", 3), ("v", "<f4", (3, 3)), ("attr", "<u2")])
+STL_RECORD = np.dtype([("normal", "<f4", 3), ("v", "<f4", (3, 3)), ("attr", "<u2")])
 
 
 def read_stl(file: BinaryIO) -> FileInfo:
@@ -318,7 +326,7 @@ def read_stl(file: BinaryIO) -> FileInfo:
         raw = file.read(take * 50)
         if len(raw) < take * 50:
             raise BadFileError("the STL is truncated")
-        bounds.add(np.frombuffer(raw, _STL_RECORD)["v"])
+        bounds.add(np.frombuffer(raw, STL_RECORD)["v"])
         left -= take
     return _mesh_info("STL, binary (.stl)", 3 * count, count, bounds, None, "mm")
 

@@ -46,37 +46,42 @@ def read_prefab(path: str | os.PathLike, what: str = "prefab") -> Prefab:
 
 def read_prefab_bytes(data: bytes, name: str = "prefab", what: str = "prefab") -> Prefab:
     """The prefab in ``data``, a file's bytes (``what`` and ``name`` for messages)."""
-    try:
-        if data[:2] != GZIP_MAGIC:
-            raise BadFileError("not gzipped, as a .schem, .nbt or .litematic is")
-        root_name, root = read_nbt_stream(io.BytesIO(data), limit=MAX_PREFAB_BYTES,
-                                          whole=MAX_PREFAB_BLOCKS)
-        if "Regions" in root:
-            states, palette = _litematic(root)
-        elif root_name == "Schematic" and root.get("Version") == 2:
-            states, palette = _sponge(root, root)
-        elif isinstance(root.get("Schematic"), dict) and root["Schematic"].get("Version") == 3:
-            body = root["Schematic"]
-            states, palette = _sponge(body, need(body, "Blocks", dict, "Schematic."))
-        elif "blocks" in root and ("palette" in root or "palettes" in root):
-            states, palette = _structure(root)
-        else:
-            raise BadFileError("NBT, but not a Sponge schematic, structure or Litematica file")
-    except (NbtError, BadFileError) as error:
-        raise BadFileError(f"{what} {name}: {error}") from None
+    states, palette = read_states(data, name, what)
     return Prefab(states, tuple(palette), name)
 
 
-def _size(x: object, y: object, z: object) -> tuple[int, int, int]:
+def read_states(data: bytes, name: str, what: str, blocks: int = MAX_PREFAB_BLOCKS,
+                inflated: int = MAX_PREFAB_BYTES) -> tuple[np.ndarray, list[str]]:
+    """The ``(y, z, x)`` palette indices and the palette of the .schem, .nbt or .litematic in
+    ``data``, refused past ``blocks`` blocks (``MAX_PREFAB_SIDE`` a side) or ``inflated`` bytes."""
+    try:
+        if data[:2] != GZIP_MAGIC:
+            raise BadFileError("not gzipped, as a .schem, .nbt or .litematic is")
+        root_name, root = read_nbt_stream(io.BytesIO(data), limit=inflated, whole=blocks)
+        if "Regions" in root:
+            return _litematic(root, blocks)
+        if root_name == "Schematic" and root.get("Version") == 2:
+            return _sponge(root, root, blocks)
+        if isinstance(root.get("Schematic"), dict) and root["Schematic"].get("Version") == 3:
+            body = root["Schematic"]
+            return _sponge(body, need(body, "Blocks", dict, "Schematic."), blocks)
+        if "blocks" in root and ("palette" in root or "palettes" in root):
+            return _structure(root, blocks)
+        raise BadFileError("NBT, but not a Sponge schematic, structure or Litematica file")
+    except (NbtError, BadFileError) as error:
+        raise BadFileError(f"{what} {name}: {error}") from None
+
+
+def _size(x: object, y: object, z: object, blocks: int) -> tuple[int, int, int]:
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, z)):
         raise BadFileError("its size must be three Ints")
     size = (abs(int(y)), abs(int(z)), abs(int(x)))  # type: ignore[call-overload]
     if min(size) < 1:
         raise BadFileError("it is empty: every side needs a block")
-    if max(size) > MAX_PREFAB_SIDE or size[0] * size[1] * size[2] > MAX_PREFAB_BLOCKS:
+    side = max(MAX_PREFAB_SIDE, int(blocks ** 0.5))
+    if max(size) > side or size[0] * size[1] * size[2] > blocks:
         raise BadFileError(f"{size[2]}x{size[0]}x{size[1]} blocks (width x height x length) is "
-                           f"more than a prefab may be: {MAX_PREFAB_BLOCKS} blocks, "
-                           f"{MAX_PREFAB_SIDE} a side")
+                           f"more than is read: {blocks} blocks, {side} a side")
     return size
 
 
@@ -88,8 +93,9 @@ def _palette_list(entries: object, where: str) -> list[str]:
     return [_state_name(entry) for entry in entries]
 
 
-def _sponge(body: dict, blocks: dict) -> tuple[np.ndarray, list[str]]:
-    shape = _size(*(need(body, key, int) & 0xFFFF for key in ("Width", "Height", "Length")))
+def _sponge(body: dict, blocks: dict, most: int) -> tuple[np.ndarray, list[str]]:
+    width, height, length = (need(body, key, int) & 0xFFFF for key in ("Width", "Height", "Length"))
+    shape = _size(width, height, length, most)
     palette = need(blocks, "Palette", dict)
     if not palette or len(palette) > MAX_PALETTE:
         raise BadFileError(f"its palette must list 1 to {MAX_PALETTE} block states")
@@ -125,9 +131,9 @@ def _varints(data: np.ndarray) -> np.ndarray:
     return np.bincount(group, weights=parts, minlength=int(ends.sum())).astype(np.int64)
 
 
-def _structure(root: dict) -> tuple[np.ndarray, list[str]]:
+def _structure(root: dict, most: int) -> tuple[np.ndarray, list[str]]:
     x, y, z = _list_ints(need(root, "size", (list, np.ndarray)), "size")
-    shape = _size(x, y, z)
+    shape = _size(x, y, z, most)
     if "palette" in root:
         palette = _palette_list(root["palette"], "palette")
     else:
@@ -151,13 +157,14 @@ def _structure(root: dict) -> tuple[np.ndarray, list[str]]:
     return states, palette
 
 
-def _litematic(root: dict) -> tuple[np.ndarray, list[str]]:
+def _litematic(root: dict, most: int) -> tuple[np.ndarray, list[str]]:
     regions = need(root, "Regions", dict)
     if len(regions) != 1:
         raise BadFileError(f"it has {len(regions)} regions; a prefab is one region")
     (region,) = regions.values()
     raw = need(region, "Size", dict, "Region.")
-    shape = _size(*(need(raw, axis, int, "Region.Size.") for axis in "xyz"))
+    x, y, z = (need(raw, axis, int, "Region.Size.") for axis in "xyz")
+    shape = _size(x, y, z, most)
     palette = _palette_list(need(region, "BlockStatePalette", list, "Region."), "BlockStatePalette")
     longs = need(region, "BlockStates", np.ndarray, "Region.")
     bits = max(2, (len(palette) - 1).bit_length())
@@ -172,4 +179,4 @@ def _litematic(root: dict) -> tuple[np.ndarray, list[str]]:
 
 
 __all__ = ["MAX_PREFAB_BLOCKS", "MAX_PREFAB_BYTES", "MAX_PREFAB_SIDE", "read_prefab",
-           "read_prefab_bytes"]
+           "read_prefab_bytes", "read_states"]

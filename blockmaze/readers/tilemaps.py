@@ -118,6 +118,18 @@ def _element(text: bytes, tag: bytes, start: int) -> tuple[bytes, int] | None:
 def read_tmx(file: BinaryIO) -> FileInfo:
     """A Tiled .tmx map: the first tile layer's data counted by tile kind."""
     text = read_whole(file, "a TMX map")
+    width, height, gids = tmx_gids(text)
+    info = _tile_info("Tiled map (.tmx)", width, height, _gid_counts(gids, width, height))
+    sets, at = [], 0
+    while (found := _element(text, b"wangset", at)) is not None:
+        attrs = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(found[0])}
+        sets.append((attrs.get("name", "?"), attrs.get("type", "?")))
+        at = found[1]
+    return _with_terrain(info, sets)
+
+
+def tmx_gids(text: bytes) -> tuple[int, int, np.ndarray]:
+    """A .tmx map's width, height and its first tile layer's GIDs, row by row."""
     found = _element(text, b"map", 0)
     if not found:
         raise BadFileError("no <map> element: not a TMX map")
@@ -131,14 +143,8 @@ def read_tmx(file: BinaryIO) -> FileInfo:
     except (KeyError, ValueError):
         raise BadFileError("the <map> element needs whole-number width and height") from None
     how = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(data[0])}
-    gids = _decode_data(text[data[1]:close], how.get("encoding"), how.get("compression"), width * height)
-    info = _tile_info("Tiled map (.tmx)", width, height, _gid_counts(gids, width, height))
-    sets, at = [], 0
-    while (found := _element(text, b"wangset", at)) is not None:
-        attrs = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(found[0])}
-        sets.append((attrs.get("name", "?"), attrs.get("type", "?")))
-        at = found[1]
-    return _with_terrain(info, sets)
+    return width, height, _decode_data(text[data[1]:close], how.get("encoding"), how.get("compression"),
+                                       width * height)
 
 
 def read_tmj(file: BinaryIO) -> FileInfo:
@@ -148,6 +154,16 @@ def read_tmj(file: BinaryIO) -> FileInfo:
 
 
 def tmj_summary(document: dict) -> FileInfo:
+    width, height, gids = tmj_gids(document)
+    info = _tile_info("Tiled map (.tmj)", width, height, _gid_counts(gids, width, height))
+    sets = [(str(w.get("name", "?")), str(w.get("type", "?")))
+            for t in _list(document.get("tilesets")) if isinstance(t, dict)
+            for w in _list(t.get("wangsets")) if isinstance(w, dict)]
+    return _with_terrain(info, sets)
+
+
+def tmj_gids(document: dict) -> tuple[int, int, np.ndarray]:
+    """A .tmj map's width, height and its first tile layer's GIDs, row by row."""
     width, height = need(document, "width", int), need(document, "height", int)
     layers = [layer for layer in need(document, "layers", list)
               if isinstance(layer, dict) and layer.get("type") == "tilelayer"]
@@ -157,14 +173,9 @@ def tmj_summary(document: dict) -> FileInfo:
     if isinstance(data, list):
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in data):
             raise BadFileError("layers[0].data must hold whole-number GIDs")
-        gids = np.array(data, np.int64)
-    else:
-        gids = _decode_data(data, layers[0].get("encoding"), layers[0].get("compression"), width * height)
-    info = _tile_info("Tiled map (.tmj)", width, height, _gid_counts(gids, width, height))
-    sets = [(str(w.get("name", "?")), str(w.get("type", "?")))
-            for t in _list(document.get("tilesets")) if isinstance(t, dict)
-            for w in _list(t.get("wangsets")) if isinstance(w, dict)]
-    return _with_terrain(info, sets)
+        return width, height, np.array(data, np.int64)
+    return width, height, _decode_data(data, layers[0].get("encoding"), layers[0].get("compression"),
+                                       width * height)
 
 
 def _list(value) -> list:
@@ -213,17 +224,7 @@ def tilejson_summary(document: dict) -> FileInfo:
 
 def ldtk_summary(document: dict) -> FileInfo:
     """An LDtk project: its first level's IntGrid layer, size and values, and its entities."""
-    levels = need(document, "levels", list)
-    if not levels or not isinstance(levels[0], dict):
-        raise BadFileError("an LDtk project needs at least one level")
-    layers = need(levels[0], "layerInstances", list)
-    grid = next((layer for layer in layers if isinstance(layer, dict) and layer.get("__type") == "IntGrid"), None)
-    if grid is None:
-        raise BadFileError("the level has no IntGrid layer")
-    width, height = need(grid, "__cWid", int), need(grid, "__cHei", int)
-    values = need(grid, "intGridCsv", list)
-    if len(values) != width * height:
-        raise BadFileError(f"intGridCsv holds {len(values)} values for {width}x{height} cells")
+    layers, width, height, values = ldtk_grid(document)
     entities = sum(len(layer.get("entityInstances") or []) for layer in layers if isinstance(layer, dict))
     counts = Counter(values)
     info = _tile_info("LDtk project (.ldtk)", width, height, {f"value {k}": v for k, v in sorted(counts.items())})
@@ -235,8 +236,34 @@ def ldtk_summary(document: dict) -> FileInfo:
     return info
 
 
+def ldtk_grid(document: dict) -> tuple[list, int, int, list]:
+    """An LDtk project's first level: its layers, and its IntGrid layer's width, height and
+    values (material + 1), row by row."""
+    levels = need(document, "levels", list)
+    if not levels or not isinstance(levels[0], dict):
+        raise BadFileError("an LDtk project needs at least one level")
+    layers = need(levels[0], "layerInstances", list)
+    grid = next((layer for layer in layers if isinstance(layer, dict) and layer.get("__type") == "IntGrid"), None)
+    if grid is None:
+        raise BadFileError("the level has no IntGrid layer")
+    width, height = need(grid, "__cWid", int), need(grid, "__cHei", int)
+    values = need(grid, "intGridCsv", list)
+    if len(values) != width * height:
+        raise BadFileError(f"intGridCsv holds {len(values)} values for {width}x{height} cells")
+    return layers, width, height, values
+
+
 def read_npz(file: BinaryIO) -> FileInfo:
     """A tcod .npz: the ``material`` array's shape and values, read in pieces."""
+    height, width, counts, _ = npz_materials(file)
+    return _tile_info("numpy arrays for tcod (.npz)", width, height,
+                      {_material_name(v): int(c) for v, c in enumerate(counts) if c})
+
+
+def npz_materials(file: BinaryIO, keep: bool = False) -> tuple[int, int, np.ndarray, np.ndarray | None]:
+    """A tcod .npz's height and width, the count of each material value in its ``material``
+    array and, with ``keep``, that array (rows north to south), read in pieces."""
+    kept: list[np.ndarray] = []
     try:
         archive = open_zip(file)
         with zip_member(archive, "material.npy") as member:
@@ -258,6 +285,8 @@ def read_npz(file: BinaryIO) -> FileInfo:
                     raise BadFileError("material.npy is truncated")
                 counts += np.bincount(np.frombuffer(piece, np.uint8), minlength=256)
                 left -= len(piece)
+                if keep:
+                    kept.append(np.frombuffer(piece, np.uint8))
     except BadFileError:
         raise
     except KeyError:
@@ -266,8 +295,10 @@ def read_npz(file: BinaryIO) -> FileInfo:
             ValueError) as error:
         raise BadFileError(f"not a readable .npz: {error}") from None
     height, width = shape if not fortran else shape[::-1]
-    return _tile_info("numpy arrays for tcod (.npz)", width, height,
-                      {_material_name(v): int(c) for v, c in enumerate(counts) if c})
+    if not keep:
+        return height, width, counts, None
+    values = np.concatenate(kept) if kept else np.zeros(0, np.uint8)
+    return height, width, counts, values.reshape(height, width)  # (a Fortran array is [x, y])
 
 
 def read_xp(file: BinaryIO) -> FileInfo:
@@ -301,4 +332,5 @@ def read_xp(file: BinaryIO) -> FileInfo:
     return info
 
 
-__all__ = ["read_ascii", "read_npz", "read_tmj", "read_tmx", "read_xp", "tilejson_summary", "tmj_summary"]
+__all__ = ["ldtk_grid", "npz_materials", "read_ascii", "read_npz", "read_tmj", "read_tmx", "read_xp",
+           "tilejson_summary", "tmj_gids", "tmj_summary", "tmx_gids"]

@@ -44,6 +44,47 @@ def _colour_name(index: int) -> str:
 
 def read_vox(file: BinaryIO) -> FileInfo:
     """A MagicaVoxel file: models, their placement by the scene's transforms, voxels by colour."""
+    version, sizes, models, counts, places = _vox_scene(file)
+    bounds = [(voxels[:, :3].min(axis=0), voxels[:, :3].max(axis=0) + 1) if len(voxels) else None
+              for voxels in models]
+    low, high = _extent(sizes, bounds, places)
+    extent = tuple(int(h - lo) for h, lo in zip(high, low, strict=True))  # x, y (north), z (up)
+    named = {_colour_name(i): int(c) for i, c in enumerate(counts) if c}
+    return FileInfo(f"MagicaVoxel (.vox) version {version}", (extent[0], extent[2], extent[1]), None, named,
+                    {"models": len(sizes), "voxels": int(counts.sum())}, unit="voxels")
+
+
+def vox_volume(file: BinaryIO, most: int) -> np.ndarray:
+    """The ``(y, z, x)`` materials (colour index = material value, AIR where no voxel is) of a
+    MagicaVoxel file's scene, refused past ``most`` blocks (the inverse of the writer's axes).
+
+    >>> from blockmaze.export import write
+    >>> out = io.BytesIO()
+    >>> write(np.array([[[1, 0, 2]]], np.uint8), out, format="vox")
+    >>> vox_volume(io.BytesIO(out.getvalue()), 10).tolist()
+    [[[1, 0, 2]]]
+    """
+    _, sizes, models, _, places = _vox_scene(file, keep=True)
+    corners = [places.get(k, np.array(size) // 2) - np.array(size) // 2 for k, size in enumerate(sizes)]
+    points = [corner + voxels[:, :3].astype(np.int64) for corner, voxels in zip(corners, models, strict=True) if len(voxels)]
+    if not points:
+        raise BadFileError("a .vox without a voxel")
+    low = np.min([p.min(axis=0) for p in points], axis=0)
+    extent = np.max([p.max(axis=0) for p in points], axis=0) + 1 - low
+    if int(np.prod(extent)) > most:
+        raise BadFileError(f"a scene of {extent[0]}x{extent[2]}x{extent[1]} voxels (width x height x "
+                           f"length) is more than is read: {most}")
+    volume = np.zeros((extent[2], extent[1], extent[0]), np.uint8)
+    for where, voxels in zip(points, (v for v in models if len(v)), strict=True):
+        x, y, z = (where - low).T
+        volume[z, extent[1] - 1 - y, x] = voxels[:, 3]
+    return volume
+
+
+def _vox_scene(file: BinaryIO, keep: bool = False):
+    """A .vox's version, its models' sizes and voxels (x, y, z, colour rows; without ``keep``
+    only two, the corners of their bounds), the voxels' count by colour and each placed model's
+    centre."""
     head = _exact(file, 8, "the header")
     if head[:4] != b"VOX ":
         raise BadFileError("not a MagicaVoxel file (no 'VOX ' at its start)")
@@ -56,7 +97,7 @@ def read_vox(file: BinaryIO) -> FileInfo:
     if content < 0 or children < 0 or (total is not None and 20 + content + children > total):
         raise BadFileError("the MAIN chunk claims more bytes than the file holds")
     file.read(content)
-    sizes, bounds, counts, translations, shapes = [], [], np.zeros(256, np.int64), {}, {}
+    sizes, models, counts, translations, shapes = [], [], np.zeros(256, np.int64), {}, {}
     left = children
     while left > 0:
         check_time()
@@ -73,20 +114,20 @@ def read_vox(file: BinaryIO) -> FileInfo:
                 raise BadFileError("an XYZI chunk claims more voxels than it holds")
             voxels = np.frombuffer(data, np.uint8, 4 * n, 4).reshape(-1, 4)
             counts += np.bincount(voxels[:, 3], minlength=256)
-            bounds.append((voxels[:, :3].min(axis=0), voxels[:, :3].max(axis=0) + 1) if n else None)
+            if not keep and n:  # (its two corners: the bounds, without holding every voxel)
+                voxels = np.vstack([voxels.min(axis=0), voxels.max(axis=0)])
+            models.append(voxels)
         elif name == b"nTRN":
             node, child, frame = _transform(data)
             translations[node] = (child, frame)
         elif name == b"nSHP":
             node = struct.unpack_from("<i", data)[0]
             shapes[node] = _shape_model(data)
-    if len(bounds) != len(sizes):
+    if len(models) != len(sizes):
         raise BadFileError("each model needs a SIZE and an XYZI chunk")
-    low, high = _extent(sizes, bounds, translations, shapes)
-    extent = tuple(int(h - lo) for h, lo in zip(high, low, strict=True))  # x, y (north), z (up)
-    named = {_colour_name(i): int(c) for i, c in enumerate(counts) if c}
-    return FileInfo(f"MagicaVoxel (.vox) version {version}", (extent[0], extent[2], extent[1]), None, named,
-                    {"models": len(sizes), "voxels": int(counts.sum())}, unit="voxels")
+    if not sizes:
+        raise BadFileError("a .vox without a model")
+    return version, sizes, models, counts, _placements(sizes, translations, shapes)
 
 
 def _dict(data: bytes, at: int) -> tuple[dict[str, str], int]:
@@ -124,11 +165,8 @@ def _shape_model(data: bytes) -> int:
     return model if count > 0 else -1
 
 
-def _extent(sizes, bounds, translations, shapes):
-    """The bounds of the scene's voxels: each model centred at the translations of the
-    transforms above it (a model without a transform sits at the origin)."""
-    if not sizes:
-        raise BadFileError("a .vox without a model")
+def _placements(sizes, translations, shapes) -> dict[int, np.ndarray]:
+    """Each placed model's centre: the sum of the translations of the transforms above it."""
     parent = {child: node for node, (child, _) in translations.items()}
     moved: dict[int, tuple[int, ...]] = {}  # a transform's offset: its own and those above it
     placed = {}
@@ -148,6 +186,12 @@ def _extent(sizes, bounds, translations, shapes):
         offset = moved[parent[node]] if node in parent else (0, 0, 0)
         if 0 <= model < len(sizes):
             placed[model] = np.array(offset, np.int64)
+    return placed
+
+
+def _extent(sizes, bounds, placed):
+    """The bounds of the scene's voxels: each model centred at its placement (a model without a
+    transform sits at the origin)."""
     lows, highs = [], []
     for k, (size, box) in enumerate(zip(sizes, bounds, strict=True)):
         if box is not None:
