@@ -213,7 +213,7 @@ READERS: tuple[Reader, ...] = (
     Reader("piece list CSV", ("pieces-csv",), _pieces_head, _pieces_csv),
     Reader("Godot scene", ("tscn",), _tscn_head, _tscn),
     Reader("glTF", ("gltf",), _gltf, _plain(meshes.read_gltf)),
-    Reader("glTF binary", ("glb",), _magic(b"glTF"), _plain(meshes.read_glb)),
+    Reader("glTF binary", ("glb", "kit"), _magic(b"glTF"), _plain(meshes.read_glb)),
     Reader("OBJ", ("obj",), _obj, _plain(meshes.read_obj)),
     Reader("material library", ("mtl",), _mtl, _plain(_mtl_library)),
     Reader("PLY", ("ply",), _magic(b"ply\n"), _plain(meshes.read_ply)),
