@@ -35,7 +35,7 @@ from .dungeon import STYLES as DUNGEON_STYLES
 from .grids import GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as TEXT_STYLES
-from .solvers import METHODS as SOLVERS
+from .solver_methods import METHODS as SOLVERS
 from .export.defaults import (BED, CELL_SIZE, CHUNK, PAGE, PICTURE_STYLE, SCHEM_VERSION, TERRAIN, TILE_ENCODING, TIME,
                               Y)
 

@@ -42,8 +42,8 @@ from .maze import Maze
 from .support.breadth import breadth_first
 from .support.kernels import kernel
 from .support.randomness import as_generator
+from .solver_methods import METHODS
 
-METHODS = ("wall-left", "wall-right", "random-mouse", "dead-end-fill", "tremaux", "bfs", "astar")
 SHORTEST = ("bfs", "astar")
 
 # each kind's directions in clockwise order round a cell, seen on screen (row 0 at the top)

@@ -698,7 +698,7 @@ NAMED = ("glb", "gltf", "vox", "tmx", "tmj", "npz", "obj")  # name their materia
 GLYPHS = ("ascii", "xp", "tilemap")
 ENTITY_TEXT = ("tmx", "tmj", "ldtk", "tilemap", "ascii")  # name entity kinds in their text
 ENTITY_NPZ = ("npz",)
-DIFFERENTIAL = ("stl", "ply", "3mf", "png", "svg", "schematic", "mts", "maze", "ldtk", "pieces",
+DIFFERENTIAL = ("stl", "ply", "3mf", "png", "svg", "pdf", "schematic", "mts", "maze", "ldtk", "pieces",
                 "pieces-csv", "kit", "tscn")
 
 

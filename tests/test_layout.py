@@ -21,7 +21,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "blockmaze"
 FLOORS = (
     ("blockmaze", "blockmaze.support", "blockmaze.errors", "blockmaze.materials"),
     ("blockmaze.grids",),
-    ("blockmaze.maze", "blockmaze.analysis", "blockmaze.solvers", "blockmaze.entities"),  # the model
+    ("blockmaze.maze", "blockmaze.analysis", "blockmaze.solvers", "blockmaze.solver_methods",
+     "blockmaze.entities"),  # the model
     ("blockmaze.algorithms",),
     ("blockmaze.mazes",),
     ("blockmaze.dungeon", "blockmaze.blocks", "blockmaze.blockwise"),
@@ -34,7 +35,7 @@ FLOORS = (
     ("blockmaze.__main__",),
 )
 TOP_LEVEL = {"__init__", "__main__", "analysis", "applies", "batches", "book", "cli", "cli_options", "commands",
-             "entities", "errors", "forms", "gym", "jobs", "materials", "maze", "pipeline", "replay", "solvers", "streaming",
+             "entities", "errors", "forms", "gym", "jobs", "materials", "maze", "pipeline", "replay", "solver_methods", "solvers", "streaming",
              "writing"}
 
 
