@@ -45,8 +45,9 @@ def form(command: str) -> list[dict[str, Any]]:
                                  "group": option.group, "default": default}
         if option.switch:
             field.update(type="flag", off=(option.off or f"--no-{option.flag}")[2:])
-        elif isinstance(option.type, click.Choice):
-            field.update(type="choice", choices=list(option.type.choices))
+        elif isinstance(option.type, click.Choice):  # (unset by default: "" first, none chosen)
+            field.update(type="choice",
+                         choices=[""] * (default is None) + list(option.type.choices))
         elif option.name == "algorithm":
             field.update(type="choice", choices=algorithm_specs())
         elif option.name == "theme":
