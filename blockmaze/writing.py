@@ -78,7 +78,7 @@ def plan(target: Target | Destination, format: str | Writer | None = None, *,
     >>> plan("maze.glb", colour="red")
     Traceback (most recent call last):
     ...
-    blockmaze.errors.BlockmazeError: glb does not take colour; its options are: block_size, watertight, collision, chunk, quantize, compress, uv
+    blockmaze.errors.BlockmazeError: glb does not take colour; its options are: block_size, watertight, collision, chunk, quantize, compress, uv, navmesh
     """
     where = target if isinstance(target, Destination) else destination(target, format, split)
     writer = where.writer

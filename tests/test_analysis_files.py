@@ -17,7 +17,7 @@ from blockmaze.mazes.masks import masked_grid
 from blockmaze.readers.analysis import analyze_file
 from blockmaze.readers import plans
 from blockmaze.readers.plans import SUFFIXES, file_plan
-from tests.test_difficulty import run
+from test_difficulty import run
 
 SAMPLE = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

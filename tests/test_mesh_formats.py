@@ -527,7 +527,7 @@ def test_the_default_gltf_requires_no_extension(tmp_path, capsys):
 
 def test_options_are_per_format():
     assert bm.writer_for(format="glb").options == (
-        "block_size", "watertight", "collision", "chunk", "quantize", "compress", "uv")
+        "block_size", "watertight", "collision", "chunk", "quantize", "compress", "uv", "navmesh")
     assert bm.writer_for(format="stl").options == ("block_size", "watertight", "finger", "bed")
     assert bm.writer_for(format="3mf").options == ("block_size", "bed")
     with pytest.raises(bm.BlockmazeError, match="stl does not take collision"):
