@@ -88,6 +88,23 @@ def test_a_stopped_run_is_one_line_and_changes_nothing(tmp_path, capsys, monkeyp
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == {"m.obj": b"old", "m.mtl": b"old"}
 
 
+def test_a_stop_after_a_step_that_put_files_in_place_names_them(tmp_path, capsys, monkeypatch):
+    """A world's change written whole (a deferred step), then a stop before the run ends: the one
+    line names what was written, never "no file was changed"."""
+    import blockmaze.export.meshes.obj as writers
+    from blockmaze.support import stops
+
+    def stopped(*args, **kwargs):
+        with stops.deferred() as written:
+            written.append(tmp_path / "W" / "db")
+        raise Interrupted(signal.SIGTERM)
+
+    monkeypatch.setattr(writers, "write_mtl", stopped)
+    result, out, err = run(capsys, "generate", "3x3", "-o", str(tmp_path / "m.obj"))
+    assert result == 143 and err.strip().count("\n") == 0
+    assert "after the renames finished: wrote" in err and str(tmp_path / "W" / "db") in err
+
+
 def test_an_internal_error_is_one_line_and_its_traceback_under_v(capsys, monkeypatch):
     monkeypatch.setattr("blockmaze.pipeline.make_maze", lambda *a, **k: 1 / 0)
     code, _, err = run(capsys, "generate", "3x3")

@@ -100,7 +100,7 @@ def answer(error: BaseException | None) -> tuple[str, int]:
     signum = getattr(stop, "signum", None) or stop_seen() or _SIGINT
     if error is None:  # a Ctrl-C numba's compiler swallowed, seen as the run ended
         return f"{stop_cause(signum)} as the run ended; its files were written", 128 + signum
-    written = getattr(stop, "written", ())
+    written = getattr(stop, "written", ()) or tuple(_written)
     if not written:
         return stop_message(signum), 128 + signum
     names = ", ".join(str(path) for path in written[:3])
@@ -335,6 +335,8 @@ def _raise_interrupted(signum, frame):
 
 
 _seen: list[int] = []  # the stop signals the watcher has seen arrive, in order
+_written: list = []  # what the watched run's deferred steps put in place (a later stop says so)
+_watching: list[bool] = []  # a watcher runs (see _watched)
 _serving: list[bool] = []  # a server runs (see serving): it shuts itself down on a stop
 _deferring: list[int] = []  # one entry per deferred step under way: the watcher waits for them
 _at_forced_exit: list[Callable[[], None]] = []  # clean-ups before the watcher ends the process
@@ -368,7 +370,8 @@ def _watched(seconds: float = 0.15) -> Iterator[None]:
         return
     import threading
 
-    _seen.clear()  # this run's signals only (a program may run several)
+    _seen.clear()  # this run's signals and files only (a program may run several)
+    _written.clear()
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     try:
@@ -382,9 +385,11 @@ def _watched(seconds: float = 0.15) -> Iterator[None]:
     watcher = threading.Thread(target=_watch, args=(read_end, done, seconds), daemon=True,
                                name="blockmaze-stop-watcher")
     watcher.start()
+    _watching.append(True)
     try:
         yield
     finally:
+        _watching.pop()
         done.set()
         _signal.set_wakeup_fd(previous)
         os.close(write_end)  # the watcher reads end-of-file and returns
@@ -412,8 +417,9 @@ def _watch(read_end: int, done, seconds: float) -> None:
         for clean_up in _at_forced_exit:
             with contextlib.suppress(Exception):
                 clean_up()
-        _say(f"\nError: {stop_message(signum)}")
-        os._exit(128 + signum)
+        line, code = answer(Interrupted(signum))
+        _say(f"\nError: {line}")
+        os._exit(code)
 
 
 @contextlib.contextmanager
@@ -498,6 +504,8 @@ def deferred() -> Iterator[list]:
             yield done
     finally:  # signals held until now reach the recorder first, then handlers come back
         _restore(previous)
+        if _watching:
+            _written.extend(done)
         _deferring.pop()
     if taken:
         raise Interrupted(taken[0], done)
