@@ -100,7 +100,7 @@ def answer(error: BaseException | None) -> tuple[str, int]:
     signum = getattr(stop, "signum", None) or stop_seen() or _SIGINT
     if error is None:  # a Ctrl-C numba's compiler swallowed, seen as the run ended
         return f"{stop_cause(signum)} as the run ended; its files were written", 128 + signum
-    written = getattr(stop, "written", ()) or tuple(_written)
+    written = getattr(stop, "written", ())
     if not written:
         return stop_message(signum), 128 + signum
     names = ", ".join(str(path) for path in written[:3])
@@ -287,7 +287,7 @@ def _say(line: str) -> None:
 def command_stops() -> Iterator[Callable[[], None]]:
     """The command's run (main thread): the stop signals stay held in every thread started inside
     the block (numpy's BLAS workers: only the main thread takes them, so renames can defer them);
-    SIGTERM and SIGHUP raise :class:`Interrupted` (SIGINT: KeyboardInterrupt), so a stopped run
+    SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` (a KeyboardInterrupt), so a stopped run
     removes its temporary files; the stop watcher ends the process within a moment when the main
     thread cannot raise (inside a compiled kernel). Yields the function the main thread calls to
     take the signals once its threads are started (numpy imported); the mask is put back after.
@@ -313,15 +313,16 @@ def _take_here(before: tuple | None) -> None:
 
 @contextlib.contextmanager
 def _raising() -> Iterator[None]:
-    """Inside the block SIGTERM and SIGHUP raise :class:`Interrupted` (SIGINT raises
-    KeyboardInterrupt as usual). Signals that are ignored (``nohup``) stay ignored; outside the
+    """Inside the block SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` (a
+    KeyboardInterrupt) naming what the run's steps had put in place (:func:`deferred`). Signals
+    that are ignored (``nohup``) or have a handler of the program's own stay so; outside the
     main thread nothing changes."""
     if not _in_main_thread():
         yield
         return
     previous = {}
     for signum in STOP_SIGNALS:
-        if signum != _SIGINT and _signal.getsignal(signum) == _signal.SIG_DFL:
+        if _signal.getsignal(signum) in (_signal.SIG_DFL, _signal.default_int_handler):
             previous[signum] = _signal.signal(signum, _raise_interrupted)
     try:
         yield
@@ -331,7 +332,7 @@ def _raising() -> Iterator[None]:
 
 
 def _raise_interrupted(signum, frame):
-    raise Interrupted(signum)
+    raise Interrupted(signum, _written)  # (what the run's steps had put in place, if any)
 
 
 _seen: list[int] = []  # the stop signals the watcher has seen arrive, in order
@@ -417,7 +418,7 @@ def _watch(read_end: int, done, seconds: float) -> None:
         for clean_up in _at_forced_exit:
             with contextlib.suppress(Exception):
                 clean_up()
-        line, code = answer(Interrupted(signum))
+        line, code = answer(Interrupted(signum, _written))
         _say(f"\nError: {line}")
         os._exit(code)
 
@@ -508,7 +509,7 @@ def deferred() -> Iterator[list]:
             _written.extend(done)
         _deferring.pop()
     if taken:
-        raise Interrupted(taken[0], done)
+        raise Interrupted(taken[0], tuple(_written) if _watching else done)
 
 
 @contextlib.contextmanager
