@@ -135,10 +135,31 @@ def longest_path(neighbors: np.ndarray, links: np.ndarray, enabled: np.ndarray) 
     >>> longest_path(nb, np.array([[True, False], [True, True], [False, True]]), np.ones(3, bool)).tolist()
     [2, 1, 0]
     """
-    first = int(np.flatnonzero(enabled)[0])
-    a = farthest(bfs(neighbors, links, first)[0])
-    distance, parents = bfs(neighbors, links, a)
-    return path_from_parents(parents, farthest(distance))
+    n = neighbors.shape[0]
+    return longest_path_kernel(neighbors, links, int(np.flatnonzero(enabled)[0]),
+                               np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32))
+
+
+@kernel(views=True)
+def longest_path_kernel(neighbors, links, first, distance, parents, queue):
+    """:func:`longest_path` from the enabled cell ``first``, in the arrays given (a place per
+    cell each; overwritten): the farthest cell from ``first`` (lowest index on ties), then the
+    path from it to the farthest cell from it."""
+    n = neighbors.shape[0]
+    ends = np.empty(2, np.int64)
+    root = first
+    for search in range(2):
+        for cell in range(n):
+            distance[cell] = -1
+            parents[cell] = -1
+        breadth_first(neighbors, links, root, distance, parents, queue)
+        best = 0
+        for cell in range(n):
+            if distance[cell] > distance[best]:
+                best = cell
+        ends[search] = best
+        root = best
+    return _walk_back(parents, ends[1])
 
 
 def degrees(links: np.ndarray) -> np.ndarray:

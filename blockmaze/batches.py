@@ -235,42 +235,72 @@ def make_shard(description: Description, shard: int, folder: str | None = None) 
 
 class _MazeMaker:
     """Makes one item's maze as ``blockmaze generate`` does with its seed and options, keeping
-    the grid of each shape it has made (grids are values: a maze never changes its grid)."""
+    the grid of each shape it has made (grids are values: a maze never changes its grid) and,
+    for plain mazes (:func:`blockmaze.pipeline.is_plain`), its layout: those come from one
+    compiled call each (:func:`blockmaze.mazes.plain.plain_maze`), the same maze."""
 
     def __init__(self, description: Description):
         self.description = description
         self.grids: dict = {}
+        self.layouts: dict = {}
         self.text: str | None = None
         self.job: Any = None
+        self.grid: Any = None
+        self.layout: Any = None
 
     def make(self, index: int, seed: int, drawing: int | None):
-        """Item ``index``'s row values; ``seed`` its seed, ``drawing`` its options' seed."""
-        from .jobs import block_settings, carved
-        from .pipeline import grid_shape
-
+        """Item ``index``'s row values: its seed, its options' text, its grid, its maze
+        (a :class:`~blockmaze.mazes.plain.PlainMaze`), the document where the row needs one
+        (measures) and its block plan (``--plan``); ``seed`` its seed, ``drawing`` its
+        options' seed."""
         d = self.description
-        options = d.item_options(index, drawing)
         if d.ranges or self.job is None:
-            self.job = _checked_job(d.command, options)
-        job = self.job
-        shape = grid_shape(job.kind, tuple(job.size))
-        key = (job.kind, shape)
-        if key not in self.grids:
-            from .mazes.generation import make_grid
+            self._take(d.item_options(index, drawing))
+        if self.layout is not None:
+            from .mazes.plain import plain_maze
 
-            self.grids[key] = make_grid(shape, job.kind)
-        document = carved(job, None, job.kind, self.grids[key], None, seed, ends=True)
+            made = plain_maze(self.layout, np.random.default_rng(seed))
+            return seed, self.text, self.grid, made, None, None
+        from .jobs import block_settings, carved
+
+        job = self.job
+        document = carved(job, None, job.kind, self.grid, None, seed, ends=True)
         assert document.endpoints is not None  # (ends=True places them)
-        route = document.endpoints.route(document.maze)
         plan = None
         if d.plan:
             from .pipeline import blocks_of
 
             plan = blocks_of(document.maze, document.endpoints,
                              block_settings(job, document.maze.grid.kind))
-        if d.ranges or self.text is None:
-            self.text = json.dumps({k: _plain(v) for k, v in sorted(options.items())})
-        return seed, self.text, document, route, plan
+        return seed, self.text, document.maze.grid, _made(document), document, plan
+
+    def _take(self, options: dict) -> None:
+        """The job, text, grid and (a plain maze's) layout of the items with ``options``."""
+        from .mazes.generation import make_grid
+        from .mazes.plain import PlainLayout
+        from .pipeline import grid_shape, is_plain
+
+        d = self.description
+        self.job = job = _checked_job(d.command, options)
+        self.text = json.dumps({k: _plain(v) for k, v in sorted(options.items())})
+        key = (job.kind, grid_shape(job.kind, tuple(job.size)))
+        if key not in self.grids:
+            self.grids[key] = make_grid(key[1], job.kind)
+        self.grid = self.grids[key]
+        plain = not (d.plan or d.measures or job.exits or job.checkpoints or job.difficulty) \
+            and is_plain(job.kind, job.algorithm, job.braid, job.entrances, job.unicursal)
+        if plain and key not in self.layouts:
+            self.layouts[key] = PlainLayout.of(self.grid)
+        self.layout = self.layouts[key] if plain else None
+
+
+def _made(document):
+    """A document's maze as a row holds it (a :class:`~blockmaze.mazes.plain.PlainMaze`)."""
+    from .mazes.plain import PlainMaze
+
+    maze, ends = document.maze, document.endpoints
+    return PlainMaze(maze.links, ends.start, ends.goal,
+                     np.asarray(ends.route(maze), dtype=np.int32), int(maze.dead_ends.size))
 
 
 COMPILED_FROM = 200  # items a shard from which its kernels run compiled
@@ -303,27 +333,26 @@ class _Rows:
             self.columns.update(plan=[], plan_shape=[])
         self.measured: list[dict] = []
 
-    def add(self, index: int, seed: int, options: str, document, route, plan) -> None:
-        maze, ends = document.maze, document.endpoints
+    def add(self, index: int, seed: int, options: str, grid, made, document, plan) -> None:
         c = self.columns
         c["index"].append(index)
         c["seed"].append(seed)
         c["options"].append(options)
-        c["kind"].append(maze.grid.kind)
-        c["shape"].append(list(maze.grid.shape))
-        c["links"].append(maze.links)  # (encoded a shard at once: _links_texts)
-        c["start"].append(ends.start)
-        c["goal"].append(ends.goal)
-        c["solution"].append(np.asarray(route, dtype=np.int32))
-        c["length"].append(len(route))
-        c["dead_ends"].append(int(maze.dead_ends.size))
+        c["kind"].append(grid.kind)
+        c["shape"].append(list(grid.shape))
+        c["links"].append(made.links)  # (encoded a shard at once: _links_texts)
+        c["start"].append(made.start)
+        c["goal"].append(made.goal)
+        c["solution"].append(made.solution)
+        c["length"].append(len(made.solution))
+        c["dead_ends"].append(made.dead_ends)
         if self.plan:
             c["plan"].append(np.ascontiguousarray(plan, dtype=np.uint8).tobytes())
             c["plan_shape"].append(list(plan.shape))
         if self.measures:
             from .mazes.measures import analyze
 
-            facts = analyze(maze, ends)
+            facts = analyze(document.maze, document.endpoints)
             facts["junctions"] = json.dumps({str(k): v for k, v in facts["junctions"].items()})
             self.measured.append(facts)
 

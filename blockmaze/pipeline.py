@@ -64,6 +64,19 @@ def shown_endpoints(maze: Maze, endpoints: Endpoints | None, solution: bool) -> 
     return endpoints if solution or shows else None
 
 
+def is_plain(kind: str, algorithm: str, braid: float = 0.0, entrances: bool = False,
+             unicursal: bool = False) -> bool:
+    """Whether :func:`make_maze` makes this maze as :func:`blockmaze.mazes.plain.plain_maze`
+    does (the backtracker's carve, the ends of its longest path, in one call): nothing asked but
+    the grid (a weave grid's crossings draw first) and the ends of the longest path.
+
+    >>> is_plain("hex", "backtracker"), is_plain("square", "backtracker", braid=0.5)
+    (True, False)
+    """
+    return (algorithm == "backtracker" and kind != "weave" and not braid and not entrances
+            and not unicursal)
+
+
 def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed: int | None = None,
               braid: float = 0.0, entrances: bool = False, mask=None,
               weave: float = 0.0, order: np.ndarray | None = None, ends: bool = True,
@@ -119,8 +132,16 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
         from .grids.weave import place_crossings
 
         grid = place_crossings(grid, weave, rng)
+    placed: Endpoints | None = None
     with phase("carving"):
-        maze = generate(grid, algorithm=algorithm, rng=rng, order=order)
+        if is_plain(grid.kind, algorithm, braid, entrances, unicursal) and order is None \
+                and (ends or exits or checkpoints):
+            from .mazes.plain import PlainLayout, plain_maze
+
+            made = plain_maze(PlainLayout.of(grid), rng)  # the carve and its ends, in one call
+            maze, placed = Maze(grid, made.links, validate=False), Endpoints(made.start, made.goal)
+        else:
+            maze = generate(grid, algorithm=algorithm, rng=rng, order=order)
         if braid:
             from .mazes.braiding import braid as braid_maze
 
@@ -132,11 +153,11 @@ def make_maze(shape, kind: str = "square", algorithm: str = "backtracker", seed:
             # a square maze's split is drawn as it is; another kind's on its own grid
             split_from = None if kind == "square" else maze
             maze = split(maze, scale)
-            placed: Endpoints | None = unicursal_endpoints(maze, entrances)
+            placed = unicursal_endpoints(maze, entrances)
         elif entrances:
             placed = place_endpoints(maze, "entrances")
-        else:
-            placed = place_endpoints(maze) if ends or exits or checkpoints else None
+        elif placed is None and (ends or exits or checkpoints):
+            placed = place_endpoints(maze)
         if placed is not None and (exits or checkpoints):
             from .mazes.endpoints import add_checkpoints, add_exits
 
