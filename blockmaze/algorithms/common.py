@@ -223,7 +223,7 @@ def walk_layout(grid: Grid, start: int, enabled: np.ndarray | None = None
     width = cols + 2
     visited = np.ones((rows + 2, width), dtype=np.uint8)
     visited[1:-1, 1:-1] = ~enabled.reshape(rows, cols)
-    start = (start // cols + 1) * width + start % cols + 1
+    start = position_at(start, width)
     return np.array([-width, 1, width, -1], dtype=np.int64), width, visited.ravel(), start
 
 
@@ -235,6 +235,18 @@ def cells_of(values: np.ndarray, width: int) -> np.ndarray:
     ([5, 6], [0, 1, 2])
     """
     return values.reshape(-1, width)[1:-1, 1:-1].ravel() if width else values
+
+
+@kernel(views=True)
+def position_at(cell, width):
+    """The :func:`walk_layout` position of ``cell`` (``width`` 0: the cell is the position); the
+    inverse of :func:`cell_at`.
+
+    >>> position_at(1, 4), cell_at(position_at(1, 4), 4)
+    (6, 1)
+    """
+    columns = width - 2
+    return (cell // columns + 1) * width + cell % columns + 1 if width else cell
 
 
 @kernel(views=True)

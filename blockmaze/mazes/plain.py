@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..algorithms.backtracker import backtracker_kernel
-from ..algorithms.common import NO_PARENT, links_from_parents, walk_layout
+from ..algorithms.common import NO_PARENT, links_from_parents, position_at, walk_layout
 from ..analysis import longest_path_kernel
 from ..grids import Grid
 from ..support.kernels import kernel
@@ -68,31 +68,28 @@ def plain_maze(layout: PlainLayout, rng: np.random.Generator) -> PlainMaze:
     as ``make_maze`` makes it for a seed; see the module's docstring)."""
     grid = layout.grid
     n = grid.size
-    columns = grid.shape[-1] if layout.width else 0
     links, solution, dead_ends = plain_maze_kernel(
-        grid.neighbors, grid.opposite, layout.strides, layout.width, columns,
+        grid.neighbors, grid.opposite, layout.strides, layout.width,
         layout.visited.copy(), layout.cells, rng, NO_ORDER,
         np.empty(n, np.int32), np.empty(n, np.int32), np.empty(n, np.int32))
     return PlainMaze(links, int(solution[0]), int(solution[-1]), solution, int(dead_ends))
 
 
 @kernel(views=True)
-def plain_maze_kernel(neighbors, opposite, strides, width, columns, visited, cells, rng, order,
+def plain_maze_kernel(neighbors, opposite, strides, width, visited, cells, rng, order,
                       distance, parents, queue):
     """``(links, solution, dead ends)`` of a plain maze: the backtracker from a random enabled
     cell (one draw, as :func:`~blockmaze.algorithms.common.random_enabled_cell` makes it), its
     longest path (start to goal, the solution of a perfect maze) and its cells of one passage.
-    ``width`` and ``columns`` 0 off a square grid; ``distance``, ``parents``, ``queue``: a
-    place per cell."""
+    ``width`` 0 off a square grid (see :func:`~blockmaze.algorithms.common.walk_layout`);
+    ``distance``, ``parents``, ``queue``: a place per cell."""
     n, k = neighbors.shape
     start = cells[int(rng.random() * cells.shape[0])]
-    position = (start // columns + 1) * width + start % columns + 1 if width else start
-    back, _ = backtracker_kernel(neighbors, strides, width, visited, position, opposite, rng,
-                                 order)
+    back, _ = backtracker_kernel(neighbors, strides, width, visited, position_at(start, width),
+                                 opposite, rng, order)
     parent = np.full(n, NO_PARENT, dtype=np.uint8)
     for cell in range(n):  # each position's direction back, by cell (the frame dropped)
-        parent[cell] = back[(cell // columns + 1) * width + cell % columns + 1] if width \
-            else back[cell]
+        parent[cell] = back[position_at(cell, width)]
     links = links_from_parents(neighbors, opposite, parent)
     solution = longest_path_kernel(neighbors, links, cells[0], distance, parents, queue)
     dead_ends = 0
