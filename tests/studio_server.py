@@ -57,14 +57,40 @@ def slow_clients(url: str, half_open: int, trickling: int, seconds: float = 60):
     """Hold ``half_open`` connections that never send a byte and ``trickling`` uploads that send
     their body a byte every half second, to the studio at ``url`` (loopback only), until the
     block ends or ``seconds`` pass. Each connection the server closes is opened again, so the
-    pressure holds. Yields a dict counting the connections ``opened`` and ``closed`` by the
-    server."""
+    pressure holds. They are held by a process of their own, as an attacker's are (in this one
+    they would take the interpreter from the page's own client). Yields a dict counting the
+    connections ``opened`` and ``closed`` by the server, filled when the block ends."""
+    import json
+    import subprocess
+    import sys
+
     host, port = address(url)
     assert host in ("127.0.0.1", "localhost", "::1"), "slow clients are for loopback only"
+    holder = subprocess.Popen(
+        [sys.executable, __file__, host, str(port), str(half_open), str(trickling), str(seconds)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    counts = {"opened": 0, "closed": 0}
+    try:
+        assert holder.stdout is not None and holder.stdin is not None
+        holder.stdout.readline()  # every connection tried once
+        yield counts
+        holder.stdin.close()  # the block ends: so do they
+        counts.update(json.loads(holder.stdout.readline() or "{}"))
+        holder.wait(30)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def _hold_slow_clients(host: str, port: int, half_open: int, trickling: int,
+                       seconds: float) -> dict:
+    """slow_clients' connections, held until standard input closes or ``seconds`` pass."""
+    import selectors
+    import sys
+
     head = (f"POST /api/generate?size=3x3&format=maze HTTP/1.1\r\nHost: {host}:{port}\r\n"
             "Content-Length: 100000\r\n\r\n").encode()
     counts = {"opened": 0, "closed": 0}
-    stop, ready = threading.Event(), threading.Event()
     end = time.monotonic() + seconds
 
     def opened(first: bytes) -> socket.socket | None:
@@ -78,42 +104,36 @@ def slow_clients(url: str, half_open: int, trickling: int, seconds: float = 60):
         counts["opened"] += 1
         return connection
 
-    def hold() -> None:
-        uploads = [opened(head) for _ in range(trickling)]
-        idle = [opened(b"") for _ in range(half_open)]
-        ready.set()
-        while not stop.is_set() and time.monotonic() < end:
-            for group, first, byte in ((uploads, head, b"x"), (idle, b"", b"")):
-                for i, connection in enumerate(group):
-                    try:
-                        if connection is None:
-                            raise OSError
-                        if connection.recv(4096) == b"":
-                            raise OSError  # closed by the server
-                    except BlockingIOError:
-                        pass
-                    except OSError:
-                        if connection is not None:
-                            counts["closed"] += 1
-                            connection.close()
-                        group[i] = connection = opened(first)
-                        continue
-                    if byte:
-                        with contextlib.suppress(OSError):
-                            connection.send(byte)
-            stop.wait(0.5)
-        for connection in uploads + idle:
-            if connection is not None:
-                connection.close()
-
-    thread = threading.Thread(target=hold, daemon=True)
-    thread.start()
-    try:
-        ready.wait(seconds)  # every connection tried once
-        yield counts
-    finally:
-        stop.set()
-        thread.join(30)
+    uploads = [opened(head) for _ in range(trickling)]
+    idle = [opened(b"") for _ in range(half_open)]
+    print("ready", flush=True)
+    ended = selectors.DefaultSelector()
+    ended.register(sys.stdin, selectors.EVENT_READ)
+    while time.monotonic() < end:
+        for group, first, byte in ((uploads, head, b"x"), (idle, b"", b"")):
+            for i, connection in enumerate(group):
+                try:
+                    if connection is None:
+                        raise OSError
+                    if connection.recv(4096) == b"":
+                        raise OSError  # closed by the server
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    if connection is not None:
+                        counts["closed"] += 1
+                        connection.close()
+                    group[i] = connection = opened(first)
+                    continue
+                if byte:
+                    with contextlib.suppress(OSError):
+                        connection.send(byte)
+        if ended.select(0.5):
+            break
+    for connection in uploads + idle:
+        if connection is not None:
+            connection.close()
+    return counts
 
 
 def free_port() -> int:
@@ -187,3 +207,12 @@ def wait_for_processes(sid: int, count: int) -> None:
     while len(running_in_session(sid)) < count:
         assert time.monotonic() < deadline, running_in_session(sid)
         time.sleep(0.1)
+
+
+if __name__ == "__main__":  # slow_clients' holder: HOST PORT HALF_OPEN TRICKLING SECONDS
+    import json
+    import sys
+
+    from_args = sys.argv[1:]
+    print(json.dumps(_hold_slow_clients(from_args[0], int(from_args[1]), int(from_args[2]),
+                                        int(from_args[3]), float(from_args[4]))), flush=True)

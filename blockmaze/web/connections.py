@@ -11,8 +11,10 @@ it opens holds a file handle until the process has none left. Here:
 - at most ``most`` connections are open at once, and at most ``per_client`` from one address;
   a connection past either cap takes the place of the one that has waited longest on its client
   (no whole request sent yet, and no bytes waiting to be read: a request just sent is read
-  first), so a prompt request (the page's) is always taken in. Only when every connection is
-  busy with a request of its own is the newcomer closed.
+  first), so a prompt request (the page's) is always taken in. When every one looked at has
+  bytes waiting (a burst of connections accepted at once, none read yet), the longest waiting
+  gives way all the same: the newcomer's own request is as likely the page's. Only when every
+  connection is busy with a request of its own is the newcomer closed.
 
 Example
 -------
@@ -89,13 +91,18 @@ class Crowd:
                 del self.waiting_by[self.address_of.get(connection)]
 
     def longest_waiting(self, address=None, passed=lambda connection: False, looks: int = 32):
-        """The connection (of ``address``, or of any) waiting longest, or None; those that
-        ``passed(connection)`` says to leave are passed over (``looks`` at most are looked at)."""
+        """The connection (of ``address``, or of any) waiting longest, or None when none waits;
+        those that ``passed(connection)`` says to leave are passed over (``looks`` at most are
+        looked at), unless every one looked at is: then the longest waiting.
+
+        >>> crowd = Crowd()
+        >>> crowd.joined("a", None); crowd.joined("b", None); crowd.waits("a"); crowd.waits("b")
+        >>> crowd.longest_waiting(passed=lambda c: c == "a"), crowd.longest_waiting(passed=bool)
+        ('b', 'a')
+        """
         waiting = self.waiting if address is None else self.waiting_by.get(address, {})
-        for connection in itertools.islice(waiting, looks):
-            if not passed(connection):
-                return connection
-        return None
+        looked = list(itertools.islice(waiting, looks))
+        return next((c for c in looked if not passed(c)), looked[0] if looked else None)
 
 
 class TimedHeads(H11Protocol):
@@ -123,8 +130,9 @@ class TimedHeads(H11Protocol):
         self._arm(self.head_seconds)
 
     def _make_room(self, address) -> bool:
-        """Close the connection (of ``address``, or any) that has waited longest on its client;
-        False when none waits."""
+        """Close the connection (of ``address``, or any) that has waited longest on its client
+        (one whose request may wait unread is passed over where another can go); False when
+        none waits."""
         oldest = self.crowd.longest_waiting(address, _unread)
         if oldest is None:
             return False
@@ -177,8 +185,8 @@ class TimedHeads(H11Protocol):
 
 def _unread(connection: TimedHeads) -> bool:
     """Whether a request's head may wait in ``connection``'s socket, not yet read by the server
-    (no request on it yet and bytes from the client unread): it is not closed for room before
-    it is read. A body's unread bytes do not count: an upload that trickles is closed like any
+    (no request on it yet and bytes from the client unread): it is passed over when room is
+    made, where another can go. A body's unread bytes do not count: an upload that trickles is closed like any
     other that waits longest."""
     if connection.conn.their_state is not h11.IDLE:
         return False
