@@ -84,7 +84,8 @@ class SectionedCommand(click.Command):
             record = param.get_help_record(ctx)
             if record is not None and isinstance(param, click.Option):
                 groups.setdefault(getattr(param, "group", "") or "Help", []).append(record)
-        for title in (*GROUPS, "Help"):
+        unlisted = sorted(set(groups) - {*GROUPS, "Help"})  # (never hidden: listed after)
+        for title in (*GROUPS, *unlisted, "Help"):
             if title in groups:
                 with formatter.section(f"{title} options" if title != "Help" else "Help"):
                     formatter.write_dl(groups[title])

@@ -45,8 +45,8 @@ MAX_LEVELS = 256  # dungeon levels (each a dungeon of its own)
 NUMBER = r"[0-9]{1,12}"
 
 # help groups, in the order --help lists them
-GROUPS = ("Batch", "Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Tile maps",
-          "Pictures", "Analysis", "Studio")
+GROUPS = ("Batch", "Maze", "Blocks", "Output", "Minecraft", "Worlds", "Meshes", "Game engines",
+          "Tile maps", "Pictures", "Paper", "Analysis", "Studio")
 # grid kinds drawn by the 2n+1 converter (wall and passage) and by rasterizing (scale)
 CONVERTED = frozenset({"square", "layered", "weave"})
 RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar", "labyrinth"})

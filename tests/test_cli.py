@@ -107,6 +107,19 @@ def test_help_lists_choices_and_ends_with_examples(capsys):
     assert "1.20.4" in out and "[2|3]" in out and "growing-tree" in out
 
 
+def test_every_option_is_in_a_help_group_listed_in_order(capsys):
+    """Each option's help group is one of GROUPS (``generate --help`` once left the Paper group's
+    --page, --answers and --sheets out: its group was not among them)."""
+    from blockmaze.commands import DESCRIBED, GROUPS, options_of
+
+    stray = {(command, o.name, o.group) for command in DESCRIBED for o in options_of(command)
+             if not o.argument and o.group not in GROUPS}
+    assert not stray
+    code, out, _ = run(capsys, "generate", "--help")
+    assert code == 0 and "Paper options:" in out
+    assert all(f"--{name}" in out for name in ("page", "answers", "sheets"))
+
+
 def test_real_process_exit_code_and_no_traceback(tmp_path):
     env = dict(os.environ)
     result = subprocess.run([sys.executable, "-m", "blockmaze", "generate", "2x2", "--wall", "-1"],
