@@ -5,13 +5,15 @@ the answers gathered at the back, a print shop's trim size and bleed).
 Each maze is made by the command itself (:func:`blockmaze.jobs.run`, so every option it takes
 applies as it would there), page k with the seed ``seed + k``, so one seed makes the whole book
 again. How the mazes rise is a rule of :data:`RISES`, a function of the command's size and the
-number of pages giving each page's size; a rule by difficulty joins it when the analysis has
-one (rank the mazes of each size by it).
+number of pages giving each page's own options: its size, or its ``--difficulty`` (the
+analysis's measure, :mod:`blockmaze.mazes.difficulty`).
 
 >>> rising_sizes((30, 30), 4)
-[(10, 10), (17, 17), (23, 23), (30, 30)]
+[{'size': (10, 10)}, {'size': (17, 17)}, {'size': (23, 23)}, {'size': (30, 30)}]
 >>> rising_sizes((8,), 3), same_sizes((5, 7), 2)
-([(3,), (5,), (8,)], [(5, 7), (5, 7)])
+([{'size': (3,)}, {'size': (5,)}, {'size': (8,)}], [{'size': (5, 7)}, {'size': (5, 7)}])
+>>> [page["difficulty"] for page in rising_difficulty((20, 20), 3)]
+['0.10', '0.50', '0.90']
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .export.defaults import PICTURE_STYLE
 
 BOOK_COMMANDS = ("generate",)  # the commands whose mazes a book draws
 FIRST = 1 / 3  # rising sizes: the first page's sides, as a share of the last page's
+# rising difficulty: the first and the last page's (each asks for the band within 0.1 of it)
+EASIEST, HARDEST = 0.1, 0.9
 MAX_PAGES = 1000
 # the options of the command that only a picture takes (the book draws its own pages, in the
 # theme's colours) and where it writes: not passed on to the command
@@ -32,23 +36,32 @@ PICTURE_OPTIONS = ("picture_style", "cell_size", "shade", "page", "answers", "sh
                    "solution", "output", "format_", "theme")
 
 
-def rising_sizes(size: tuple[int, ...], pages: int) -> list[tuple[int, ...]]:
+def _rising(pages: int) -> list[float]:
+    """Each page's way from the first (0) to the last (1)."""
+    return [1.0 if pages == 1 else k / (pages - 1) for k in range(pages)]
+
+
+def rising_sizes(size: tuple[int, ...], pages: int) -> list[dict]:
     """From a third of each side (at least 2, or 1 ring) up to ``size`` on the last page."""
     least = 1 if len(size) == 1 else 2
-    out = []
-    for k in range(pages):
-        t = 1.0 if pages == 1 else k / (pages - 1)
-        out.append(tuple(max(min(least, n), round(n * (FIRST + (1 - FIRST) * t))) for n in size))
-    return out
+    return [{"size": tuple(max(min(least, n), round(n * (FIRST + (1 - FIRST) * t)))
+                           for n in size)} for t in _rising(pages)]
 
 
-def same_sizes(size: tuple[int, ...], pages: int) -> list[tuple[int, ...]]:
+def same_sizes(size: tuple[int, ...], pages: int) -> list[dict]:
     """Every page the command's size."""
-    return [tuple(size)] * pages
+    return [{"size": tuple(size)}] * pages
 
 
-RISES: dict[str, Callable[[tuple[int, ...], int], list[tuple[int, ...]]]] = {
-    "size": rising_sizes, "none": same_sizes}
+def rising_difficulty(size: tuple[int, ...], pages: int) -> list[dict]:
+    """Every page the command's size, its difficulty rising from :data:`EASIEST` to
+    :data:`HARDEST` (as ``--difficulty`` takes it)."""
+    return [{"size": tuple(size), "difficulty": f"{EASIEST + (HARDEST - EASIEST) * t:.2f}"}
+            for t in _rising(pages)]
+
+
+RISES: dict[str, Callable[[tuple[int, ...], int], list[dict]]] = {
+    "size": rising_sizes, "none": same_sizes, "difficulty": rising_difficulty}
 
 
 def make_book(command: str, options: dict, pages: int, output, *, page: str = "letter",
@@ -74,6 +87,9 @@ def make_book(command: str, options: dict, pages: int, output, *, page: str = "l
         raise BlockmazeError(f"--pages must be 1 to {MAX_PAGES}, got {pages!r}")
     if rise not in RISES:
         raise BlockmazeError(f"--rise must be one of {', '.join(RISES)}, got {rise!r}")
+    if rise == "difficulty" and options.get("difficulty") is not None:
+        raise BlockmazeError("--rise difficulty sets each page's difficulty: leave out "
+                             "--difficulty (or use --rise size or none with it)")
     size = options.get("size")
     if size is None:
         raise BlockmazeError(f"a book needs the size of its last maze: blockmaze book {command} "
@@ -89,10 +105,10 @@ def make_book(command: str, options: dict, pages: int, output, *, page: str = "l
     inner = {k: v for k, v in options.items() if k not in PICTURE_OPTIONS}
     documents = []
     with tempfile.TemporaryDirectory(prefix="blockmaze-book-") as folder:
-        for k, each in enumerate(RISES[rise](size, pages)):
+        for k, own in enumerate(RISES[rise](size, pages)):
             path = Path(folder, f"{k}.json")
-            run(command, {**inner, "size": each, "seed": seed + k, "output": str(path)},
-                given=set(inner) | {"size", "seed", "output"})
+            run(command, {**inner, **own, "seed": seed + k, "output": str(path)},
+                given=set(inner) | set(own) | {"seed", "output"})
             documents.append(load_maze(path))
     total = write_book(documents, output, as_theme(options.get("theme")), style=style,
                        page=page, bleed=bleed, answers=answers)

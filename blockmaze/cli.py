@@ -220,8 +220,9 @@ def plugin_command(host, output):
                                             "top and bottom) to every page.")
 @click.option("--answers/--no-answers", default=True, show_default=True,
               help="The solutions at the back, four to a page.")
-@click.option("--rise", type=click.Choice(("size", "none")), default="size", show_default=True,
-              help="How the mazes rise page by page: size (from a third of SIZE), or none.")
+@click.option("--rise", type=click.Choice(("size", "difficulty", "none")), default="size",
+              show_default=True, help="How the mazes rise page by page: size (from a third of "
+              "SIZE), difficulty (every maze SIZE, from easy to hard), or none.")
 def book_command(command, arguments, pages, output, page, bleed, answers, rise):
     """Make a puzzle book: PAGES mazes from COMMAND's options (its SIZE the last maze's, page k
     with the seed SEED + k), one a page with page numbers, the answers at the back, as a PDF

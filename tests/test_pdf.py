@@ -108,6 +108,29 @@ def test_a_book_numbers_its_pages_and_gathers_the_answers_at_the_back(tmp_path):
     assert "square 4x4" in texts[0] and "square 12x12" in texts[5]
 
 
+def test_a_book_rising_in_difficulty_goes_from_easy_to_hard(monkeypatch, capsys):
+    """--rise difficulty: every maze the size given, each page's measured difficulty within 0.1
+    of its own, rising from 0.1 to 0.9; --difficulty beside it is refused in one line."""
+    import blockmaze.export.pdf as pdf
+
+    drawn = []
+    monkeypatch.setattr(pdf, "write_book", lambda documents, *a, **k: drawn.extend(documents)
+                        or len(documents))
+    assert main(["book", "generate", "12x12", "-s", "3", "--pages", "5", "--rise", "difficulty",
+                 "-o", "unused.pdf"]) == 0
+    from blockmaze.mazes import difficulty
+
+    scores = [difficulty.measured(d.maze, d.endpoints.start, d.endpoints.goal)["score"]
+              for d in drawn]
+    assert [d.maze.grid.shape for d in drawn] == [(12, 12)] * 5
+    assert all(abs(score - asked) <= 0.1 for score, asked in zip(scores, (.1, .3, .5, .7, .9)))
+    assert scores == sorted(scores), scores
+    capsys.readouterr()
+    assert main(["book", "generate", "12x12", "--pages", "2", "--rise", "difficulty",
+                 "--difficulty", "hard", "-o", "unused.pdf"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 @pytest.mark.parametrize("args, says", [
     (["--page", "tabloid"], "is not a size"), (["--sheets", "0x2"], "COLSxROWS"),
 ])
