@@ -123,7 +123,7 @@ def test_a_book_rising_in_difficulty_goes_from_easy_to_hard(monkeypatch, capsys)
     scores = [difficulty.measured(d.maze, d.endpoints.start, d.endpoints.goal)["score"]
               for d in drawn]
     assert [d.maze.grid.shape for d in drawn] == [(12, 12)] * 5
-    assert all(abs(score - asked) <= 0.1 for score, asked in zip(scores, (.1, .3, .5, .7, .9)))
+    assert all(abs(score - asked) <= 0.1 for score, asked in zip(scores, (.1, .3, .5, .7, .9), strict=True))
     assert scores == sorted(scores), scores
     capsys.readouterr()
     assert main(["book", "generate", "12x12", "--pages", "2", "--rise", "difficulty",
