@@ -303,10 +303,10 @@ def kill_round(world: Path, args: list[str], delay: float, signum: int = signal.
     if signum != signal.SIGKILL:  # a stop the run takes: one line, or the run had finished
         assert process.returncode in (0, 128 + signum), said
         lines = [line for line in said.splitlines() if line]
-        if process.returncode:  # after the run's own warning (the world built), if it came first
-            *before, stop = lines
-            assert stop.startswith("Error: ") and all(line.startswith("Warning: built into")
-                                                      for line in before), said
+        if process.returncode:  # after the run's own lines (the world built, the run's summary),
+            *before, stop = lines  # if they came first
+            assert stop.startswith("Error: ") and all(
+                line.startswith(("Warning: built into", "wrote ")) for line in before), said
             assert not before or "no file was changed" not in stop, said
     return said
 
