@@ -6,7 +6,7 @@ when its constructor is first looked up, and registers it with :func:`register_k
 (tests/test_registry.py checks the table against the modules).
 
 >>> sorted(GRID_KINDS)
-['hex', 'layered', 'polar', 'square', 'triangle', 'upsilon', 'weave']
+['cube', 'cylinder', 'hex', 'layered', 'moebius', 'polar', 'sphere', 'square', 'torus', 'triangle', 'upsilon', 'weave']
 >>> GRID_KINDS["square"](2, 3)
 Grid(square, 2x3)
 """
@@ -25,6 +25,12 @@ if TYPE_CHECKING:
 # kind -> (module, constructor name)
 KIND_MODULES = {kind: (kind, f"{kind}_grid")
                 for kind in ("hex", "layered", "polar", "square", "triangle", "upsilon", "weave")}
+# the surfaces' kinds (one module, blockmaze.grids.surfaces): wrapped squares, a cube's faces, a
+# sphere's rings. A maze of them is made, solved, measured and kept as a maze document; the
+# commands draw the flat kinds only (no picture, block or mesh writer draws a surface yet)
+SURFACE_KINDS = ("cylinder", "torus", "moebius", "cube", "sphere")
+KIND_MODULES.update({kind: ("surfaces", f"{kind}_grid") for kind in SURFACE_KINDS})
+FLAT_KINDS = tuple(kind for kind in KIND_MODULES if kind not in SURFACE_KINDS)
 
 
 GRID_KINDS: Registry[Callable[..., Grid]] = Registry(
@@ -66,5 +72,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["GRID_KINDS", "Grid", "grid_constructor", "hex_grid", "layered_grid", "polar_grid", "register_kind",
-           "square_grid", "triangle_grid", "upsilon_grid", "weave_grid"]
+__all__ = ["FLAT_KINDS", "GRID_KINDS", "Grid", "SURFACE_KINDS", "cube_grid", "cylinder_grid", "grid_constructor", "hex_grid",
+           "layered_grid", "moebius_grid", "polar_grid", "register_kind", "sphere_grid",
+           "square_grid", "torus_grid", "triangle_grid", "upsilon_grid", "weave_grid"]

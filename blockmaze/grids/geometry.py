@@ -101,6 +101,15 @@ def register_shapes(kind: str, function: ShapeFunction) -> None:
     _SHAPES[kind] = function
 
 
+_OUTER_SIDES: dict[str, Callable[[Grid], np.ndarray]] = {}
+
+
+def register_outer_sides(kind: str, function: Callable[[Grid], np.ndarray]) -> None:
+    """Make ``function(grid) -> bool[n, k]`` the :func:`outer_sides` of ``kind``'s grids, for a
+    kind whose sides are known from its table rather than from polygons (the surfaces')."""
+    _OUTER_SIDES[kind] = function
+
+
 def cell_shapes(grid: Grid) -> CellShapes:
     """Every cell's polygon and the direction of each of its edges (see the module docstring).
 
@@ -140,6 +149,8 @@ def outer_sides(grid: Grid) -> np.ndarray:
     """
     from . import GRID_KINDS
 
+    if grid.kind in _OUTER_SIDES:  # a surface's, from its table (it has no polygons)
+        return _OUTER_SIDES[grid.kind](grid)
     shapes = cell_shapes(grid)
     has_side = np.zeros((grid.size, grid.degree), dtype=bool)
     rows, cols = np.nonzero(shapes.sides >= 0)

@@ -114,25 +114,39 @@ def polar_grid(rings: int, mask: np.ndarray | None = None) -> Grid:
     check_cell_count(size, what)
     ensure_memory(size * BYTES_PER_CELL, what)
     neighbors = np.full((size, 6), -1, dtype=np.int32)
-    for r in range(rings):
-        n, first = int(counts[r]), int(offsets[r])
-        j = np.arange(n)
-        cells = first + j
-        neighbors[cells, CW] = first + (j + 1) % n
-        neighbors[cells, CCW] = first + (j - 1) % n
-        if r + 1 < rings:
-            outer = int(offsets[r + 1])
-            if counts[r + 1] == 2 * n:
-                neighbors[cells, OUTWARD_A] = outer + 2 * j
-                neighbors[cells, OUTWARD_B] = outer + 2 * j + 1
-                neighbors[outer + 2 * j, INWARD_A] = cells
-                neighbors[outer + 2 * j + 1, INWARD_B] = cells
-            else:
-                neighbors[cells, OUTWARD_A] = outer + j
-                neighbors[outer + j, INWARD_A] = cells
+    link_rings(neighbors, counts, offsets)
     enabled = enabled_from_mask(mask, (size,), size)
     apply_mask(neighbors, enabled)
     return Grid("polar", (rings,), neighbors, OPPOSITE.copy(), DIRECTIONS, enabled)
+
+
+def link_rings(neighbors: np.ndarray, counts: np.ndarray, offsets: np.ndarray,
+               first: int = 0) -> None:
+    """Fill the six directions of rings of ``counts`` cells (each ring as many as the one
+    inside it, or twice as many) into ``neighbors``, its rows the rings' cells from ``offsets``
+    on, their numbers counted from ``first`` (the polar grid's; each hemisphere's of a sphere).
+
+    >>> table = np.full((12, 6), -1, dtype=np.int32)
+    >>> link_rings(table, np.array([4, 8]), np.array([0, 4, 12]), first=100)
+    >>> table[0].tolist()
+    [101, 103, -1, -1, 104, 105]
+    """
+    for r in range(len(counts)):
+        n, start = int(counts[r]), int(offsets[r])
+        j = np.arange(n)
+        rows = start + j
+        neighbors[rows, CW] = first + start + (j + 1) % n
+        neighbors[rows, CCW] = first + start + (j - 1) % n
+        if r + 1 < len(counts):
+            outer = int(offsets[r + 1])
+            if counts[r + 1] == 2 * n:
+                neighbors[rows, OUTWARD_A] = first + outer + 2 * j
+                neighbors[rows, OUTWARD_B] = first + outer + 2 * j + 1
+                neighbors[outer + 2 * j, INWARD_A] = first + rows
+                neighbors[outer + 2 * j + 1, INWARD_B] = first + rows
+            else:
+                neighbors[rows, OUTWARD_A] = first + outer + j
+                neighbors[outer + j, INWARD_A] = first + rows
 
 
 def _arc_steps(rings: int, counts: np.ndarray) -> np.ndarray:
