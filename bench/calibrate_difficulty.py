@@ -3,6 +3,8 @@
     python bench/calibrate_difficulty.py            # 30 mazes a recipe, kind and size (~10 min)
     python bench/calibrate_difficulty.py --per 8 --out /tmp/d.json   # quicker, elsewhere
     python bench/calibrate_difficulty.py --quick    # CI smoke run: 2 a recipe, not written
+    python bench/calibrate_difficulty.py --per 24 --kinds torus cube   # these kinds again, the
+                                                    # others kept as the file has them
 
 For each grid kind and three sizes (about 100, 1,000 and 10,000 cells), mazes of every recipe
 (blockmaze.mazes.difficulty.recipes: every algorithm the kind has but Aldous-Broder, and
@@ -36,6 +38,11 @@ SIZES = {
     "upsilon": [(10, 10), (30, 30), (100, 100)],
     "polar": [(7,), (21,), (66,)],
     "layered": [(2, 7, 7), (3, 18, 18), (4, 50, 50)],
+    "cylinder": [(10, 10), (30, 30), (100, 100)],
+    "torus": [(10, 10), (30, 30), (100, 100)],
+    "moebius": [(10, 10), (30, 30), (100, 100)],
+    "cube": [(4,), (13,), (41,)],
+    "sphere": [(10,), (34,), (106,)],
 }
 QUANTILES = 41
 RECIPE_QUANTILES = 21
@@ -81,6 +88,12 @@ def main() -> None:
     args = parser.parse_args()
     per = 2 if args.quick else args.per
     out = {"per_recipe": per, "weave": WEAVE, "kinds": {}}
+    if set(args.kinds) != set(SIZES) and args.out.exists():  # some kinds: the rest as they are
+        kept = json.loads(args.out.read_text(encoding="utf-8"))
+        if kept["per_recipe"] != per and not args.quick:
+            raise SystemExit(f"{args.out} has {kept['per_recipe']} mazes a recipe: give --per "
+                             f"{kept['per_recipe']} to add kinds to it")
+        out["kinds"] = {k: v for k, v in kept["kinds"].items() if k not in args.kinds}
     for kind in args.kinds:
         out["kinds"][kind] = []
         for shape in SIZES[kind][:1] if args.quick else SIZES[kind]:
