@@ -478,11 +478,23 @@ def export(job: Export, voice: Voice) -> Outcome:
     where, theme = _output(job)
     loaded = load_maze(job.document)
     grid = loaded.maze.grid
+    _check_flat(grid.kind)
     settings = block_settings(job, grid.kind)
     if where is not None:
         where = _check_graph_output(job, where, grid.kind, grid.shape[0])
     _warn_unused(job, run_context(job, where, grid.kind))
     return _emit(job, voice, loaded, where, theme, settings)
+
+
+def _check_flat(kind: str) -> None:
+    """Refuse to draw a maze on a surface (a cylinder, a torus, ...): no writer draws one yet;
+    its document is made by the library (blockmaze.grids.surfaces) and measured by info."""
+    from .grids import SURFACE_KINDS
+
+    if kind in SURFACE_KINDS:
+        raise BlockmazeError(f"a {kind} maze lies on a surface: blockmaze keeps it as its maze "
+                             f"document and measures it (info --analysis), but draws no picture, "
+                             f"blocks, mesh or tile map of a surface yet")
 
 
 def _check_fits(writer: Writer, settings: BlockSettings, kind: str, cells) -> None:
