@@ -32,7 +32,7 @@ from .errors import BadFileError, BlockmazeError
 from .export import FORMATS, MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, PICTURE_STYLES
 from .export.minecraft.versions import DATA_VERSIONS, DEFAULT_MC_VERSION
 from .dungeon import STYLES as DUNGEON_STYLES
-from .grids import FLAT_KINDS
+from .grids import FLAT_KINDS, GRID_KINDS
 from .materials import DEFAULT_THEME, Material, theme_names
 from .render import STYLE_NAMES as TEXT_STYLES
 from .solver_methods import METHODS as SOLVERS
@@ -53,7 +53,7 @@ RASTERIZED = frozenset({"hex", "upsilon", "triangle", "polar", "labyrinth"})
 # -g labyrinth: a classical labyrinth drawn on a polar grid (blockmaze.mazes.labyrinths); the
 # options that carve a maze do not apply to it
 LABYRINTH = "labyrinth"
-CARVED = frozenset(FLAT_KINDS)
+CARVED = frozenset(GRID_KINDS)
 LABYRINTH_STYLES = ("cretan", "chartres")
 # the kinds --unicursal splits (blockmaze.blocks.unicursal.UNICURSAL_KINDS): those with one flat plan
 UNICURSAL = frozenset({"square", "hex", "triangle", "upsilon", "polar"})
@@ -796,7 +796,7 @@ class Generate(GraphMaze):
                                  "LEVELSxROWSxCOLS for layered; axis letters name the numbers in "
                                  "any order (30Cx20R, 3Hx20Rx30C). labyrinth: a classical "
                                  "labyrinth (--style), SIZE its circuits (or --circuits).", "Maze",
-                       click.Choice(sorted([*FLAT_KINDS, LABYRINTH])), flags=("-g", "--grid"))
+                       click.Choice(sorted([*GRID_KINDS, LABYRINTH])), flags=("-g", "--grid"))
     style: str = option("cretan", "-g labyrinth: cretan (the classical labyrinth, from its seed "
                                   "pattern) or chartres (the medieval 11-circuit one).", "Maze",
                         click.Choice(LABYRINTH_STYLES), grids=frozenset({LABYRINTH}),

@@ -278,9 +278,10 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     # a unicursal maze is built square: one of another kind is drawn in corridors at --scale
     # first (whatever the output), so --wall and --passage apply too
     built = "square" if job.unicursal else kind
+    where, theme = _output(job)
+    _check_surface(kind, where)
     settings = block_settings(job, built, **({"scale": None} if job.unicursal else {}))
     shape, mask = _shape_and_mask(job, settings)
-    where, theme = _output(job)
     prefab = _prefab(job, shape, mask, settings, where)
     if prefab is not None:
         mask = prefab.mask() if mask is None else _cells_mask(mask, shape) & prefab.mask()
@@ -478,7 +479,7 @@ def export(job: Export, voice: Voice) -> Outcome:
     where, theme = _output(job)
     loaded = load_maze(job.document)
     grid = loaded.maze.grid
-    _check_flat(grid.kind)
+    _check_surface(grid.kind, where)
     settings = block_settings(job, grid.kind)
     if where is not None:
         where = _check_graph_output(job, where, grid.kind, grid.shape[0])
@@ -486,15 +487,17 @@ def export(job: Export, voice: Voice) -> Outcome:
     return _emit(job, voice, loaded, where, theme, settings)
 
 
-def _check_flat(kind: str) -> None:
-    """Refuse to draw a maze on a surface (a cylinder, a torus, ...): no writer draws one yet;
-    its document is made by the library (blockmaze.grids.surfaces) and measured by info."""
+def _check_surface(kind: str, where: Destination | None) -> None:
+    """Refuse, before any work, to write a maze on a surface (a cylinder, a cube, ...) where
+    the writer draws none (the writer says: ``draws_surfaces``); printed, it would be blocks."""
     from .grids import SURFACE_KINDS
 
-    if kind in SURFACE_KINDS:
-        raise BlockmazeError(f"a {kind} maze lies on a surface: blockmaze keeps it as its maze "
-                             f"document and measures it (info --analysis), but draws no picture, "
-                             f"blocks, mesh or tile map of a surface yet")
+    if kind in SURFACE_KINDS and (where is None or not where.writer.draws_surfaces):
+        from .export import FORMATS
+
+        takes = sorted(s for f in FORMATS.values() if f.surfaces for s in f.suffixes)
+        raise BlockmazeError(f"a {kind} maze lies on a surface: write it as {', '.join(takes)} "
+                             f"(a picture draws its net); blocks, meshes and tile maps are flat")
 
 
 def _check_fits(writer: Writer, settings: BlockSettings, kind: str, cells) -> None:

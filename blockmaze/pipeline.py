@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from .dungeon.level import Dungeon
 
 # how many size numbers each grid kind takes, and what they mean
-SIZE_FORMS = {"polar": (1, "RINGS"), "layered": (3, "LEVELSxROWSxCOLS")}
+SIZE_FORMS = {"polar": (1, "RINGS"), "layered": (3, "LEVELSxROWSxCOLS"), "sphere": (1, "RINGS"),
+              "cube": (1, "N (a face's side)")}
 
 
 def grid_shape(kind: str, size: tuple[int, ...]) -> tuple[int, ...]:

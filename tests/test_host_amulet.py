@@ -349,10 +349,13 @@ def test_the_plugin_file_exports_an_operation_with_the_forms_options(tmp_path):
     export = module.export
     assert export["name"] == "Maze (blockmaze)"
     assert export["operation"].__code__.co_argcount == 4
+    from blockmaze.grids import SURFACE_KINDS
+
     fields = {f["name"]: f for f in form("generate")}
     options = export["options"]
-    assert options["Grid"] == ["str_choice", "square", *sorted(set(fields["kind"]["choices"])
-                                                                - {"square", "labyrinth"})]
+    # every grid kind but the surfaces' (a world holds flat mazes) and the labyrinth
+    assert options["Grid"] == ["str_choice", "square", *sorted(
+        set(fields["kind"]["choices"]) - {"square", "labyrinth", *SURFACE_KINDS})]
     assert options["Algorithm"][:2] == ["str_choice", fields["algorithm"]["default"]]
     assert sorted(options["Algorithm"][1:]) == sorted(fields["algorithm"]["choices"])
     assert options["Theme"][1] == fields["theme"]["default"]

@@ -196,8 +196,9 @@ def test_info_reads_a_surface_mazes_document_and_measures_it(tmp_path, capsys, k
     assert facts["analysis"]["dead_ends"] == len(document.maze.dead_ends)
 
 
-@pytest.mark.parametrize("output", ["m.png", "m.schem", "m.glb", "m.tmx", "m.pdf", None])
-def test_drawing_a_surface_maze_is_refused_in_one_line(tmp_path, capsys, output):
+@pytest.mark.parametrize("output", ["m.schem", "m.glb", "m.tmx", "m.nbt", "m.pieces.json", None])
+def test_blocks_meshes_and_tile_maps_of_a_surface_maze_are_refused_in_one_line(tmp_path, capsys,
+                                                                              output):
     from blockmaze.cli import main
     from blockmaze.pipeline import make_maze
 
@@ -208,6 +209,27 @@ def test_drawing_a_surface_maze_is_refused_in_one_line(tmp_path, capsys, output)
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "lies on a surface" in err[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
+    assert main(["generate", "-g", "cube", "4"] + ([] if output is None else
+                                                   ["-o", str(tmp_path / output)])) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
+
+
+@pytest.mark.parametrize("kind, size", [("cylinder", "5x9"), ("torus", "6x6"), ("moebius", "4x9"),
+                                        ("cube", "4"), ("sphere", "8")])
+def test_generate_draws_a_surface_mazes_net(tmp_path, capsys, kind, size):
+    """The command takes -g for each surface: a picture of its net (walls on both sides of each
+    cut, the solution drawn to the cut and on from the other side) and its document."""
+    from PIL import Image
+
+    from blockmaze.cli import main
+
+    for name in ("m.png", "m.svg", "m.json"):
+        assert main(["generate", "-g", kind, size, "-s", "3", "--solution", "-o",
+                     str(tmp_path / name)]) == 0
+    with Image.open(tmp_path / "m.png") as picture:
+        assert picture.size[0] > 20 and picture.size[1] > 20
+    assert load_maze(tmp_path / "m.json").maze.grid.kind == kind
+    assert "<path" in (tmp_path / "m.svg").read_text()
 
 
 def test_entrances_open_a_cylinders_edges_and_a_closed_surface_has_none():
@@ -219,3 +241,56 @@ def test_entrances_open_a_cylinders_edges_and_a_closed_surface_has_none():
     for grid in (bm.torus_grid(4, 4), bm.cube_grid(2), bm.sphere_grid(4)):
         with pytest.raises(BlockmazeError, match="no cell on an outer wall"):
             place_endpoints(bm.generate(grid, rng=1), "entrances")
+
+
+@pytest.mark.parametrize("kind", SURFACE_KINDS)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_each_net_is_cut_only_along_its_seams(kind, data):
+    """In a surface's net every cell is a clockwise polygon; a side that is no seam is the
+    neighbour's side across it, edge for edge, and a seam's neighbour lies elsewhere; each
+    seam's way back is a seam too."""
+    from blockmaze.grids.geometry import cell_shapes
+
+    grid = GRID_KINDS[kind](*data.draw(SHAPES[kind]))
+    shapes = cell_shapes(grid)
+    assert (shapes.areas() > 0).all()
+    edges = {}
+    for cell in range(grid.size):
+        polygon = np.round(shapes.polygon(cell), 6)
+        for j in range(shapes.counts[cell]):
+            a, b = tuple(polygon[j]), tuple(polygon[(j + 1) % shapes.counts[cell]])
+            edges[(a, b)] = (cell, j)
+    for (a, b), (cell, j) in edges.items():
+        side = int(shapes.sides[cell, j])
+        other = int(grid.neighbors[cell, side])
+        seam = bool(shapes.seams[cell, j])
+        mate = edges.get((b, a))
+        if other < 0:
+            assert mate is None and not seam
+        elif seam:
+            assert mate is None or mate[0] != other
+            back = shapes.sides[other] == grid.opposite[side]
+            assert shapes.seams[other][back].all() and back.any()
+        else:
+            assert mate is not None and mate[0] == other, (cell, j, side)
+
+
+@pytest.mark.parametrize("kind", SURFACE_KINDS)
+@settings(max_examples=8, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_a_net_draws_a_wall_on_each_side_of_a_walled_cut_and_none_on_a_passage(kind, data, seed):
+    from blockmaze.export.picture_scene import _Builder
+
+    maze = bm.generate(GRID_KINDS[kind](*data.draw(SHAPES[kind])), rng=seed)
+    builder = _Builder(maze, "walls", 10, None, None, False, None, [])
+    walls = builder.wall_mask()
+    cells, edges = np.nonzero(builder.seam)
+    for cell, j in zip(cells.tolist(), edges.tolist(), strict=True):
+        assert walls[cell, j] == (not maze.links[cell, builder.sides[cell, j]])
+    ends = place_endpoints(maze)
+    builder.endpoints, builder.solution = ends, True
+    pieces = builder.solution_pieces()
+    assert np.concatenate(pieces).tolist() == maze.shortest_path(ends.start, ends.goal).tolist()
+    came, leaves = builder.seam_ends(pieces)
+    assert sum(p is not None for p in came) == sum(p is not None for p in leaves) == len(pieces) - 1

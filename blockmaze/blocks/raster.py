@@ -141,6 +141,12 @@ def min_scale(kind: str) -> int:
     >>> min_scale("hex")
     3
     """
+    from ..grids import SURFACE_KINDS
+
+    if kind in SURFACE_KINDS:
+        raise BlockmazeError(f"a {kind} maze lies on a surface: no blocks, mesh or tile map is "
+                             f"drawn of one yet; a picture (.png, .svg, .pdf) draws its net, and "
+                             f"a maze document (.json) keeps it")
     if kind not in MIN_SCALE:
         raise BlockmazeError(
             f"a {kind} grid cannot be rasterized into one plan; "

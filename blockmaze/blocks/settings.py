@@ -137,9 +137,9 @@ def default_scale(kind: str) -> int:
     """
     if kind in CONVERTED:
         return 4
-    from .raster import min_scale
+    from .raster import MIN_SCALE
 
-    return max(4, min_scale(kind))
+    return max(4, MIN_SCALE.get(kind, 4))  # (a kind drawn in no blocks: refused where drawn)
 
 
 def _weave_wall() -> int:

@@ -45,6 +45,8 @@ class Format:
     streamed maze never exists whole: worlds). ``folder``: the output is a folder, not a file.
     ``companion``: a file another format writes beside its own (an OBJ's .mtl), never asked
     for alone. ``noun``: what a run that draws the maze (``source == "maze"``) says it wrote.
+    ``surfaces``: it takes a maze on a surface (a cylinder, a cube, ...: its document, or a
+    picture of its net).
     """
 
     name: str
@@ -55,6 +57,7 @@ class Format:
     folder: bool = False
     companion: bool = False
     noun: str = ""
+    surfaces: bool = False
 
 
 def _formats(*rows: tuple) -> dict[str, Format]:
@@ -100,15 +103,15 @@ FORMATS: dict[str, Format] = _formats(
     ("xp", "export.tilemaps.rexpaint", (".xp",),
      "REXPaint image (CP437 glyphs, theme colours; REXPaint, libtcod)", "plan"),
     ("png", "export.pictures", (".png",), "picture of the maze (walls, paths or blocks)", "maze",
-     False, False, "picture"),
+     False, False, "picture", True),
     ("svg", "export.pictures", (".svg",), "vector picture of the maze (walls, paths or blocks)",
-     "maze", False, False, "picture"),
+     "maze", False, False, "picture", True),
     ("pdf", "export.pdf", (".pdf",),
      "PDF to print: the maze to a page size, its seed, an answer page, sheets to tape together "
-     "(needs the pdf extra)", "maze", False, False, "PDF"),
+     "(needs the pdf extra)", "maze", False, False, "PDF", True),
     ("maze", "export.maze_document", (".json",),
      "maze document: grid, passages, endpoints, algorithm and seed (blockmaze export)", "maze",
-     False, False, "maze document"),
+     False, False, "maze document", True),
     ("pieces", "export.kits.piecelist", (".pieces.json",),
      "piece list: each cell's kit piece, turn, place and flags (game engines' modular kits)",
      "maze", False, False, "piece list"),
@@ -211,6 +214,7 @@ class Writer:
     bands = property(lambda self: self.format.source == "bands")
     folder = property(lambda self: self.format.folder)
     draws_maze = property(lambda self: self.format.source == "maze")
+    draws_surfaces = property(lambda self: self.format.surfaces)
     # a maze generated row by row can be written to it: as bands, or started over per pass
     streams = property(lambda self: self.bands or self.write_bands is not None)
     tiles = property(lambda self: self.write_tiles is not None)

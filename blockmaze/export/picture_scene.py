@@ -216,6 +216,12 @@ class _Builder:
         self.planar = np.zeros(grid.neighbors.shape, dtype=bool)
         r, c = np.nonzero(self.valid)
         self.planar[r, sides[r, c]] = True
+        # a surface's net is cut along its seams: a wall there is drawn on both sides of the
+        # cut, and the solution leaves by one and comes back in by the other
+        self.seam = np.zeros((n, m), dtype=bool) if shapes.seams is None else \
+            self.valid & shapes.seams
+        self.crossing = np.zeros(grid.neighbors.shape, dtype=bool)
+        self.crossing[r, sides[r, c]] = self.seam[r, c]
         self.opened = np.zeros((n, m), dtype=bool)
         if endpoints is not None:
             for cell, direction in endpoints.openings:
@@ -263,7 +269,7 @@ class _Builder:
         """Edges drawn as walls: not linked, owned by the lower cell (or the only enabled one)."""
         index = np.arange(self.grid.size)[:, None]
         return (self.own & ~self.linked & ~self.opened
-                & ((self.across < 0) | (self.across > index)))
+                & ((self.across < 0) | (self.across > index) | self.seam))
 
     def chains(self, mask: np.ndarray, by_side: bool = False):
         """The masked edges as polylines: consecutive edges of one cell (and, with ``by_side``,
@@ -335,14 +341,28 @@ class _Builder:
 
     def solution_pieces(self, cells: np.ndarray | None = None) -> list[np.ndarray]:
         """The solution's cells (by default the shortest path), split where a step is not in
-        the plane (layered up/down)."""
+        the plane (layered up/down) or crosses a seam of a surface's net."""
         if self.pieces is not None:
             return self.pieces
         if cells is None:
             cells = self.maze.shortest_path(int(self.endpoints.start), int(self.endpoints.goal))
         step_dir = np.argmax(self.grid.neighbors[cells[:-1]] == cells[1:, None], axis=1)
-        flat = self.planar[cells[:-1], step_dir]
+        flat = self.planar[cells[:-1], step_dir] & ~self.crossing[cells[:-1], step_dir]
         return np.split(cells, np.flatnonzero(~flat) + 1)
+
+    def seam_ends(self, pieces: list[np.ndarray]) -> tuple[list, list]:
+        """For each piece of the solution, the middle of the seam it came in by (or None) and
+        of the seam it leaves by (or None): the way drawn to the net's cut and on from it."""
+        grid = self.grid
+        came: list = [None] * len(pieces)
+        leaves: list = [None] * len(pieces)
+        for k in range(1, len(pieces)):
+            a, b = int(pieces[k - 1][-1]), int(pieces[k][0])
+            d = int(np.argmax(grid.neighbors[a] == b))
+            if self.crossing[a, d]:
+                leaves[k - 1] = self.side_middle(a, d)
+                came[k] = self.side_middle(b, int(grid.opposite[d]))
+        return came, leaves
 
     def openings_of(self, cell: int) -> list[np.ndarray]:
         return [self.side_middle(c, d) for c, d in self.endpoints.openings if int(c) == cell]
@@ -379,13 +399,19 @@ class _Builder:
             return []
         ends = self.endpoints
         lines = []
-        for piece in self.solution_pieces() if self.solution else ():
+        pieces = self.solution_pieces() if self.solution else []
+        came, leaves = self.seam_ends(pieces)
+        for piece, into, out in zip(pieces, came, leaves, strict=True):
             ways = [self.centroids[piece]] if self.classic else self.route(piece)[0]
             for k, pts in enumerate(ways):
                 if k == 0 and piece[0] == ends.start:
                     pts = np.concatenate([*(o[None] for o in self.openings_of(int(piece[0]))[:1]), pts])
                 if k == len(ways) - 1 and piece[-1] == ends.goal:
                     pts = np.concatenate([pts, *(o[None] for o in self.openings_of(int(piece[-1]))[:1])])
+                if k == 0 and into is not None:
+                    pts = np.concatenate([into[None], pts])
+                if k == len(ways) - 1 and out is not None:
+                    pts = np.concatenate([pts, out[None]])
                 if len(pts) > 1:
                     lines.append(np.asarray(pts).reshape(-1, 2))
         start, goal = int(ends.start), int(ends.goal)

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 KIND_MODULES = {kind: (kind, f"{kind}_grid")
                 for kind in ("hex", "layered", "polar", "square", "triangle", "upsilon", "weave")}
 # the surfaces' kinds (one module, blockmaze.grids.surfaces): wrapped squares, a cube's faces, a
-# sphere's rings. A maze of them is made, solved, measured and kept as a maze document; the
-# commands draw the flat kinds only (no picture, block or mesh writer draws a surface yet)
+# sphere's rings. A maze of them is made, solved, measured, kept as a maze document and drawn
+# as its net by the picture writers; the other writers draw the flat kinds only
 SURFACE_KINDS = ("cylinder", "torus", "moebius", "cube", "sphere")
 KIND_MODULES.update({kind: ("surfaces", f"{kind}_grid") for kind in SURFACE_KINDS})
 FLAT_KINDS = tuple(kind for kind in KIND_MODULES if kind not in SURFACE_KINDS)

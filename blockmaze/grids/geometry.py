@@ -19,7 +19,8 @@ levels side by side).
 - ``counts``: int ``(n,)``, the number of vertices of each cell.
 
 Two cells are neighbours in the plane iff their polygons share an edge of positive length, and
-polygons do not overlap (both are tested for every kind). Disabled cells keep their polygons.
+polygons do not overlap (both are tested for every kind); a surface's net is cut along its
+seams, where neighbours lie apart (``seams``). Disabled cells keep their polygons.
 
 Each kind registers its shape function with :func:`register_shapes`; the square kind's is here.
 
@@ -46,11 +47,14 @@ from .base import Grid
 
 @dataclass(frozen=True, eq=False)
 class CellShapes:
-    """Every cell's polygon: ``points (n, m, 2)`` NaN-padded, ``sides (n, m)``, ``counts (n,)``."""
+    """Every cell's polygon: ``points (n, m, 2)`` NaN-padded, ``sides (n, m)``, ``counts (n,)``;
+    ``seams (n, m)``, for a surface's net: True on an edge whose neighbour across lies
+    elsewhere in the plane (the net is cut there), None where every neighbour shares its edge."""
 
     points: np.ndarray
     sides: np.ndarray
     counts: np.ndarray
+    seams: np.ndarray | None = None
 
     def polygon(self, cell: int) -> np.ndarray:
         """The ``(counts[cell], 2)`` vertices of one cell."""

@@ -159,43 +159,58 @@ def _arc_steps(rings: int, counts: np.ndarray) -> np.ndarray:
     return steps
 
 
-def _arc(centre: float, radius: int, k: np.ndarray, steps: int) -> np.ndarray:
+def _arc(centre: float, centre_y: float, radius: int, k: np.ndarray, steps: int) -> np.ndarray:
     theta = 2 * np.pi * k / steps
-    return np.stack([centre + radius * np.sin(theta), centre - radius * np.cos(theta)], axis=-1)
+    return np.stack([centre + radius * np.sin(theta), centre_y - radius * np.cos(theta)],
+                    axis=-1)
 
 
 def polar_shapes(grid: Grid) -> CellShapes:
     """Ring sectors, arcs approximated by points (see the module docstring); NaN-padded."""
     rings = grid.shape[0]
-    counts, offsets = ring_counts(rings), ring_offsets(rings)
+    return ring_shapes(ring_counts(rings), float(rings), float(rings))
+
+
+def ring_shapes(counts: np.ndarray, centre: float, centre_y: float | None = None) -> CellShapes:
+    """The sectors of rings of ``counts`` cells round the point (``centre``, ``centre_y``, by
+    default ``centre``), ring r between radius r and r + 1 (the polar grid's; each
+    hemisphere's of a sphere's net).
+
+    >>> ring_shapes(np.array([4, 8]), 2.0, 5.0).bounds()   # two rings round (2, 5)
+    (0.0, 3.0, 4.0, 7.0)
+    """
+    rings = len(counts)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    size = int(offsets[-1])
     steps = _arc_steps(rings, counts)
-    centre = float(rings)
+    cy = centre if centre_y is None else centre_y
     ring_points, ring_sides = [], []
     for r in range(rings):
         n = int(counts[r])
         j = np.arange(n)[:, None]
         out_steps = int(steps[r + 1])
         out_per = out_steps // n
-        outer = _arc(centre, r + 1, j * out_per + np.arange(out_per + 1)[None, :], out_steps)
+        outer = _arc(centre, cy, r + 1, j * out_per + np.arange(out_per + 1)[None, :], out_steps)
         out_side = np.full((n, out_per), OUTWARD_A)
         if r + 1 < rings and counts[r + 1] == 2 * n:
             out_side[:, out_per // 2:] = OUTWARD_B
         if r == 0:
-            inner = np.full((n, 1, 2), centre)
+            inner = np.tile(np.array([centre, cy]), (n, 1, 1))
             inner_side = np.empty((n, 0), dtype=np.int64)
         else:
             in_steps = int(steps[r])
             in_per = in_steps // n
-            inner = _arc(centre, r, (j + 1) * in_per - np.arange(in_per + 1)[None, :], in_steps)
+            inner = _arc(centre, cy, r, (j + 1) * in_per - np.arange(in_per + 1)[None, :],
+                         in_steps)
             second_child = (j[:, 0] % 2 == 1) & (counts[r] == 2 * counts[r - 1])
             inner_side = np.repeat(np.where(second_child, INWARD_B, INWARD_A)[:, None], in_per, axis=1)
         ring_points.append(np.concatenate([outer, inner], axis=1))
         ring_sides.append(np.concatenate(
             [out_side, np.full((n, 1), CW), inner_side, np.full((n, 1), CCW)], axis=1))
     m = max(p.shape[1] for p in ring_points)
-    points = np.full((grid.size, m, 2), np.nan)
-    sides = np.full((grid.size, m), -1, dtype=np.int64)
-    vertex_counts = np.empty(grid.size, dtype=np.int64)
+    points = np.full((size, m, 2), np.nan)
+    sides = np.full((size, m), -1, dtype=np.int64)
+    vertex_counts = np.empty(size, dtype=np.int64)
     for r, (p, sd) in enumerate(zip(ring_points, ring_sides, strict=True)):
         cells = slice(int(offsets[r]), int(offsets[r + 1]))
         points[cells, : p.shape[1]] = p

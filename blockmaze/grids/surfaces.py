@@ -47,9 +47,9 @@ from ..errors import BlockmazeError
 from ..support.memory import ensure_memory
 from . import GRID_KINDS, register_kind
 from .base import Grid, apply_mask, check_cell_count
-from .geometry import register_outer_sides
+from .geometry import CellShapes, register_outer_sides, register_shapes, square_shapes
 from .hex import enabled_from_mask
-from .polar import CENTRE_CELLS, link_rings
+from .polar import CENTRE_CELLS, link_rings, ring_shapes
 from .polar import DIRECTIONS as POLAR_DIRECTIONS
 from .polar import OPPOSITE as POLAR_OPPOSITE
 from .square import BYTES_PER_CELL, EAST, NORTH, SOUTH, WEST, square_grid
@@ -264,6 +264,93 @@ def sphere_grid(rings: int, mask: np.ndarray | None = None) -> Grid:
     return Grid("sphere", (rings,), neighbors, SPHERE_OPPOSITE.copy(), SPHERE_DIRECTIONS, enabled)
 
 
+# --- nets: the surfaces cut open and laid flat (for pictures), their cut edges the seams
+
+def wrapped_net(grid: Grid) -> CellShapes:
+    """A wrapped grid's rectangle of unit squares, cut along its wrapping edges.
+
+    >>> wrapped_net(torus_grid(3, 3)).seams[0].tolist()   # row 0, column 0: north and west cut
+    [True, False, False, True]
+    """
+    rows, cols = grid.shape
+    flat = square_shapes(grid)
+    r, c = np.divmod(np.arange(grid.size), cols)
+    seams = np.zeros(flat.sides.shape, dtype=bool)  # (square sides: north, east, south, west)
+    seams[:, EAST], seams[:, WEST] = c == cols - 1, c == 0
+    if grid.kind == "torus":
+        seams[:, NORTH], seams[:, SOUTH] = r == 0, r == rows - 1
+    return CellShapes(flat.points, flat.sides, flat.counts, seams)
+
+
+# the cube unfolded into a cross round its +z face, a face's point (x, y, z) to (u, v): each
+# face turned over the edge it shares with the face before it
+_UNFOLD = (lambda x, y, z: (2 - z, y), lambda x, y, z: (z - 2, y), lambda x, y, z: (x, 2 - z),
+           lambda x, y, z: (x, z - 2), lambda x, y, z: (x, y), lambda x, y, z: (4 - x, y))
+
+
+def cube_net(grid: Grid) -> CellShapes:
+    """The cube's six faces as a cross of n x n unit squares (4n wide, 3n high), each face seen
+    from outside, north as its frame has it; cut along the seven edges the cross opens.
+
+    >>> net = cube_net(cube_grid(2))
+    >>> net.bounds(), bool((net.areas() > 0).all()), int(net.seams.sum())
+    ((0.0, 0.0, 8.0, 6.0), True, 28)
+    """
+    n = grid.shape[0]
+    full = cube_grid(n)
+    cells = np.arange(grid.size)
+    face, rest = np.divmod(cells, n * n)
+    r, c = np.divmod(rest, n)
+    down = np.stack([r, r, r + 1, r + 1], axis=1)[:, :, None]  # corners NW, NE, SE, SW
+    across = np.stack([c, c + 1, c + 1, c], axis=1)[:, :, None]
+    north, east = FRAMES[face, 0][:, None, :], FRAMES[face, 1][:, None, :]
+    space = FACES[face][:, None, :] + north * (1 - 2 * down / n) + east * (-1 + 2 * across / n)
+    points = np.empty((grid.size, 4, 2))
+    for f, unfold in enumerate(_UNFOLD):
+        on = face == f
+        u, v = unfold(*np.moveaxis(space[on], -1, 0))
+        points[on] = np.stack([(u + 3) * n / 2, (3 - v) * n / 2], axis=-1)
+    # each side's direction: the one of the cell's columns that leaves by that side
+    leaves = np.array([SIDES.index(name.partition(":")[0]) for name in CUBE_DIRECTIONS])
+    sides = np.empty((grid.size, 4), dtype=np.int64)
+    for side in range(4):
+        own = (leaves == side)[None, :] & (full.neighbors >= 0)
+        sides[:, side] = np.argmax(own, axis=1)
+    # a seam where the cell across lies elsewhere in the net: its side's middle is not ours
+    middles = (points + np.roll(points, -1, axis=1)) / 2
+    across = full.neighbors[cells[:, None], sides]
+    back = np.argmax(sides[across] == CUBE_OPPOSITE[sides][:, :, None], axis=2)
+    seams = ~np.isclose(middles, middles[across, back]).all(axis=2)
+    return CellShapes(points, sides, np.full(grid.size, 4, dtype=np.int64), seams)
+
+
+def sphere_net(grid: Grid) -> CellShapes:
+    """The two hemispheres as discs side by side, each seen from outside over its pole (the
+    polar grid's sectors), cut along the equator: the rims' sides go ``across``.
+
+    >>> net = sphere_net(sphere_grid(4))
+    >>> net.bounds(), int(net.seams.sum()) > 0
+    ((0.0, 0.0, 9.0, 4.0), True)
+    """
+    half = hemisphere_counts(grid.shape[0] // 2)
+    h = len(half)
+    discs = [ring_shapes(half, float(h)), ring_shapes(half, float(3 * h + 1), float(h))]
+    m = max(d.points.shape[1] for d in discs)
+    points = np.full((grid.size, m, 2), np.nan)
+    sides = np.full((grid.size, m), -1, dtype=np.int64)
+    counts = np.concatenate([d.counts for d in discs])
+    rim = np.zeros(grid.size, dtype=bool)
+    cells = int(half.sum())
+    for k, disc in enumerate(discs):
+        at = slice(k * cells, (k + 1) * cells)
+        points[at, : disc.points.shape[1]] = disc.points
+        sides[at, : disc.sides.shape[1]] = disc.sides
+        rim[at][cells - int(half[-1]):] = True
+    outward = (sides == POLAR_DIRECTIONS.index("outward_a")) & rim[:, None]
+    sides[outward] = ACROSS
+    return CellShapes(points, sides, counts, outward)
+
+
 def border_sides(grid: Grid) -> np.ndarray:
     """The outer sides of a cylinder's or a Möbius strip's cells: its edges' norths and souths
     (every direction of theirs is a side), facing no masked cell.
@@ -285,6 +372,8 @@ register_kind("torus", torus_grid)
 register_kind("moebius", moebius_grid)
 register_kind("cube", cube_grid)
 register_kind("sphere", sphere_grid)
-for kind, sides in (("cylinder", border_sides), ("moebius", border_sides), ("torus", no_sides),
-                    ("cube", no_sides), ("sphere", no_sides)):
+for kind, sides, net in (("cylinder", border_sides, wrapped_net),
+                         ("moebius", border_sides, wrapped_net), ("torus", no_sides, wrapped_net),
+                         ("cube", no_sides, cube_net), ("sphere", no_sides, sphere_net)):
     register_outer_sides(kind, sides)
+    register_shapes(kind, net)

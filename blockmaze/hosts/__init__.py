@@ -63,9 +63,15 @@ def manifest() -> dict:
     from .. import __version__
     from ..commands import COMMANDS
     from ..forms import form
+    from ..grids import SURFACE_KINDS
+
+    def flat(field: dict) -> dict:  # a host draws blocks, meshes or tile maps: no surface
+        if field["name"] != "kind":
+            return field
+        return {**field, "choices": [c for c in field["choices"] if c not in SURFACE_KINDS]}
 
     return {"blockmaze": __version__, "run": runner(),
-            "forms": {name: form(name) for name in COMMANDS if name != "info"}}
+            "forms": {name: [flat(f) for f in form(name)] for name in COMMANDS if name != "info"}}
 
 
 def manifest_bytes(written: dict | None = None) -> bytes:

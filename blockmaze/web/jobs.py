@@ -298,12 +298,12 @@ def verdicts() -> dict:
     """
     from ..applies import why_not
     from ..export import FORMATS, writer_for
-    from ..grids import FLAT_KINDS
+    from ..grids import GRID_KINDS
     from ..jobs import run_context
 
     names = [n for n, f in FORMATS.items() if not (f.folder or f.companion)]
     cases: dict[str, list[dict]] = {
-        "generate": [dict(grid=g, unicursal=u) for g in [*FLAT_KINDS, "labyrinth"]
+        "generate": [dict(grid=g, unicursal=u) for g in [*GRID_KINDS, "labyrinth"]
                      for u in (False, True)],
         "blockwise": [dict(mode=m, solid=d) for m in ("strict", "relaxed") for d in (False, True)],
         "dungeon": [{}]}
