@@ -320,7 +320,7 @@ def cube_net(grid: Grid) -> CellShapes:
     middles = (points + np.roll(points, -1, axis=1)) / 2
     across = full.neighbors[cells[:, None], sides]
     back = np.argmax(sides[across] == CUBE_OPPOSITE[sides][:, :, None], axis=2)
-    seams = ~np.isclose(middles, middles[across, back]).all(axis=2)
+    seams = np.asarray(~np.isclose(middles, middles[across, back]).all(axis=2))
     return CellShapes(points, sides, np.full(grid.size, 4, dtype=np.int64), seams)
 
 
