@@ -58,6 +58,7 @@ LABYRINTH_STYLES = ("cretan", "chartres")
 # the kinds --unicursal splits (blockmaze.blocks.unicursal.UNICURSAL_KINDS): those with one flat plan
 UNICURSAL = frozenset({"square", "hex", "triangle", "upsilon", "polar"})
 STOPS = frozenset(FLAT_KINDS) - {"layered"}  # kinds with exits and checkpoints
+CYLINDER = frozenset({"cylinder"})  # a puzzle box's
 
 
 # --- the value types (text in, value out; click's ParamType, so the command uses them as they are)
@@ -792,8 +793,10 @@ class Generate(GraphMaze):
 
     command: ClassVar[str] = "generate"
     size: tuple[int, ...] | None = argument("", Size(), "[SIZE]", required=False)
-    kind: str = option("square", "Cell shape. SIZE is ROWSxCOLS, RINGS for polar, "
-                                 "LEVELSxROWSxCOLS for layered; axis letters name the numbers in "
+    kind: str = option("square", "Cell shape. SIZE is ROWSxCOLS, RINGS for polar and sphere "
+                                 "(pole to pole), N for cube (a face's side), LEVELSxROWSxCOLS "
+                                 "for layered; cylinder, torus, moebius, cube and sphere lie on "
+                                 "surfaces (pictures draw their nets); axis letters name the numbers in "
                                  "any order (30Cx20R, 3Hx20Rx30C). labyrinth: a classical "
                                  "labyrinth (--style), SIZE its circuits (or --circuits).", "Maze",
                        click.Choice(sorted([*GRID_KINDS, LABYRINTH])), flags=("-g", "--grid"))
@@ -872,6 +875,22 @@ class Generate(GraphMaze):
         show_default=False, studio=False, grids=CARVED, grid_note="a labyrinth's path is its design",
         # the datapack writer takes the layouts themselves, which the job makes (jobs.generate)
         writer="layouts", to_writer=lambda layouts: None)
+    puzzle_box: bool = option(
+        False, "A cylinder puzzle box to print (-g cylinder, -o NAME.3mf): the maze cut round the "
+               "inner part (ROWSxCOLS: COLS are one nub's share of the way round), a sleeve whose "
+               "nubs walk it from the rim to the park, a lid and a base; NAME-PART.stl and "
+               "NAME.box.json (the nub's path) beside it.", "Meshes", grids=CYLINDER,
+        grid_note="a puzzle box is a cylinder's", studio=False)
+    diameter: float = option(40.0, "--puzzle-box: the inner part's diameter in mm (the maze's "
+                                   "surface).", "Meshes", Finite(5, 1000), grids=CYLINDER,
+                             grid_note="a puzzle box is a cylinder's", studio=False)
+    clearance: float = option(0.3, "--puzzle-box: the gap between the parts in mm, round the "
+                                   "nubs in the grooves and the sleeve over the inner part.",
+                              "Meshes", Finite(0, 5), grids=CYLINDER,
+                              grid_note="a puzzle box is a cylinder's", studio=False)
+    nubs: int = option(1, "--puzzle-box: the nubs round the sleeve, the maze repeated as many "
+                          "times round.", "Meshes", Whole(1, 12), grids=CYLINDER,
+                       grid_note="a puzzle box is a cylinder's", studio=False)
     animate: bool = option(False, "Printed mazes: replay the carve in the terminal first (plain "
                                   "output when standard output is not a terminal).", "Output",
                            where="printed")

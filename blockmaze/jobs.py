@@ -272,6 +272,8 @@ def generate(job: Generate, voice: Voice) -> Outcome:
     """``blockmaze generate``: a maze of SIZE cells (or a classical labyrinth)."""
     if job.kind == "labyrinth":
         return _labyrinth(job, voice)
+    if job.puzzle_box:
+        return _puzzle_box(job, voice)
     kind = job.kind
     if job.unicursal:
         _check_unicursal(job)
@@ -314,6 +316,34 @@ def generate(job: Generate, voice: Voice) -> Outcome:
                                 document.algorithm, document.seed, document.braid)
     return _emit(job, voice, document, where, theme, settings,
                  split_from=(kind, shape) if job.unicursal else None, prefab=prefab)
+
+
+def _puzzle_box(job: Generate, voice: Voice) -> Outcome:
+    """``--puzzle-box``: a cylinder maze's puzzle box, its parts in a 3MF, STLs and the nub's
+    path beside it (:mod:`blockmaze.export.surfaces.box`)."""
+    if job.kind != "cylinder":
+        raise BlockmazeError(f"--puzzle-box cuts a cylinder's maze: give -g cylinder ROWSxCOLS "
+                             f"(not -g {job.kind})")
+    from .export.surfaces.box import puzzle_box
+    from .export.surfaces.boxfile import box_paths, write_box
+    from .pipeline import make_maze
+
+    if job.output is None:
+        raise BlockmazeError("--puzzle-box writes its parts as one 3MF (with an STL of each and "
+                             "NAME.box.json beside it): give -o NAME.3mf")
+    paths = box_paths(job.output)  # (a path not NAME.3mf refused before any work)
+    _warn_unused(job, run_context(job, None))
+    shape, mask = shape_and_mask("cylinder", job.size, job.mask)
+    seed = _seed(job)
+    document = make_maze(shape, kind="cylinder", algorithm=job.algorithm, seed=seed,
+                         braid=job.braid, mask=mask, difficulty=job.difficulty)
+    with phase("cutting the puzzle box"):
+        box = puzzle_box(document, diameter=job.diameter, clearance=job.clearance, nubs=job.nubs)
+    written = write_box(box, job.output)
+    voice.say(f"wrote {job.output}: a puzzle box of a cylinder {'x'.join(map(str, shape))} maze, "
+              f"{job.nubs} nub{'s' * (job.nubs > 1)}, {job.diameter:g} mm across (inner, sleeve, "
+              f"lid, base; their STLs and {paths['json'].name} beside it), seed {seed}")
+    return Outcome(None, written)
 
 
 def _check_difficulty(job: Generate) -> None:

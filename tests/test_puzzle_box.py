@@ -348,3 +348,57 @@ def test_write_box_leaves_no_temporary_and_replaces_old_files(tmp_path):
     write_box(box, tmp_path / "b.3mf")
     assert json.loads((tmp_path / "b.box.json").read_text())["parts"]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def read_3mf(path):
+    """Each object of a 3MF by its name: (points, triangles), read from its XML."""
+    with zipfile.ZipFile(path) as archive:
+        root = ElementTree.fromstring(archive.read("3D/3dmodel.model"))
+    space = {"m": "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"}
+    return {o.get("name"): (
+        np.array([[float(v.get(a)) for a in "xyz"] for v in o.iterfind(".//m:vertex", space)]),
+        np.array([[int(t.get(a)) for a in ("v1", "v2", "v3")]
+                  for t in o.iterfind(".//m:triangle", space)]))
+        for o in root.findall(".//m:object", space)}
+
+
+def test_the_command_writes_a_box_that_opens_by_its_own_files(tmp_path, capsys):
+    """``generate -g cylinder --puzzle-box``: the 3MF's inner part and the nub of the .box.json
+    swept along its nub_path miss each other, as anyone can check from the two files; a nub
+    0.5 mm wider than its groove hits."""
+    from types import SimpleNamespace
+
+    from blockmaze.cli import main
+
+    out = tmp_path / "gift.3mf"
+    assert main(["generate", "-g", "cylinder", "4x8", "--puzzle-box", "--nubs", "2", "-s", "5",
+                 "--diameter", "45", "--clearance", "0.4", "-o", str(out)]) == 0
+    assert "a puzzle box" in capsys.readouterr().err
+    about = json.loads((tmp_path / "gift.box.json").read_text())
+    parts = read_3mf(out)
+    assert sorted(parts) == ["base", "inner", "lid", "sleeve"]
+    inner = solid(*parts["inner"])
+    assert about["clearance"] == 0.4 and about["nubs"] == 2 and about["diameter"] == 45
+    box = SimpleNamespace(diameter=about["diameter"], clearance=about["clearance"],
+                          nub_length=about["nub_length"], nubs=about["nubs"],
+                          nub_path=np.array(about["nub_path"]))
+    assert (swept(box, about["nub_diameter"]) ^ inner).volume() < 1e-6
+    wider = about["nub_diameter"] + 2 * about["clearance"] + 0.5
+    assert (swept(box, wider) ^ inner).volume() > 1e-3
+
+
+@pytest.mark.parametrize("args, says", [
+    (["5x8", "--puzzle-box", "-o", "b.3mf"], "cuts a cylinder's maze"),
+    (["-g", "cylinder", "5x8", "--puzzle-box", "-o", "b.stl"], "NAME.3mf"),
+    (["-g", "cylinder", "5x8", "--puzzle-box"], "give -o NAME.3mf"),
+    (["-g", "cylinder", "5x40", "--puzzle-box", "--diameter", "10", "-o", "b.3mf"], "too small"),
+])
+def test_a_box_that_cannot_be_made_is_refused_in_one_line(tmp_path, capsys, monkeypatch, args,
+                                                          says):
+    from blockmaze.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["generate", *args]) in (1, 2)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0], err
+    assert list(tmp_path.iterdir()) == []

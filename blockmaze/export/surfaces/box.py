@@ -53,6 +53,7 @@ from .tube import tube_mesh
 STEP = 0.5  # mm: the most between two points of the nub's path
 LEAST_WALL = 1.0  # mm: the narrowest wall pixel
 NUB_RASTER = 8  # cells across the nub's section in the sleeve
+ROUND = np.array([0.0, 2 * np.pi])  # one column all the way round
 
 Mesh = tuple[np.ndarray, np.ndarray]
 
@@ -161,14 +162,15 @@ def _sleeve(outer: float, bore: float, top: float, nub_length: float, nub_diamet
     cuts = np.linspace(-1.0, 1.0, NUB_RASTER + 1)
     low, high = cuts[:-1] ** 2, cuts[1:] ** 2  # each raster cell's corners inside the disc
     inside = np.maximum(low, high)[:, None] + np.maximum(low, high)[None, :] <= 1
-    theta_edges, nub_column = [], []
+    angles: list[float] = []
+    in_nub: list[bool] = []
     for centre in centres:
-        theta_edges.extend(centre + cuts[:-1] * half)
-        nub_column.extend([True] * NUB_RASTER + [False])
-        theta_edges.append(centre + half)
-    theta_edges.append(centres[0] - half + 2 * np.pi)
-    nub_column = np.array(nub_column)
-    theta_edges = np.array(theta_edges)
+        angles.extend(centre + cuts[:-1] * half)
+        in_nub.extend([True] * NUB_RASTER + [False])
+        angles.append(centre + half)
+    angles.append(centres[0] - half + 2 * np.pi)
+    nub_column = np.array(in_nub)
+    theta_edges = np.array(angles)
     z_edges = np.concatenate([[top], z_nub + cuts[::-1] * nub_diameter / 2, [0.0]])
     inner = np.full((len(z_edges) - 1, len(theta_edges) - 1), bore)
     columns = np.flatnonzero(nub_column).reshape(len(centres), NUB_RASTER)
@@ -238,9 +240,9 @@ def puzzle_box(maze_document, diameter: float = 40.0, height: float | None = Non
         "inner": inner,
         "sleeve": _sleeve(outer, radius + clearance, height + clearance, nub_length, nub_diameter,
                           centres, float(z[-1])),
-        "lid": tube_mesh(np.array([[outer]]), [height + clearance + wall, height + clearance],
-                         [0.0, 2 * np.pi], 0.0),
-        "base": tube_mesh(np.array([[outer]]), [0.0, -wall], [0.0, 2 * np.pi], 0.0),
+        "lid": tube_mesh(np.array([[outer]]), np.array([height + clearance + wall,
+                                                         height + clearance]), ROUND, 0.0),
+        "base": tube_mesh(np.array([[outer]]), np.array([0.0, -wall]), ROUND, 0.0),
     }
     return PuzzleBox(parts, nub_path, nub_diameter, nub_length, clearance, diameter, depth,
                      int(nubs), int(start), int(goal))

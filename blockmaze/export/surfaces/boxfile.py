@@ -94,11 +94,16 @@ def write_box(box, path: str | os.PathLike) -> list[Path]:
              "nub_diameter": box.nub_diameter, "nub_length": box.nub_length,
              "clearance": box.clearance, "diameter": box.diameter, "depth": box.depth,
              "nubs": box.nubs, "units": "mm", "frame": "closed, Z up, the axis along Z"}
-    contents = {"3mf": lambda: threemf_bytes({name: box.parts[name] for name in PARTS}),
-                "json": lambda: (json.dumps(about, indent=1) + "\n").encode()}
-    contents.update({name: (lambda name=name: stl_bytes(*box.parts[name], name)) for name in PARTS})
+    def content(key: str) -> bytes:
+        if key == "3mf":
+            return threemf_bytes({name: box.parts[name] for name in PARTS})
+        if key == "json":
+            return (json.dumps(about, indent=1) + "\n").encode()
+        points, triangles = box.parts[key]
+        return stl_bytes(points, triangles, key)
+
     with transaction():
         for key, target in paths.items():
             with open_target(target) as file:
-                file.write(contents[key]())
+                file.write(content(key))
     return list(paths.values())

@@ -99,7 +99,7 @@ def tube_mesh(radii: np.ndarray, z_edges: np.ndarray, theta_edges: np.ndarray,
     radii, z_edges, theta_edges, bore = _check(radii, z_edges, theta_edges, bore)
     rows, cols = radii.shape
     values = np.unique(np.concatenate([[bore], radii.ravel()]))
-    level = np.searchsorted(values, radii)  # 1.. per pixel: its shells are 0 .. level - 1
+    level = np.asarray(np.searchsorted(values, radii))  # 1.. per pixel: its shells are 0 .. level - 1
     corner = checkerboard(level)
     if corner is not None:
         raise BlockmazeError(f"radii touch themselves at pixel corner {corner}: its diagonal "
@@ -156,20 +156,20 @@ def tube_mesh(radii: np.ndarray, z_edges: np.ndarray, theta_edges: np.ndarray,
         out[:, 2] = sign
         add((vertex(s, i, t), vertex(s, i, t + 1), vertex(s + 1, i, t + 1), vertex(s + 1, i, t)),
             out)
-    quads = np.concatenate(quads)
-    outward = np.concatenate(outward)
+    ids = np.concatenate(quads)
+    ways = np.concatenate(outward)
     # positions of every lattice point, then only those used
-    s, rest = np.divmod(np.arange(levels * z_count * total), z_count * total)
-    i, t = np.divmod(rest, total)
-    r = values[s]
-    points = np.column_stack([r * np.cos(angle[t]), r * np.sin(angle[t]), z_edges[i]])
+    shell, rest = np.divmod(np.arange(levels * z_count * total), z_count * total)
+    edge, step = np.divmod(rest, total)
+    r = values[shell]
+    points = np.column_stack([r * np.cos(angle[step]), r * np.sin(angle[step]), z_edges[edge]])
     if bore == 0:  # the axis: one point per z edge
-        quads = np.where(quads < z_count * total, (quads // total) * total, quads)
-    triangles = np.concatenate([quads[:, [0, 1, 2]], quads[:, [0, 2, 3]]])
-    out = np.concatenate([outward, outward])
+        ids = np.where(ids < z_count * total, (ids // total) * total, ids)
+    triangles = np.concatenate([ids[:, [0, 1, 2]], ids[:, [0, 2, 3]]])
+    facing = np.concatenate([ways, ways])
     corners = points[triangles]
     normal = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    flip = (normal * out).sum(axis=1) < 0
+    flip = (normal * facing).sum(axis=1) < 0
     triangles[flip] = triangles[flip][:, ::-1]
     keep = ((triangles[:, 0] != triangles[:, 1]) & (triangles[:, 1] != triangles[:, 2])
             & (triangles[:, 0] != triangles[:, 2]))
